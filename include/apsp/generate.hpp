@@ -1,0 +1,18 @@
+// apsp/generate.hpp — deterministic random graph generators (fixed seed -> same graph).
+#pragma once
+
+#include <cstdint>
+
+#include "apsp/graph.hpp"
+
+namespace apsp {
+
+/// Course-like uniform random directed graph: E distinct (src != dst) pairs, weights uniform in
+/// [wmin, wmax]. Throws UsageError if E > V*(V-1).
+Graph generate_uniform(std::int64_t V, std::int64_t E, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed);
+/// R-MAT / Kronecker graph with 2^scale vertices and E edges (a,b,c = 0.57,0.19,0.19).
+Graph generate_rmat(int scale, std::int64_t E, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed);
+/// rows x cols 4-neighbour grid, both directions, random weights in [wmin, wmax].
+Graph generate_grid(std::int64_t rows, std::int64_t cols, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed);
+
+}  // namespace apsp

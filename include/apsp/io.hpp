@@ -1,0 +1,52 @@
+// apsp/io.hpp — reading graphs and writing results in the supported file formats.
+//
+// Inputs: NTHU binary (int32 V, int32 E, E x (src, dst, w) int32, little-endian), DIMACS .gr,
+// Matrix Market .mtx, edge lists (.txt .csv .tsv .el). Outputs: NTHU binary (V*V int32), .npy,
+// text. Every reader validates sizes before allocating and throws InputError naming the file and
+// the offset or line. Every writer writes to a temporary file in the same directory and renames it
+// over the target only on success.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+
+namespace apsp {
+
+enum class InputFormat { Auto, Nthu, Dimacs, MatrixMarket, EdgeList };
+enum class OutputFormat { Auto, Nthu, Npy, Text };
+
+/// "nthu", "dimacs", "mtx", "edgelist" (and "auto"); throws UsageError otherwise.
+InputFormat parse_input_format(const std::string& s);
+/// "nthu", "npy", "text" (and "auto"); throws UsageError otherwise.
+OutputFormat parse_output_format(const std::string& s);
+/// By extension: .gr -> Dimacs, .mtx -> MatrixMarket, .txt .csv .tsv .el -> EdgeList, else Nthu.
+InputFormat input_format_for(const std::string& path);
+/// By extension: .npy -> Npy, .txt -> Text, else Nthu.
+OutputFormat output_format_for(const std::string& path);
+
+struct ReadOptions {
+  InputFormat format = InputFormat::Auto;
+  /// Treat every edge as undirected (sets Graph::directed = false).
+  bool undirected = false;
+};
+
+/// Reads a graph. Throws InputError (bad content) or Error (unreadable path).
+Graph read_graph(const std::string& path, const ReadOptions& options = {});
+
+/// Writes the rows() x cols() block of `m` (any dtype; NTHU requires int32-representable values,
+/// text and npy take any dtype). Atomic: temp file + rename. Throws Error on I/O failure or when a
+/// value cannot be represented in the format (e.g. int64 distance >= 2^30-1 in NTHU output).
+void write_matrix(const std::string& path, const Matrix& m, OutputFormat format = OutputFormat::Auto);
+
+/// Reads a matrix written by write_matrix in NTHU (int32, must be square) or npy format.
+Matrix read_matrix(const std::string& path, OutputFormat format = OutputFormat::Auto);
+
+/// Writes a graph in NTHU binary (ids and weights must fit int32) — used by `apsp generate`.
+void write_graph_nthu(const std::string& path, const Graph& g);
+/// Writes a graph as a text edge list "u v w" per line.
+void write_graph_edgelist(const std::string& path, const Graph& g);
+
+}  // namespace apsp

@@ -1,0 +1,84 @@
+// apsp/solve.hpp — the one entry point: solve(graph, options) -> Result.
+//
+// solve() validates the graph, picks the element type (int32 unless the exactness bound
+// (V-1)*max|w| < 2^30-1 fails, then int64; or what options.dtype says), applies Johnson
+// reweighting when there are negative weights, builds the padded distance matrix and hands it to
+// a backend (cpu, cuda, multi-gpu, mpi), which runs blocked Floyd-Warshall on it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+#include "apsp/types.hpp"
+
+namespace apsp {
+
+enum class Backend { Auto, Cpu, Cuda, MultiGpu, Mpi };
+const char* backend_name(Backend b);
+/// "auto", "cpu", "cuda", "multi-gpu", "mpi"; throws UsageError otherwise.
+Backend parse_backend(const std::string& name);
+
+/// Called now and then during a solve with (rounds done, rounds total).
+using ProgressFn = std::function<void(std::int64_t done, std::int64_t total)>;
+
+struct SolveOptions {
+  Backend backend = Backend::Auto;
+  /// Element type. nullopt = int32 for integer weights (int64 if the int32 bound fails),
+  /// float64 for fractional weights. An explicit int32 that cannot be exact is refused.
+  std::optional<Dtype> dtype;
+  /// Tile size; 0 = the backend's default.
+  int block = 0;
+  /// Keep a next-hop matrix (Result::next).
+  bool paths = false;
+  /// CPU threads; 0 = all hardware threads.
+  int threads = 0;
+  /// GPU ordinals for cuda / multi-gpu; empty = device 0 / all devices.
+  std::vector<int> devices;
+  ProgressFn progress;
+};
+
+/// Seconds spent in each stage; stages a run did not have stay 0.
+struct Timings {
+  double read = 0, build = 0, h2d = 0, compute = 0, d2h = 0, write = 0;
+};
+
+struct Result {
+  /// V x V distances (stride may exceed V). Unreachable = unreachable<T>() of its dtype.
+  Matrix dist;
+  /// V x V int32 next hops, -1 for none; empty unless SolveOptions::paths.
+  Matrix next;
+  std::string backend;  ///< name of the backend that ran
+  int block = 0;        ///< tile size it used
+  Timings timings;
+  std::vector<std::string> notes;  ///< e.g. "promoted to int64: (V-1)*max|w| >= 2^30-1"
+
+  std::int64_t num_vertices() const { return dist.rows(); }
+  Dtype dtype() const { return dist.dtype(); }
+};
+
+/// Solves APSP on `g`. Throws UsageError, ResourceError, NegativeCycleError, BackendUnavailable.
+Result solve(const Graph& g, const SolveOptions& options = {});
+
+/// The dtype solve() would choose for `g` under `options` (applies the exactness rule).
+Dtype choose_dtype(const Graph& g, const SolveOptions& options);
+
+/// Backends compiled into this build ("cpu", "cuda", ...), and whether each can run here.
+struct BackendInfo {
+  std::string name;
+  bool built = false;
+  bool usable = false;
+  std::string detail;  ///< e.g. device names, thread count, or why not usable
+};
+std::vector<BackendInfo> backends();
+
+/// Vertices of a shortest path i -> j (i first, j last) from the next-hop matrix; empty if none.
+std::vector<std::int64_t> path(const Result& r, std::int64_t i, std::int64_t j);
+/// Same, from a bare next-hop matrix.
+std::vector<std::int64_t> path_from_next(const Matrix& next, std::int64_t i, std::int64_t j);
+
+}  // namespace apsp

@@ -1,0 +1,52 @@
+// src/core/backend.hpp — what a backend supplies (internal; not installed).
+//
+// solve() builds the padded host matrix (stride a multiple of pad_multiple(); padding vertices
+// have 0 on the diagonal and unreachable elsewhere) and, with paths, the next-hop matrix
+// (next[i][j] = j for an edge i->j, -1 otherwise), then calls run(). run() leaves the closed
+// distances (and next hops) in the same host matrices. A backend that builds_matrix() gets them
+// allocated but unfilled and builds them itself (the GPU does it on the device, from the edges).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "apsp/solve.hpp"
+
+namespace apsp::detail {
+
+class BackendImpl {
+ public:
+  virtual ~BackendImpl() = default;
+  virtual std::string name() const = 0;
+  virtual bool supports(Dtype t) const = 0;
+  /// Tile size used when SolveOptions::block is 0.
+  virtual int default_block(Dtype t, std::int64_t n) const = 0;
+  /// Host matrices get a stride and row count rounded up to a multiple of this. The CPU backend
+  /// works in place and wants `block`; a GPU backend pads on the device and may return 1.
+  virtual int pad_multiple(Dtype t, int block) const { (void)t; return block; }
+  /// When true, solve() leaves the host matrices allocated but unfilled and run() must build
+  /// the distances (and next hops) from `g` itself, e.g. on the device from the edge list.
+  virtual bool builds_matrix() const { return false; }
+  /// Memory the host matrices should live in (Pinned for GPU backends).
+  virtual Memory host_memory() const { return Memory::Host; }
+  /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
+  virtual void check_fits(std::int64_t n, Dtype t, int block, bool paths) const { (void)n; (void)t; (void)block; (void)paths; }
+  /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the
+  /// kernels see (already reweighted when it had negative weights; edge weights are exact in the
+  /// dtype). `next` is null unless paths were asked for. Fills timings.h2d/compute/d2h.
+  virtual void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& options,
+                   Timings& timings) = 0;
+};
+
+/// Factories; each returns nullptr when that backend is not built.
+std::unique_ptr<BackendImpl> make_cpu_backend();
+std::unique_ptr<BackendImpl> make_cuda_backend();
+std::unique_ptr<BackendImpl> make_multigpu_backend();
+std::unique_ptr<BackendImpl> make_mpi_backend();
+/// Status lines for `apsp info` / apsp::backends().
+BackendInfo cpu_backend_info();
+BackendInfo cuda_backend_info();
+BackendInfo multigpu_backend_info();
+BackendInfo mpi_backend_info();
+
+}  // namespace apsp::detail

@@ -1,0 +1,24 @@
+// src/core/missing_parts.cpp — what a build without CUDA / NCCL / MPI links against instead.
+#include "core/backend.hpp"
+#include "core/pinned.hpp"
+
+namespace apsp::detail {
+
+#ifndef APSP_WITH_CUDA
+void* pinned_alloc(std::size_t) { return nullptr; }
+void pinned_free(void*) {}
+std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
+BackendInfo cuda_backend_info() { return {"cuda", false, false, "not built (no CUDA compiler at configure time)"}; }
+#endif
+
+#ifndef APSP_WITH_NCCL
+std::unique_ptr<BackendImpl> make_multigpu_backend() { return nullptr; }
+BackendInfo multigpu_backend_info() { return {"multi-gpu", false, false, "not built (needs CUDA and NCCL)"}; }
+#endif
+
+#ifndef APSP_WITH_MPI
+std::unique_ptr<BackendImpl> make_mpi_backend() { return nullptr; }
+BackendInfo mpi_backend_info() { return {"mpi", false, false, "not built (no MPI at configure time)"}; }
+#endif
+
+}  // namespace apsp::detail

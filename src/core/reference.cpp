@@ -1,0 +1,199 @@
+// src/core/reference.cpp — matrix building and the reference solvers (triple-loop FW, Dijkstra,
+// Bellman-Ford) used by the tests and by --verify. Simple on purpose: they check the fast code.
+#include "core/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <random>
+#include <sstream>
+
+#include "apsp/errors.hpp"
+
+namespace apsp::detail {
+
+namespace {
+
+template <class T> T convert_weight(double w) {
+  if constexpr (std::is_floating_point_v<T>) return T(w);
+  else return T(std::llround(w));
+}
+
+template <class T> void fill_matrix(const Graph& g, Matrix& m) {
+  const std::int64_t n = g.num_vertices, rows = m.alloc_rows(), stride = m.stride();
+  const T inf = unreachable<T>();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < rows; ++i) {
+    T* r = m.row<T>(i);
+    std::fill(r, r + stride, inf);
+    if (i < stride) r[i] = T(0);
+  }
+  (void)n;
+  auto relax = [&](std::int64_t u, std::int64_t v, T w) {
+    T& d = m.at<T>(u, v);
+    if (u == v) {
+      if (w < T(0)) d = std::min(d, w);  // negative self loop: a negative cycle
+      return;
+    }
+    if (w < d) d = w;
+  };
+  const std::size_t E = g.num_edges();
+  for (std::size_t e = 0; e < E; ++e) {
+    const T w = convert_weight<T>(g.weight[e]);
+    relax(g.src[e], g.dst[e], w);
+    if (!g.directed) relax(g.dst[e], g.src[e], w);
+  }
+}
+
+template <class T> void fw_loop(Matrix& d, Matrix* next) {
+  const std::int64_t n = d.rows();
+  const T inf = unreachable<T>();
+  for (std::int64_t k = 0; k < n; ++k) {
+    const T* dk = d.row<T>(k);
+    const std::int32_t* nk = next ? next->row<std::int32_t>(k) : nullptr;
+    (void)nk;
+    for (std::int64_t i = 0; i < n; ++i) {
+      T* di = d.row<T>(i);
+      const T dik = di[k];
+      if (dik >= inf) continue;
+      std::int32_t* ni = next ? next->row<std::int32_t>(i) : nullptr;
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (dk[j] >= inf) continue;
+        const T s = dik + dk[j];
+        if (s < di[j]) {
+          di[j] = s;
+          if (ni) ni[j] = ni[k];
+        }
+      }
+    }
+  }
+}
+
+double as_double(const Matrix& m, std::int64_t i, std::int64_t j) {
+  return visit_dtype(m.dtype(), [&](auto tag) -> double {
+    using T = decltype(tag);
+    const T v = m.at<T>(i, j);
+    if (v >= unreachable<T>()) return std::numeric_limits<double>::infinity();
+    return double(v);
+  });
+}
+
+}  // namespace
+
+Matrix build_matrix(const Graph& g, Dtype t, std::int64_t stride, std::int64_t alloc_rows, Memory memory) {
+  Matrix m(g.num_vertices, g.num_vertices, stride, alloc_rows, t, memory);
+  visit_dtype(t, [&](auto tag) { fill_matrix<decltype(tag)>(g, m); });
+  return m;
+}
+
+Matrix build_next(const Matrix& dist) {
+  Matrix next(dist.rows(), dist.cols(), dist.stride(), dist.alloc_rows(), Dtype::Int32, dist.memory());
+  visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T inf = unreachable<T>();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < dist.alloc_rows(); ++i) {
+      std::int32_t* nr = next.row<std::int32_t>(i);
+      const T* dr = dist.row<T>(i);
+      for (std::int64_t j = 0; j < dist.stride(); ++j)
+        nr[j] = (i != j && i < dist.rows() && j < dist.cols() && dr[j] < inf) ? std::int32_t(j) : -1;
+    }
+  });
+  return next;
+}
+
+void reference_floyd_warshall(Matrix& dist, Matrix* next) {
+  visit_dtype(dist.dtype(), [&](auto tag) { fw_loop<decltype(tag)>(dist, next); });
+}
+
+std::vector<double> reference_dijkstra(const Graph& g, std::int64_t source) {
+  const std::int64_t n = g.num_vertices;
+  std::vector<std::int64_t> start(n + 1, 0);
+  std::vector<std::pair<std::int32_t, double>> adj;
+  const std::size_t E = g.num_edges();
+  for (std::size_t e = 0; e < E; ++e) {
+    ++start[g.src[e] + 1];
+    if (!g.directed) ++start[g.dst[e] + 1];
+  }
+  for (std::int64_t v = 0; v < n; ++v) start[v + 1] += start[v];
+  adj.resize(start[n]);
+  std::vector<std::int64_t> pos(start.begin(), start.end() - 1);
+  for (std::size_t e = 0; e < E; ++e) {
+    adj[pos[g.src[e]]++] = {g.dst[e], g.weight[e]};
+    if (!g.directed) adj[pos[g.dst[e]]++] = {g.src[e], g.weight[e]};
+  }
+  std::vector<double> d(n, std::numeric_limits<double>::infinity());
+  using Item = std::pair<double, std::int64_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
+  d[source] = 0;
+  pq.push({0, source});
+  while (!pq.empty()) {
+    auto [du, u] = pq.top();
+    pq.pop();
+    if (du > d[u]) continue;
+    for (std::int64_t a = start[u]; a < start[u + 1]; ++a) {
+      const auto [v, w] = adj[a];
+      if (du + w < d[v]) {
+        d[v] = du + w;
+        pq.push({d[v], v});
+      }
+    }
+  }
+  return d;
+}
+
+bool reference_bellman_ford(const Graph& g, std::int64_t source, std::vector<double>& d) {
+  const std::int64_t n = g.num_vertices;
+  d.assign(n, std::numeric_limits<double>::infinity());
+  d[source] = 0;
+  const std::size_t E = g.num_edges();
+  auto relax_all = [&]() {
+    bool changed = false;
+    for (std::size_t e = 0; e < E; ++e) {
+      const auto u = g.src[e], v = g.dst[e];
+      const double w = g.weight[e];
+      if (d[u] + w < d[v]) { d[v] = d[u] + w; changed = true; }
+      if (!g.directed && d[v] + w < d[u]) { d[u] = d[v] + w; changed = true; }
+    }
+    return changed;
+  };
+  for (std::int64_t it = 0; it < n; ++it)
+    if (!relax_all()) return true;
+  return !relax_all();
+}
+
+std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, int samples, std::uint64_t seed) {
+  const std::int64_t n = g.num_vertices;
+  if (dist.rows() != n || dist.cols() != n) return "result has the wrong shape";
+  const bool exact = is_integer(dist.dtype());
+  const double rel = dist.dtype() == Dtype::Float32 ? 1e-5 : 1e-12;
+  std::ostringstream os;
+  int bad = 0;
+  auto check = [&](std::int64_t i, std::int64_t j, double want) {
+    const double got = as_double(dist, i, j);
+    const bool ok = exact || std::isinf(want) ? got == want
+                                              : std::fabs(got - want) <= rel * std::max(1.0, std::fabs(want));
+    if (!ok && bad++ < 5) os << (bad > 1 ? "; " : "") << "(" << i << "," << j << "): got " << got << " want " << want;
+  };
+  const bool negative = g.min_weight() < 0;
+  if (n <= full_limit) {
+    Matrix ref = build_matrix(g, Dtype::Float64, n, n);
+    reference_floyd_warshall(ref);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) check(i, j, as_double(ref, i, j));
+  } else {
+    std::mt19937_64 rng(seed);
+    for (int s = 0; s < samples; ++s) {
+      const std::int64_t src = std::int64_t(rng() % std::uint64_t(n));
+      std::vector<double> d;
+      if (negative) reference_bellman_ford(g, src, d);
+      else d = reference_dijkstra(g, src);
+      for (std::int64_t j = 0; j < n; ++j) check(src, j, d[j]);
+    }
+  }
+  if (bad) os << " (" << bad << " mismatches)";
+  return os.str();
+}
+
+}  // namespace apsp::detail

@@ -1,0 +1,157 @@
+// src/core/solve.cpp — solve(): validation, dtype choice, Johnson reweighting, backend dispatch.
+#include "apsp/solve.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "apsp/errors.hpp"
+#include "core/backend.hpp"
+#include "core/johnson.hpp"
+#include "core/reference.hpp"
+
+namespace apsp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// Largest finite distance magnitude a graph can produce: (V-1) * max|w|.
+double distance_bound(const Graph& g) { return double(g.num_vertices - 1) * g.max_abs_weight(); }
+constexpr double kInt32Bound = double((std::int64_t{1} << 30) - 1);
+constexpr double kInt64Bound = double((std::int64_t{1} << 62) - 1);
+
+std::unique_ptr<detail::BackendImpl> make_backend(Backend b) {
+  switch (b) {
+    case Backend::Cpu: return detail::make_cpu_backend();
+    case Backend::Cuda: return detail::make_cuda_backend();
+    case Backend::MultiGpu: return detail::make_multigpu_backend();
+    case Backend::Mpi: return detail::make_mpi_backend();
+    case Backend::Auto: break;
+  }
+  return nullptr;
+}
+
+BackendInfo info_of(Backend b) {
+  switch (b) {
+    case Backend::Cpu: return detail::cpu_backend_info();
+    case Backend::Cuda: return detail::cuda_backend_info();
+    case Backend::MultiGpu: return detail::multigpu_backend_info();
+    case Backend::Mpi: return detail::mpi_backend_info();
+    case Backend::Auto: break;
+  }
+  return {};
+}
+
+/// The backend that will run: the one asked for, or for auto the CUDA backend when a GPU is
+/// usable and supports the dtype, else the CPU backend.
+std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::optional<Dtype> want) {
+  if (o.backend != Backend::Auto) {
+    const BackendInfo info = info_of(o.backend);
+    if (!info.usable)
+      throw BackendUnavailable(std::string("backend '") + backend_name(o.backend) + "' is not available: " + info.detail);
+    return make_backend(o.backend);
+  }
+  if (detail::cuda_backend_info().usable) {
+    auto b = detail::make_cuda_backend();
+    if (b && (!want || b->supports(*want))) return b;
+  }
+  return detail::make_cpu_backend();
+}
+
+}  // namespace
+
+Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
+  const double bound = distance_bound(g);
+  if (o.dtype) {
+    const Dtype t = *o.dtype;
+    if (is_integer(t) && !g.integer_weights)
+      throw UsageError(std::string("type ") + dtype_name(t) + " cannot hold fractional weights; use float32 or float64");
+    if (t == Dtype::Int32 && bound >= kInt32Bound) {
+      std::ostringstream os;
+      os.precision(17);
+      os << "int32 cannot be exact for this graph: (V-1)*max|w| = " << bound
+         << " reaches 2^30-1; use --type int64";
+      throw UsageError(os.str());
+    }
+    if (t == Dtype::Int64 && bound >= kInt64Bound)
+      throw UsageError("int64 cannot be exact for this graph: (V-1)*max|w| reaches 2^62-1");
+    return t;
+  }
+  if (!g.integer_weights) return Dtype::Float64;
+  if (bound < kInt32Bound) return Dtype::Int32;
+  if (bound < kInt64Bound) return Dtype::Int64;
+  throw UsageError("weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type float64");
+}
+
+std::vector<BackendInfo> backends() {
+  return {detail::cpu_backend_info(), detail::cuda_backend_info(), detail::multigpu_backend_info(),
+          detail::mpi_backend_info()};
+}
+
+Result solve(const Graph& input, const SolveOptions& options) {
+  Result result;
+  const auto t_build = Clock::now();
+  input.validate();
+  if (options.block < 0) throw UsageError("block size must be positive");
+
+  // Johnson: with a negative weight, solve the reweighted (non-negative) graph and map back.
+  std::vector<double> h;
+  Graph reweighted;
+  const Graph* g = &input;
+  if (input.min_weight() < 0) {
+    h = detail::johnson_potentials(input);
+    reweighted = detail::reweight(input, h);
+    g = &reweighted;
+  }
+
+  // dtype: decided on the graph the kernels see; fractional weights go to float32 when the
+  // backend cannot do float64 and the user did not ask for a type.
+  auto backend = pick_backend(options, options.dtype);
+  SolveOptions o = options;
+  if (!o.dtype && !g->integer_weights && !backend->supports(Dtype::Float64)) {
+    o.dtype = Dtype::Float32;
+    result.notes.push_back("fractional weights solved in float32 (the " + backend->name() + " backend has no float64)");
+  }
+  Dtype t = choose_dtype(*g, o);
+  if (!o.dtype && !h.empty() && t == Dtype::Int32) {
+    // The restored distances d = d' - h(u) + h(v) must also be exact in int32.
+    double hmax = 0;
+    for (double x : h) hmax = std::max(hmax, std::fabs(x));
+    if (distance_bound(*g) + 2 * hmax >= kInt32Bound) t = Dtype::Int64;
+  }
+  if (!backend->supports(t)) {
+    if (options.backend == Backend::Auto) backend = detail::make_cpu_backend();
+    else
+      throw UsageError(std::string("backend '") + backend->name() + "' does not support " + dtype_name(t) +
+                       (options.dtype ? "" : " (needed for exact distances on this graph)"));
+  }
+  if (!options.dtype && t == Dtype::Int64)
+    result.notes.push_back("distances computed in int64: (V-1)*max|w| reaches 2^30-1");
+
+  const std::int64_t n = g->num_vertices;
+  const int block = options.block ? options.block : backend->default_block(t, n);
+  const std::int64_t n_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
+  backend->check_fits(n, t, block, options.paths);
+
+  if (backend->builds_matrix()) {
+    result.dist = Matrix(n, n, n_pad, n_pad, t, backend->host_memory());
+    if (options.paths) result.next = Matrix(n, n, n_pad, n_pad, Dtype::Int32, backend->host_memory());
+  } else {
+    result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
+    if (options.paths) result.next = detail::build_next(result.dist);
+  }
+  result.timings.build = seconds_since(t_build);
+
+  backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
+
+  // A negative diagonal entry after the solve means a negative cycle through that vertex; with
+  // Johnson this cannot happen (potentials exist), and without negative weights neither.
+  if (!h.empty()) detail::restore(result.dist, h);
+  result.backend = backend->name();
+  result.block = block;
+  return result;
+}
+
+}  // namespace apsp

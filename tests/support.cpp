@@ -1,0 +1,1 @@
+// tests/support.cpp — shared helpers for the test executables (see support.hpp).
