@@ -1,1 +1,155 @@
-// tests/support.cpp — shared helpers for the test executables (see support.hpp).
+// tests/support.cpp — shared test helpers (see support.hpp).
+#include "support.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "apsp/types.hpp"
+
+namespace apsp::test {
+
+Graph random_graph(const RandomGraphSpec& s) {
+  Graph g;
+  g.num_vertices = s.V;
+  g.directed = s.directed;
+  std::mt19937_64 rng(s.seed);
+  const std::int64_t parts = std::max<std::int64_t>(1, std::min(s.components, s.V));
+  const std::int64_t part = (s.V + parts - 1) / parts;
+  std::uniform_real_distribution<double> wr(s.wmin, s.wmax);
+  std::uniform_int_distribution<std::int64_t> wi(std::int64_t(std::ceil(s.wmin)), std::int64_t(std::floor(s.wmax)));
+  std::vector<std::uint64_t> seen;
+  g.reserve(std::size_t(s.E));
+  for (std::int64_t e = 0, tries = 0; e < s.E && tries < 50 * s.E + 100; ++tries) {
+    const std::int64_t u = std::int64_t(rng() % std::uint64_t(s.V));
+    const std::int64_t lo = u / part * part, hi = std::min(s.V, lo + part);
+    const std::int64_t v = lo + std::int64_t(rng() % std::uint64_t(hi - lo));
+    if (u == v && !s.self_loops) continue;
+    if (!s.duplicates) {
+      const std::uint64_t key = std::uint64_t(u) * std::uint64_t(s.V) + std::uint64_t(v);
+      bool dup = false;
+      for (auto k : seen) dup |= (k == key);
+      if (dup) continue;
+      seen.push_back(key);
+    }
+    g.add_edge(std::int32_t(u), std::int32_t(v), s.integer ? double(wi(rng)) : wr(rng));
+    ++e;
+  }
+  return g;
+}
+
+namespace {
+double value(const Matrix& m, std::int64_t i, std::int64_t j) {
+  return visit_dtype(m.dtype(), [&](auto tag) -> double {
+    using T = decltype(tag);
+    const T v = m.at<T>(i, j);
+    return v >= unreachable<T>() ? INFINITY : double(v);
+  });
+}
+}  // namespace
+
+std::string compare(const Matrix& got, const Matrix& want, double tol) {
+  std::ostringstream os;
+  if (got.rows() != want.rows() || got.cols() != want.cols()) {
+    os << "shape " << got.rows() << "x" << got.cols() << " vs " << want.rows() << "x" << want.cols();
+    return os.str();
+  }
+  if (got.dtype() != want.dtype()) return std::string("dtype ") + dtype_name(got.dtype()) + " vs " + dtype_name(want.dtype());
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < got.rows(); ++i)
+    for (std::int64_t j = 0; j < got.cols(); ++j) {
+      const double a = value(got, i, j), b = value(want, i, j);
+      const bool ok = (a == b) || (tol > 0 && std::isfinite(a) && std::isfinite(b) &&
+                                   std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b)));
+      if (!ok && bad++ < 5) os << "(" << i << "," << j << "): got " << a << " want " << b << "; ";
+    }
+  if (bad) os << bad << " mismatches";
+  return os.str();
+}
+
+std::int64_t finite_off_diagonal(const Matrix& m) {
+  std::int64_t c = 0;
+  for (std::int64_t i = 0; i < m.rows(); ++i)
+    for (std::int64_t j = 0; j < m.cols(); ++j)
+      if (i != j && std::isfinite(value(m, i, j))) ++c;
+  return c;
+}
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "apsp-test-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+namespace {
+std::string slurp_fd(int fd) {
+  std::string s;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) s.append(buf, std::size_t(n));
+  return s;
+}
+}  // namespace
+
+CommandResult run_program(const std::string& program, const std::vector<std::string>& args) {
+  TempDir io;
+  const std::string out_path = io / "out", err_path = io / "err";
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int o = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int e = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (o < 0 || e < 0) _exit(127);
+    dup2(o, 1);
+    dup2(e, 2);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(program.c_str()));
+    for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(program.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CommandResult r;
+  if (WIFSIGNALED(status)) {
+    r.signaled = true;
+    r.exit_code = 128 + WTERMSIG(status);
+  } else {
+    r.exit_code = WEXITSTATUS(status);
+  }
+  const int o = open(out_path.c_str(), O_RDONLY), e = open(err_path.c_str(), O_RDONLY);
+  if (o >= 0) { r.out = slurp_fd(o); close(o); }
+  if (e >= 0) { r.err = slurp_fd(e); close(e); }
+  return r;
+}
+
+CommandResult run_cli(const std::vector<std::string>& args) { return run_program(APSP_CLI, args); }
+
+void write_bytes(const std::string& path, const void* data, std::size_t n) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(static_cast<const char*>(data), std::streamsize(n));
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  return std::vector<char>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+std::string nthu_cases_dir() {
+  const auto p = std::filesystem::path(APSP_SOURCE_DIR) / ".." / "shared" / "nthu-testcases";
+  return std::filesystem::is_directory(p) ? std::filesystem::canonical(p).string() : std::string();
+}
+
+}  // namespace apsp::test

@@ -1,0 +1,71 @@
+// tests/support.hpp — shared test helpers: seeded random graphs, matrix comparison, temp dirs,
+// running the CLI. Every random helper takes a seed and tests print it on failure.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+
+namespace apsp::test {
+
+struct RandomGraphSpec {
+  std::int64_t V = 100;
+  std::int64_t E = 400;
+  double wmin = 0, wmax = 100;
+  bool integer = true;        ///< integer weights (else uniform reals)
+  bool self_loops = false;    ///< allow u == v (non-negative weight ones are ignored by solve)
+  bool duplicates = true;     ///< allow repeated (u, v) pairs
+  std::int64_t components = 1;  ///< split vertices into this many parts with no edges between
+  bool directed = true;
+  std::uint64_t seed = 1;
+};
+
+/// A random graph as the spec says (deterministic per seed).
+Graph random_graph(const RandomGraphSpec& s);
+
+/// Empty string if a and b have equal shape and equal values on the logical block (exact for
+/// integers; for floats exact too unless tol > 0 relative); else "(i,j): got X want Y" for up to
+/// 5 mismatches and the count.
+std::string compare(const Matrix& got, const Matrix& want, double tol = 0);
+
+/// Number of finite off-diagonal entries (to assert a test input is non-trivial).
+std::int64_t finite_off_diagonal(const Matrix& m);
+
+/// A fresh empty directory under the system temp dir; removed by the destructor.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Result of running a command.
+struct CommandResult {
+  int exit_code = -1;   ///< exit status, or 128 + signal when killed by one
+  bool signaled = false;
+  std::string out, err;
+};
+/// Runs the apsp CLI (APSP_CLI) with the given arguments (no shell quoting needed).
+CommandResult run_cli(const std::vector<std::string>& args);
+/// Runs any program with arguments.
+CommandResult run_program(const std::string& program, const std::vector<std::string>& args);
+
+/// Writes raw bytes to a file.
+void write_bytes(const std::string& path, const void* data, std::size_t n);
+/// Reads a whole file.
+std::vector<char> read_bytes(const std::string& path);
+
+/// The NTHU course cases folder (APSP_SOURCE_DIR/../shared/nthu-testcases), or "" if absent.
+std::string nthu_cases_dir();
+
+}  // namespace apsp::test
