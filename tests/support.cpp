@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "apsp/types.hpp"
 
@@ -24,7 +25,7 @@ Graph random_graph(const RandomGraphSpec& s) {
   const std::int64_t part = (s.V + parts - 1) / parts;
   std::uniform_real_distribution<double> wr(s.wmin, s.wmax);
   std::uniform_int_distribution<std::int64_t> wi(std::int64_t(std::ceil(s.wmin)), std::int64_t(std::floor(s.wmax)));
-  std::vector<std::uint64_t> seen;
+  std::unordered_set<std::uint64_t> seen;
   g.reserve(std::size_t(s.E));
   for (std::int64_t e = 0, tries = 0; e < s.E && tries < 50 * s.E + 100; ++tries) {
     const std::int64_t u = std::int64_t(rng() % std::uint64_t(s.V));
@@ -33,10 +34,7 @@ Graph random_graph(const RandomGraphSpec& s) {
     if (u == v && !s.self_loops) continue;
     if (!s.duplicates) {
       const std::uint64_t key = std::uint64_t(u) * std::uint64_t(s.V) + std::uint64_t(v);
-      bool dup = false;
-      for (auto k : seen) dup |= (k == key);
-      if (dup) continue;
-      seen.push_back(key);
+      if (!seen.insert(key).second) continue;
     }
     g.add_edge(std::int32_t(u), std::int32_t(v), s.integer ? double(wi(rng)) : wr(rng));
     ++e;
