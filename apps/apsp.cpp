@@ -1,3 +1,318 @@
-// apps/apsp.cpp — the apsp command-line tool (placeholder main while the CLI is written).
+// apps/apsp.cpp — the `apsp` command-line tool.
+//
+//   apsp IN OUT                       NTHU drop-in: same bytes as the course's `hw3-2 IN OUT`
+//   apsp solve IN OUT [options]       any input/output format, any backend, --paths, --verify, --stats
+//   apsp generate OUT [options]       course-like uniform, RMAT or grid graphs
+//   apsp path DIST i j                a shortest path from a --paths result
+//   apsp info                         backends built, devices found, their ceilings
+//   apsp bench --backend B            kernel and whole-solve benchmarks with baselines
+// Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
-int main() { std::puts("apsp: CLI under construction"); return 1; }
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/io.hpp"
+#include "apsp/solve.hpp"
+#include "core/bench.hpp"
+#include "core/reference.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+/// Progress on stderr: only on a terminal, only once a run has lasted a second.
+class Progress {
+ public:
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(2)), t0_(Clock::now()) {}
+  void operator()(std::int64_t done, std::int64_t total) {
+    if (!enabled_ || since(t0_) < 1.0) return;
+    std::fprintf(stderr, "\rapsp: round %lld/%lld (%3.0f%%)", (long long)done, (long long)total, 100.0 * done / total);
+    shown_ = true;
+    if (done == total) finish();
+  }
+  void finish() {
+    if (shown_) std::fputc('\n', stderr);
+    shown_ = false;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  Clock::time_point t0_;
+};
+
+/// Where the next-hop matrix of a --paths run goes: OUT.next, or STEM.next.npy for OUT = STEM.npy.
+std::string next_path_for(const std::string& out) {
+  const std::string ext = ".npy";
+  if (out.size() > ext.size() && out.compare(out.size() - ext.size(), ext.size(), ext) == 0)
+    return out.substr(0, out.size() - ext.size()) + ".next.npy";
+  return out + ".next";
+}
+
+struct SolveArgs {
+  std::string in, out;
+  std::string backend = "auto", type, input_format = "auto", output_format = "auto";
+  int block = 0, threads = 0;
+  std::vector<int> devices;
+  bool undirected = false, paths = false, verify = false, quiet = false;
+  bool stats = false;
+  std::string stats_file;
+};
+
+void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r, std::ostream& os, bool json) {
+  const auto& t = r.timings;
+  const double V = double(g.num_vertices);
+  const double solve_s = t.h2d + t.compute + t.d2h;
+  const double total = t.read + t.build + solve_s + t.write;
+  const double tups = t.compute > 0 ? V * V * V / t.compute / 1e12 : 0;
+  if (json) {
+    os << "{\"input\": \"" << a.in << "\", \"vertices\": " << g.num_vertices << ", \"edges\": " << g.num_edges()
+       << ", \"backend\": \"" << r.backend << "\", \"dtype\": \"" << apsp::dtype_name(r.dtype()) << "\", \"block\": "
+       << r.block << ", \"paths\": " << (a.paths ? "true" : "false") << ", \"read_s\": " << t.read
+       << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d << ", \"compute_s\": " << t.compute
+       << ", \"d2h_s\": " << t.d2h << ", \"write_s\": " << t.write << ", \"total_s\": " << total
+       << ", \"t_updates_per_s\": " << tups << "}\n";
+    return;
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "apsp stats: V=%lld E=%zu backend=%s type=%s block=%d%s\n"
+                "  read     %9.4f s\n  build    %9.4f s\n  h2d      %9.4f s\n  compute  %9.4f s  (%.3f T updates/s = V^3/s)\n"
+                "  d2h      %9.4f s\n  write    %9.4f s\n  total    %9.4f s\n",
+                (long long)g.num_vertices, g.num_edges(), r.backend.c_str(), apsp::dtype_name(r.dtype()), r.block,
+                a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups, t.d2h, t.write, total);
+  os << buf;
+  for (const auto& n : r.notes) os << "  note: " << n << "\n";
+}
+
+int run_solve(const SolveArgs& a) {
+  apsp::ReadOptions ro;
+  ro.format = apsp::parse_input_format(a.input_format);
+  ro.undirected = a.undirected;
+  const apsp::OutputFormat of = apsp::parse_output_format(a.output_format);
+
+  const auto t_read = Clock::now();
+  apsp::Graph g = apsp::read_graph(a.in, ro);
+  const double read_s = since(t_read);
+
+  apsp::SolveOptions so;
+  so.backend = apsp::parse_backend(a.backend);
+  if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
+  so.block = a.block;
+  so.threads = a.threads;
+  so.devices = a.devices;
+  so.paths = a.paths;
+  Progress progress(!a.quiet);
+  so.progress = [&progress](std::int64_t d, std::int64_t t) { progress(d, t); };
+
+  apsp::Result r = apsp::solve(g, so);
+  progress.finish();
+  r.timings.read = read_s;
+
+  const auto t_write = Clock::now();
+  apsp::write_matrix(a.out, r.dist, of);
+  if (a.paths) apsp::write_matrix(next_path_for(a.out), r.next, of);
+  r.timings.write = since(t_write);
+
+  int rc = 0;
+  if (a.verify) {
+    const std::string report = apsp::detail::verify(g, r.dist);
+    std::cout << "Verification: " << (report.empty() ? "PASS" : "FAIL") << "\n";
+    if (!report.empty()) {
+      std::cerr << "apsp: verification: " << report << "\n";
+      rc = 7;
+    }
+  }
+  if (a.stats) {
+    if (a.stats_file.empty()) print_stats(a, g, r, std::cerr, false);
+    else {
+      std::ofstream f(a.stats_file, std::ios::app);
+      if (!f) throw apsp::Error("cannot write stats file " + a.stats_file);
+      print_stats(a, g, r, f, true);
+    }
+  }
+  return rc;
+}
+
+int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i, std::int64_t j) {
+  const std::string next_file = next_arg.empty() ? next_path_for(dist_path) : next_arg;
+  const apsp::Matrix dist = apsp::read_matrix(dist_path);
+  const apsp::Matrix next = apsp::read_matrix(next_file);
+  if (next.dtype() != apsp::Dtype::Int32 || next.rows() != dist.rows() || next.cols() != dist.cols())
+    throw apsp::UsageError(next_file + ": not an int32 next-hop matrix of the same shape as " + dist_path);
+  const auto p = apsp::path_from_next(next, i, j);
+  if (p.empty()) {
+    std::cout << "no path from " << i << " to " << j << "\n";
+    return 1;
+  }
+  for (std::size_t k = 0; k < p.size(); ++k) std::cout << (k ? " -> " : "") << p[k];
+  std::cout << "\n";
+  apsp::visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    std::cout << "length: " << dist.at<T>(i, j) << "\n";
+  });
+  return 0;
+}
+
+int run_info() {
+  std::cout << "apsp " << "0.1.0" << "\n\nbackends:\n";
+  for (const auto& b : apsp::backends()) {
+    std::printf("  %-10s %-10s %s\n", b.name.c_str(), !b.built ? "not built" : b.usable ? "usable" : "unusable",
+                b.detail.c_str());
+  }
+  std::cout << "\nmeasured min-plus ceilings (../shared/DESIGN.md, 2026-11-21; `apsp bench` re-measures):\n"
+               "  NVIDIA H100 80GB  16.6 T updates/s int32 (DPX), 33.0 T int16x2, DRAM 3.0 TB/s, H2D 55 GB/s\n"
+               "  NVIDIA H200       16.6 T updates/s int32 (DPX), 33.0 T int16x2, DRAM 4.3 TB/s, H2D 55 GB/s\n"
+               "  2-core AVX-512    250 G updates/s int32 (127 per core)\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // `apsp IN OUT`: the NTHU drop-in is `solve` with every default.
+  std::vector<std::string> args(argv, argv + argc);
+  static const char* commands[] = {"solve", "generate", "path", "info", "bench"};
+  if (args.size() >= 2 && !args[1].empty() && args[1][0] != '-') {
+    bool known = false;
+    for (const char* c : commands) known |= args[1] == c;
+    if (!known) args.insert(args.begin() + 1, "solve");
+  }
+  std::vector<char*> av;
+  for (auto& s : args) av.push_back(s.data());
+
+  CLI::App app{"apsp: all-pairs shortest paths by blocked Floyd-Warshall (CPU, CUDA, multi-GPU, MPI).\n"
+               "`apsp IN OUT` reads an NTHU-format graph and writes its distance matrix (course drop-in)."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("apsp 0.1.0"));
+
+  SolveArgs sa;
+  auto* solve = app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
+  solve->add_option("IN", sa.in, "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el edge list, else NTHU binary)")->required();
+  solve->add_option("OUT", sa.out, "output matrix (.npy NumPy, .txt text, else NTHU binary int32)")->required();
+  solve->add_option("--backend", sa.backend, "auto|cpu|cuda|multi-gpu|mpi (auto: cuda when a GPU is usable, else cpu)")->capture_default_str();
+  solve->add_option("--type", sa.type, "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be exact, float64 for fractional weights)");
+  solve->add_option("--block", sa.block, "tile size (default: the backend's)");
+  solve->add_option("--threads", sa.threads, "CPU threads (default: all)");
+  solve->add_option("--devices", sa.devices, "GPU ordinals for cuda/multi-gpu")->delimiter(',');
+  solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
+  solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
+  solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve->add_flag("--paths", sa.paths, "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
+  solve->add_flag("--verify", sa.verify, "check against a reference (full for V <= 2048, else 16 sampled sources)");
+  auto* stats_opt = solve->add_option("--stats", sa.stats_file, "print stage timings to stderr, or append JSON to FILE")->expected(0, 1);
+  solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
+
+  std::string gen_out, gen_kind = "uniform", gen_format = "nthu";
+  std::int64_t gen_v = 1000, gen_e = -1, gen_wmin = 0, gen_wmax = 1000, gen_rows = 0, gen_cols = 0;
+  int gen_scale = 10;
+  std::uint64_t gen_seed = 1;
+  auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
+  gen->add_option("OUT", gen_out, "output file")->required();
+  gen->add_option("--kind", gen_kind, "uniform|rmat|grid")->capture_default_str();
+  gen->add_option("-V,--vertices", gen_v, "vertices (uniform)")->capture_default_str();
+  gen->add_option("-E,--edges", gen_e, "edges (default: min(5000000, V*(V-1)/4))");
+  gen->add_option("--scale", gen_scale, "rmat: 2^scale vertices")->capture_default_str();
+  gen->add_option("--rows", gen_rows, "grid rows");
+  gen->add_option("--cols", gen_cols, "grid columns");
+  gen->add_option("--wmin", gen_wmin, "smallest weight")->capture_default_str();
+  gen->add_option("--wmax", gen_wmax, "largest weight")->capture_default_str();
+  gen->add_option("--seed", gen_seed, "random seed")->capture_default_str();
+  gen->add_option("--format", gen_format, "nthu|edgelist")->capture_default_str();
+
+  std::string path_dist, path_next;
+  std::int64_t path_i = 0, path_j = 0;
+  auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");
+  pathc->add_option("DIST", path_dist, "distance matrix written by solve --paths")->required();
+  pathc->add_option("i", path_i, "source vertex")->required();
+  pathc->add_option("j", path_j, "target vertex")->required();
+  pathc->add_option("--next", path_next, "next-hop matrix (default: DIST.next / STEM.next.npy)");
+
+  auto* info = app.add_subcommand("info", "Backends built, devices found, their ceilings");
+
+  apsp::detail::BenchConfig bc;
+  std::string bench_backend = "cpu", bench_type = "int32";
+  bool no_baselines = false;
+  auto* bench = app.add_subcommand("bench", "Benchmark a backend against its baselines (T updates/s, % of ceiling)");
+  bench->add_option("--backend", bench_backend, "cpu|cuda")->capture_default_str();
+  bench->add_option("--sizes", bc.sizes, "V values, comma separated")->delimiter(',');
+  bench->add_option("--type", bench_type, "int32|int64|float32|float64")->capture_default_str();
+  bench->add_option("--trials", bc.trials, "timed trials per size (median)")->capture_default_str();
+  bench->add_option("--threads", bc.threads, "CPU threads (default: all)");
+  bench->add_option("--block", bc.block, "tile size (default: the backend's)");
+  bench->add_option("--edge-factor", bc.edge_factor, "E = factor * V (default: course-like min(5M, V^2/4))");
+  bench->add_option("--seed", bc.seed, "random seed")->capture_default_str();
+  bench->add_option("--csv", bc.csv, "also write the rows as CSV");
+  bench->add_flag("--no-baselines", no_baselines, "only time the production kernels");
+
+  try {
+    app.parse(int(av.size()), av.data());
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::fprintf(stderr, "apsp: error: %s (see apsp --help)\n", one_line(e.what()).c_str());
+    return 2;
+  }
+
+  try {
+    if (*solve) {
+      sa.stats = stats_opt->count() > 0;
+      return run_solve(sa);
+    }
+    if (*gen) {
+      apsp::Graph g;
+      if (gen_kind == "uniform") {
+        const std::int64_t e = gen_e >= 0 ? gen_e : std::min<std::int64_t>(5000000, gen_v * (gen_v - 1) / 4);
+        g = apsp::generate_uniform(gen_v, e, gen_wmin, gen_wmax, gen_seed);
+      } else if (gen_kind == "rmat") {
+        const std::int64_t e = gen_e >= 0 ? gen_e : (std::int64_t{16} << gen_scale);
+        g = apsp::generate_rmat(gen_scale, e, gen_wmin, gen_wmax, gen_seed);
+      } else if (gen_kind == "grid") {
+        g = apsp::generate_grid(gen_rows, gen_cols, gen_wmin, gen_wmax, gen_seed);
+      } else {
+        throw apsp::UsageError("unknown generator '" + gen_kind + "' (expected uniform, rmat or grid)");
+      }
+      if (gen_format == "nthu") apsp::write_graph_nthu(gen_out, g);
+      else if (gen_format == "edgelist") apsp::write_graph_edgelist(gen_out, g);
+      else throw apsp::UsageError("unknown graph format '" + gen_format + "' (expected nthu or edgelist)");
+      return 0;
+    }
+    if (*pathc) return run_path(path_dist, path_next, path_i, path_j);
+    if (*info) return run_info();
+    if (*bench) {
+      bc.dtype = apsp::parse_dtype(bench_type);
+      bc.baselines = !no_baselines;
+      const apsp::Backend b = apsp::parse_backend(bench_backend);
+      if (b == apsp::Backend::Cpu) return apsp::detail::bench_cpu(bc, std::cout);
+      if (b == apsp::Backend::Cuda) return apsp::detail::bench_cuda(bc, std::cout);
+      throw apsp::UsageError("apsp bench supports --backend cpu or cuda");
+    }
+  } catch (const apsp::Error& e) {
+    std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
+    return e.exit_code();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "apsp: error: out of memory\n");
+    return 4;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,8 +1,11 @@
 // src/core/solve.cpp — solve(): validation, dtype choice, Johnson reweighting, backend dispatch.
 #include "apsp/solve.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "apsp/errors.hpp"
@@ -58,6 +61,31 @@ std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::op
     if (b && (!want || b->supports(*want))) return b;
   }
   return detail::make_cpu_backend();
+}
+
+/// Host memory the matrices may take: APSP_HOST_MEMORY (bytes) if set, else physical RAM.
+/// (Some VMs report a MemTotal that grows as memory is touched; the variable overrides it.)
+std::size_t host_memory_limit() {
+  if (const char* env = std::getenv("APSP_HOST_MEMORY")) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (end && *end == '\0' && v > 0) return std::size_t(v);
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
+}
+
+void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) {
+  const double need = double(n_pad) * double(n_pad) * double(dtype_size(t) + (paths ? 4 : 0));
+  const std::size_t have = host_memory_limit();
+  if (need > double(have)) {
+    std::ostringstream os;
+    os.precision(0);
+    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
+       << " GiB) for the " << dtype_name(t) << " distance matrix" << (paths ? " and next-hop matrix" : "")
+       << ", more than this machine's " << have << " bytes of memory (set APSP_HOST_MEMORY to override)";
+    throw ResourceError(os.str());
+  }
 }
 
 }  // namespace
@@ -133,6 +161,7 @@ Result solve(const Graph& input, const SolveOptions& options) {
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);
   const std::int64_t n_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
+  check_host_memory(n, n_pad, t, options.paths);
   backend->check_fits(n, t, block, options.paths);
 
   if (backend->builds_matrix()) {
