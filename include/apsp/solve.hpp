@@ -26,6 +26,17 @@ Backend parse_backend(const std::string& name);
 /// Called now and then during a solve with (rounds done, rounds total).
 using ProgressFn = std::function<void(std::int64_t done, std::int64_t total)>;
 
+/// A stripe of finished result rows: rows [row0, row0 + rows) x [0, cols), `stride` elements
+/// between rows, host memory valid only during the call.
+struct RowBlock {
+  std::int64_t row0 = 0, rows = 0, cols = 0, stride = 0;
+  Dtype dtype = Dtype::Int32;
+  const void* data = nullptr;
+};
+/// Receives result stripes. Calls may come from any thread but never concurrently; stripes are
+/// disjoint and together cover every row once, in any order.
+using RowSink = std::function<void(const RowBlock&)>;
+
 struct SolveOptions {
   Backend backend = Backend::Auto;
   /// Element type. nullopt = int32 for integer weights (int64 if the int32 bound fails),
@@ -40,6 +51,12 @@ struct SolveOptions {
   /// GPU ordinals for cuda / multi-gpu; empty = device 0 / all devices.
   std::vector<int> devices;
   ProgressFn progress;
+  /// When set, the distances (and with paths the next hops, through next_sink) are handed out
+  /// in stripes as they are finished, so output can be written while the solve runs; Result::dist
+  /// (and next) may then be left empty. Distributed backends need it: no rank holds the whole
+  /// matrix. A backend that does not stream calls each sink with the whole matrix at the end.
+  RowSink dist_sink;
+  RowSink next_sink;
 };
 
 /// Seconds spent in each stage; stages a run did not have stay 0.

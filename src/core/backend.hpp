@@ -34,6 +34,9 @@ class BackendImpl {
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the
   /// kernels see (already reweighted when it had negative weights; edge weights are exact in the
   /// dtype). `next` is null unless paths were asked for. Fills timings.h2d/compute/d2h.
+  /// Streaming: a backend may hand finished stripes to options.dist_sink / next_sink (when set)
+  /// instead; it must then leave `dist` / `*next` empty (Matrix{}) so solve() does not hand
+  /// them out a second time. solve() has already wrapped the sink for Johnson's restore.
   virtual void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& options,
                    Timings& timings) = 0;
 };

@@ -88,6 +88,28 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) 
   }
 }
 
+/// Johnson's d(u,v) = d'(u,v) - h(u) + h(v) on a stripe that a streaming backend hands out.
+/// Copies the stripe (the backend's buffer is read-only) and passes the copy on.
+RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
+  return [sink = std::move(sink), &h](const RowBlock& b) {
+    Matrix copy(b.rows, b.cols, b.dtype);
+    visit_dtype(b.dtype, [&](auto tag) {
+      using T = decltype(tag);
+      const T inf = unreachable<T>();
+      for (std::int64_t r = 0; r < b.rows; ++r) {
+        const T* in = static_cast<const T*>(b.data) + r * b.stride;
+        T* out = copy.row<T>(r);
+        const std::int64_t u = b.row0 + r;
+        for (std::int64_t v = 0; v < b.cols; ++v)
+          if (in[v] >= inf || u == v) out[v] = in[v];
+          else if constexpr (std::is_integral_v<T>) out[v] = in[v] - T(std::llround(h[u])) + T(std::llround(h[v]));
+          else out[v] = T(double(in[v]) - h[u] + h[v]);
+      }
+    });
+    sink(RowBlock{b.row0, b.rows, b.cols, b.cols, b.dtype, copy.raw()});
+  };
+}
+
 }  // namespace
 
 Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
@@ -173,11 +195,19 @@ Result solve(const Graph& input, const SolveOptions& options) {
   }
   result.timings.build = seconds_since(t_build);
 
+  if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
 
   // A negative diagonal entry after the solve means a negative cycle through that vertex; with
   // Johnson this cannot happen (potentials exist), and without negative weights neither.
-  if (!h.empty()) detail::restore(result.dist, h);
+  if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
+  // Backends that did not stream leave the full matrices here: hand them to the sinks now.
+  auto hand_out = [](const Matrix& m, const RowSink& sink) {
+    if (!sink || m.empty()) return;
+    sink(RowBlock{0, m.rows(), m.cols(), m.stride(), m.dtype(), m.raw()});
+  };
+  hand_out(result.dist, options.dist_sink);
+  hand_out(result.next, options.next_sink);
   result.backend = backend->name();
   result.block = block;
   return result;
