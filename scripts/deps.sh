@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# scripts/deps.sh — install the Debian packages apsp builds and tests with, when any is missing.
+# Uses sudo when not root. The CUDA toolkit is optional and not installed here: with nvcc on the
+# PATH (or at /usr/local/cuda/bin/nvcc) the build adds the GPU backends, otherwise it is CPU-only.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config libcli11-dev libgtest-dev
+      python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-matplotlib
+      libopenmpi-dev openmpi-bin)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "apsp: installing missing Debian packages: ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

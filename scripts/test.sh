@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# scripts/test.sh — build apsp with warnings as errors and run every test (C++ GoogleTest suites,
+# CLI tests, the NTHU course cases when ../shared/nthu-testcases exists, MPI tests with mpirun,
+# Python tests with pytest). GPU tests skip, and say so, where no GPU exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+cmake --preset ci >/dev/null
+cmake --build --preset ci
+ctest --preset ci -j "$(nproc)" --timeout 900
