@@ -1,0 +1,164 @@
+// src/io/io_common.hpp — pieces every format shares: whole-file input (mmap or read), atomic
+// output (temp file in the same directory + rename), located errors, text tokenizing, and a
+// chunked, parallel row writer for matrices.
+//
+// Readers see the whole input as one contiguous byte range, so the binary reader can check the
+// header against the file size before allocating anything and the text readers can scan lines
+// without per-line system calls. Writers never touch the target path until the data is complete.
+#pragma once
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "apsp/graph.hpp"
+#include "apsp/io.hpp"
+#include "apsp/matrix.hpp"
+
+namespace apsp::io {
+
+// ---- errors -------------------------------------------------------------------------------------
+
+[[noreturn]] void fail_at_offset(const std::string& file, std::uint64_t offset, const std::string& msg);
+[[noreturn]] void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg);
+/// Quotes a token for a message, shortened to a readable length.
+std::string quote(std::string_view token);
+
+// ---- input --------------------------------------------------------------------------------------
+
+/// A whole input file as bytes: mapped read-only for regular files, read into memory for pipes and
+/// devices. Throws InputError(path, "", "cannot open ...") for an unreadable path or a directory.
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  const unsigned char* bytes() const { return data_; }
+  const char* chars() const { return reinterpret_cast<const char*>(data_); }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::string path_;
+  const unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+  void* map_ = nullptr;            // munmap on destruction when non-null
+  std::vector<unsigned char> buf_;  // used when the file cannot be mapped
+};
+
+// ---- output -------------------------------------------------------------------------------------
+
+/// Writes to ".<name>.tmp.<pid>" next to `path` and renames it over `path` in commit(). The
+/// destructor removes the temporary file unless commit() succeeded, so an exception anywhere
+/// leaves no partial output. A target that exists and is not a regular file (/dev/stdout, a FIFO)
+/// is written directly.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  /// Writes all n bytes (looping over partial writes); throws Error on failure.
+  void write(const void* data, std::size_t n);
+  /// Closes and renames into place; throws Error on failure.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, tmp_;
+  int fd_ = -1;
+  bool direct_ = false;
+  bool committed_ = false;
+  std::uint64_t written_ = 0;
+};
+
+/// Writes `rows` rows of `row_bytes` bytes each. fill(i, out) formats row i into out and returns
+/// false when a value cannot be represented; then on_bad(i) is called (it must throw). Rows are
+/// filled in parallel in chunks of about 64 MiB, each chunk written with one write().
+template <class Fill, class OnBad>
+void write_rows(OutputFile& f, std::int64_t rows, std::size_t row_bytes, Fill&& fill, OnBad&& on_bad);
+
+// ---- text ---------------------------------------------------------------------------------------
+
+/// Splits a text buffer into lines (LF or CRLF), counting line numbers from 1.
+class LineReader {
+ public:
+  LineReader(const char* begin, std::size_t n) : p_(begin), end_(begin + n) {}
+  /// Next line without its terminator (and without a trailing '\r'); false at end of input.
+  bool next(std::string_view& line) {
+    if (p_ >= end_) return false;
+    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', std::size_t(end_ - p_)));
+    const char* stop = nl ? nl : end_;
+    const char* e = stop;
+    if (e > p_ && e[-1] == '\r') --e;
+    line = std::string_view(p_, std::size_t(e - p_));
+    p_ = nl ? nl + 1 : end_;
+    ++line_no_;
+    return true;
+  }
+  /// Number of the line last returned by next() (0 before the first).
+  std::int64_t line_no() const { return line_no_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+  std::int64_t line_no_ = 0;
+};
+
+/// Splits a line into tokens separated by spaces/tabs (and commas when `commas`).
+inline std::size_t split_tokens(std::string_view line, bool commas, std::string_view* out, std::size_t max_out) {
+  std::size_t n = 0, i = 0;
+  auto is_sep = [commas](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || (commas && c == ','); };
+  while (i < line.size()) {
+    while (i < line.size() && is_sep(line[i])) ++i;
+    if (i >= line.size()) break;
+    std::size_t j = i;
+    while (j < line.size() && !is_sep(line[j])) ++j;
+    if (n < max_out) out[n] = line.substr(i, j - i);
+    ++n;
+    i = j;
+  }
+  return n;
+}
+
+/// Parses the whole token as a (signed, optionally '+') decimal integer; false on anything else
+/// or overflow.
+inline bool parse_int(std::string_view t, std::int64_t& v) {
+  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
+  if (t.empty() || t[0] == '+') return false;
+  auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+  return r.ec == std::errc() && r.ptr == t.data() + t.size();
+}
+
+/// Parses the whole token as a finite real number; false otherwise (inf/nan are refused).
+bool parse_real(std::string_view t, double& v);
+
+// ---- format readers and writers (one file each) ---------------------------------------------------
+
+Graph read_nthu(const InputFile& in);
+Graph read_dimacs(const InputFile& in);
+Graph read_mtx(const InputFile& in);
+Graph read_edgelist(const InputFile& in);
+
+void write_matrix_nthu(OutputFile& f, const Matrix& m);
+void write_matrix_npy(OutputFile& f, const Matrix& m);
+void write_matrix_text(OutputFile& f, const Matrix& m);
+
+Matrix read_matrix_nthu(const InputFile& in);
+Matrix read_matrix_npy(const InputFile& in);
+Matrix read_matrix_text(const InputFile& in);
+
+/// Vertex count check shared by the readers: 1 <= V <= kMaxVertices.
+inline bool vertex_count_ok(std::int64_t v) { return v >= 1 && v <= kMaxVertices; }
+
+}  // namespace apsp::io
+
+#include "io/write_rows_impl.hpp"

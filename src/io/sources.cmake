@@ -1,0 +1,10 @@
+# src/io: one file per format (reader + writer) plus the shared helpers and the public dispatch.
+target_sources(apsp_lib PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/io.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/io_common.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nthu.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dimacs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mtx.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/edgelist.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/npy.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/text.cpp)
