@@ -1,0 +1,228 @@
+// src/core/generate.cpp — deterministic random graph generators (uniform, R-MAT, grid).
+//
+// Every random number is a pure function of (seed, stream, index): a SplitMix64 generator whose
+// start state hashes those three, so a graph is the same for a seed on any machine, compiler and
+// thread count (no std:: distributions, whose output is implementation-defined).
+// - uniform: E distinct ordered pairs (u != v) drawn uniformly from the V(V-1) possible ones:
+//   draw pair indices, sort, drop repeats, draw the shortfall again, until E are distinct (for
+//   E > V(V-1)/2 the same is done for the pairs left out). The edges are then shuffled so the
+//   file order is random like the course's generator, and weights drawn uniformly.
+// - R-MAT (Chakrabarti, Zhan, Faloutsos 2004; Graph500 parameters a,b,c = 0.57,0.19,0.19): each
+//   edge descends `scale` levels of quadrants; self loops are redrawn, repeated pairs are kept
+//   (the matrix build keeps the lightest). Vertex ids are scrambled by a seeded bijection of
+//   [0, 2^scale) so that the high-degree vertices are not all at small ids.
+// - grid: rows x cols 4-neighbour mesh, each direction of each link with its own weight.
+#include "apsp/generate.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "apsp/errors.hpp"
+
+namespace apsp {
+
+namespace {
+
+constexpr std::uint64_t kGolden = 0x9e3779b97f4a7c15ull;
+
+inline std::uint64_t mix64(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// SplitMix64 started at a hash of (seed, stream, index).
+class Rng {
+ public:
+  Rng(std::uint64_t seed, std::uint64_t stream, std::uint64_t index)
+      : s_(mix64(mix64(seed ^ mix64(stream + kGolden)) ^ mix64(index + 2 * kGolden))) {}
+  std::uint64_t next() { return mix64(s_ += kGolden); }
+  /// Uniform in [0, n) (n >= 1), without bias: draws below a power-of-two mask, rejects >= n.
+  std::uint64_t below(std::uint64_t n) {
+    if (n <= 1) return 0;
+    std::uint64_t mask = n - 1;
+    mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4;
+    mask |= mask >> 8; mask |= mask >> 16; mask |= mask >> 32;
+    for (;;) {
+      const std::uint64_t x = next() & mask;
+      if (x < n) return x;
+    }
+  }
+  /// Uniform real in [0, 1).
+  double unit() { return double(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  std::uint64_t s_;
+};
+
+enum Stream : std::uint64_t { kPairs = 1, kShuffle = 2, kWeights = 3, kRmat = 4, kScramble = 5 };
+
+constexpr std::int64_t kMaxEdges = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxAbsWeight = std::int64_t{1} << 53;
+
+void check_weights(std::int64_t wmin, std::int64_t wmax) {
+  if (wmin > wmax)
+    throw UsageError("weight range [" + std::to_string(wmin) + ", " + std::to_string(wmax) + "] is empty");
+  if (wmin < -kMaxAbsWeight || wmax > kMaxAbsWeight)
+    throw UsageError("weights must lie within +-2^53 (exact as doubles)");
+}
+
+void check_edges(std::int64_t E) {
+  if (E < 0) throw UsageError("edge count " + std::to_string(E) + " is negative");
+  if (E > kMaxEdges)
+    throw UsageError("edge count " + std::to_string(E) + " exceeds " + std::to_string(kMaxEdges) +
+                     " (the NTHU format's int32 E)");
+}
+
+/// Fills g.weight[e] uniformly in [wmin, wmax], one random stream per edge index.
+void fill_weights(Graph& g, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+  const auto range = std::uint64_t(wmax - wmin) + 1;
+  const auto E = std::int64_t(g.src.size());
+  g.weight.resize(std::size_t(E));
+  double* w = g.weight.data();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < E; ++e) {
+    Rng r(seed, kWeights, std::uint64_t(e));
+    w[e] = double(wmin + std::int64_t(r.below(range)));
+  }
+  g.integer_weights = true;
+}
+
+/// k distinct values from [0, total), sorted; deterministic per seed.
+std::vector<std::uint64_t> distinct_sample(std::uint64_t total, std::uint64_t k, std::uint64_t seed) {
+  std::vector<std::uint64_t> keys;
+  keys.reserve(k);
+  for (std::uint64_t round = 0; keys.size() < k; ++round) {
+    const std::size_t have = keys.size(), need = std::size_t(k) - have;
+    keys.resize(have + need);
+    std::uint64_t* out = keys.data() + have;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(need); ++i) {
+      Rng r(seed, kPairs + (round << 8), std::uint64_t(i));
+      out[i] = r.below(total);
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  }
+  return keys;
+}
+
+}  // namespace
+
+Graph generate_uniform(std::int64_t V, std::int64_t E, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+  if (V < 1 || V > kMaxVertices)
+    throw UsageError("vertex count " + std::to_string(V) + " is outside 1.." + std::to_string(kMaxVertices));
+  check_edges(E);
+  check_weights(wmin, wmax);
+  const auto total = std::uint64_t(V) * std::uint64_t(V - 1);  // < 2^62
+  if (std::uint64_t(E) > total)
+    throw UsageError("E = " + std::to_string(E) + " exceeds V*(V-1) = " + std::to_string(total) +
+                     ", the number of distinct pairs without self loops");
+
+  // Pair index k <-> (u, v): u = k / (V-1), v = the (k mod (V-1))-th vertex other than u.
+  std::vector<std::uint64_t> keys;
+  if (std::uint64_t(E) <= total / 2) {
+    keys = distinct_sample(total, std::uint64_t(E), seed);
+  } else {
+    const std::vector<std::uint64_t> left_out = distinct_sample(total, total - std::uint64_t(E), seed);
+    keys.reserve(std::size_t(E));
+    std::size_t x = 0;
+    for (std::uint64_t k = 0; k < total; ++k) {
+      if (x < left_out.size() && left_out[x] == k) { ++x; continue; }
+      keys.push_back(k);
+    }
+  }
+  // Random file order (Fisher-Yates, one stream).
+  Rng shuffle(seed, kShuffle, 0);
+  for (std::size_t i = keys.size(); i > 1; --i) std::swap(keys[i - 1], keys[shuffle.below(i)]);
+
+  Graph g;
+  g.num_vertices = V;
+  g.directed = true;
+  g.src.resize(keys.size());
+  g.dst.resize(keys.size());
+  const auto vm1 = std::uint64_t(V - 1);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < std::int64_t(keys.size()); ++e) {
+    const std::uint64_t u = keys[std::size_t(e)] / vm1, r = keys[std::size_t(e)] % vm1;
+    g.src[std::size_t(e)] = std::int32_t(u);
+    g.dst[std::size_t(e)] = std::int32_t(r >= u ? r + 1 : r);
+  }
+  fill_weights(g, wmin, wmax, seed);
+  return g;
+}
+
+Graph generate_rmat(int scale, std::int64_t E, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+  if (scale < 0 || scale > 30) throw UsageError("R-MAT scale " + std::to_string(scale) + " is outside 0..30");
+  check_edges(E);
+  check_weights(wmin, wmax);
+  if (scale == 0 && E > 0) throw UsageError("R-MAT scale 0 has one vertex: every edge would be a self loop");
+  const std::uint64_t V = std::uint64_t{1} << scale, mask = V - 1;
+  constexpr double a = 0.57, b = 0.19, c = 0.19;
+
+  // Seeded bijection of [0, 2^scale): odd multipliers and xor-shifts are each invertible mod 2^scale.
+  Rng sr(seed, kScramble, 0);
+  const std::uint64_t m1 = sr.next() | 1, m2 = sr.next() | 1, x1 = sr.next() & mask;
+  const int shift = std::max(1, scale / 2);
+  auto scramble = [=](std::uint64_t x) {
+    x = ((x ^ x1) * m1) & mask;
+    x ^= x >> shift;
+    return (x * m2) & mask;
+  };
+
+  Graph g;
+  g.num_vertices = std::int64_t(V);
+  g.directed = true;
+  g.src.resize(std::size_t(E));
+  g.dst.resize(std::size_t(E));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < E; ++e) {
+    Rng r(seed, kRmat, std::uint64_t(e));
+    std::uint64_t u, v;
+    do {
+      u = v = 0;
+      for (int level = 0; level < scale; ++level) {
+        const double p = r.unit();
+        const std::uint64_t bu = p >= a + b, bv = (p >= a && p < a + b) || p >= a + b + c;
+        u = (u << 1) | bu;
+        v = (v << 1) | bv;
+      }
+    } while (u == v);
+    g.src[std::size_t(e)] = std::int32_t(scramble(u));
+    g.dst[std::size_t(e)] = std::int32_t(scramble(v));
+  }
+  fill_weights(g, wmin, wmax, seed);
+  return g;
+}
+
+Graph generate_grid(std::int64_t rows, std::int64_t cols, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+  if (rows < 1 || cols < 1)
+    throw UsageError("grid " + std::to_string(rows) + " x " + std::to_string(cols) + " needs at least 1 x 1");
+  if (rows > kMaxVertices / cols)
+    throw UsageError("grid " + std::to_string(rows) + " x " + std::to_string(cols) + " has more than " +
+                     std::to_string(kMaxVertices) + " vertices");
+  check_weights(wmin, wmax);
+  const std::int64_t links = rows * (cols - 1) + cols * (rows - 1);
+  check_edges(2 * links);
+  Graph g;
+  g.num_vertices = rows * cols;
+  g.directed = true;
+  g.reserve(std::size_t(2 * links));
+  auto link = [&](std::int64_t u, std::int64_t v) {
+    g.src.push_back(std::int32_t(u));
+    g.dst.push_back(std::int32_t(v));
+    g.src.push_back(std::int32_t(v));
+    g.dst.push_back(std::int32_t(u));
+  };
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::int64_t u = r * cols + c;
+      if (c + 1 < cols) link(u, u + 1);
+      if (r + 1 < rows) link(u, u + cols);
+    }
+  fill_weights(g, wmin, wmax, seed);
+  return g;
+}
+
+}  // namespace apsp
