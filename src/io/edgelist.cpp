@@ -42,7 +42,8 @@ bool parse_id(std::string_view t, std::int64_t& v, std::string& err) {
     return false;
   }
   if (v > kMaxId) {
-    err = "vertex id " + std::to_string(v) + " does not fit in int32 (at most " + std::to_string(kMaxId) + ")";
+    err = "vertex id " + std::to_string(v) + " is too large: ids must be at most " + std::to_string(kMaxId) +
+          " so that V = largest id + 1 fits in int32";
     return false;
   }
   return true;

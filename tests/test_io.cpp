@@ -1,0 +1,742 @@
+// tests/test_io.cpp — file formats: round trips, format detection, the text formats' tolerances
+// (comments, blank lines, CRLF, commas, duplicates, self loops), the .npy header, atomic writes,
+// and one test per kind of bad input, each checking that the message names the file and the
+// offset or line.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "apsp/errors.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/io.hpp"
+#include "support.hpp"
+
+namespace apsp {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_text(const std::string& path, const std::string& s) { test::write_bytes(path, s.data(), s.size()); }
+
+struct Edge { std::int32_t u, v, w; };
+
+/// An NTHU binary graph file: header (V, E as given, which may lie) + the edges.
+std::vector<char> nthu_bytes(std::int32_t V, std::int32_t E, const std::vector<Edge>& edges) {
+  std::vector<char> b(8 + 12 * edges.size());
+  std::memcpy(b.data(), &V, 4);
+  std::memcpy(b.data() + 4, &E, 4);
+  for (std::size_t i = 0; i < edges.size(); ++i) std::memcpy(b.data() + 8 + 12 * i, &edges[i], 12);
+  return b;
+}
+
+void write_nthu(const std::string& path, std::int32_t V, std::int32_t E, const std::vector<Edge>& edges) {
+  const auto b = nthu_bytes(V, E, edges);
+  test::write_bytes(path, b.data(), b.size());
+}
+
+/// Reads `path` expecting an InputError whose one-line message names the file and `where`.
+std::string expect_input_error(const std::string& path, const std::string& where, const ReadOptions& o = {}) {
+  try {
+    (void)read_graph(path, o);
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(path), std::string::npos) << "message does not name the file: " << msg;
+    EXPECT_NE(msg.find(where), std::string::npos) << "message does not say '" << where << "': " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "message is not one line: " << msg;
+    EXPECT_EQ(e.exit_code(), 3);
+    return msg;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected InputError, got: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << path << ": read_graph accepted bad input (expected an error at " << where << ")";
+  return "";
+}
+
+/// Files in `dir` other than the ones named.
+std::vector<std::string> stray_files(const test::TempDir& dir, std::vector<std::string> keep) {
+  std::vector<std::string> stray;
+  for (const auto& e : fs::directory_iterator(dir.path())) {
+    const std::string name = e.path().filename().string();
+    if (std::find(keep.begin(), keep.end(), name) == keep.end()) stray.push_back(name);
+  }
+  return stray;
+}
+
+void expect_same_graph(const Graph& got, const Graph& want) {
+  EXPECT_EQ(got.num_vertices, want.num_vertices);
+  EXPECT_EQ(got.directed, want.directed);
+  EXPECT_EQ(got.integer_weights, want.integer_weights);
+  ASSERT_EQ(got.num_edges(), want.num_edges());
+  for (std::size_t e = 0; e < got.num_edges(); ++e) {
+    ASSERT_EQ(got.src[e], want.src[e]) << "edge " << e;
+    ASSERT_EQ(got.dst[e], want.dst[e]) << "edge " << e;
+    ASSERT_EQ(got.weight[e], want.weight[e]) << "edge " << e;
+  }
+}
+
+/// A padded rows x cols matrix (stride > cols, extra rows) with distinct values and sentinels, so
+/// a writer that ignores the stride or the logical shape gets caught.
+template <class T> Matrix padded_matrix(std::int64_t rows, std::int64_t cols) {
+  Matrix m(rows, cols, cols + 5, rows + 3, DtypeOf<T>::value);
+  for (std::int64_t i = 0; i < rows + 3; ++i)
+    for (std::int64_t j = 0; j < cols + 5; ++j) m.at<T>(i, j) = T(-7);  // padding garbage
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j)
+      m.at<T>(i, j) = (i + j) % 7 == 3 ? unreachable<T>() : T(i * 1000 + j - 50);
+  return m;
+}
+
+template <class T> void expect_same_values(const Matrix& got, const Matrix& want) {
+  ASSERT_EQ(got.rows(), want.rows());
+  ASSERT_EQ(got.cols(), want.cols());
+  for (std::int64_t i = 0; i < want.rows(); ++i)
+    for (std::int64_t j = 0; j < want.cols(); ++j)
+      ASSERT_EQ(got.at<T>(i, j), want.at<T>(i, j)) << "(" << i << "," << j << ")";
+}
+
+// ---- format names and detection ------------------------------------------------------------------
+
+TEST(IoFormat, DetectsInputFormatByExtension) {
+  EXPECT_EQ(input_format_for("a/b/graph.gr"), InputFormat::Dimacs);
+  EXPECT_EQ(input_format_for("x.mtx"), InputFormat::MatrixMarket);
+  EXPECT_EQ(input_format_for("X.MTX"), InputFormat::MatrixMarket);
+  for (const char* p : {"e.txt", "e.csv", "e.tsv", "e.el"}) EXPECT_EQ(input_format_for(p), InputFormat::EdgeList) << p;
+  for (const char* p : {"c01.1", "in.bin", "input", "dir.gr/file"}) EXPECT_EQ(input_format_for(p), InputFormat::Nthu) << p;
+}
+
+TEST(IoFormat, DetectsOutputFormatByExtension) {
+  EXPECT_EQ(output_format_for("d.npy"), OutputFormat::Npy);
+  EXPECT_EQ(output_format_for("d.txt"), OutputFormat::Text);
+  EXPECT_EQ(output_format_for("d.out"), OutputFormat::Nthu);
+  EXPECT_EQ(output_format_for("d"), OutputFormat::Nthu);
+}
+
+TEST(IoFormat, ParsesFormatNames) {
+  EXPECT_EQ(parse_input_format("nthu"), InputFormat::Nthu);
+  EXPECT_EQ(parse_input_format("dimacs"), InputFormat::Dimacs);
+  EXPECT_EQ(parse_input_format("mtx"), InputFormat::MatrixMarket);
+  EXPECT_EQ(parse_input_format("edgelist"), InputFormat::EdgeList);
+  EXPECT_EQ(parse_input_format("auto"), InputFormat::Auto);
+  EXPECT_EQ(parse_output_format("nthu"), OutputFormat::Nthu);
+  EXPECT_EQ(parse_output_format("npy"), OutputFormat::Npy);
+  EXPECT_EQ(parse_output_format("text"), OutputFormat::Text);
+  EXPECT_THROW(parse_input_format("csv2"), UsageError);
+  EXPECT_THROW(parse_output_format("hdf5"), UsageError);
+}
+
+TEST(IoFormat, ExplicitFormatOverridesExtension) {
+  test::TempDir dir;
+  const std::string p = dir / "graph.bin";
+  write_text(p, "0 1 5\n1 2 7\n");
+  ReadOptions o;
+  o.format = InputFormat::EdgeList;
+  const Graph g = read_graph(p, o);
+  EXPECT_EQ(g.num_vertices, 3);
+  EXPECT_EQ(g.num_edges(), 2u);
+}
+
+// ---- graph round trips ----------------------------------------------------------------------------
+
+TEST(IoRoundTrip, NthuGraph) {
+  test::TempDir dir;
+  const std::uint64_t seed = 11;
+  const Graph g = generate_uniform(60, 500, 0, 1000, seed);
+  const std::string p = dir / "g.bin";
+  write_graph_nthu(p, g);
+  EXPECT_EQ(fs::file_size(p), 8 + 12 * g.num_edges()) << "seed " << seed;
+  // Byte layout: int32 V, int32 E, then (src, dst, w) triples.
+  const auto bytes = test::read_bytes(p);
+  std::int32_t head[5];
+  std::memcpy(head, bytes.data(), sizeof head);
+  EXPECT_EQ(head[0], 60);
+  EXPECT_EQ(head[1], 500);
+  EXPECT_EQ(head[2], g.src[0]);
+  EXPECT_EQ(head[3], g.dst[0]);
+  EXPECT_EQ(head[4], std::int32_t(g.weight[0]));
+  expect_same_graph(read_graph(p), g);
+  EXPECT_TRUE(stray_files(dir, {"g.bin"}).empty());
+}
+
+TEST(IoRoundTrip, NthuGraphNegativeWeightsAndSelfLoops) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  write_nthu(p, 4, 4, {{0, 1, -5}, {1, 1, 3}, {3, 0, std::numeric_limits<std::int32_t>::min()}, {0, 1, 2}});
+  const Graph g = read_graph(p);
+  EXPECT_EQ(g.num_vertices, 4);
+  ASSERT_EQ(g.num_edges(), 4u);
+  EXPECT_EQ(g.weight[0], -5);
+  EXPECT_EQ(g.src[1], 1);  // self loop kept; the matrix build decides what it means
+  EXPECT_EQ(g.dst[1], 1);
+  EXPECT_EQ(g.weight[2], double(std::numeric_limits<std::int32_t>::min()));
+  EXPECT_EQ(g.weight[3], 2);  // duplicate pair kept
+  EXPECT_TRUE(g.integer_weights);
+  EXPECT_TRUE(g.directed);
+  const std::string q = dir / "again";
+  write_graph_nthu(q, g);
+  EXPECT_EQ(test::read_bytes(q), test::read_bytes(p));
+}
+
+TEST(IoRoundTrip, NthuUndirectedGraphIsWrittenBothWays) {
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 3;
+  g.directed = false;
+  g.add_edge(0, 1, 4);
+  g.add_edge(2, 2, 1);  // a self loop is written once
+  const std::string p = dir / "g";
+  write_graph_nthu(p, g);
+  const Graph r = read_graph(p);
+  ASSERT_EQ(r.num_edges(), 3u);
+  EXPECT_EQ(r.src[0], 0); EXPECT_EQ(r.dst[0], 1);
+  EXPECT_EQ(r.src[1], 1); EXPECT_EQ(r.dst[1], 0);
+  EXPECT_EQ(r.src[2], 2); EXPECT_EQ(r.dst[2], 2);
+  ReadOptions o;
+  o.undirected = true;
+  EXPECT_FALSE(read_graph(p, o).directed);
+}
+
+TEST(IoRoundTrip, NthuGraphRefusesWhatTheFormatCannotHold) {
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 2;
+  g.add_edge(0, 1, 1.5);
+  EXPECT_THROW(write_graph_nthu(dir / "g", g), Error);
+  g.weight[0] = 3e9;
+  EXPECT_THROW(write_graph_nthu(dir / "g", g), Error);
+  EXPECT_TRUE(stray_files(dir, {}).empty()) << "a refused write left a file behind";
+}
+
+TEST(IoRoundTrip, EdgeListIntegerAndRealWeights) {
+  test::TempDir dir;
+  Graph g = generate_uniform(40, 200, -20, 20, 5);
+  // make sure the largest id is used so V = largest id + 1 reads back the same V
+  g.add_edge(39, 0, 3);
+  const std::string p = dir / "g.el";
+  write_graph_edgelist(p, g);
+  expect_same_graph(read_graph(p), g);
+
+  Graph h;
+  h.num_vertices = 5;
+  h.add_edge(0, 4, 0.1);
+  h.add_edge(4, 3, 1e-300);
+  h.add_edge(3, 0, -2.5e10);
+  const std::string q = dir / "h.csv";
+  write_graph_edgelist(q, h);
+  const Graph r = read_graph(q);
+  EXPECT_FALSE(r.integer_weights);
+  expect_same_graph(r, h);  // shortest round-trip formatting: exact
+}
+
+// ---- the text graph formats ------------------------------------------------------------------------
+
+TEST(IoText, EdgeListCommentsBlankLinesCrlfCommasTabs) {
+  test::TempDir dir;
+  const std::string p = dir / "g.txt";
+  write_text(p,
+             "# SNAP style header\r\n"
+             "% another comment\r\n"
+             "\r\n"
+             "0 1 5\r\n"
+             "1,2,7\r\n"
+             "  2\t3  \r\n"           // no weight: 1
+             "3 0 2 # trailing comment\r\n"
+             "0 1 4\r\n"              // duplicate: kept
+             "2 2 9\r\n"              // self loop: kept
+             "   \r\n"
+             "4 0 +6");               // no final newline, explicit plus sign
+  const Graph g = read_graph(p);
+  EXPECT_EQ(g.num_vertices, 5);
+  ASSERT_EQ(g.num_edges(), 7u);
+  const std::vector<Edge> want{{0, 1, 5}, {1, 2, 7}, {2, 3, 1}, {3, 0, 2}, {0, 1, 4}, {2, 2, 9}, {4, 0, 6}};
+  for (std::size_t e = 0; e < want.size(); ++e) {
+    EXPECT_EQ(g.src[e], want[e].u) << e;
+    EXPECT_EQ(g.dst[e], want[e].v) << e;
+    EXPECT_EQ(g.weight[e], want[e].w) << e;
+  }
+  EXPECT_TRUE(g.integer_weights);
+  EXPECT_TRUE(g.directed);
+}
+
+TEST(IoText, EdgeListLargeParallelParseKeepsOrderAndLineNumbers) {
+  // Over 1 MiB, so the reader cuts the file into pieces parsed by separate threads.
+  test::TempDir dir;
+  const std::string p = dir / "big.txt";
+  std::string s = "# big\n";
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    s += std::to_string(i) + " " + std::to_string((i * 7919) % n) + " " + std::to_string(i % 1000) + "\n";
+    if (i % 1000 == 0) s += "\n# comment\n";
+  }
+  write_text(p, s);
+  ASSERT_GT(s.size(), std::size_t{1} << 21);
+  const Graph g = read_graph(p);
+  ASSERT_EQ(g.num_edges(), std::size_t(n));
+  EXPECT_EQ(g.num_vertices, n);
+  for (int i = 0; i < n; i += 997) {
+    ASSERT_EQ(g.src[std::size_t(i)], i);
+    ASSERT_EQ(g.dst[std::size_t(i)], (i * 7919) % n);
+    ASSERT_EQ(g.weight[std::size_t(i)], i % 1000);
+  }
+  // An error near the end must report the line number of the whole file.
+  std::int64_t lines = std::count(s.begin(), s.end(), '\n');
+  s += "12 oops 3\n";
+  write_text(p, s);
+  expect_input_error(p, "line " + std::to_string(lines + 1));
+}
+
+TEST(IoText, DimacsWithCommentsBlankLinesCrlf) {
+  test::TempDir dir;
+  const std::string p = dir / "g.gr";
+  write_text(p,
+             "c 9th DIMACS challenge style\r\n"
+             "c\r\n"
+             "p sp 4 5\r\n"
+             "\r\n"
+             "a 1 2 10\r\n"
+             "c comment between arcs\r\n"
+             "a 2 3 -4\r\n"
+             "a 3 4 +2\r\n"
+             "a 4 1 0\r\n"
+             "a 1 2 3\r\n");
+  const Graph g = read_graph(p);
+  EXPECT_EQ(g.num_vertices, 4);
+  ASSERT_EQ(g.num_edges(), 5u);
+  EXPECT_EQ(g.src[0], 0); EXPECT_EQ(g.dst[0], 1); EXPECT_EQ(g.weight[0], 10);
+  EXPECT_EQ(g.src[1], 1); EXPECT_EQ(g.dst[1], 2); EXPECT_EQ(g.weight[1], -4);
+  EXPECT_EQ(g.weight[2], 2);
+  EXPECT_EQ(g.src[3], 3); EXPECT_EQ(g.dst[3], 0);
+  EXPECT_EQ(g.weight[4], 3);
+  EXPECT_TRUE(g.integer_weights);
+  EXPECT_TRUE(g.directed);
+}
+
+TEST(IoText, DimacsArcCountMustMatchTheProblemLine) {
+  test::TempDir dir;
+  const std::string p = dir / "g.gr";
+  write_text(p, "p sp 3 3\na 1 2 1\na 2 3 1\n");
+  expect_input_error(p, "line 3");
+  write_text(p, "p sp 3 1\na 1 2 1\na 2 3 1\n");
+  expect_input_error(p, "line 3");
+}
+
+TEST(IoText, MatrixMarketGeneralIntegerRealPatternSymmetric) {
+  test::TempDir dir;
+  const std::string p = dir / "g.mtx";
+  write_text(p,
+             "%%MatrixMarket matrix coordinate integer general\n"
+             "% comment\n"
+             "\n"
+             "3 3 3\n"
+             "1 2 7\n"
+             "2 3 -1\n"
+             "3 1 4\n");
+  Graph g = read_graph(p);
+  EXPECT_EQ(g.num_vertices, 3);
+  EXPECT_TRUE(g.directed);
+  EXPECT_TRUE(g.integer_weights);
+  ASSERT_EQ(g.num_edges(), 3u);
+  EXPECT_EQ(g.src[1], 1); EXPECT_EQ(g.dst[1], 2); EXPECT_EQ(g.weight[1], -1);
+
+  write_text(p, "%%MatrixMarket matrix coordinate real general\r\n2 2 1\r\n1 2 0.25\r\n");
+  g = read_graph(p);
+  EXPECT_FALSE(g.integer_weights);
+  ASSERT_EQ(g.num_edges(), 1u);
+  EXPECT_EQ(g.weight[0], 0.25);
+
+  write_text(p, "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 2\n2 1\n4 3\n");
+  g = read_graph(p);
+  EXPECT_FALSE(g.directed) << "symmetric = both directions";
+  ASSERT_EQ(g.num_edges(), 2u);
+  EXPECT_EQ(g.src[0], 1); EXPECT_EQ(g.dst[0], 0); EXPECT_EQ(g.weight[0], 1);
+  EXPECT_EQ(g.src[1], 3); EXPECT_EQ(g.dst[1], 2); EXPECT_EQ(g.weight[1], 1);
+
+  write_text(p, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
+  expect_input_error(p, "line 1");
+  write_text(p, "%%MatrixMarket matrix coordinate integer general\n2 3 0\n");
+  expect_input_error(p, "line 2");  // not square
+}
+
+// ---- matrix writers ---------------------------------------------------------------------------------
+
+TEST(IoMatrix, NthuInt32PaddedAndUnpadded) {
+  test::TempDir dir;
+  const Matrix m = padded_matrix<std::int32_t>(7, 7);
+  const std::string p = dir / "d.out";
+  write_matrix(p, m);
+  ASSERT_EQ(fs::file_size(p), 7u * 7u * 4u);
+  const Matrix r = read_matrix(p);
+  EXPECT_EQ(r.dtype(), Dtype::Int32);
+  expect_same_values<std::int32_t>(r, m);
+  EXPECT_EQ(r.at<std::int32_t>(0, 3), 1073741823);
+  // Unpadded: the single-write path must give the same bytes.
+  Matrix u(7, 7, Dtype::Int32);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 7; ++j) u.at<std::int32_t>(i, j) = m.at<std::int32_t>(i, j);
+  const std::string q = dir / "u.out";
+  write_matrix(q, u);
+  EXPECT_EQ(test::read_bytes(q), test::read_bytes(p));
+  EXPECT_TRUE(stray_files(dir, {"d.out", "u.out"}).empty());
+}
+
+TEST(IoMatrix, NthuFromInt64AndFloatConvertsUnreachable) {
+  test::TempDir dir;
+  const Matrix want = padded_matrix<std::int32_t>(5, 5);
+  const Matrix m64 = padded_matrix<std::int64_t>(5, 5);
+  write_matrix(dir / "a", m64, OutputFormat::Nthu);
+  expect_same_values<std::int32_t>(read_matrix(dir / "a"), want);
+  const Matrix mf = padded_matrix<float>(5, 5);
+  write_matrix(dir / "b", mf, OutputFormat::Nthu);
+  expect_same_values<std::int32_t>(read_matrix(dir / "b"), want);
+  const Matrix md = padded_matrix<double>(5, 5);
+  write_matrix(dir / "c", md, OutputFormat::Nthu);
+  expect_same_values<std::int32_t>(read_matrix(dir / "c"), want);
+}
+
+TEST(IoMatrix, NthuRefusesValuesItCannotHoldAndLeavesNoFile) {
+  test::TempDir dir;
+  const std::string p = dir / "d.out";
+  write_text(p, "previous result");
+  auto refused = [&](const Matrix& m, const std::string& what) {
+    try {
+      write_matrix(p, m);
+      ADD_FAILURE() << what << ": accepted";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(p), std::string::npos) << msg;
+      EXPECT_NE(msg.find("d(2,1)"), std::string::npos) << msg;
+    }
+    EXPECT_EQ(std::string(test::read_bytes(p).data(), 15), "previous result") << what << ": old output clobbered";
+    EXPECT_TRUE(stray_files(dir, {"d.out"}).empty()) << what << ": temp file left behind";
+  };
+  Matrix m64 = padded_matrix<std::int64_t>(4, 4);
+  m64.at<std::int64_t>(2, 1) = 1073741823;  // a finite distance equal to the NTHU sentinel
+  refused(m64, "int64 == 2^30-1");
+  m64.at<std::int64_t>(2, 1) = std::int64_t(std::numeric_limits<std::int32_t>::min()) - 1;
+  refused(m64, "int64 < INT32_MIN");
+  Matrix mf = padded_matrix<float>(4, 4);
+  mf.at<float>(2, 1) = 2.5f;
+  refused(mf, "fractional float");
+  Matrix md = padded_matrix<double>(4, 4);
+  md.at<double>(2, 1) = std::nan("");
+  refused(md, "NaN");
+  md.at<double>(2, 1) = -std::numeric_limits<double>::infinity();
+  refused(md, "-inf");
+  md.at<double>(2, 1) = 4e9;
+  refused(md, "too large");
+}
+
+template <class T> void npy_round_trip(const char* descr) {
+  test::TempDir dir;
+  const Matrix m = padded_matrix<T>(9, 9);
+  const std::string p = dir / "d.npy";
+  write_matrix(p, m);
+  const auto b = test::read_bytes(p);
+  ASSERT_GE(b.size(), 10u);
+  EXPECT_EQ(std::string(b.data(), 6), "\x93NUMPY");
+  EXPECT_EQ(b[6], 1);
+  EXPECT_EQ(b[7], 0);
+  const std::size_t hlen = std::size_t(static_cast<unsigned char>(b[8])) | std::size_t(static_cast<unsigned char>(b[9])) << 8;
+  EXPECT_EQ((10 + hlen) % 64, 0u) << "data must start 64-byte aligned";
+  const std::string header(b.data() + 10, hlen);
+  EXPECT_EQ(header.rfind(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (9, 9), }", 0), 0u) << header;
+  EXPECT_EQ(header.back(), '\n');
+  EXPECT_EQ(b.size(), 10 + hlen + 81 * sizeof(T)) << "only the logical 9x9 block is written";
+  const Matrix r = read_matrix(p);
+  EXPECT_EQ(r.dtype(), DtypeOf<T>::value);
+  expect_same_values<T>(r, m);
+}
+
+TEST(IoMatrix, NpyRoundTripInt32) { npy_round_trip<std::int32_t>("<i4"); }
+TEST(IoMatrix, NpyRoundTripInt64) { npy_round_trip<std::int64_t>("<i8"); }
+TEST(IoMatrix, NpyRoundTripFloat32) { npy_round_trip<float>("<f4"); }
+TEST(IoMatrix, NpyRoundTripFloat64) { npy_round_trip<double>("<f8"); }
+
+TEST(IoMatrix, NpyNonSquareAndEmptyShapes) {
+  test::TempDir dir;
+  const Matrix m = padded_matrix<std::int32_t>(3, 11);
+  write_matrix(dir / "r.npy", m);
+  expect_same_values<std::int32_t>(read_matrix(dir / "r.npy"), m);
+  const Matrix e(0, 0, Dtype::Float32);
+  write_matrix(dir / "e.npy", e);
+  const Matrix r = read_matrix(dir / "e.npy");
+  EXPECT_EQ(r.rows(), 0);
+  EXPECT_EQ(r.cols(), 0);
+}
+
+/// A python3 that has numpy, or "" (the tests using it skip and say so).
+std::string python_with_numpy() {
+  for (const char* py : {"/usr/bin/python3", "/usr/local/bin/python3"}) {
+    if (!fs::exists(py)) continue;
+    if (test::run_program(py, {"-c", "import numpy"}).exit_code == 0) return py;
+  }
+  return "";
+}
+
+TEST(IoMatrix, NpyLoadsInNumpyWithMmap) {
+  const std::string py = python_with_numpy();
+  if (py.empty()) GTEST_SKIP() << "no python3 with numpy (/usr/bin/python3): np.load check not run";
+  test::TempDir dir;
+  const char* script =
+      "import sys, numpy as np\n"
+      "a = np.load(sys.argv[1], mmap_mode='r')\n"
+      "print(a.dtype.str, a.shape, a.flags['C_CONTIGUOUS'], int(a[2, 3]) if a.dtype.kind == 'i' else float(a[2, 3]), "
+      "int(a[0, 3]) if a.dtype.kind == 'i' else float(a[0, 3]))\n";
+  const std::pair<Dtype, std::string> cases[] = {
+      {Dtype::Int32, "<i4 (6, 6) True 1953 1073741823"},
+      {Dtype::Int64, "<i8 (6, 6) True 1953 4611686018427387903"},
+      {Dtype::Float32, "<f4 (6, 6) True 1953.0 inf"},
+      {Dtype::Float64, "<f8 (6, 6) True 1953.0 inf"}};
+  for (const auto& [t, want] : cases) {
+    Matrix m = visit_dtype(t, [](auto tag) { return padded_matrix<decltype(tag)>(6, 6); });
+    const std::string p = dir / (std::string(dtype_name(t)) + ".npy");
+    write_matrix(p, m);
+    const auto r = test::run_program(py, {"-c", script, p});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, want + "\n") << dtype_name(t);
+  }
+}
+
+TEST(IoMatrix, TextRoundTripEveryDtype) {
+  test::TempDir dir;
+  const std::string p = dir / "d.txt";
+  write_matrix(p, padded_matrix<std::int32_t>(4, 6));
+  const auto b = test::read_bytes(p);
+  const std::string s(b.begin(), b.end());
+  EXPECT_EQ(s.substr(0, s.find('\n')), "-50 -49 -48 1073741823 -46 -45");
+  EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 4);
+  expect_same_values<std::int32_t>(read_matrix(p), padded_matrix<std::int32_t>(4, 6));
+
+  write_matrix(p, padded_matrix<std::int64_t>(4, 6));
+  Matrix r = read_matrix(p);
+  EXPECT_EQ(r.dtype(), Dtype::Int64);
+  expect_same_values<std::int64_t>(r, padded_matrix<std::int64_t>(4, 6));
+
+  Matrix md = padded_matrix<double>(3, 3);
+  md.at<double>(1, 1) = 0.1;
+  md.at<double>(2, 2) = -1e-300;
+  write_matrix(p, md);
+  const auto bd = test::read_bytes(p);
+  EXPECT_NE(std::string(bd.begin(), bd.end()).find("inf"), std::string::npos);
+  r = read_matrix(p);
+  EXPECT_EQ(r.dtype(), Dtype::Float64);
+  expect_same_values<double>(r, md);
+}
+
+TEST(IoMatrix, WriteReplacesAnExistingFileAtomically) {
+  test::TempDir dir;
+  const std::string p = dir / "d.out";
+  write_text(p, std::string(1000, 'x'));
+  write_matrix(p, padded_matrix<std::int32_t>(2, 2));
+  EXPECT_EQ(fs::file_size(p), 16u);
+  EXPECT_TRUE(stray_files(dir, {"d.out"}).empty());
+}
+
+TEST(IoMatrix, WriteIntoMissingDirectoryIsAClearError) {
+  test::TempDir dir;
+  const std::string p = dir / "no/such/dir/d.out";
+  try {
+    write_matrix(p, padded_matrix<std::int32_t>(2, 2));
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  }
+}
+
+// ---- bad input: one test each -------------------------------------------------------------------
+
+TEST(IoBadInput, EmptyFile) {
+  test::TempDir dir;
+  for (const char* name : {"g.bin", "g.gr", "g.mtx", "g.txt"}) {
+    const std::string p = dir / name;
+    write_text(p, "");
+    expect_input_error(p, std::string(name) == "g.bin" ? "offset 0" : "line 1");
+  }
+}
+
+TEST(IoBadInput, ShortHeader) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  write_text(p, "\x05\x00");
+  expect_input_error(p, "offset 0");
+  write_text(p, std::string("\x05\x00\x00\x00\x01\x00", 6));
+  const std::string msg = expect_input_error(p, "offset 4");
+  EXPECT_NE(msg.find("E"), std::string::npos) << msg;
+}
+
+TEST(IoBadInput, TruncatedEdgeList) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  auto b = nthu_bytes(3, 2, {{0, 1, 1}, {1, 2, 1}});
+  b.resize(b.size() - 6);  // the second edge is cut in half
+  test::write_bytes(p, b.data(), b.size());
+  const std::string msg = expect_input_error(p, "offset 26");
+  EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("32 bytes"), std::string::npos) << "should say the expected size: " << msg;
+}
+
+TEST(IoBadInput, EdgeCountDisagreesWithFileSize) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  // Header claims fewer edges than the file holds.
+  write_nthu(p, 3, 1, {{0, 1, 1}, {1, 2, 1}});
+  std::string msg = expect_input_error(p, "offset 20");
+  EXPECT_NE(msg.find("E = 1"), std::string::npos) << msg;
+  // Header claims far more edges than the file holds: refused from the size, before allocating.
+  write_nthu(p, 3, 2000000000, {{0, 1, 1}});
+  const auto t0 = std::chrono::steady_clock::now();
+  msg = expect_input_error(p, "offset 20");
+  EXPECT_NE(msg.find("E = 2000000000"), std::string::npos) << msg;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1.0);
+}
+
+TEST(IoBadInput, VertexCountNotPositive) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  write_nthu(p, 0, 0, {});
+  expect_input_error(p, "offset 0");
+  write_nthu(p, -5, 1, {{0, 1, 1}});
+  const std::string msg = expect_input_error(p, "offset 0");
+  EXPECT_NE(msg.find("-5"), std::string::npos) << msg;
+  write_text(dir / "g.gr", "p sp 0 0\n");
+  expect_input_error(dir / "g.gr", "line 1");
+  write_text(dir / "g.mtx", "%%MatrixMarket matrix coordinate integer general\n0 0 0\n");
+  expect_input_error(dir / "g.mtx", "line 2");
+}
+
+TEST(IoBadInput, HugeVertexCountIsReadWithoutAllocatingTheMatrix) {
+  // The V^2 size check belongs to solve()/the CLI; the reader must accept V = 2^31-1 with a
+  // single edge at once (nothing V-sized is allocated).
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  const std::int32_t V = std::numeric_limits<std::int32_t>::max();
+  write_nthu(p, V, 1, {{0, V - 1, 3}});
+  const auto t0 = std::chrono::steady_clock::now();
+  const Graph g = read_graph(p);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
+  EXPECT_EQ(g.num_vertices, V);
+  ASSERT_EQ(g.num_edges(), 1u);
+  EXPECT_EQ(g.dst[0], V - 1);
+}
+
+TEST(IoBadInput, NegativeEdgeCount) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  write_nthu(p, 3, -1, {});
+  const std::string msg = expect_input_error(p, "offset 4");
+  EXPECT_NE(msg.find("-1"), std::string::npos) << msg;
+  write_text(dir / "g.gr", "p sp 3 -2\n");
+  expect_input_error(dir / "g.gr", "line 1");
+  write_text(dir / "g.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 -1\n");
+  expect_input_error(dir / "g.mtx", "line 2");
+}
+
+TEST(IoBadInput, VertexIdsOutOfRange) {
+  test::TempDir dir;
+  const std::string p = dir / "g";
+  write_nthu(p, 3, 2, {{0, 1, 1}, {1, 3, 1}});  // edge 1's dst = V
+  std::string msg = expect_input_error(p, "offset 24");
+  EXPECT_NE(msg.find("dst = 3"), std::string::npos) << msg;
+  write_nthu(p, 3, 2, {{0, 1, 1}, {-1, 2, 1}});
+  expect_input_error(p, "offset 20");
+  write_text(dir / "g.gr", "p sp 3 2\na 1 2 1\na 0 3 1\n");
+  expect_input_error(dir / "g.gr", "line 3");
+  write_text(dir / "g.gr", "p sp 3 1\na 1 4 1\n");
+  expect_input_error(dir / "g.gr", "line 2");
+  write_text(dir / "g.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 4 2\n");
+  expect_input_error(dir / "g.mtx", "line 3");
+  write_text(dir / "g.txt", "0 1\n1 -2 3\n");
+  expect_input_error(dir / "g.txt", "line 2");
+}
+
+TEST(IoBadInput, VertexIdOverflowsInt32) {
+  test::TempDir dir;
+  const std::string p = dir / "g.txt";
+  write_text(p, "0 1\n0 2147483647\n");  // V would be 2^31, beyond int32 ids
+  std::string msg = expect_input_error(p, "line 2");
+  EXPECT_NE(msg.find("int32"), std::string::npos) << msg;
+  write_text(p, "# x\n5 99999999999999999999999 1\n");
+  msg = expect_input_error(p, "line 2");
+  EXPECT_NE(msg.find("int32"), std::string::npos) << msg;
+  write_text(dir / "g.gr", "p sp 3000000000 1\na 1 2 1\n");
+  expect_input_error(dir / "g.gr", "line 1");
+}
+
+TEST(IoBadInput, NonNumericText) {
+  test::TempDir dir;
+  write_text(dir / "g.txt", "0 1 2\n0 x 1\n");
+  std::string msg = expect_input_error(dir / "g.txt", "line 2");
+  EXPECT_NE(msg.find("'x'"), std::string::npos) << msg;
+  write_text(dir / "g.csv", "src,dst,weight\n0,1,2\n");
+  expect_input_error(dir / "g.csv", "line 1");
+  write_text(dir / "w.txt", "0 1 1.5.2\n");
+  expect_input_error(dir / "w.txt", "line 1");
+  write_text(dir / "n.txt", "0 1 nan\n");
+  expect_input_error(dir / "n.txt", "line 1");
+  write_text(dir / "g.gr", "c\np sp 3 1\na 1 2 ten\n");
+  expect_input_error(dir / "g.gr", "line 3");
+  write_text(dir / "h.gr", "p sp three 1\n");
+  expect_input_error(dir / "h.gr", "line 1");
+  write_text(dir / "g.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 abc\n");
+  expect_input_error(dir / "g.mtx", "line 3");
+}
+
+TEST(IoBadInput, MissingHeaderDimacs) {
+  test::TempDir dir;
+  const std::string p = dir / "g.gr";
+  write_text(p, "c no problem line\na 1 2 3\n");
+  std::string msg = expect_input_error(p, "line 2");
+  EXPECT_NE(msg.find("p sp"), std::string::npos) << msg;
+  write_text(p, "c only comments\n");
+  expect_input_error(p, "line 1");
+}
+
+TEST(IoBadInput, MissingHeaderMatrixMarket) {
+  test::TempDir dir;
+  const std::string p = dir / "g.mtx";
+  write_text(p, "3 3 1\n1 2 3\n");
+  std::string msg = expect_input_error(p, "line 1");
+  EXPECT_NE(msg.find("%%MatrixMarket"), std::string::npos) << msg;
+  write_text(p, "%%MatrixMarket matrix coordinate integer general\n% only comments\n");
+  expect_input_error(p, "line 3");  // the size line is missing
+}
+
+TEST(IoBadInput, UnreadablePath) {
+  test::TempDir dir;
+  const std::string p = dir / "does-not-exist.bin";
+  try {
+    (void)read_graph(p);
+    ADD_FAILURE() << "accepted a missing file";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(p), std::string::npos) << msg;
+    EXPECT_NE(msg.find("No such file"), std::string::npos) << msg;
+  }
+  try {
+    (void)read_graph(dir.path().string());
+    ADD_FAILURE() << "accepted a directory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IoBadInput, BadMatrixFiles) {
+  test::TempDir dir;
+  write_text(dir / "d.out", std::string(12, '\0'));  // 3 int32: not a square
+  EXPECT_THROW(read_matrix(dir / "d.out"), InputError);
+  write_text(dir / "d.npy", "not numpy at all");
+  EXPECT_THROW(read_matrix(dir / "d.npy"), InputError);
+  write_matrix(dir / "t.npy", padded_matrix<std::int32_t>(3, 3));
+  auto b = test::read_bytes(dir / "t.npy");
+  b.pop_back();
+  test::write_bytes(dir / "t.npy", b.data(), b.size());
+  EXPECT_THROW(read_matrix(dir / "t.npy"), InputError);
+}
+
+}  // namespace
+}  // namespace apsp
