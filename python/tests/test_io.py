@@ -1,0 +1,117 @@
+"""apsp.read / apsp.write / apsp.read_matrix / apsp.generate and the apsp.Graph object."""
+import numpy as np
+import pytest
+
+from conftest import apsp, edges_of, random_weights, scipy_reference
+
+
+def nthu_bytes(n, edges):
+    out = np.array([n, len(edges)], dtype="<i4").tobytes()
+    return out + np.array(edges, dtype="<i4").reshape(-1).tobytes()
+
+
+def test_read_nthu_and_solve(tmp_path):
+    f = tmp_path / "g.in"
+    f.write_bytes(nthu_bytes(4, [(0, 1, 3), (1, 2, 4), (2, 0, 1), (0, 1, 2)]))
+    g = apsp.read(f)
+    assert isinstance(g, apsp.Graph) and g.num_vertices == 4 and g.num_edges == 4 and g.directed
+    np.testing.assert_array_equal(g.src, [0, 1, 2, 0])
+    np.testing.assert_array_equal(g.weight, [3, 4, 1, 2])
+    assert g.src.dtype == np.int32 and g.weight.dtype == np.float64 and not g.src.flags.writeable
+    d = apsp.shortest_path(g)
+    assert d[0, 2] == 6 and d[2, 1] == 3 and np.isinf(d[3, 0]) and np.isinf(d[0, 3])
+    gu = apsp.read(f, undirected=True)
+    assert not gu.directed and apsp.shortest_path(gu)[2, 0] == 1
+
+
+def test_text_formats(tmp_path):
+    (tmp_path / "g.gr").write_text("c tiny\np sp 3 2\na 1 2 5\na 2 3 -1\n")
+    (tmp_path / "g.mtx").write_text("%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3 -1\n")
+    (tmp_path / "g.txt").write_text("# u v w\n0 1 5\n1 2 -1\n")
+    want = [[0, 5, 4], [np.inf, 0, -1], [np.inf, np.inf, 0]]
+    for name in ("g.gr", "g.mtx", "g.txt"):
+        np.testing.assert_array_equal(apsp.shortest_path(apsp.read(tmp_path / name)), want, err_msg=name)
+    np.testing.assert_array_equal(apsp.shortest_path(apsp.read(str(tmp_path / "g.txt"), format="edgelist")), want)
+
+
+def test_malformed_file_raises_input_error(tmp_path):
+    f = tmp_path / "bad.in"
+    f.write_bytes(nthu_bytes(3, [(0, 1, 1)])[:-2])  # truncated
+    with pytest.raises(apsp.InputError) as err:
+        apsp.read(f)
+    assert isinstance(err.value, ValueError) and "bad.in" in str(err.value)
+    bad = tmp_path / "bad.gr"
+    bad.write_text("p sp 2 1\na 1 x 3\n")
+    with pytest.raises(apsp.InputError, match="line 2"):
+        apsp.read(bad)
+
+
+def test_write_nthu_output_matches_the_course_format(tmp_path):
+    d = apsp.shortest_path((np.array([0]), np.array([1]), np.array([7])), num_vertices=2, dtype=np.int32)
+    apsp.write(tmp_path / "a.out", d)  # written straight from the solver's matrix
+    raw = np.frombuffer((tmp_path / "a.out").read_bytes(), dtype="<i4")
+    np.testing.assert_array_equal(raw, [0, 7, 1073741823, 0])
+    f = apsp.shortest_path((np.array([0]), np.array([1]), np.array([7])), num_vertices=2)
+    apsp.write(tmp_path / "b.out", f)  # float64 with inf: converted to the sentinel
+    assert (tmp_path / "b.out").read_bytes() == (tmp_path / "a.out").read_bytes()
+    np.testing.assert_array_equal(apsp.read_matrix(tmp_path / "a.out"), d)
+
+
+def test_write_npy_and_text(tmp_path):
+    rng = np.random.default_rng(11)
+    W, _ = random_weights(rng, 50, 0.1, "float")
+    d = apsp.shortest_path(W)
+    apsp.write(tmp_path / "d.npy", d)
+    np.testing.assert_array_equal(np.load(tmp_path / "d.npy", mmap_mode="r"), d)
+    np.testing.assert_array_equal(apsp.read_matrix(tmp_path / "d.npy"), d)
+    di = apsp.shortest_path(W * 2, dtype=np.int64)  # strided view of a padded matrix
+    apsp.write(tmp_path / "di.npy", di)
+    np.testing.assert_array_equal(np.load(tmp_path / "di.npy"), di)
+    apsp.write(tmp_path / "part.npy", di[::2, 1:7])  # an arbitrary view is copied, then written
+    np.testing.assert_array_equal(np.load(tmp_path / "part.npy"), di[::2, 1:7])
+    apsp.write(tmp_path / "d.txt", di[:3, :3])
+    assert len((tmp_path / "d.txt").read_text().split()) >= 9
+
+
+def test_graph_round_trip(tmp_path):
+    rng = np.random.default_rng(5)
+    W, _ = random_weights(rng, 40, 0.1, "neg")
+    src, dst, w = edges_of(W)
+    g = apsp.graph(src, dst, w, num_vertices=40)
+    assert g.num_edges == len(w) and g.integer_weights
+    for name in ("g.bin", "g.txt"):
+        apsp.write(tmp_path / name, g)
+        h = apsp.read(tmp_path / name)
+        assert h.num_edges == g.num_edges
+        # an edge list does not store V: give it back through the tuple form
+        got = apsp.shortest_path((h.src, h.dst, h.weight), num_vertices=40)
+        np.testing.assert_array_equal(got, scipy_reference(W), err_msg=name)
+    assert apsp.read(tmp_path / "g.bin").num_vertices == 40
+    assert "num_edges" in repr(g)
+
+
+def test_generators_are_deterministic_and_valid():
+    g = apsp.generate("uniform", n=60, m=300, wmin=0, wmax=10, seed=3)
+    assert g.num_vertices == 60 and g.num_edges == 300
+    assert (g.src != g.dst).all() and g.weight.min() >= 0 and g.weight.max() <= 10
+    assert len(set(zip(g.src.tolist(), g.dst.tolist()))) == 300  # distinct pairs
+    g2 = apsp.generate("uniform", n=60, m=300, wmin=0, wmax=10, seed=3)
+    np.testing.assert_array_equal(g.src, g2.src)
+    np.testing.assert_array_equal(g.weight, g2.weight)
+    r = apsp.generate("rmat", scale=6, m=400, seed=1)
+    assert r.num_vertices == 64 and r.num_edges <= 400
+    grid = apsp.generate("grid", rows=4, cols=5, wmin=1, wmax=1)
+    assert grid.num_vertices == 20
+    d = apsp.shortest_path(grid)
+    assert d[0, 19] == 3 + 4  # Manhattan distance with unit weights
+    # a generated graph solves like the same edges given as arrays
+    np.testing.assert_array_equal(apsp.shortest_path(g), apsp.shortest_path((g.src, g.dst, g.weight), num_vertices=60))
+
+
+def test_graph_views_keep_the_graph_alive():
+    g = apsp.generate("uniform", n=10, m=20, seed=2)
+    src = g.src
+    del g
+    assert src.shape == (20,) and src.max() < 10
+    with pytest.raises(ValueError):
+        src[0] = 1  # read-only
