@@ -1,0 +1,627 @@
+// src/mpi/mpi_backend.cpp — the mpi backend: blocked Floyd-Warshall over MPI ranks (CPU kernels).
+//
+// Every rank builds only its own tiles of a 2D block-cyclic layout (block_cyclic.hpp) from the
+// edge list, which every rank has read. Round t: the owner of the pivot tile closes it and
+// broadcasts it along its grid row and grid column; the grid row holding tile row t updates the
+// row panel (P* (x) D[t,J]), the grid column holding tile column t the column panel (D[I,t] (x)
+// P*); the row panel is broadcast down grid columns and the column panel (with its next hops)
+// along grid rows; every rank then does the rank-B min-plus update of its own tiles with the CPU
+// kernels (src/cpu/kernels.hpp), OpenMP threads over macro tiles. The tile arithmetic is the CPU
+// backend's, op for op (packed copies of the pre-update panels, strict-less next hops), so the
+// result, next hops included, is byte-identical to `--backend cpu` with the same --block.
+//
+// Lookahead (inside update_rest of the shared round scheduler, rounds.hpp): round t's rest update
+// first does the tiles of tile row t+1 and tile column t+1, then closes pivot t+1, updates the
+// t+1 panels and starts their broadcasts with MPI_Ibcast, and only then does the remaining tiles
+// of round t; the master thread calls MPI_Testall between macro tiles so the broadcasts progress
+// while the threads compute. close_pivot(t+1) / update_panels(t+1) then find their work done.
+//
+// Output: after the last round rank 0 gathers stripes of whole tile rows (about 32 MiB each;
+// non-root ranks send every stripe with MPI_Isend up front, rank 0 receives stripe s+1 while it
+// hands stripe s to the sink) and calls SolveOptions::dist_sink / next_sink; every rank leaves
+// Result::dist / next empty. Without a sink rank 0 assembles the whole matrix in Result::dist
+// (next), like a gather to root; the other ranks return empty matrices.
+//
+// MPI is initialised on first use (MPI_Init_thread, FUNNELED) unless the program did it, and
+// finalised at exit when we initialised it; runs of other backends never touch MPI.
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "core/backend.hpp"
+#include "core/rounds.hpp"
+#include "cpu/blocked_fw.hpp"
+#include "cpu/kernels.hpp"
+#include "mpi/block_cyclic.hpp"
+
+namespace apsp::detail {
+
+namespace mpi {
+
+[[noreturn]] void throw_mpi_error(int code, const char* what, const char* file, int line) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  throw Error(std::string("MPI error: ") + std::string(text, std::size_t(len)) + " (" + what + " at " + file + ":" +
+              std::to_string(line) + ")");
+}
+
+}  // namespace mpi
+
+}  // namespace apsp::detail
+
+#define APSP_MPI_TRY(call)                                                              \
+  do {                                                                                  \
+    const int apsp_mpi_rc_ = (call);                                                    \
+    if (apsp_mpi_rc_ != MPI_SUCCESS)                                                    \
+      ::apsp::detail::mpi::throw_mpi_error(apsp_mpi_rc_, #call, __FILE__, __LINE__);    \
+  } while (0)
+
+namespace apsp::detail {
+
+namespace mpi {
+
+namespace {
+
+using dist::Grid;
+using dist::i64;
+using dist::Layout;
+using dist::TileRange;
+using i32 = std::int32_t;
+using cpu::pack_a;
+using cpu::pack_a_next;
+using cpu::pack_b;
+
+/// Finalises MPI at exit if this library initialised it.
+struct MpiLifetime {
+  bool we_initialised = false;
+  ~MpiLifetime() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (we_initialised && !finalized) MPI_Finalize();
+  }
+};
+
+void ensure_mpi_initialised() {
+  static MpiLifetime lifetime;
+  int initialised = 0;
+  APSP_MPI_TRY(MPI_Initialized(&initialised));
+  if (initialised) return;
+  int provided = 0;
+  APSP_MPI_TRY(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided));
+  lifetime.we_initialised = true;
+}
+
+/// A communicator we own, freed on scope exit.
+struct Comm {
+  MPI_Comm c = MPI_COMM_NULL;
+  Comm() = default;
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+  ~Comm() {
+    if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  }
+  int size() const {
+    int s = 0;
+    MPI_Comm_size(c, &s);
+    return s;
+  }
+};
+
+template <class T> MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
+  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else return MPI_DOUBLE;
+}
+
+int mpi_count(i64 n) {
+  APSP_EXPECTS(n >= 0 && n <= INT_MAX, "MPI message larger than 2^31-1 elements");
+  return int(n);
+}
+
+/// 64-byte aligned host array.
+template <class T> class Buffer {
+ public:
+  void resize(i64 count) {
+    const std::size_t bytes = (std::size_t(std::max<i64>(count, 1)) * sizeof(T) + 63) / 64 * 64;
+    p_.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
+    if (!p_) throw ResourceError("cannot allocate " + std::to_string(bytes) + " bytes for the mpi backend's tiles");
+    size_ = count;
+  }
+  T* get() const { return p_.get(); }
+  i64 size() const { return size_; }
+
+ private:
+  struct Free { void operator()(T* p) const { std::free(p); } };
+  std::unique_ptr<T, Free> p_;
+  i64 size_ = 0;
+};
+
+/// One piece of the rest update: rows [r0, r0+rows) of local tile row `li` times local columns
+/// [c0, c0+cols).
+struct Task {
+  i64 li, r0, rows, c0, cols;
+};
+
+constexpr i64 kMacroRows = 128;  // rows of C per task (rounded down to the micro-tile rows)
+constexpr i64 kMacroCols = 256;  // columns of C per task (a multiple of every nr)
+constexpr i64 kStripeBytes = i64(32) << 20;
+
+template <class T> class MpiRounds final : public RoundOps {
+ public:
+  MpiRounds(const Layout& lay, MPI_Comm world, MPI_Comm row_comm, MPI_Comm col_comm, bool paths, int threads,
+            const cpu::KernelSet<T>& ks)
+      : L_(lay), world_(world), row_comm_(row_comm), col_comm_(col_comm), paths_(paths), threads_(threads), ks_(ks),
+        B_(lay.B), ld_(lay.local_cols()), mr_(paths ? ks.mr_paths : ks.mr), nr_(paths ? ks.nr_paths : ks.nr),
+        mc_(std::max<i64>(mr_, std::min<i64>(B_, kMacroRows) / mr_ * mr_)),
+        strip_a_((B_ + mr_ - 1) / mr_ * mr_ * B_) {
+    APSP_EXPECTS(B_ % nr_ == 0, "tile size is not a multiple of the CPU micro-tile width");
+    D_.resize(L_.local_rows() * ld_);
+    if (paths_) N_.resize(L_.local_rows() * ld_);
+    piv_.resize(B_ * B_);
+    pivot_a_.resize(strip_a_);
+    pivot_b_.resize(B_ * B_);
+    if (paths_) {
+      pivn_.resize(B_ * B_);
+      pivot_na_.resize(strip_a_);
+    }
+    for (int s = 0; s < 2; ++s) {
+      rowp_[s].resize(B_ * ld_);
+      colp_[s].resize(L_.local_rows() * B_);
+      pb_[s].resize(B_ * ld_);
+      pa_[s].resize(L_.lr * strip_a_);
+      if (paths_) {
+        colpn_[s].resize(L_.local_rows() * B_);
+        pna_[s].resize(L_.lr * strip_a_);
+      }
+    }
+  }
+
+  /// Fills this rank's tiles: 0 on the diagonal, the lightest edge weight, unreachable elsewhere;
+  /// next[i][j] = j where there is an edge (the same rules as core/reference.cpp).
+  void build(const Graph& g) {
+    const T inf = unreachable<T>();
+    const i64 rows = L_.local_rows();
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (i64 r = 0; r < rows; ++r) {
+      T* d = D_.get() + r * ld_;
+      std::fill(d, d + ld_, inf);
+      const i64 gi = global_row(r);
+      if (L_.owns_col(gi / B_)) d[L_.local_col(gi / B_) * B_ + gi % B_] = T(0);
+    }
+    auto relax = [&](i64 u, i64 v, double wd) {
+      if (!L_.owns_row(u / B_) || !L_.owns_col(v / B_)) return;
+      T w;
+      if constexpr (std::is_floating_point_v<T>) w = T(wd);
+      else w = T(std::llround(wd));
+      T& d = D_.get()[(L_.local_row(u / B_) * B_ + u % B_) * ld_ + L_.local_col(v / B_) * B_ + v % B_];
+      if (u == v) {
+        if (w < T(0)) d = std::min(d, w);
+        return;
+      }
+      if (w < d) d = w;
+    };
+    const std::size_t E = g.num_edges();
+    for (std::size_t e = 0; e < E; ++e) {
+      relax(g.src[e], g.dst[e], g.weight[e]);
+      if (!g.directed) relax(g.dst[e], g.src[e], g.weight[e]);
+    }
+    if (!paths_) return;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (i64 r = 0; r < rows; ++r) {
+      const T* d = D_.get() + r * ld_;
+      i32* nx = N_.get() + r * ld_;
+      const i64 gi = global_row(r);
+      for (i64 c = 0; c < ld_; ++c) {
+        const i64 gj = global_col(c);
+        nx[c] = (gi != gj && gi < L_.n && gj < L_.n && d[c] < inf) ? i32(gj) : -1;
+      }
+    }
+  }
+
+  i64 num_rounds() const override { return L_.R; }
+
+  void close_pivot(i64 t) override {
+    if (ahead_ < t) close_and_share_pivot(t);
+  }
+  void update_panels(i64 t) override {
+    if (ahead_ < t) {
+      panels(t);
+      ahead_ = t;
+    }
+  }
+
+  void update_rest(i64 t) override {
+    wait_and_pack(t);
+    const int slot = int(t % 2);
+    const i64 skip_r = L_.owns_row(t) ? L_.local_row(t) : -1;
+    const i64 skip_c = L_.owns_col(t) ? L_.local_col(t) : -1;
+    if (t + 1 < L_.R) {
+      // Lookahead: what round t+1's pivot and panels need first, then start round t+1.
+      const i64 next_r = L_.owns_row(t + 1) ? L_.local_row(t + 1) : -1;
+      const i64 next_c = L_.owns_col(t + 1) ? L_.local_col(t + 1) : -1;
+      std::vector<Task> first;
+      if (next_r >= 0) add_tasks(first, {{next_r, next_r + 1}}, dist::ranges_without(L_.lc, {skip_c}));
+      if (next_c >= 0) add_tasks(first, dist::ranges_without(L_.lr, {skip_r, next_r}), {{next_c, next_c + 1}});
+      run_tasks(first, slot, nullptr);
+      close_and_share_pivot(t + 1);
+      panels(t + 1);
+      ahead_ = t + 1;
+      std::vector<Task> rest;
+      add_tasks(rest, dist::ranges_without(L_.lr, {skip_r, next_r}), dist::ranges_without(L_.lc, {skip_c, next_c}));
+      run_tasks(rest, slot, &reqs_[(t + 1) % 2]);
+    } else {
+      std::vector<Task> rest;
+      add_tasks(rest, dist::ranges_without(L_.lr, {skip_r}), dist::ranges_without(L_.lc, {skip_c}));
+      run_tasks(rest, slot, nullptr);
+    }
+  }
+
+  /// Hands the result to rank 0 in stripes of tile rows; rank 0 passes each to `sink` or, without
+  /// one, copies it into `whole` (rows x stride). Distances when next_hops is false, else next hops.
+  template <class U>
+  void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
+    const U* local = next_hops ? reinterpret_cast<const U*>(N_.get()) : reinterpret_cast<const U*>(D_.get());
+    const Grid& grid = L_.grid;
+    const int rank = grid.rank_of(L_.pr, L_.pc);
+    const auto stripes = dist::output_stripes(L_.R, B_, L_.n_pad(), i64(sizeof(U)), kStripeBytes);
+    const int tag0 = next_hops ? 1 << 20 : 0;
+    // Local tile rows of rank q in stripe s.
+    auto rows_of = [&](int q, const TileRange& s) {
+      return TileRange{Layout::first_local(s.begin, grid.Pr, grid.row_of(q)),
+                       Layout::first_local(s.end, grid.Pr, grid.row_of(q))};
+    };
+    auto cols_of = [&](int q) { return Layout::tiles_of(L_.R, grid.Pc, grid.col_of(q)) * B_; };
+    if (rank != 0) {
+      std::vector<MPI_Request> sends;
+      for (std::size_t s = 0; s < stripes.size(); ++s) {
+        const TileRange lr = rows_of(rank, stripes[s]);
+        if (lr.empty()) continue;
+        sends.emplace_back();
+        APSP_MPI_TRY(MPI_Isend(local + lr.begin * B_ * ld_, mpi_count((lr.end - lr.begin) * B_ * ld_), mpi_type<U>(), 0,
+                               tag0 + int(s), world_, &sends.back()));
+      }
+      APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+      return;
+    }
+    // Rank 0: receive stripe s+1 while stripe s is assembled and handed out.
+    std::vector<Buffer<U>> recv[2];
+    std::vector<MPI_Request> reqs[2];
+    for (auto& r : recv) r.resize(std::size_t(grid.P));
+    auto post = [&](std::size_t s) {
+      const int b = int(s % 2);
+      reqs[b].clear();
+      for (int q = 1; q < grid.P; ++q) {
+        const TileRange lr = rows_of(q, stripes[s]);
+        if (lr.empty()) continue;
+        const i64 count = (lr.end - lr.begin) * B_ * cols_of(q);
+        if (recv[b][q].size() < count) recv[b][q].resize(count);
+        reqs[b].emplace_back();
+        APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s), world_,
+                               &reqs[b].back()));
+      }
+    };
+    Buffer<U> out;
+    if (sink) out.resize(std::min<i64>(stripes.front().end * B_, L_.n_pad()) * L_.n);
+    std::exception_ptr failed;
+    if (!stripes.empty()) post(0);
+    for (std::size_t s = 0; s < stripes.size(); ++s) {
+      const int b = int(s % 2);
+      APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
+      if (s + 1 < stripes.size()) post(s + 1);
+      const i64 row0 = stripes[s].begin * B_;
+      const i64 rows = std::min(stripes[s].end * B_, L_.n) - row0;
+      if (rows <= 0) continue;
+      U* dst = sink ? out.get() : whole + row0 * whole_stride;
+      const i64 dst_ld = sink ? L_.n : whole_stride;
+#pragma omp parallel for schedule(dynamic) num_threads(threads_)
+      for (i64 r = 0; r < rows; ++r) {
+        const i64 gi = row0 + r, I = gi / B_;
+        const int qr = int(I % grid.Pr);
+        for (int qc = 0; qc < grid.Pc; ++qc) {
+          const int q = grid.rank_of(qr, qc);
+          const TileRange lr = rows_of(q, stripes[s]);
+          const i64 q_ld = cols_of(q);
+          const U* src = q == 0 ? local + (Layout::first_local(I, grid.Pr, qr) * B_ + gi % B_) * q_ld
+                                : recv[b][q].get() + ((I / grid.Pr - lr.begin) * B_ + gi % B_) * q_ld;
+          for (i64 lj = 0; lj * B_ < q_ld; ++lj) {
+            const i64 j0 = (lj * grid.Pc + qc) * B_;
+            if (j0 >= L_.n) break;
+            std::memcpy(dst + r * dst_ld + j0, src + lj * B_, std::size_t(std::min(B_, L_.n - j0)) * sizeof(U));
+          }
+        }
+      }
+      if (sink && !failed) {
+        try {
+          sink(RowBlock{row0, rows, L_.n, L_.n, dtype, out.get()});
+        } catch (...) {
+          failed = std::current_exception();  // keep receiving so no rank is left hanging
+        }
+      }
+    }
+    if (failed) std::rethrow_exception(failed);
+  }
+
+ private:
+  i64 global_row(i64 r) const { return L_.global_row(r / B_) * B_ + r % B_; }
+  i64 global_col(i64 c) const { return L_.global_col(c / B_) * B_ + c % B_; }
+  T* tile(i64 li, i64 lj) const { return D_.get() + li * B_ * ld_ + lj * B_; }
+  i32* ntile(i64 li, i64 lj) const { return N_.get() + li * B_ * ld_ + lj * B_; }
+
+  void close_and_share_pivot(i64 t) {
+    const int tr = L_.row_owner(t), tc = L_.col_owner(t);
+    const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
+    if (in_row && in_col) {
+      T* p = tile(L_.local_row(t), L_.local_col(t));
+      i32* np = paths_ ? ntile(L_.local_row(t), L_.local_col(t)) : nullptr;
+      ks_.close(p, ld_, int(B_), np, ld_);
+      for (i64 r = 0; r < B_; ++r) {
+        std::memcpy(piv_.get() + r * B_, p + r * ld_, std::size_t(B_) * sizeof(T));
+        if (paths_) std::memcpy(pivn_.get() + r * B_, np + r * ld_, std::size_t(B_) * sizeof(i32));
+      }
+    }
+    const int count = mpi_count(B_ * B_);
+    if (in_row && L_.grid.Pc > 1) {
+      APSP_MPI_TRY(MPI_Bcast(piv_.get(), count, mpi_type<T>(), tc, row_comm_));
+      if (paths_) APSP_MPI_TRY(MPI_Bcast(pivn_.get(), count, MPI_INT32_T, tc, row_comm_));
+    }
+    if (in_col && L_.grid.Pr > 1) {
+      APSP_MPI_TRY(MPI_Bcast(piv_.get(), count, mpi_type<T>(), tr, col_comm_));
+      if (paths_) APSP_MPI_TRY(MPI_Bcast(pivn_.get(), count, MPI_INT32_T, tr, col_comm_));
+    }
+  }
+
+  // Panels of round t from packed copies of their pre-update values (as the CPU backend), then
+  // the start of their broadcasts: row panel down grid columns, column panel along grid rows.
+  void panels(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = L_.row_owner(t), tc = L_.col_owner(t);
+    const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
+    const int k = int(B_);
+    T* const pb = pb_[slot].get();
+    T* const pa = pa_[slot].get();
+    i32* const pna = paths_ ? pna_[slot].get() : nullptr;
+    if (in_row) {
+      const i64 li = L_.local_row(t);
+      pack_a(piv_.get(), B_, B_, k, mr_, pivot_a_.get());
+      if (paths_) pack_a_next(pivn_.get(), B_, B_, k, mr_, pivot_na_.get());
+      pack_b(tile(li, 0), ld_, k, ld_, nr_, pb);
+      std::vector<Task> tasks;
+      add_tasks(tasks, {{li, li + 1}}, dist::ranges_without(L_.lc, {in_col ? L_.local_col(t) : -1}));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+      for (std::size_t x = 0; x < tasks.size(); ++x) {
+        const Task& w = tasks[x];
+        gemm(pivot_a_.get() + w.r0 * k, paths_ ? pivot_na_.get() + w.r0 * k : nullptr, pb + w.c0 * k,
+             w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+      }
+    }
+    if (in_col) {
+      const i64 lj = L_.local_col(t);
+      pack_b(piv_.get(), B_, k, B_, nr_, pivot_b_.get());
+      pack_col_panel(tile(0, lj), ld_, paths_ ? ntile(0, lj) : nullptr, ld_, pa, pna);
+      std::vector<Task> tasks;
+      for (const TileRange& rr : dist::ranges_without(L_.lr, {in_row ? L_.local_row(t) : -1}))
+        for (i64 li = rr.begin; li < rr.end; ++li)
+          for (i64 r0 = 0; r0 < B_; r0 += mc_) tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+      for (std::size_t x = 0; x < tasks.size(); ++x) {
+        const Task& w = tasks[x];
+        const i64 off = w.li * strip_a_ + w.r0 * k;
+        gemm(pa + off, pna ? pna + off : nullptr, pivot_b_.get(), w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+      }
+    }
+    // Broadcast buffers: roots copy their strip in, then everyone takes part.
+    auto& reqs = reqs_[slot];
+    reqs.clear();
+    if (in_row) std::memcpy(rowp_[slot].get(), tile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(T));
+    if (in_col) {
+      const i64 lj = L_.local_col(t);
+      for (i64 r = 0; r < L_.local_rows(); ++r) {
+        std::memcpy(colp_[slot].get() + r * B_, D_.get() + r * ld_ + lj * B_, std::size_t(B_) * sizeof(T));
+        if (paths_) std::memcpy(colpn_[slot].get() + r * B_, N_.get() + r * ld_ + lj * B_, std::size_t(B_) * sizeof(i32));
+      }
+    }
+    if (L_.grid.Pr > 1 && ld_ > 0) {
+      reqs.emplace_back();
+      APSP_MPI_TRY(MPI_Ibcast(rowp_[slot].get(), mpi_count(B_ * ld_), mpi_type<T>(), tr, col_comm_, &reqs.back()));
+    }
+    if (L_.grid.Pc > 1 && L_.lr > 0) {
+      reqs.emplace_back();
+      APSP_MPI_TRY(MPI_Ibcast(colp_[slot].get(), mpi_count(L_.local_rows() * B_), mpi_type<T>(), tc, row_comm_,
+                              &reqs.back()));
+      if (paths_) {
+        reqs.emplace_back();
+        APSP_MPI_TRY(MPI_Ibcast(colpn_[slot].get(), mpi_count(L_.local_rows() * B_), MPI_INT32_T, tc, row_comm_,
+                                &reqs.back()));
+      }
+    }
+    packed_[slot] = -1;
+  }
+
+  // Waits for round t's panel broadcasts and packs them for the micro-kernels.
+  void wait_and_pack(i64 t) {
+    const int slot = int(t % 2);
+    if (packed_[slot] == t) return;
+    auto& reqs = reqs_[slot];
+    APSP_MPI_TRY(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
+    reqs.clear();
+    pack_b(rowp_[slot].get(), ld_, int(B_), ld_, nr_, pb_[slot].get());
+    pack_col_panel(colp_[slot].get(), B_, paths_ ? colpn_[slot].get() : nullptr, B_, pa_[slot].get(),
+                   paths_ ? pna_[slot].get() : nullptr);
+    packed_[slot] = t;
+  }
+
+  // Packs a column strip (local_rows x B) tile row by tile row into the A layout.
+  void pack_col_panel(const T* src, i64 ld, const i32* nsrc, i64 ldn, T* pa, i32* pna) const {
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (i64 li = 0; li < L_.lr; ++li) {
+      pack_a(src + li * B_ * ld, ld, B_, int(B_), mr_, pa + li * strip_a_);
+      if (nsrc) pack_a_next(nsrc + li * B_ * ldn, ldn, B_, int(B_), mr_, pna + li * strip_a_);
+    }
+  }
+
+  void add_tasks(std::vector<Task>& out, const std::vector<TileRange>& rows, const std::vector<TileRange>& cols) const {
+    for (const TileRange& rr : rows)
+      for (i64 li = rr.begin; li < rr.end; ++li)
+        for (i64 r0 = 0; r0 < B_; r0 += mc_)
+          for (const TileRange& cr : cols)
+            for (i64 c0 = cr.begin * B_; c0 < cr.end * B_; c0 += kMacroCols)
+              out.push_back({li, r0, std::min(mc_, B_ - r0), c0, std::min(kMacroCols, cr.end * B_ - c0)});
+  }
+
+  // Rest-update tasks with the round's packed panels; the master thread drives `progress`
+  // (round t+1's broadcasts) between tasks.
+  void run_tasks(const std::vector<Task>& tasks, int slot, std::vector<MPI_Request>* progress) {
+    const T* pa = pa_[slot].get();
+    const T* pb = pb_[slot].get();
+    const i32* pna = paths_ ? pna_[slot].get() : nullptr;
+    const int k = int(B_);
+    const bool poll = progress && !progress->empty();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+    for (std::size_t x = 0; x < tasks.size(); ++x) {
+      const Task& w = tasks[x];
+      const i64 off = w.li * strip_a_ + w.r0 * k;
+      gemm(pa + off, pna ? pna + off : nullptr, pb + w.c0 * k, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+      if (poll && omp_get_thread_num() == 0) {
+        int done = 0;
+        MPI_Testall(int(progress->size()), progress->data(), &done, MPI_STATUSES_IGNORE);
+      }
+    }
+  }
+
+  // C = D[row0 : row0+m, col0 : col0+n] (local coordinates) = min(C, A (x) B).
+  void gemm(const T* pa, const i32* pna, const T* pb, i64 row0, i64 col0, i64 m, i64 n) const {
+    T* c = D_.get() + row0 * ld_ + col0;
+    if (paths_) ks_.gemm_paths(pa, pna, pb, int(B_), c, ld_, N_.get() + row0 * ld_ + col0, ld_, m, n);
+    else ks_.gemm(pa, pb, int(B_), c, ld_, m, n);
+  }
+
+  Layout L_;
+  MPI_Comm world_, row_comm_, col_comm_;
+  bool paths_;
+  int threads_;
+  cpu::KernelSet<T> ks_;
+  i64 B_, ld_;
+  int mr_, nr_;
+  i64 mc_, strip_a_;
+  Buffer<T> D_, piv_, pivot_a_, pivot_b_;
+  Buffer<i32> N_, pivn_, pivot_na_;
+  Buffer<T> rowp_[2], colp_[2], pb_[2], pa_[2];
+  Buffer<i32> colpn_[2], pna_[2];
+  std::vector<MPI_Request> reqs_[2];
+  i64 packed_[2] = {-1, -1};
+  i64 ahead_ = -1;  // last round whose pivot and panels are done
+};
+
+/// Ranks on this host (to split the cores between them).
+int ranks_on_this_host(MPI_Comm world) {
+  Comm local;
+  APSP_MPI_TRY(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local.c));
+  return local.size();
+}
+
+/// True on every rank iff `ok` is true on every rank.
+bool all_ok(MPI_Comm comm, bool ok) {
+  int mine = ok ? 1 : 0, all = 0;
+  APSP_MPI_TRY(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
+  return all == 1;
+}
+
+class MpiBackend final : public BackendImpl {
+ public:
+  std::string name() const override { return "mpi"; }
+  bool supports(Dtype) const override { return true; }
+  int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
+  int pad_multiple(Dtype, int) const override { return 1; }
+  bool builds_matrix() const override { return true; }
+
+  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
+    ensure_mpi_initialised();
+    Comm world;
+    APSP_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &world.c));
+    APSP_MPI_TRY(MPI_Comm_set_errhandler(world.c, MPI_ERRORS_RETURN));
+    int rank = 0, size = 1;
+    APSP_MPI_TRY(MPI_Comm_rank(world.c, &rank));
+    APSP_MPI_TRY(MPI_Comm_size(world.c, &size));
+
+    const Dtype t = dist.dtype();
+    const i64 n = g.num_vertices;
+    // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.
+    const i64 B = std::min<i64>(cpu::effective_block(t, block), round_up(n, cpu::kPadMultiple));
+    const Grid grid = Grid::for_workers(size);
+    const Layout lay(grid, rank, n, B);
+    Comm row_comm, col_comm;
+    APSP_MPI_TRY(MPI_Comm_split(world.c, lay.pr, lay.pc, &row_comm.c));
+    APSP_MPI_TRY(MPI_Comm_split(world.c, lay.pc, lay.pr, &col_comm.c));
+    const int local_ranks = ranks_on_this_host(world.c);
+    const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, local_ranks));
+
+    visit_dtype(t, [&](auto tag) {
+      using T = decltype(tag);
+      const double t0 = MPI_Wtime();
+      std::unique_ptr<MpiRounds<T>> rounds;
+      std::string error;
+      try {
+        rounds = std::make_unique<MpiRounds<T>>(lay, world.c, row_comm.c, col_comm.c, next != nullptr, threads,
+                                                cpu::kernels_for<T>(cpu::active_isa()));
+        rounds->build(g);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      if (!all_ok(world.c, error.empty()))
+        throw ResourceError(error.empty() ? "mpi backend: another rank could not set up its tiles" : error);
+      const double t1 = MPI_Wtime();
+      timings.build += t1 - t0;
+      ProgressFn progress = rank == 0 ? o.progress : ProgressFn{};
+      run_rounds(*rounds, progress);
+      APSP_MPI_TRY(MPI_Barrier(world.c));
+      const double t2 = MPI_Wtime();
+      timings.compute = t2 - t1;
+
+      const bool keep_dist = rank == 0 && !o.dist_sink;
+      rounds->template gather<T>(false, o.dist_sink, keep_dist ? dist.data<T>() : nullptr, dist.stride(), t);
+      if (!keep_dist) dist = Matrix{};
+      if (next) {
+        const bool keep_next = rank == 0 && !o.next_sink;
+        rounds->template gather<i32>(true, o.next_sink, keep_next ? next->data<i32>() : nullptr, next->stride(),
+                                     Dtype::Int32);
+        if (!keep_next) *next = Matrix{};
+      }
+      timings.d2h = MPI_Wtime() - t2;
+    });
+  }
+};
+
+}  // namespace
+
+}  // namespace mpi
+
+std::unique_ptr<BackendImpl> make_mpi_backend() { return std::make_unique<mpi::MpiBackend>(); }
+
+BackendInfo mpi_backend_info() {
+  // No MPI call here: `apsp info` and non-mpi runs must not initialise MPI.
+  std::string version = "MPI";
+#ifdef OMPI_MAJOR_VERSION
+  version = "Open MPI " + std::to_string(OMPI_MAJOR_VERSION) + "." + std::to_string(OMPI_MINOR_VERSION) + "." +
+            std::to_string(OMPI_RELEASE_VERSION);
+#endif
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
+    if (const char* s = std::getenv(var))
+      return {"mpi", true, true, "run under mpirun: " + std::string(s) + " ranks (" + version + ", CPU kernels per rank)"};
+  }
+  return {"mpi", true, true, version + ", CPU kernels per rank; run under `mpirun -np N` (alone: 1 rank)"};
+}
+
+}  // namespace apsp::detail

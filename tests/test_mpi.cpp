@@ -1,0 +1,238 @@
+// tests/test_mpi.cpp — the mpi backend against the cpu backend, as a library.
+//
+// Runs as one rank under plain ctest and as N ranks under `mpirun -np N test_mpi` (tests/mpi.cmake
+// registers np = 1..4). Every rank runs every test in the same order (the solves are collective);
+// rank 0 collects the streamed stripes and compares them with `--backend cpu` on the same graph
+// and tile size: distances and next hops must be identical, bit for bit. Seeds are fixed and
+// printed on failure.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "apsp/solve.hpp"
+#include "support.hpp"
+
+#ifdef APSP_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace {
+
+using apsp::Dtype;
+using apsp::Matrix;
+using apsp::test::RandomGraphSpec;
+
+#ifdef APSP_WITH_MPI
+int world_rank() {
+  int init = 0;
+  MPI_Initialized(&init);
+  if (!init) return 0;
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+#endif
+
+/// Collects stripes into a whole matrix, checking they are disjoint and cover every row once.
+struct Collector {
+  Matrix m;
+  std::vector<int> seen;
+  std::string problem;
+  apsp::RowSink sink() {
+    return [this](const apsp::RowBlock& b) {
+      if (m.empty()) {
+        m = Matrix(b.cols, b.cols, b.dtype);
+        seen.assign(std::size_t(b.cols), 0);
+      }
+      if (b.cols != m.cols() || b.row0 < 0 || b.row0 + b.rows > m.rows() || b.dtype != m.dtype()) {
+        problem = "stripe out of shape";
+        return;
+      }
+      const std::size_t es = apsp::dtype_size(b.dtype);
+      for (std::int64_t r = 0; r < b.rows; ++r) {
+        if (seen[std::size_t(b.row0 + r)]++) problem = "row " + std::to_string(b.row0 + r) + " handed out twice";
+        std::memcpy(static_cast<char*>(m.raw()) + std::size_t(b.row0 + r) * std::size_t(m.stride()) * es,
+                    static_cast<const char*>(b.data) + std::size_t(r) * std::size_t(b.stride) * es,
+                    std::size_t(b.cols) * es);
+      }
+    };
+  }
+  std::string check_complete() const {
+    if (!problem.empty()) return problem;
+    for (std::size_t i = 0; i < seen.size(); ++i)
+      if (seen[i] != 1) return "row " + std::to_string(i) + " handed out " + std::to_string(seen[i]) + " times";
+    return "";
+  }
+};
+
+struct Case {
+  RandomGraphSpec spec;
+  Dtype dtype = Dtype::Int32;
+  int block = 32;
+  bool paths = false;
+};
+
+std::string describe(const Case& c) {
+  return "V=" + std::to_string(c.spec.V) + " E=" + std::to_string(c.spec.E) + " seed=" + std::to_string(c.spec.seed) +
+         " dtype=" + apsp::dtype_name(c.dtype) + " block=" + std::to_string(c.block) + (c.paths ? " paths" : "") +
+         (c.spec.directed ? "" : " undirected");
+}
+
+void check_against_cpu(const Case& c) {
+#ifndef APSP_WITH_MPI
+  (void)c;
+  GTEST_SKIP() << "the mpi backend is not built (no MPI at configure time)";
+#else
+  SCOPED_TRACE(describe(c));
+  const apsp::Graph g = apsp::test::random_graph(c.spec);
+  apsp::SolveOptions o;
+  o.dtype = c.dtype;
+  o.block = c.block;
+  o.paths = c.paths;
+  o.backend = apsp::Backend::Mpi;
+  Collector dist, next;
+  o.dist_sink = dist.sink();
+  if (c.paths) o.next_sink = next.sink();
+  const apsp::Result r = apsp::solve(g, o);
+  EXPECT_EQ(r.backend, "mpi");
+  EXPECT_TRUE(r.dist.empty()) << "a streaming backend must leave Result::dist empty";
+  EXPECT_TRUE(r.next.empty());
+  if (world_rank() != 0) {
+    EXPECT_TRUE(dist.m.empty()) << "only rank 0 may call the sink";
+    return;
+  }
+  ASSERT_EQ(dist.check_complete(), "");
+  apsp::SolveOptions ref = o;
+  ref.backend = apsp::Backend::Cpu;
+  ref.dist_sink = nullptr;
+  ref.next_sink = nullptr;
+  const apsp::Result want = apsp::solve(g, ref);
+  if (c.spec.V > 1) {
+    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
+  }
+  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
+  if (c.paths) {
+    ASSERT_EQ(next.check_complete(), "");
+    EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
+  }
+#endif
+}
+
+Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::Int32, int block = 32,
+          bool paths = false) {
+  Case c;
+  c.spec.V = V;
+  c.spec.E = E;
+  c.spec.seed = seed;
+  c.dtype = t;
+  c.block = block;
+  c.paths = paths;
+  return c;
+}
+
+// First, before any solve: asking what is built must not start MPI.
+TEST(Mpi, InfoDoesNotInitialiseMpi) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  int init = 0;
+  MPI_Initialized(&init);
+  if (init) GTEST_SKIP() << "MPI already initialised by an earlier test";
+  bool found = false;
+  for (const auto& b : apsp::backends())
+    if (b.name == "mpi") {
+      found = true;
+      EXPECT_TRUE(b.built);
+      EXPECT_TRUE(b.usable) << b.detail;
+      if (std::getenv("OMPI_COMM_WORLD_SIZE")) {
+        EXPECT_NE(b.detail.find("run under mpirun"), std::string::npos) << b.detail;
+      }
+    }
+  EXPECT_TRUE(found);
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::Cpu;
+  (void)apsp::solve(apsp::test::random_graph({}), o);
+  MPI_Initialized(&init);
+  EXPECT_EQ(init, 0) << "backends() or a cpu solve initialised MPI";
+#endif
+}
+
+TEST(Mpi, SizesThatDoNotDivideByTheGrid) {
+  for (std::int64_t V : {1, 2, 31, 33, 97, 130, 257}) check_against_cpu(make(V, V * 4, 100 + std::uint64_t(V)));
+}
+
+TEST(Mpi, Float32AndInt64) {
+  check_against_cpu(make(211, 900, 7, Dtype::Float32, 32));
+  check_against_cpu(make(150, 700, 8, Dtype::Int64, 64));
+  check_against_cpu(make(123, 600, 9, Dtype::Float64, 32));
+}
+
+TEST(Mpi, PathsAreIdenticalToCpu) {
+  check_against_cpu(make(190, 800, 11, Dtype::Int32, 32, true));
+  // Small weights: many equal-length alternatives, so the tie rule is exercised.
+  Case c = make(160, 1200, 12, Dtype::Int32, 32, true);
+  c.spec.wmin = 0;
+  c.spec.wmax = 3;
+  check_against_cpu(c);
+  check_against_cpu(make(140, 600, 13, Dtype::Float32, 64, true));
+}
+
+TEST(Mpi, DefaultBlockAndUndirectedAndDisconnected) {
+  Case c = make(300, 1500, 21, Dtype::Int32, 0);
+  c.spec.directed = false;
+  c.spec.components = 3;
+  check_against_cpu(c);
+}
+
+TEST(Mpi, NegativeWeightsThroughJohnson) {
+  Case c = make(120, 500, 31, Dtype::Int64, 32, true);
+  c.spec.wmin = -5;
+  c.spec.wmax = 50;
+  // A random graph with negative edges may hold a negative cycle: then every backend must say so.
+  const apsp::Graph g = apsp::test::random_graph(c.spec);
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::Cpu;
+  bool cycle = false;
+  try {
+    (void)apsp::solve(g, o);
+  } catch (const apsp::NegativeCycleError&) {
+    cycle = true;
+  }
+  if (cycle) {
+    o.backend = apsp::Backend::Mpi;
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::NegativeCycleError);
+    return;
+  }
+  check_against_cpu(c);
+}
+
+TEST(Mpi, WithoutSinkRankZeroGetsTheWholeMatrix) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  RandomGraphSpec s;
+  s.V = 101;
+  s.E = 500;
+  s.seed = 41;
+  const apsp::Graph g = apsp::test::random_graph(s);
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::Mpi;
+  o.block = 32;
+  o.paths = true;
+  const apsp::Result r = apsp::solve(g, o);
+  if (world_rank() != 0) {
+    EXPECT_TRUE(r.dist.empty());
+    EXPECT_TRUE(r.next.empty());
+    return;
+  }
+  o.backend = apsp::Backend::Cpu;
+  const apsp::Result want = apsp::solve(g, o);
+  EXPECT_EQ(apsp::test::compare(r.dist, want.dist), "");
+  EXPECT_EQ(apsp::test::compare(r.next, want.next), "");
+#endif
+}
+
+}  // namespace
