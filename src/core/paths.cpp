@@ -1,4 +1,18 @@
-// src/core/paths.cpp — walking the next-hop matrix.
+// src/core/paths.cpp — walking next-hop and predecessor matrices; SciPy-style predecessors.
+//
+// Tie rule (every backend): next[i][j] starts as j for an edge i -> j (the minimum-weight one
+// among duplicates) and -1 otherwise (also -1 on the diagonal). A relaxation through k replaces
+// d[i][j] only on STRICT improvement, d[i][k] + d[k][j] < d[i][j], and then sets
+// next[i][j] = next[i][k]. Equal-length alternatives never replace what is there, so the first
+// shortest path found stays (which one is found first depends on the tile order, not on chance).
+// Because updates are strict, every next hop a = next[i][j] satisfies d(i,j) = w(i,a) + d(a,j), and
+// no vertex's path to j is rewritten after its distance became final, so even across zero-weight
+// cycles the hops toward a fixed j form a tree rooted at j: a walk ends within V - 1 steps. The
+// walk below still guards against a cycle (a broken backend) and reports it instead of looping.
+// docs/paths.md has the argument and the SciPy mapping.
+#include "apsp/paths.hpp"
+
+#include <algorithm>
 #include <string>
 
 #include "apsp/errors.hpp"
@@ -6,21 +20,41 @@
 
 namespace apsp {
 
-std::vector<std::int64_t> path_from_next(const Matrix& next, std::int64_t i, std::int64_t j) {
-  const std::int64_t n = next.rows();
-  if (next.empty() || next.dtype() != Dtype::Int32)
-    throw UsageError("no next-hop matrix (solve with paths enabled)");
+namespace {
+
+void check_square_int32(const Matrix& m, const char* what) {
+  if (m.empty() || m.dtype() != Dtype::Int32)
+    throw UsageError(std::string("no ") + what + " matrix (solve with paths enabled)");
+  if (m.rows() != m.cols())
+    throw UsageError(std::string(what) + " matrix is not square (" + std::to_string(m.rows()) + " x " +
+                     std::to_string(m.cols()) + ")");
+}
+
+void check_ids(std::int64_t n, std::int64_t i, std::int64_t j) {
   if (i < 0 || i >= n || j < 0 || j >= n)
     throw UsageError("vertex out of range: " + std::to_string(i) + " -> " + std::to_string(j) + " (V = " +
                      std::to_string(n) + ")");
+}
+
+}  // namespace
+
+std::vector<std::int64_t> path_from_next(const Matrix& next, std::int64_t i, std::int64_t j) {
+  check_square_int32(next, "next-hop");
+  const std::int64_t n = next.rows();
+  check_ids(n, i, j);
   std::vector<std::int64_t> p{i};
   if (i == j) return p;
   std::int64_t v = i;
   while (v != j) {
     const std::int32_t nx = next.at<std::int32_t>(v, j);
-    if (nx < 0) return {};
-    if (std::int64_t(p.size()) > n)
-      throw Error("next-hop matrix has a cycle on the path " + std::to_string(i) + " -> " + std::to_string(j));
+    if (nx < 0) {
+      if (v == i) return {};  // unreachable
+      throw Error("next-hop matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
+                  " stops at " + std::to_string(v));
+    }
+    if (nx >= n || std::int64_t(p.size()) >= n)
+      throw Error("next-hop matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
+                  (nx >= n ? " leaves the vertex range" : " has a cycle"));
     v = nx;
     p.push_back(v);
   }
@@ -28,5 +62,54 @@ std::vector<std::int64_t> path_from_next(const Matrix& next, std::int64_t i, std
 }
 
 std::vector<std::int64_t> path(const Result& r, std::int64_t i, std::int64_t j) { return path_from_next(r.next, i, j); }
+
+Graph reversed(const Graph& g) {
+  Graph r = g;
+  if (g.directed) std::swap(r.src, r.dst);
+  return r;
+}
+
+Matrix predecessors_from_reversed_next(const Matrix& next_rev) {
+  check_square_int32(next_rev, "next-hop");
+  const std::int64_t n = next_rev.rows();
+  Matrix pred(n, n, Dtype::Int32);
+  // Blocked transpose: both matrices are walked in 64 x 64 tiles so neither strides through memory.
+  constexpr std::int64_t kTile = 64;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (std::int64_t I = 0; I < n; I += kTile)
+    for (std::int64_t J = 0; J < n; J += kTile)
+      for (std::int64_t i = I; i < std::min(n, I + kTile); ++i) {
+        std::int32_t* out = pred.row<std::int32_t>(i);
+        for (std::int64_t j = J; j < std::min(n, J + kTile); ++j) {
+          const std::int32_t v = next_rev.at<std::int32_t>(j, i);
+          out[j] = v < 0 ? kNoPredecessor : v;
+        }
+      }
+  return pred;
+}
+
+std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i, std::int64_t j) {
+  check_square_int32(pred, "predecessor");
+  const std::int64_t n = pred.rows();
+  check_ids(n, i, j);
+  if (i == j) return {i};
+  std::vector<std::int64_t> p{j};
+  std::int64_t v = j;
+  while (v != i) {
+    const std::int32_t pv = pred.at<std::int32_t>(i, v);
+    if (pv < 0) {
+      if (v == j) return {};  // unreachable
+      throw Error("predecessor matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
+                  " stops at " + std::to_string(v));
+    }
+    if (pv >= n || std::int64_t(p.size()) >= n)
+      throw Error("predecessor matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
+                  (pv >= n ? " leaves the vertex range" : " has a cycle"));
+    v = pv;
+    p.push_back(v);
+  }
+  std::reverse(p.begin(), p.end());
+  return p;
+}
 
 }  // namespace apsp

@@ -1,0 +1,33 @@
+// apsp/paths.hpp — path helpers beyond solve.hpp's path()/path_from_next().
+//
+// A --paths solve gives next hops: next[i][j] = the vertex after i on a shortest i -> j path
+// (-1 when j is unreachable from i or i == j). SciPy-style predecessors, pred[i][j] = the vertex
+// before j on a shortest i -> j path (-9999 for none), are the next hops of the REVERSED graph
+// read transposed: pred[i][j] = next_rev[j][i]. So: solve(reversed(g), {.paths = true}) and call
+// predecessors_from_reversed_next(result.next). See docs/paths.md for the tie rule.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/matrix.hpp"
+
+namespace apsp {
+
+/// SciPy's "no predecessor" value (scipy.sparse.csgraph uses -9999).
+inline constexpr std::int32_t kNoPredecessor = -9999;
+
+/// g with every edge turned around (u, v, w) -> (v, u, w). An undirected graph is its own reverse.
+Graph reversed(const Graph& g);
+
+/// V x V int32 predecessors (stride V) from the next-hop matrix of the reversed graph:
+/// pred[i][j] = next_rev[j][i], and kNoPredecessor where that is -1 (unreachable, or i == j).
+/// Throws UsageError if next_rev is not a square int32 matrix.
+Matrix predecessors_from_reversed_next(const Matrix& next_rev);
+
+/// Vertices of the i -> j path read from a predecessor matrix (i first, j last; {i} for i == j;
+/// empty when unreachable). Throws UsageError for ids out of range, Error if pred has a cycle.
+std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i, std::int64_t j);
+
+}  // namespace apsp
