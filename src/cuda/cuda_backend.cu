@@ -1,0 +1,148 @@
+// src/cuda/cuda_backend.cu — the `cuda` backend: blocked Floyd-Warshall on one GPU.
+//
+// solve() allocates the unpadded host result in pinned memory and leaves it unfilled
+// (builds_matrix()); run() uploads the edge list, builds the padded matrix on the device, runs the
+// rounds (device_solver.cuh) and copies the leading n x n block back with one cudaMemcpy2D.
+// Also defines the CUDA-only pieces core/ declares: the backend factory and status line, and the
+// pinned allocator.
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+
+#include "apsp/errors.hpp"
+#include "core/backend.hpp"
+#include "core/pinned.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_solver.cuh"
+
+namespace apsp::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string gib(std::size_t b) {
+  std::ostringstream os;
+  os.precision(3);
+  os << b << " bytes (" << double(b) / double(std::size_t(1) << 30) << " GiB)";
+  return os.str();
+}
+
+/// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
+/// overrides. Measured gain: see docs/cuda-notes.md.
+constexpr std::int64_t kGraphMaxRounds = 32;
+
+bool use_graph_for(std::int64_t rounds) {
+  if (const char* e = std::getenv("APSP_CUDA_GRAPH")) return e[0] == '1';
+  return rounds <= kGraphMaxRounds;
+}
+
+int device_of(const SolveOptions& o) { return o.devices.empty() ? 0 : o.devices.front(); }
+
+class CudaBackend final : public BackendImpl {
+ public:
+  std::string name() const override { return "cuda"; }
+  bool supports(Dtype t) const override { return t == Dtype::Int32 || t == Dtype::Float32; }
+  int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
+  int pad_multiple(Dtype, int) const override { return 1; }
+  bool builds_matrix() const override { return true; }
+  Memory host_memory() const override { return Memory::Pinned; }
+
+  void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
+    if (block != cuda::kTile)
+      throw UsageError("the cuda backend uses tile size " + std::to_string(cuda::kTile) + " (got --block " +
+                       std::to_string(block) + ")");
+    if (paths) throw UsageError("the cuda backend does not keep next hops yet; use --backend cpu for paths");
+    if (!supports(t)) throw UsageError(std::string("the cuda backend does not support ") + dtype_name(t));
+    // The current device (solve() passes no device list here; run() selects SolveOptions::devices).
+    std::size_t free_b = 0, total_b = 0;
+    APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t need = cuda::device_bytes_needed(n, dtype_size(t), cuda::kEdgeChunk);
+    if (need > free_b)
+      throw ResourceError("V=" + std::to_string(n) + " needs " + gib(need) + " of GPU memory (the " +
+                          std::to_string(round_up(n, cuda::kTile)) + "^2 " + dtype_name(t) +
+                          " matrix plus panels); the GPU has " + gib(free_b) + " free of " + gib(total_b));
+  }
+
+  void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
+    APSP_EXPECTS(next == nullptr, "the cuda backend has no next-hop support");
+    APSP_CUDA_TRY(cudaSetDevice(device_of(o)));
+    if (dist.dtype() == Dtype::Int32) run_typed<int>(g, dist, o, timings);
+    else if (dist.dtype() == Dtype::Float32) run_typed<float>(g, dist, o, timings);
+    else throw UsageError(std::string("the cuda backend does not support ") + dtype_name(dist.dtype()));
+  }
+
+ private:
+  template <class T> void run_typed(const Graph& g, Matrix& dist, const SolveOptions& o, Timings& timings) {
+    cudaStream_t s = nullptr;
+    APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    struct StreamGuard {
+      cudaStream_t s;
+      ~StreamGuard() { cudaStreamDestroy(s); }
+    } guard{s};
+    auto t0 = Clock::now();
+    cuda::DeviceFw<T> fw(g.num_vertices, s);
+    fw.build(g);  // synchronizes
+    timings.h2d = seconds_since(t0);
+    t0 = Clock::now();
+    fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
+    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    timings.compute = seconds_since(t0);
+    t0 = Clock::now();
+    fw.download(dist.data<T>(), dist.stride());
+    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    timings.d2h = seconds_since(t0);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
+
+BackendInfo cuda_backend_info() {
+  BackendInfo info{"cuda", true, false, ""};
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    info.detail = e != cudaSuccess ? std::string("no usable CUDA device: ") + cudaGetErrorString(e)
+                                   : std::string("no CUDA device");
+    cudaGetLastError();
+    return info;
+  }
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+    info.detail = "cannot read the properties of CUDA device 0";
+    cudaGetLastError();
+    return info;
+  }
+  std::ostringstream os;
+  os.precision(3);
+  os << p.name << ", " << p.multiProcessorCount << " SMs, compute " << p.major << "." << p.minor << ", "
+     << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
+  if (count > 1) os << " (device 0 of " << count << ")";
+  if (p.major < 9) {
+    info.detail = os.str() + ": needs compute capability 9.0 or newer (built for sm_90a)";
+    return info;
+  }
+  info.usable = true;
+  info.detail = os.str();
+  return info;
+}
+
+void* pinned_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  if (cudaMallocHost(&p, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+void pinned_free(void* p) {
+  if (p) cudaFreeHost(p);
+}
+
+}  // namespace apsp::detail

@@ -1,0 +1,48 @@
+// src/cuda/cuda_check.hpp — error macros for CUDA runtime calls and kernel launches (internal).
+//
+// APSP_CUDA_TRY(call) throws apsp::Error("CUDA error: ... at FILE:LINE") when a runtime call fails;
+// an out-of-memory error becomes apsp::ResourceError. APSP_CUDA_CHECK_LAUNCH() follows every launch
+// in its launcher; with -DAPSP_CUDA_DEBUG_SYNC=ON it also synchronizes the device so an
+// asynchronous fault is reported at the launch that caused it (CUB's CUB_DEBUG_SYNC).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "apsp/errors.hpp"
+
+namespace apsp::cuda {
+
+[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* what, const char* file, int line) {
+  std::string msg = std::string("CUDA error: ") + cudaGetErrorString(e) + " (" + what + " at " + file + ":" +
+                    std::to_string(line) + ")";
+  if (e == cudaErrorMemoryAllocation) throw ResourceError(msg);
+  throw Error(msg);
+}
+
+#ifdef APSP_CUDA_DEBUG_SYNC
+inline constexpr bool kDebugSync = true;
+#else
+inline constexpr bool kDebugSync = false;
+#endif
+
+}  // namespace apsp::cuda
+
+#define APSP_CUDA_TRY(call)                                                                 \
+  do {                                                                                      \
+    const cudaError_t apsp_cuda_err_ = (call);                                              \
+    if (apsp_cuda_err_ != cudaSuccess)                                                      \
+      ::apsp::cuda::throw_cuda_error(apsp_cuda_err_, #call, __FILE__, __LINE__);            \
+  } while (0)
+
+// Not while a stream is being captured into a graph: synchronizing would break the capture.
+#define APSP_CUDA_CHECK_LAUNCH(stream)                                                      \
+  do {                                                                                      \
+    APSP_CUDA_TRY(cudaPeekAtLastError());                                                   \
+    if constexpr (::apsp::cuda::kDebugSync) {                                               \
+      cudaStreamCaptureStatus apsp_cap_ = cudaStreamCaptureStatusNone;                      \
+      APSP_CUDA_TRY(cudaStreamIsCapturing((stream), &apsp_cap_));                           \
+      if (apsp_cap_ == cudaStreamCaptureStatusNone) APSP_CUDA_TRY(cudaStreamSynchronize(stream)); \
+    }                                                                                       \
+  } while (0)

@@ -1,0 +1,172 @@
+// src/cuda/device_solver.cuh — the single-GPU scheduler: one padded device matrix, the O(n*B)
+// panel buffers, the device-side build from the edge list and the round sequence (internal).
+//
+// DeviceFw<T> owns the device memory of one solve. build() uploads the edges in fixed-size chunks
+// and scatters them into a matrix initialised to 0 / unreachable; rounds() runs blocked FW as the
+// shared RoundOps shape (close_pivot = closure_and_transpose, update_panels = one min-plus GEMM
+// launch for both panels, update_rest = one GEMM launch over all tiles), either launched one by
+// one on a stream or captured once into a CUDA graph and launched as one (small n: the launch
+// gaps are a visible share of the time there). Device memory: n_pad^2 + 3*B*n_pad + 2*B^2
+// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "apsp/graph.hpp"
+#include "core/rounds.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/fw_kernels.cuh"
+
+namespace apsp::cuda {
+
+inline constexpr std::int64_t kEdgeChunk = std::int64_t(1) << 22;  // edges per upload (64 MiB)
+
+/// Device memory a solve of n vertices needs (bytes), for check_fits and its message.
+inline std::size_t device_bytes_needed(std::int64_t n, std::size_t elem, std::int64_t edges) {
+  const std::size_t np = std::size_t((n + kTile - 1) / kTile * kTile);
+  const std::size_t chunk = std::size_t(std::min<std::int64_t>(std::max<std::int64_t>(edges, 1), kEdgeChunk));
+  return np * np * elem + 3 * std::size_t(kTile) * np * elem + 2 * std::size_t(kTile) * kTile * elem +
+         chunk * (4 + 4 + 8);
+}
+
+template <class T> class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) : n_(count) {
+    if (count) APSP_CUDA_TRY(cudaMalloc(&p_, count * sizeof(T)));
+  }
+  ~DeviceBuffer() { if (p_) cudaFree(p_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr; o.n_ = 0; }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  T* get() const { return p_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  T* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+
+template <class T> void set_kernel_attributes() {
+  static const bool done = [] {
+    APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+    APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Rest>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+    APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       int(kClosureSmemBytes)));
+    return true;
+  }();
+  (void)done;
+}
+
+template <class T> class DeviceFw final : public detail::RoundOps {
+ public:
+  DeviceFw(std::int64_t n, cudaStream_t stream)
+      : n_(n), n_pad_(std::max<std::int64_t>(1, (n + kTile - 1) / kTile) * kTile), R_(n_pad_ / kTile),
+        stream_(stream), d_(std::size_t(n_pad_) * n_pad_), rowp_(std::size_t(kTile) * n_pad_),
+        colT_(std::size_t(kTile) * n_pad_), csT_(std::size_t(kTile) * n_pad_), pS_(std::size_t(kTile) * kTile),
+        pT_(std::size_t(kTile) * kTile) {
+    set_kernel_attributes<T>();
+  }
+
+  std::int64_t n() const { return n_; }
+  std::int64_t n_pad() const { return n_pad_; }
+  T* data() const { return d_.get(); }
+
+  /// d = 0 diagonal / unreachable elsewhere, then every edge (min for duplicates).
+  void build(const Graph& g) {
+    const int threads = 256;
+    init_matrix<T><<<1024, threads, 0, stream_>>>(d_.get(), n_pad_);
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    const std::int64_t E = std::int64_t(g.num_edges());
+    if (E == 0) return;
+    const std::int64_t chunk = std::min(E, kEdgeChunk);
+    DeviceBuffer<std::int32_t> src(chunk), dst(chunk);
+    DeviceBuffer<double> w(chunk);
+    for (std::int64_t e0 = 0; e0 < E; e0 += chunk) {
+      const std::int64_t m = std::min(chunk, E - e0);
+      APSP_CUDA_TRY(cudaMemcpyAsync(src.get(), g.src.data() + e0, m * 4, cudaMemcpyHostToDevice, stream_));
+      APSP_CUDA_TRY(cudaMemcpyAsync(dst.get(), g.dst.data() + e0, m * 4, cudaMemcpyHostToDevice, stream_));
+      APSP_CUDA_TRY(cudaMemcpyAsync(w.get(), g.weight.data() + e0, m * 8, cudaMemcpyHostToDevice, stream_));
+      const int blocks = int(std::min<std::int64_t>((m + threads - 1) / threads, 4096));
+      scatter_edges<T><<<blocks, threads, 0, stream_>>>(d_.get(), n_pad_, src.get(), dst.get(), w.get(), m,
+                                                         !g.directed);
+      APSP_CUDA_CHECK_LAUNCH(stream_);
+    }
+    // The chunk buffers are freed when this returns; the stream must be done with them.
+    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+  }
+
+  // ---- RoundOps ----
+  std::int64_t num_rounds() const override { return R_; }
+  void close_pivot(std::int64_t t) override {
+    closure_and_transpose<T><<<unsigned(1 + R_), kClosureThreads, kClosureSmemBytes, stream_>>>(args(t));
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+  }
+  void update_panels(std::int64_t t) override {
+    minplus_gemm_128x128<T, GemmMode::Panels><<<dim3(unsigned(R_), 2), kGemmThreads, kGemmSmemBytes, stream_>>>(
+        args(t));
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+  }
+  void update_rest(std::int64_t t) override {
+    minplus_gemm_128x128<T, GemmMode::Rest>
+        <<<dim3(unsigned(R_), unsigned(R_)), kGemmThreads, kGemmSmemBytes, stream_>>>(args(t));
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+  }
+
+  /// All rounds on the stream (asynchronous unless use_graph: then captured into one CUDA graph,
+  /// launched, and waited for).
+  void rounds(bool use_graph, const ProgressFn& progress) {
+    if (!use_graph) {
+      detail::run_rounds(*this, progress);
+      return;
+    }
+    cudaGraph_t graph = nullptr;
+    APSP_CUDA_TRY(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      detail::run_rounds(*this, ProgressFn{});
+    } catch (...) {
+      cudaStreamEndCapture(stream_, &graph);
+      if (graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    APSP_CUDA_TRY(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    APSP_CUDA_TRY(e);
+    cudaError_t l = cudaGraphLaunch(exec, stream_);
+    if (l == cudaSuccess) l = cudaStreamSynchronize(stream_);
+    cudaGraphExecDestroy(exec);
+    APSP_CUDA_TRY(l);
+    if (progress) progress(R_, R_);
+  }
+
+  /// Copies the leading n x n block to host memory with row stride `host_stride` elements.
+  void download(T* host, std::int64_t host_stride) {
+    if (n_ == 0) return;
+    APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_stride * sizeof(T), d_.get(), n_pad_ * sizeof(T), n_ * sizeof(T),
+                                    n_, cudaMemcpyDeviceToHost, stream_));
+  }
+
+ private:
+  RoundArgs<T> args(std::int64_t t) const {
+    return RoundArgs<T>{d_.get(), n_pad_, rowp_.get(), colT_.get(), csT_.get(), pS_.get(), pT_.get(), int(t)};
+  }
+
+  std::int64_t n_, n_pad_, R_;
+  cudaStream_t stream_;
+  DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
+};
+
+}  // namespace apsp::cuda

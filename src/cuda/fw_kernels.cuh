@@ -1,0 +1,262 @@
+// src/cuda/fw_kernels.cuh — the device side of the CUDA backend: matrix build, pivot closure,
+// and the min-plus GEMM ("tropical GEMM") that does the panels and the rest-update.
+//
+// Blocked Floyd-Warshall with B = kTile = 128 over a padded matrix D (ld = n_pad). Round t:
+//   1. closure_and_transpose: block 0 closes the pivot P = D[t,t] in shared memory (128 plain FW
+//      steps) and writes P* back, plus P* and P*^T into two small buffers; blocks 1..R copy the
+//      pivot column D[:,t] transposed into csT (k-major), so that every operand below is read
+//      k-major with 16-byte copies.
+//   2. minplus_gemm<Panels>: each panel as ONE min-plus product with the closed pivot:
+//      rowp[:,J] = P* (x) D[t,J] and colT[:,I] = (D[I,t] (x) P*)^T = P*^T (x) D[I,t]^T.
+//      The results go to two O(n*B) buffers, not in place, so no block reads what another writes.
+//   3. minplus_gemm<Rest>: every tile, the pivot row and column included,
+//      D[I,J] = min(D[I,J], colT[:,I]^T (x) rowp[:,J]). For I == t or J == t this writes exactly
+//      the panel value (P* is closed with a 0 diagonal, so P* (x) P* (x) X = P* (x) X), so the
+//      panels need no write-back of their own.
+// The GEMM: one 128x128 tile of C per 256-thread block, an 8x8 register tile per thread
+// (rows ty*4+{0..3} and 64+ty*4+{0..3}, columns likewise with tx), k in chunks of kBK through a
+// kStages-deep cp.async pipeline in shared memory, int32 via __viaddmin_s32 (one VIADDMNMX per
+// update on sm_90), float32 via FADD+FMNMX.
+// References: Venkataraman, Sahni, Mukhopadhyaya, "A blocked all-pairs shortest-paths
+// algorithm", JEA 8 (2003); the register-tiled SGEMM layout of Volkov & Demmel (SC'08).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace apsp::cuda {
+
+inline constexpr int kTile = 128;     // FW block size B and the edge of one C tile
+inline constexpr int kBK = 16;        // k per pipeline stage
+inline constexpr int kStages = 4;     // shared-memory stages (kStages-1 chunks in flight)
+inline constexpr int kGemmThreads = 256;
+inline constexpr int kClosureThreads = 1024;
+inline constexpr std::size_t kGemmSmemBytes = std::size_t(2) * kStages * kBK * kTile * 4;  // 64 KiB
+inline constexpr std::size_t kClosureSmemBytes = std::size_t(kTile) * (kTile + 1) * 4;     // 66 KiB
+
+template <class T> __host__ __device__ constexpr T inf_value();
+template <> __host__ __device__ constexpr int inf_value<int>() { return (1 << 30) - 1; }
+template <> __host__ __device__ constexpr float inf_value<float>() { return __builtin_huge_valf(); }
+
+template <class T> struct Vec4Of;
+template <> struct Vec4Of<int> { using type = int4; };
+template <> struct Vec4Of<float> { using type = float4; };
+template <class T> using Vec4 = typename Vec4Of<T>::type;
+
+/// min(c, a + b): one VIADDMNMX for int32 on sm_90.
+__device__ __forceinline__ int relax(int a, int b, int c) { return __viaddmin_s32(a, b, c); }
+__device__ __forceinline__ float relax(float a, float b, float c) { return fminf(c, a + b); }
+
+// ---- matrix build -------------------------------------------------------------------------------
+
+/// d[i][j] = 0 on the diagonal, unreachable elsewhere, over the whole n_pad x n_pad matrix.
+template <class T> __global__ void init_matrix(T* __restrict__ d, std::int64_t n_pad) {
+  const std::int64_t total = n_pad * n_pad;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / n_pad, j = x - i * n_pad;
+    d[x] = i == j ? T(0) : inf_value<T>();
+  }
+}
+
+__device__ __forceinline__ void atomic_min_value(int* p, int w) { atomicMin(p, w); }
+// Floats: for w >= +0 the int ordering of the bits is the float ordering; for w < 0 the unsigned
+// ordering is reversed. Mixing the two is still a correct minimum (the usual sign trick).
+__device__ __forceinline__ void atomic_min_value(float* p, float w) {
+  if (w == 0.0f) w = 0.0f;  // -0 -> +0
+  if (__float_as_int(w) >= 0) atomicMin(reinterpret_cast<int*>(p), __float_as_int(w));
+  else atomicMax(reinterpret_cast<unsigned*>(p), __float_as_uint(w));
+}
+
+/// Scatters E edges into d: duplicates keep the minimum, self loops with w >= 0 are ignored.
+template <class T>
+__global__ void scatter_edges(T* __restrict__ d, std::int64_t ld, const std::int32_t* __restrict__ src,
+                              const std::int32_t* __restrict__ dst, const double* __restrict__ w,
+                              std::int64_t E, bool undirected) {
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < E;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t u = src[e], v = dst[e];
+    T x;
+    if constexpr (std::is_same_v<T, int>) x = __double2int_rn(w[e]);
+    else x = float(w[e]);
+    if (u == v && !(x < T(0))) continue;
+    atomic_min_value(d + u * ld + v, x);
+    if (undirected && u != v) atomic_min_value(d + v * ld + u, x);
+  }
+}
+
+// ---- per-round arguments ------------------------------------------------------------------------
+
+template <class T> struct RoundArgs {
+  T* d;             // (n_pad, n_pad) distances, ld = n_pad
+  std::int64_t ld;  // n_pad
+  T* rowp;          // (B, n_pad): the pivot row panel after step 2
+  T* colT;          // (B, n_pad): the pivot column panel after step 2, transposed
+  T* csT;           // (B, n_pad): the pivot column before step 2, transposed
+  T* pS;            // (B, B): P*
+  T* pT;            // (B, B): P*^T
+  int t;            // round
+};
+
+// ---- step 1: pivot closure (block 0) and pivot-column transpose (blocks 1..R) ------------------
+
+template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose(RoundArgs<T> r) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T(*s)[kTile + 1] = reinterpret_cast<T(*)[kTile + 1]>(smem_raw);  // (B, B+1)
+  const int j = threadIdx.x % kTile, i0 = threadIdx.x / kTile;         // 8 row groups
+  constexpr int kRowsPerThread = kTile / (kClosureThreads / kTile);   // 16
+  const std::int64_t t0 = std::int64_t(r.t) * kTile;
+  if (blockIdx.x == 0) {
+    const T* gP = r.d + t0 * r.ld + t0;
+#pragma unroll
+    for (int q = 0; q < kRowsPerThread; ++q) s[i0 + 8 * q][j] = gP[(i0 + 8 * q) * r.ld + j];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) {
+      const T skj = s[k][j];
+#pragma unroll
+      for (int q = 0; q < kRowsPerThread; ++q) {
+        const int i = i0 + 8 * q;
+        s[i][j] = relax(s[i][k], skj, s[i][j]);
+      }
+      __syncthreads();
+    }
+    T* gPw = r.d + t0 * r.ld + t0;
+#pragma unroll
+    for (int q = 0; q < kRowsPerThread; ++q) {
+      const int i = i0 + 8 * q;
+      gPw[i * r.ld + j] = s[i][j];
+      r.pS[i * kTile + j] = s[i][j];
+      r.pT[i * kTile + j] = s[j][i];              // P*^T
+      r.csT[i * r.ld + t0 + j] = s[j][i];         // the transposed pivot column, tile t: P*^T
+    }
+    return;
+  }
+  const int X = blockIdx.x - 1;
+  if (X == r.t) return;  // block 0 writes that tile from the closed pivot
+  const std::int64_t x0 = std::int64_t(X) * kTile;
+  const T* g = r.d + x0 * r.ld + t0;
+#pragma unroll
+  for (int q = 0; q < kRowsPerThread; ++q) s[i0 + 8 * q][j] = g[(i0 + 8 * q) * r.ld + j];
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < kRowsPerThread; ++q) {
+    const int k = i0 + 8 * q;
+    r.csT[k * r.ld + x0 + j] = s[j][k];
+  }
+}
+
+// ---- steps 2 and 3: the min-plus GEMM ----------------------------------------------------------
+
+enum class GemmMode { Panels, Rest };
+
+__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+/// One 128x128 tile: C_out = min(C_in, A (x) B) with A given k-major (As[k][m] = A[m][k]) and B
+/// k-major (Bs[k][n]), K = kTile. Panels: grid (R, 2), y = 0 row panel, y = 1 column panel.
+/// Rest: grid (R, R), x = J, y = I.
+template <class T, GemmMode M>
+__global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArgs<T> r) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* sA = reinterpret_cast<T*>(smem_raw);   // (kStages, kBK, B)
+  T* sB = sA + kStages * kBK * kTile;        // (kStages, kBK, B)
+  using V4 = Vec4<T>;
+
+  const T* gA;
+  const T* gB;
+  const T* gC;
+  T* gD;
+  std::int64_t lda, ldb, ldc, ldd;
+  const std::int64_t t0 = std::int64_t(r.t) * kTile;
+  if constexpr (M == GemmMode::Rest) {
+    const std::int64_t I0 = std::int64_t(blockIdx.y) * kTile, J0 = std::int64_t(blockIdx.x) * kTile;
+    gA = r.colT + I0; lda = r.ld;
+    gB = r.rowp + J0; ldb = r.ld;
+    gD = r.d + I0 * r.ld + J0; gC = gD; ldc = ldd = r.ld;
+  } else {
+    const std::int64_t X0 = std::int64_t(blockIdx.x) * kTile;
+    if (blockIdx.y == 0) {  // rowp[:,J] = P* (x) D[t,J]: As = P*^T
+      gA = r.pT; lda = kTile;
+      gB = r.d + t0 * r.ld + X0; ldb = r.ld;
+      gC = gB; ldc = r.ld;
+      gD = r.rowp + X0; ldd = r.ld;
+    } else {                // colT[:,I] = P*^T (x) D[I,t]^T: As = P*, Bs = csT
+      gA = r.pS; lda = kTile;
+      gB = r.csT + X0; ldb = r.ld;
+      gC = gB; ldc = r.ld;
+      gD = r.colT + X0; ldd = r.ld;
+    }
+  }
+
+  const int tid = threadIdx.x;
+  // Loader: a stage is kBK rows of 128 elements of A and of B, 16 bytes per copy.
+  auto load_stage = [&](int stage, int kc) {
+    constexpr int kCopies = kBK * kTile / 4 / kGemmThreads;  // per operand per thread
+#pragma unroll
+    for (int q = 0; q < kCopies; ++q) {
+      const int idx = tid + q * kGemmThreads;
+      const int row = idx / (kTile / 4), col = (idx % (kTile / 4)) * 4;
+      const std::int64_t k = std::int64_t(kc) * kBK + row;
+      cp_async_16(sA + (stage * kBK + row) * kTile + col, gA + k * lda + col);
+      cp_async_16(sB + (stage * kBK + row) * kTile + col, gB + k * ldb + col);
+    }
+  };
+  constexpr int kChunks = kTile / kBK;
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    load_stage(s, s);
+    cp_async_commit();
+  }
+
+  const int tx = tid % 16, ty = tid / 16;
+  T c[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+    const V4 lo = __ldcg(reinterpret_cast<const V4*>(gC + row * ldc + tx * 4));
+    const V4 hi = __ldcg(reinterpret_cast<const V4*>(gC + row * ldc + 64 + tx * 4));
+    c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
+    c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
+  }
+
+#pragma unroll 1
+  for (int kc = 0; kc < kChunks; ++kc) {
+    cp_async_wait<kStages - 2>();
+    __syncthreads();  // chunk kc visible to all; every thread is done with chunk kc-1's stage
+    if (kc + kStages - 1 < kChunks) load_stage((kc + kStages - 1) % kStages, kc + kStages - 1);
+    cp_async_commit();
+    const T* As = sA + (kc % kStages) * kBK * kTile;
+    const T* Bs = sB + (kc % kStages) * kBK * kTile;
+#pragma unroll
+    for (int k = 0; k < kBK; ++k) {
+      T a[8], b[8];
+      *reinterpret_cast<V4*>(&a[0]) = *reinterpret_cast<const V4*>(As + k * kTile + ty * 4);
+      *reinterpret_cast<V4*>(&a[4]) = *reinterpret_cast<const V4*>(As + k * kTile + 64 + ty * 4);
+      *reinterpret_cast<V4*>(&b[0]) = *reinterpret_cast<const V4*>(Bs + k * kTile + tx * 4);
+      *reinterpret_cast<V4*>(&b[4]) = *reinterpret_cast<const V4*>(Bs + k * kTile + 64 + tx * 4);
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int jj = 0; jj < 8; ++jj) c[i][jj] = relax(a[i], b[jj], c[i][jj]);
+    }
+  }
+
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+    V4 lo, hi;
+    lo.x = c[i][0]; lo.y = c[i][1]; lo.z = c[i][2]; lo.w = c[i][3];
+    hi.x = c[i][4]; hi.y = c[i][5]; hi.z = c[i][6]; hi.w = c[i][7];
+    __stcg(reinterpret_cast<V4*>(gD + row * ldd + tx * 4), lo);
+    __stcg(reinterpret_cast<V4*>(gD + row * ldd + 64 + tx * 4), hi);
+  }
+}
+
+}  // namespace apsp::cuda
