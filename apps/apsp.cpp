@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <sstream>
 #include <string>
@@ -95,10 +96,10 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "apsp stats: V=%lld E=%zu backend=%s type=%s block=%d%s\n"
-                "  read     %9.4f s\n  build    %9.4f s\n  h2d      %9.4f s\n  compute  %9.4f s  (%.3f T updates/s = V^3/s)\n"
+                "  read     %9.4f s\n  build    %9.4f s\n  h2d      %9.4f s\n  compute  %9.4f s  (%.3f T = %.1f G updates/s, V^3/s)\n"
                 "  d2h      %9.4f s\n  write    %9.4f s\n  total    %9.4f s\n",
                 (long long)g.num_vertices, g.num_edges(), r.backend.c_str(), apsp::dtype_name(r.dtype()), r.block,
-                a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups, t.d2h, t.write, total);
+                a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
@@ -123,14 +124,36 @@ int run_solve(const SolveArgs& a) {
   Progress progress(!a.quiet);
   so.progress = [&progress](std::int64_t d, std::int64_t t) { progress(d, t); };
 
+  // Stream the output: the writers open on the first stripe (so an MPI rank that never gets one
+  // writes nothing) and commit after the solve. --verify needs the whole matrix in memory.
+  double write_s = 0;
+  std::unique_ptr<apsp::MatrixStreamWriter> dist_w, next_w;
+  auto sink_to = [&](std::unique_ptr<apsp::MatrixStreamWriter>& w, const std::string& path) -> apsp::RowSink {
+    return [&w, &write_s, path, of, V = g.num_vertices](const apsp::RowBlock& b) {
+      const auto t0 = Clock::now();
+      if (!w) w = std::make_unique<apsp::MatrixStreamWriter>(path, V, V, b.dtype, of);
+      w->write(b.row0, apsp::Matrix::view(b.data, b.rows, b.cols, b.stride, b.dtype));
+      write_s += since(t0);
+    };
+  };
+  if (!a.verify) {
+    so.dist_sink = sink_to(dist_w, a.out);
+    if (a.paths) so.next_sink = sink_to(next_w, next_path_for(a.out));
+  }
+
   apsp::Result r = apsp::solve(g, so);
   progress.finish();
   r.timings.read = read_s;
 
   const auto t_write = Clock::now();
-  apsp::write_matrix(a.out, r.dist, of);
-  if (a.paths) apsp::write_matrix(next_path_for(a.out), r.next, of);
-  r.timings.write = since(t_write);
+  if (a.verify) {
+    apsp::write_matrix(a.out, r.dist, of);
+    if (a.paths) apsp::write_matrix(next_path_for(a.out), r.next, of);
+  }
+  if (next_w) next_w->commit();
+  if (dist_w) dist_w->commit();
+  r.timings.write = write_s + since(t_write);
+  const bool output_rank = a.verify || dist_w;
 
   int rc = 0;
   if (a.verify) {
@@ -141,7 +164,7 @@ int run_solve(const SolveArgs& a) {
       rc = 7;
     }
   }
-  if (a.stats) {
+  if (a.stats && output_rank) {
     if (a.stats_file.empty()) print_stats(a, g, r, std::cerr, false);
     else {
       std::ofstream f(a.stats_file, std::ios::app);

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "apsp/graph.hpp"
@@ -40,6 +41,28 @@ Graph read_graph(const std::string& path, const ReadOptions& options = {});
 /// text and npy take any dtype). Atomic: temp file + rename. Throws Error on I/O failure or when a
 /// value cannot be represented in the format (e.g. int64 distance >= 2^30-1 in NTHU output).
 void write_matrix(const std::string& path, const Matrix& m, OutputFormat format = OutputFormat::Auto);
+
+/// Writes a rows x cols matrix that arrives in stripes of consecutive rows, in increasing row
+/// order (what a streaming solve hands to SolveOptions::dist_sink). Same formats and atomicity
+/// as write_matrix: nothing appears at `path` until commit(); the destructor removes the
+/// temporary file of an uncommitted writer.
+class MatrixStreamWriter {
+ public:
+  MatrixStreamWriter(const std::string& path, std::int64_t rows, std::int64_t cols, Dtype dtype,
+                     OutputFormat format = OutputFormat::Auto);
+  ~MatrixStreamWriter();
+  MatrixStreamWriter(const MatrixStreamWriter&) = delete;
+  MatrixStreamWriter& operator=(const MatrixStreamWriter&) = delete;
+  /// Appends rows [row0, row0 + stripe.rows()); row0 must equal rows_written(). Throws Error.
+  void write(std::int64_t row0, const Matrix& stripe);
+  std::int64_t rows_written() const;
+  /// Checks every row arrived, then renames into place.
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// Reads a matrix written by write_matrix in NTHU (int32, must be square) or npy format.
 Matrix read_matrix(const std::string& path, OutputFormat format = OutputFormat::Auto);

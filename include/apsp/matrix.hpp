@@ -13,7 +13,8 @@
 
 namespace apsp {
 
-enum class Memory { Host, Pinned };
+/// Host: aligned heap memory; Pinned: page-locked (CUDA); External: not owned (a view).
+enum class Memory { Host, Pinned, External };
 
 class Matrix {
  public:
@@ -23,6 +24,8 @@ class Matrix {
   Matrix(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::int64_t alloc_rows,
          Dtype dtype, Memory memory = Memory::Host);
   Matrix(std::int64_t rows, std::int64_t cols, Dtype dtype) : Matrix(rows, cols, cols, rows, dtype) {}
+  /// A non-owning view of rows x cols elements `stride` apart at `data` (which must outlive it).
+  static Matrix view(const void* data, std::int64_t rows, std::int64_t cols, std::int64_t stride, Dtype dtype);
 
   bool empty() const { return !data_; }
   std::int64_t rows() const { return rows_; }

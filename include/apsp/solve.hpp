@@ -34,7 +34,8 @@ struct RowBlock {
   const void* data = nullptr;
 };
 /// Receives result stripes. Calls may come from any thread but never concurrently; stripes are
-/// disjoint and together cover every row once, in any order.
+/// consecutive: they arrive in increasing row order and together cover every row exactly once
+/// (so a writer can append them to a file as they come).
 using RowSink = std::function<void(const RowBlock&)>;
 
 struct SolveOptions {

@@ -48,9 +48,22 @@ Matrix::Matrix(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::i
   data_ = std::unique_ptr<void, Free>(p, Free{memory_});
 }
 
+Matrix Matrix::view(const void* data, std::int64_t rows, std::int64_t cols, std::int64_t stride, Dtype dtype) {
+  APSP_EXPECTS(rows >= 0 && cols >= 0 && stride >= cols, "bad matrix view shape");
+  Matrix m;
+  m.rows_ = rows;
+  m.cols_ = cols;
+  m.stride_ = stride;
+  m.alloc_rows_ = rows;
+  m.dtype_ = dtype;
+  m.memory_ = Memory::External;
+  m.data_ = std::unique_ptr<void, Free>(const_cast<void*>(data), Free{Memory::External});
+  return m;
+}
+
 void Matrix::Free::operator()(void* p) const {
   if (memory == Memory::Pinned) detail::pinned_free(p);
-  else std::free(p);
+  else if (memory == Memory::Host) std::free(p);
 }
 
 void Matrix::set_logical_shape(std::int64_t r, std::int64_t c) {

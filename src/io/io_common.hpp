@@ -150,6 +150,9 @@ Graph read_edgelist(const InputFile& in);
 
 void write_matrix_nthu(OutputFile& f, const Matrix& m);
 void write_matrix_npy(OutputFile& f, const Matrix& m);
+/// The .npy header alone, then the C-order data alone (write_matrix_npy = both): for streaming.
+void write_npy_header(OutputFile& f, Dtype dtype, std::int64_t rows, std::int64_t cols);
+void write_npy_body(OutputFile& f, const Matrix& m);
 void write_matrix_text(OutputFile& f, const Matrix& m);
 
 Matrix read_matrix_nthu(const InputFile& in);

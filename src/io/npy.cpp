@@ -28,9 +28,9 @@ constexpr char kMagic[] = "\x93NUMPY";
 
 }  // namespace
 
-void write_matrix_npy(OutputFile& f, const Matrix& m) {
-  std::string dict = std::string("{'descr': '") + npy_descr(m.dtype()) + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + "), }";
+void write_npy_header(OutputFile& f, Dtype dtype, std::int64_t rows, std::int64_t cols) {
+  std::string dict = std::string("{'descr': '") + npy_descr(dtype) + "', 'fortran_order': False, 'shape': (" +
+                     std::to_string(rows) + ", " + std::to_string(cols) + "), }";
   const bool v2 = dict.size() + 1 + 10 > 65535;
   const std::size_t prefix = v2 ? 12 : 10;
   const std::size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
@@ -48,7 +48,14 @@ void write_matrix_npy(OutputFile& f, const Matrix& m) {
   }
   head += dict;
   f.write(head.data(), head.size());
+}
 
+void write_matrix_npy(OutputFile& f, const Matrix& m) {
+  write_npy_header(f, m.dtype(), m.rows(), m.cols());
+  write_npy_body(f, m);
+}
+
+void write_npy_body(OutputFile& f, const Matrix& m) {
   const std::size_t es = dtype_size(m.dtype());
   const std::int64_t rows = m.rows(), cols = m.cols();
   if (rows == 0 || cols == 0) return;

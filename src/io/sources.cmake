@@ -7,4 +7,5 @@ target_sources(apsp_lib PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/mtx.cpp
   ${CMAKE_CURRENT_LIST_DIR}/edgelist.cpp
   ${CMAKE_CURRENT_LIST_DIR}/npy.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/text.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/stream.cpp)
