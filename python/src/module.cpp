@@ -324,6 +324,10 @@ EdgeArgs edge_args(std::int64_t num_vertices, bool directed, bool reverse, bool 
 }
 
 // ---- result post-processing (in place where possible, GIL released) ----------------------------
+// O(V^2) passes; below this side a parallel region costs more than it saves (a loaded machine
+// can take milliseconds to schedule the team).
+constexpr std::int64_t kParallelSide = 512;
+
 struct MutView {
   char* data;
   std::int64_t n, row_stride, col_stride;
@@ -344,7 +348,7 @@ MutView square_mut_view(py::array& a, const char* what) {
 template <class T> void transpose_in_place(const MutView& v) {
   constexpr std::int64_t kB = 64;
   const std::int64_t n = v.n;
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) if (n > kParallelSide)
   for (std::int64_t ib = 0; ib < n; ib += kB)
     for (std::int64_t jb = ib; jb < n; jb += kB)
       for (std::int64_t i = ib; i < std::min(ib + kB, n); ++i)
@@ -368,7 +372,7 @@ void predecessors_from_reversed_next(py::array a) {
   const MutView v = square_mut_view(a, "next-hop matrix");
   py::gil_scoped_release nogil;
   transpose_in_place<std::int32_t>(v);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (v.n > kParallelSide)
   for (std::int64_t i = 0; i < v.n; ++i)
     for (std::int64_t j = 0; j < v.n; ++j) {
       std::int32_t& p = v.at<std::int32_t>(i, j);
@@ -385,7 +389,7 @@ py::array to_float64(const py::array& a) {
     auto convert = [&](auto tag) {
       using T = decltype(tag);
       constexpr double kInf = std::numeric_limits<double>::infinity();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (v.rows * v.cols > kParallelSide * kParallelSide)
       for (std::int64_t i = 0; i < v.rows; ++i) {
         double* o = out.row<double>(i);
         for (std::int64_t j = 0; j < v.cols; ++j) {
@@ -505,7 +509,7 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<apsp::Graph>(m, "Graph",
                           "An edge-list graph (vertices 0..num_vertices-1; int32 ids, float64 weights) as read "
-                          "from a file, generated, or built from arrays with apsp.Graph.from_arrays().")
+                          "from a file (apsp.read), generated (apsp.generate), or built from arrays (apsp.graph).")
       .def_readonly("num_vertices", &apsp::Graph::num_vertices)
       .def_readonly("directed", &apsp::Graph::directed)
       .def_readonly("integer_weights", &apsp::Graph::integer_weights, "True when every weight is an integer.")
