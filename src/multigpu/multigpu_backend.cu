@@ -1,0 +1,642 @@
+// src/multigpu/multigpu_backend.cu — the multi-gpu backend: blocked Floyd-Warshall over the GPUs
+// of one host, one process, NCCL between them.
+//
+// The GPUs form the 2D block-cyclic grid of src/mpi/block_cyclic.hpp (2 GPUs: 1 x 2, 4: 2 x 2)
+// with tile B = cuda::kTile = 128; each GPU builds its own tiles from the edge list and holds them
+// as one local matrix (row stride ld, the same on every GPU). The device code is the cuda
+// backend's (src/cuda/fw_kernels.cuh): closure_and_transpose closes the pivot, the Panels GEMM
+// (grid y = 1 only, so only its row-panel form runs) computes P* (x) D[t,J] and, on the transposed
+// column strip, (D[I,t] (x) P*)^T, and the Rest GEMM updates every local tile, pivot row and column
+// included (for those it writes the panel value; see fw_kernels.cuh). Only the transpose of the
+// pivot column strip, the layout-aware build and the driver below are this file's own.
+//
+// Round t, per GPU, on two streams:
+//   look (high priority): [pivot owner] close P -> (P*, P*^T); NCCL broadcast of (P*, P*^T) along
+//          the pivot's grid row and grid column; [grid row of t] row panel -> rowp; [grid column
+//          of t] transpose the column strip and compute colT; NCCL broadcast of rowp down grid
+//          columns and of colT along grid rows; event ready[t % 2].
+//   main:  wait ready[t % 2]; Rest GEMM over local tile row t+1 and column t+1 first (lookahead:
+//          event a_done, on which look waits before it starts round t+1 — so round t+1's pivot,
+//          panels and broadcasts run while main does the remaining tiles of round t).
+// One host thread drives every GPU; NCCL calls for several GPUs are grouped (ncclGroupStart/End).
+// rowp/colT/pivot buffers are double-buffered by round parity.
+//
+// Output: stripes of whole tile rows are copied device -> pinned host (stripe s+1 in flight while
+// stripe s is reassembled and handed to SolveOptions::dist_sink), or into Result::dist without a
+// sink. References: Venkataraman et al. (JEA 2003) for the blocking; ScaLAPACK's 2D block-cyclic
+// layout and lookahead (HPL's "lookahead depth 1").
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "core/backend.hpp"
+#include "core/rounds.hpp"
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_solver.cuh"
+#include "cuda/fw_kernels.cuh"
+#include "mpi/block_cyclic.hpp"
+
+#define APSP_NCCL_TRY(call)                                                                          \
+  do {                                                                                               \
+    const ncclResult_t apsp_nccl_rc_ = (call);                                                       \
+    if (apsp_nccl_rc_ != ncclSuccess)                                                                \
+      throw ::apsp::Error(std::string("NCCL error: ") + ncclGetErrorString(apsp_nccl_rc_) + " (" + #call + \
+                          " at " + __FILE__ + ":" + std::to_string(__LINE__) + ")");                 \
+  } while (0)
+
+namespace apsp::detail {
+
+namespace multigpu {
+
+namespace {
+
+using cuda::DeviceBuffer;
+using cuda::GemmMode;
+using cuda::kTile;
+using dist::Grid;
+using dist::i64;
+using dist::Layout;
+using dist::TileRange;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+constexpr i64 kStripeBytes = i64(64) << 20;
+
+// ---- device code of this file: layout-aware build and the column-strip transpose ----------------
+
+/// Global vertex of local row (or column) x of worker q of p, tile B.
+__device__ __forceinline__ i64 global_index(i64 x, int p, int q) { return ((x / kTile) * p + q) * kTile + x % kTile; }
+
+/// Local matrix (rows x ld) = 0 where the global row equals the global column, unreachable elsewhere.
+template <class T>
+__global__ void init_local(T* __restrict__ d, i64 ld, i64 rows, int Pr, int pr, int Pc, int pc) {
+  const i64 total = rows * ld;
+  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total; x += i64(gridDim.x) * blockDim.x) {
+    const i64 r = x / ld, c = x - r * ld;
+    d[x] = global_index(r, Pr, pr) == global_index(c, Pc, pc) ? T(0) : cuda::inf_value<T>();
+  }
+}
+
+/// The edges this worker owns, min over duplicates; self loops with w >= 0 ignored.
+template <class T>
+__global__ void scatter_local(T* __restrict__ d, i64 ld, const std::int32_t* __restrict__ src,
+                              const std::int32_t* __restrict__ dst, const double* __restrict__ w, i64 E,
+                              bool undirected, int Pr, int pr, int Pc, int pc) {
+  auto place = [&](i64 u, i64 v, T x) {
+    const i64 I = u / kTile, J = v / kTile;
+    if (I % Pr != pr || J % Pc != pc) return;
+    cuda::atomic_min_value(d + ((I / Pr) * kTile + u % kTile) * ld + (J / Pc) * kTile + v % kTile, x);
+  };
+  for (i64 e = blockIdx.x * i64(blockDim.x) + threadIdx.x; e < E; e += i64(gridDim.x) * blockDim.x) {
+    const i64 u = src[e], v = dst[e];
+    T x;
+    if constexpr (std::is_same_v<T, int>) x = __double2int_rn(w[e]);
+    else x = float(w[e]);
+    if (u == v && !(x < T(0))) continue;
+    place(u, v, x);
+    if (undirected && u != v) place(v, u, x);
+  }
+}
+
+/// out[k][r] = d[r][k] for r < rows, k < kTile: the pivot column strip, k-major, as the Panels
+/// GEMM reads it. 32 x 32 tiles through shared memory; grid (kTile / 32, rows / 32).
+template <class T> __global__ void transpose_strip(const T* __restrict__ d, i64 ld, T* __restrict__ out, i64 ldo) {
+  __shared__ T s[32][33];
+  const i64 r0 = i64(blockIdx.y) * 32, k0 = i64(blockIdx.x) * 32;
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) s[y][threadIdx.x] = d[(r0 + y) * ld + k0 + threadIdx.x];
+  __syncthreads();
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) out[(k0 + y) * ldo + r0 + threadIdx.x] = s[threadIdx.x][y];
+}
+
+// ---- host side -----------------------------------------------------------------------------------
+
+template <class T> ncclDataType_t nccl_type() { return std::is_same_v<T, int> ? ncclInt32 : ncclFloat32; }
+
+/// One GPU's share: its layout, streams, events, communicators and buffers.
+template <class T> struct Gpu {
+  int ordinal = 0;
+  Layout L;
+  cudaStream_t main = nullptr, look = nullptr;
+  cudaEvent_t ready[2] = {nullptr, nullptr}, a_done = nullptr, copied[2] = {nullptr, nullptr};
+  ncclComm_t row = nullptr, col = nullptr;  // this GPU's grid row / grid column (null when of size 1)
+  DeviceBuffer<T> D, csT, rowp[2], colT[2], piv[2];  // piv: (P*, P*^T), 2 B^2
+
+  Gpu() = default;
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+  ~Gpu() {
+    cudaSetDevice(ordinal);
+    if (row) ncclCommDestroy(row);
+    if (col) ncclCommDestroy(col);
+    for (cudaEvent_t e : {ready[0], ready[1], a_done, copied[0], copied[1]})
+      if (e) cudaEventDestroy(e);
+    if (main) cudaStreamDestroy(main);
+    if (look) cudaStreamDestroy(look);
+  }
+};
+
+/// Pinned host array, freed on scope exit.
+template <class T> struct PinnedArray {
+  T* p = nullptr;
+  i64 count = 0;
+  void resize(i64 n) {
+    if (p) cudaFreeHost(p);
+    p = nullptr;
+    count = n;
+    if (n > 0) APSP_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&p), std::size_t(n) * sizeof(T)));
+  }
+  PinnedArray() = default;
+  PinnedArray(const PinnedArray&) = delete;
+  PinnedArray& operator=(const PinnedArray&) = delete;
+  ~PinnedArray() {
+    if (p) cudaFreeHost(p);
+  }
+};
+
+/// Local stride shared by every GPU: the widest local matrix side, so that panel broadcasts have
+/// one element count on every member of a communicator.
+i64 uniform_ld(const Grid& g, i64 R) { return Layout::tiles_of(R, std::min(g.Pr, g.Pc), 0) * kTile; }
+
+/// Device memory one GPU needs (bytes).
+std::size_t bytes_per_gpu(i64 n, int gpus, std::size_t elem) {
+  const Grid g = Grid::for_workers(gpus);
+  const i64 R = (n + kTile - 1) / kTile;
+  const i64 ld = uniform_ld(g, R), rows = Layout::tiles_of(R, g.Pr, 0) * kTile;
+  const i64 chunk = cuda::kEdgeChunk;
+  return std::size_t(rows * ld + 5 * kTile * ld + 4 * kTile * kTile) * elem + std::size_t(chunk) * 16;
+}
+
+std::string gib(double b) {
+  std::ostringstream os;
+  os.precision(3);
+  os << b / double(std::size_t(1) << 30) << " GiB";
+  return os.str();
+}
+
+/// Runs f(r) for r in [0, rows) on up to 32 host threads (the stripe reassembly is memory-bound).
+template <class F> void parallel_rows(i64 rows, const F& f) {
+  const i64 threads = std::min<i64>({i64(std::max(1u, std::thread::hardware_concurrency())), 32, (rows + 63) / 64});
+  if (threads <= 1) {
+    for (i64 r = 0; r < rows; ++r) f(r);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (i64 w = 0; w < threads; ++w)
+    pool.emplace_back([&, w] {
+      for (i64 r = rows * w / threads; r < rows * (w + 1) / threads; ++r) f(r);
+    });
+  for (auto& th : pool) th.join();
+}
+
+template <class T> class MultiGpuRounds final : public RoundOps {
+ public:
+  MultiGpuRounds(const std::vector<int>& ordinals, i64 n) : grid_(Grid::for_workers(int(ordinals.size()))) {
+    const i64 R = (n + kTile - 1) / kTile;
+    ld_ = uniform_ld(grid_, R);
+    gpus_.reserve(ordinals.size());
+    for (std::size_t q = 0; q < ordinals.size(); ++q) {
+      gpus_.push_back(std::make_unique<Gpu<T>>());
+      Gpu<T>& g = *gpus_.back();
+      g.ordinal = ordinals[q];
+      g.L = Layout(grid_, int(q), n, kTile);
+      APSP_CUDA_TRY(cudaSetDevice(g.ordinal));
+      int lo = 0, hi = 0;
+      APSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+      APSP_CUDA_TRY(cudaStreamCreateWithPriority(&g.main, cudaStreamNonBlocking, lo));
+      APSP_CUDA_TRY(cudaStreamCreateWithPriority(&g.look, cudaStreamNonBlocking, hi));
+      for (cudaEvent_t* e : {&g.ready[0], &g.ready[1], &g.a_done, &g.copied[0], &g.copied[1]})
+        APSP_CUDA_TRY(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+      g.D = DeviceBuffer<T>(std::size_t(std::max<i64>(1, g.L.local_rows() * ld_)));
+      g.csT = DeviceBuffer<T>(std::size_t(kTile * ld_));
+      for (int s = 0; s < 2; ++s) {
+        g.rowp[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
+        g.colT[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
+        g.piv[s] = DeviceBuffer<T>(std::size_t(2 * kTile * kTile));
+      }
+      // Per device: the attribute is set in the current device's context.
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<T, GemmMode::Panels>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<T, GemmMode::Rest>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(cuda::kClosureSmemBytes)));
+    }
+    // One communicator per grid row and per grid column (cliques of this process's GPUs).
+    if (grid_.Pc > 1)
+      for (int pr = 0; pr < grid_.Pr; ++pr) make_comms(pr, true);
+    if (grid_.Pr > 1)
+      for (int pc = 0; pc < grid_.Pc; ++pc) make_comms(pc, false);
+  }
+
+  const Grid& grid() const { return grid_; }
+
+  void build(const Graph& g) {
+    const i64 E = i64(g.num_edges());
+    const i64 chunk = std::max<i64>(1, std::min(E, cuda::kEdgeChunk));
+    std::vector<DeviceBuffer<std::int32_t>> src, dst;
+    std::vector<DeviceBuffer<double>> w;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      if (q.L.local_rows() > 0) {
+        init_local<T><<<1024, 256, 0, q.main>>>(q.D.get(), ld_, q.L.local_rows(), grid_.Pr, q.L.pr, grid_.Pc, q.L.pc);
+        APSP_CUDA_CHECK_LAUNCH(q.main);
+      }
+      src.emplace_back(std::size_t(chunk));
+      dst.emplace_back(std::size_t(chunk));
+      w.emplace_back(std::size_t(chunk));
+    }
+    for (i64 e0 = 0; e0 < E; e0 += chunk) {
+      const i64 m = std::min(chunk, E - e0);
+      for (std::size_t x = 0; x < gpus_.size(); ++x) {
+        Gpu<T>& q = *gpus_[x];
+        if (q.L.local_rows() == 0 || q.L.local_cols() == 0) continue;
+        APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+        APSP_CUDA_TRY(cudaMemcpyAsync(src[x].get(), g.src.data() + e0, m * 4, cudaMemcpyHostToDevice, q.main));
+        APSP_CUDA_TRY(cudaMemcpyAsync(dst[x].get(), g.dst.data() + e0, m * 4, cudaMemcpyHostToDevice, q.main));
+        APSP_CUDA_TRY(cudaMemcpyAsync(w[x].get(), g.weight.data() + e0, m * 8, cudaMemcpyHostToDevice, q.main));
+        const int blocks = int(std::min<i64>((m + 255) / 256, 4096));
+        scatter_local<T><<<blocks, 256, 0, q.main>>>(q.D.get(), ld_, src[x].get(), dst[x].get(), w[x].get(), m,
+                                                     !g.directed, grid_.Pr, q.L.pr, grid_.Pc, q.L.pc);
+        APSP_CUDA_CHECK_LAUNCH(q.main);
+      }
+      // The next chunk overwrites the upload buffers.
+      synchronize();
+    }
+    synchronize();
+  }
+
+  void synchronize() {
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      APSP_CUDA_TRY(cudaStreamSynchronize(p->look));
+      APSP_CUDA_TRY(cudaStreamSynchronize(p->main));
+    }
+  }
+
+  void set_progress(ProgressFn f) { progress_ = std::move(f); }
+
+  // ---- RoundOps ----
+  i64 num_rounds() const override { return gpus_.front()->L.R; }
+  void close_pivot(i64 t) override {
+    if (ahead_ < t) pivot(t);
+  }
+  void update_panels(i64 t) override {
+    if (ahead_ < t) {
+      panels(t);
+      ahead_ = t;
+    }
+  }
+  void update_rest(i64 t) override {
+    const int slot = int(t % 2);
+    const i64 R = num_rounds();
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      APSP_CUDA_TRY(cudaStreamWaitEvent(q.main, q.ready[slot], 0));
+    }
+    if (t + 1 >= R) {
+      for (auto& p : gpus_) rest(*p, slot, {0, p->L.lr}, {0, p->L.lc});
+      return;
+    }
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      const i64 r1 = q.L.owns_row(t + 1) ? q.L.local_row(t + 1) : -1;
+      const i64 c1 = q.L.owns_col(t + 1) ? q.L.local_col(t + 1) : -1;
+      if (r1 >= 0) rest(q, slot, {r1, r1 + 1}, {0, q.L.lc});
+      if (c1 >= 0)
+        for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1})) rest(q, slot, rr, {c1, c1 + 1});
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(q.a_done, q.main));
+      APSP_CUDA_TRY(cudaStreamWaitEvent(q.look, q.a_done, 0));
+    }
+    pivot(t + 1);
+    panels(t + 1);
+    ahead_ = t + 1;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      const i64 r1 = q.L.owns_row(t + 1) ? q.L.local_row(t + 1) : -1;
+      const i64 c1 = q.L.owns_col(t + 1) ? q.L.local_col(t + 1) : -1;
+      for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
+        for (const TileRange& cr : dist::ranges_without(q.L.lc, {c1})) rest(q, slot, rr, cr);
+    }
+  }
+  void finish_round(i64 t) override {
+    // Progress is reported after the host has queued the round; wait for the GPUs now and then
+    // so that it tells the truth (about 100 waits over a run; the queue refills at once).
+    const i64 R = num_rounds(), every = R >= 100 ? R / 100 : 1;
+    if (progress_ && ((t + 1) % every == 0 || t + 1 == R))
+      for (auto& p : gpus_) {
+        APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+        APSP_CUDA_TRY(cudaStreamSynchronize(p->main));
+      }
+  }
+
+  /// Hands out the result in stripes of tile rows: to `sink` if set, else into `whole`.
+  void gather(const RowSink& sink, T* whole, i64 whole_stride, Dtype dtype) {
+    const Layout& L0 = gpus_.front()->L;
+    const i64 n = L0.n, B = kTile;
+    const auto stripes = dist::output_stripes(L0.R, B, L0.n_pad(), i64(sizeof(T)), kStripeBytes);
+    if (stripes.empty() || n == 0) return;
+    const i64 per = stripes.front().end - stripes.front().begin;
+    std::vector<PinnedArray<T>> stage[2];
+    for (auto& s : stage) {
+      s = std::vector<PinnedArray<T>>(gpus_.size());
+      for (std::size_t x = 0; x < gpus_.size(); ++x)
+        s[x].resize(Layout::tiles_of(per, grid_.Pr, 0) * B * ld_);
+    }
+    auto issue = [&](std::size_t s) {
+      for (std::size_t x = 0; x < gpus_.size(); ++x) {
+        Gpu<T>& q = *gpus_[x];
+        const TileRange lr = q.L.local_rows_in(stripes[s].begin, stripes[s].end);
+        APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+        if (!lr.empty())
+          APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2][x].p, q.D.get() + lr.begin * B * ld_,
+                                        std::size_t((lr.end - lr.begin) * B * ld_) * sizeof(T), cudaMemcpyDeviceToHost,
+                                        q.main));
+        APSP_CUDA_TRY(cudaEventRecord(q.copied[s % 2], q.main));
+      }
+    };
+    std::vector<T> out(sink ? std::size_t(per * B * n) : 0);
+    std::exception_ptr failed;
+    issue(0);
+    for (std::size_t s = 0; s < stripes.size(); ++s) {
+      for (auto& p : gpus_) APSP_CUDA_TRY(cudaEventSynchronize(p->copied[s % 2]));
+      if (s + 1 < stripes.size()) issue(s + 1);
+      const i64 row0 = stripes[s].begin * B, rows = std::min(stripes[s].end * B, n) - row0;
+      T* dst = sink ? out.data() : whole + row0 * whole_stride;
+      const i64 dst_ld = sink ? n : whole_stride;
+      parallel_rows(rows, [&](i64 r) {
+        const i64 gi = row0 + r, I = gi / B;
+        const int qr = int(I % grid_.Pr);
+        for (int qc = 0; qc < grid_.Pc; ++qc) {
+          const int x = grid_.rank_of(qr, qc);
+          const Layout& L = gpus_[std::size_t(x)]->L;
+          const TileRange lr = L.local_rows_in(stripes[s].begin, stripes[s].end);
+          const T* src = stage[s % 2][std::size_t(x)].p + ((L.local_row(I) - lr.begin) * B + gi % B) * ld_;
+          for (i64 lj = 0; lj < L.lc; ++lj) {
+            const i64 j0 = L.global_col(lj) * B;
+            if (j0 >= n) break;
+            std::memcpy(dst + r * dst_ld + j0, src + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(T));
+          }
+        }
+      });
+      if (sink && !failed) {
+        try {
+          sink(RowBlock{row0, rows, n, n, dtype, out.data()});
+        } catch (...) {
+          failed = std::current_exception();
+          break;
+        }
+      }
+    }
+    synchronize();
+    if (failed) std::rethrow_exception(failed);
+  }
+
+ private:
+  void make_comms(int index, bool rows) {
+    const int members = rows ? grid_.Pc : grid_.Pr;
+    std::vector<int> devs(std::size_t(members), 0);
+    std::vector<Gpu<T>*> who(std::size_t(members), nullptr);
+    for (int m = 0; m < members; ++m) {
+      who[std::size_t(m)] = gpus_[std::size_t(rows ? grid_.rank_of(index, m) : grid_.rank_of(m, index))].get();
+      devs[std::size_t(m)] = who[std::size_t(m)]->ordinal;
+    }
+    std::vector<ncclComm_t> comms(std::size_t(members), nullptr);
+    APSP_NCCL_TRY(ncclCommInitAll(comms.data(), members, devs.data()));
+    for (int m = 0; m < members; ++m) (rows ? who[std::size_t(m)]->row : who[std::size_t(m)]->col) = comms[std::size_t(m)];
+  }
+
+  cuda::RoundArgs<T> args() const { return cuda::RoundArgs<T>{nullptr, ld_, nullptr, nullptr, nullptr, nullptr, nullptr, 0}; }
+
+  // The pivot: closed on its owner, (P*, P*^T) broadcast along its grid row and column.
+  void pivot(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      if (q.L.pr != tr || q.L.pc != tc) continue;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      const i64 li = q.L.local_row(t), lj = q.L.local_col(t);
+      cuda::RoundArgs<T> a = args();
+      a.d = q.D.get() + li * kTile * ld_ + lj * kTile;
+      a.csT = q.csT.get();  // block 0 also writes P*^T here; the transpose below rewrites csT anyway
+      a.pS = q.piv[slot].get();
+      a.pT = q.piv[slot].get() + kTile * kTile;
+      cuda::closure_and_transpose<T><<<1, cuda::kClosureThreads, cuda::kClosureSmemBytes, q.look>>>(a);
+      APSP_CUDA_CHECK_LAUNCH(q.look);
+    }
+    if (grid_.P == 1) return;
+    APSP_NCCL_TRY(ncclGroupStart());
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      T* buf = q.piv[slot].get();
+      if (q.L.pr == tr && q.row)
+        APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tc, q.row, q.look));
+      if (q.L.pc == tc && q.col)
+        APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tr, q.col, q.look));
+    }
+    APSP_NCCL_TRY(ncclGroupEnd());
+  }
+
+  // Row panel on the pivot's grid row, column panel (transposed) on its grid column, then the
+  // broadcasts that give every GPU the panels of its own tile rows and columns.
+  void panels(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      if (q.L.pr == tr && q.L.lc > 0) {
+        cuda::RoundArgs<T> a = args();
+        a.d = q.D.get() + q.L.local_row(t) * kTile * ld_;  // row mode reads d + 0 * ld + X0: D[t, X]
+        a.rowp = q.rowp[slot].get();
+        a.pT = q.piv[slot].get() + kTile * kTile;          // A = P*
+        cuda::minplus_gemm_128x128<T, GemmMode::Panels>
+            <<<dim3(unsigned(q.L.lc), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
+        APSP_CUDA_CHECK_LAUNCH(q.look);
+      }
+      if (q.L.pc == tc && q.L.lr > 0) {
+        const i64 lj = q.L.local_col(t);
+        transpose_strip<T><<<dim3(kTile / 32, unsigned(q.L.local_rows() / 32)), dim3(32, 8), 0, q.look>>>(
+            q.D.get() + lj * kTile, ld_, q.csT.get(), ld_);
+        APSP_CUDA_CHECK_LAUNCH(q.look);
+        // colT[:, X] = P*^T (x) csT[:, X], through the row-panel form: A = P*^T is passed as pT.
+        cuda::RoundArgs<T> a = args();
+        a.d = q.csT.get();
+        a.rowp = q.colT[slot].get();
+        a.pT = q.piv[slot].get();
+        cuda::minplus_gemm_128x128<T, GemmMode::Panels>
+            <<<dim3(unsigned(q.L.lr), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
+        APSP_CUDA_CHECK_LAUNCH(q.look);
+      }
+    }
+    if (grid_.P > 1) {
+      APSP_NCCL_TRY(ncclGroupStart());
+      for (auto& p : gpus_) {
+        Gpu<T>& q = *p;
+        if (q.col)
+          APSP_NCCL_TRY(ncclBroadcast(q.rowp[slot].get(), q.rowp[slot].get(), std::size_t(kTile * ld_), nccl_type<T>(),
+                                      tr, q.col, q.look));
+        if (q.row)
+          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(), std::size_t(kTile * ld_), nccl_type<T>(),
+                                      tc, q.row, q.look));
+      }
+      APSP_NCCL_TRY(ncclGroupEnd());
+    }
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(p->ready[slot], p->look));
+    }
+  }
+
+  // Rest GEMM over local tile rows `rr` x local tile columns `cr` on the main stream.
+  void rest(Gpu<T>& q, int slot, TileRange rr, TileRange cr) {
+    if (rr.empty() || cr.empty()) return;
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    cuda::RoundArgs<T> a = args();
+    a.d = q.D.get() + rr.begin * kTile * ld_ + cr.begin * kTile;
+    a.colT = q.colT[slot].get() + rr.begin * kTile;
+    a.rowp = q.rowp[slot].get() + cr.begin * kTile;
+    cuda::minplus_gemm_128x128<T, GemmMode::Rest>
+        <<<dim3(unsigned(cr.end - cr.begin), unsigned(rr.end - rr.begin)), cuda::kGemmThreads, cuda::kGemmSmemBytes,
+           q.main>>>(a);
+    APSP_CUDA_CHECK_LAUNCH(q.main);
+  }
+
+  Grid grid_;
+  i64 ld_ = 0;
+  std::vector<std::unique_ptr<Gpu<T>>> gpus_;
+  ProgressFn progress_;
+  i64 ahead_ = -1;
+};
+
+std::vector<int> devices_of(const SolveOptions& o) {
+  int count = 0;
+  APSP_CUDA_TRY(cudaGetDeviceCount(&count));
+  std::vector<int> devs = o.devices;
+  if (devs.empty())
+    for (int d = 0; d < count; ++d) devs.push_back(d);
+  for (int d : devs)
+    if (d < 0 || d >= count)
+      throw UsageError("--devices: no GPU " + std::to_string(d) + " (this machine has " + std::to_string(count) + ")");
+  std::vector<int> sorted = devs;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw UsageError("--devices: a GPU is listed twice");
+  if (devs.empty()) throw BackendUnavailable("the multi-gpu backend found no GPU");
+  return devs;
+}
+
+class MultiGpuBackend final : public BackendImpl {
+ public:
+  std::string name() const override { return "multi-gpu"; }
+  bool supports(Dtype t) const override { return t == Dtype::Int32 || t == Dtype::Float32; }
+  int default_block(Dtype, std::int64_t) const override { return kTile; }
+  int pad_multiple(Dtype, int) const override { return 1; }
+  bool builds_matrix() const override { return true; }
+  void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
+    if (block != kTile)
+      throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) + " (got --block " +
+                       std::to_string(block) + ")");
+    if (paths) throw UsageError("the multi-gpu backend does not keep next hops yet; use --backend cpu or mpi for paths");
+    if (!supports(t)) throw UsageError(std::string("the multi-gpu backend does not support ") + dtype_name(t));
+    int count = 0;
+    APSP_CUDA_TRY(cudaGetDeviceCount(&count));
+    std::size_t free_b = 0, total_b = 0;
+    APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    const std::size_t need = bytes_per_gpu(n, std::max(1, count), dtype_size(t));
+    if (need > free_b)
+      throw ResourceError("V=" + std::to_string(n) + " needs " + gib(double(need)) + " per GPU on " +
+                          std::to_string(count) + " GPUs; GPU 0 has " + gib(double(free_b)) + " free");
+  }
+
+  void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
+    APSP_EXPECTS(next == nullptr, "the multi-gpu backend has no next-hop support");
+    const std::vector<int> devs = devices_of(o);
+    if (dist.dtype() == Dtype::Int32) run_typed<int>(g, dist, devs, o, timings);
+    else if (dist.dtype() == Dtype::Float32) run_typed<float>(g, dist, devs, o, timings);
+    else throw UsageError(std::string("the multi-gpu backend does not support ") + dtype_name(dist.dtype()));
+  }
+
+ private:
+  template <class T>
+  void run_typed(const Graph& g, Matrix& dist, const std::vector<int>& devs, const SolveOptions& o, Timings& timings) {
+    const std::size_t need = bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T));
+    for (int d : devs) {
+      APSP_CUDA_TRY(cudaSetDevice(d));
+      std::size_t free_b = 0, total_b = 0;
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+      if (need > free_b)
+        throw ResourceError("V=" + std::to_string(g.num_vertices) + " needs " + gib(double(need)) + " on each of " +
+                            std::to_string(devs.size()) + " GPUs; GPU " + std::to_string(d) + " has " +
+                            gib(double(free_b)) + " free");
+    }
+    auto t0 = Clock::now();
+    MultiGpuRounds<T> fw(devs, g.num_vertices);
+    fw.build(g);
+    timings.h2d = seconds_since(t0);
+    t0 = Clock::now();
+    fw.set_progress(o.progress);
+    run_rounds(fw, o.progress);
+    fw.synchronize();
+    timings.compute = seconds_since(t0);
+    t0 = Clock::now();
+    fw.gather(o.dist_sink, o.dist_sink ? nullptr : dist.data<T>(), dist.stride(), dist.dtype());
+    if (o.dist_sink) dist = Matrix{};
+    timings.d2h = seconds_since(t0);
+  }
+};
+
+}  // namespace
+
+}  // namespace multigpu
+
+std::unique_ptr<BackendImpl> make_multigpu_backend() { return std::make_unique<multigpu::MultiGpuBackend>(); }
+
+BackendInfo multigpu_backend_info() {
+  BackendInfo info{"multi-gpu", true, false, ""};
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    info.detail = e != cudaSuccess ? std::string("no usable CUDA device: ") + cudaGetErrorString(e)
+                                   : std::string("no CUDA device");
+    cudaGetLastError();
+    return info;
+  }
+  int version = 0;
+  ncclGetVersion(&version);
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+    cudaGetLastError();
+    info.detail = "cannot read the properties of CUDA device 0";
+    return info;
+  }
+  const multigpu::Grid grid = multigpu::Grid::for_workers(count);
+  std::ostringstream os;
+  os << count << " x " << p.name << ", NCCL " << version / 10000 << "." << version / 100 % 100 << "."
+     << version % 100 << ", grid " << grid.Pr << " x " << grid.Pc;
+  if (p.major < 9) {
+    info.detail = os.str() + ": needs compute capability 9.0 or newer (built for sm_90a)";
+    return info;
+  }
+  info.usable = true;
+  info.detail = os.str();
+  return info;
+}
+
+}  // namespace apsp::detail
