@@ -14,6 +14,13 @@ namespace {
 
 using test::RandomGraphSpec;
 
+SolveOptions cpu(std::optional<Dtype> t = std::nullopt) {
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.dtype = t;
+  return o;
+}
+
 Matrix reference(const Graph& g, Dtype t) {
   Matrix m = detail::build_matrix(g, t, g.num_vertices, g.num_vertices);
   detail::reference_floyd_warshall(m);
@@ -49,7 +56,9 @@ TEST_P(CoreSizes, CpuMatchesReferenceOnManyShapes) {
     spec.seed = std::uint64_t(V) * 7919 + 17;
     const Graph g = test::random_graph(spec);
     const Matrix want = reference(g, Dtype::Int32);
-    if (V >= 8) ASSERT_GT(test::finite_off_diagonal(want), V) << "trivial input, seed " << spec.seed;
+    if (V >= 8) {
+      ASSERT_GT(test::finite_off_diagonal(want), V) << "trivial input, seed " << spec.seed;
+    }
     for (int block : {0, 32}) {
       SolveOptions o;
       o.backend = Backend::Cpu;
@@ -85,7 +94,7 @@ TEST(Core, DuplicateEdgesKeepMinimumAndSelfLoopsAreIgnored) {
   g.add_edge(0, 1, 4);
   g.add_edge(0, 1, 6);
   g.add_edge(1, 1, 3);
-  const Result r = solve(g, SolveOptions{.backend = Backend::Cpu});
+  const Result r = solve(g, cpu());
   EXPECT_EQ(r.dist.at<std::int32_t>(0, 1), 4);
   EXPECT_EQ(r.dist.at<std::int32_t>(1, 1), 0);
   EXPECT_EQ(r.dist.at<std::int32_t>(1, 0), kNthuInf);
@@ -112,7 +121,7 @@ TEST(Core, Int32BoundPromotesToInt64ByDefault) {
   Graph g;
   g.num_vertices = 5;
   for (int i = 0; i < 4; ++i) g.add_edge(i, i + 1, 5e8);
-  const Result r = solve(g, SolveOptions{.backend = Backend::Cpu});
+  const Result r = solve(g, cpu());
   ASSERT_EQ(r.dtype(), Dtype::Int64);
   EXPECT_EQ(r.dist.at<std::int64_t>(0, 4), 2000000000LL);
   EXPECT_FALSE(r.notes.empty());
@@ -137,10 +146,10 @@ TEST(Core, FractionalWeightsUseFloat64AndIntegerTypesRefuseThem) {
   g.num_vertices = 3;
   g.add_edge(0, 1, 0.25);
   g.add_edge(1, 2, 0.5);
-  const Result r = solve(g, SolveOptions{.backend = Backend::Cpu});
+  const Result r = solve(g, cpu());
   ASSERT_EQ(r.dtype(), Dtype::Float64);
   EXPECT_DOUBLE_EQ(r.dist.at<double>(0, 2), 0.75);
-  EXPECT_THROW(solve(g, SolveOptions{.backend = Backend::Cpu, .dtype = Dtype::Int32}), UsageError);
+  EXPECT_THROW(solve(g, cpu(Dtype::Int32)), UsageError);
 }
 
 TEST(Core, ValidationRejectsBadGraphs) {
@@ -161,7 +170,7 @@ TEST(Core, HugeGraphIsRefusedBeforeAllocating) {
   g.num_vertices = 3'000'000;  // 3e6^2 * 4 bytes = 36 TB
   g.add_edge(0, 1, 1);
   try {
-    solve(g, SolveOptions{.backend = Backend::Cpu});
+    solve(g, cpu());
     FAIL() << "expected ResourceError";
   } catch (const ResourceError& e) {
     EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
@@ -193,7 +202,7 @@ TEST(Core, VerifyDetectsAWrongAnswer) {
   spec.V = 60;
   spec.E = 300;
   const Graph g = test::random_graph(spec);
-  Result r = solve(g, SolveOptions{.backend = Backend::Cpu});
+  Result r = solve(g, cpu());
   EXPECT_EQ(detail::verify(g, r.dist), "");
   // Sampled mode (full_limit below V) must agree too.
   EXPECT_EQ(detail::verify(g, r.dist, 10, 8), "");
