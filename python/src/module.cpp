@@ -1,9 +1,9 @@
 // python/src/module.cpp — apsp._core, the compiled half of the `apsp` Python package.
 //
 // Converts NumPy inputs (edge arrays, dense matrices) straight into apsp::Graph vectors (one pass,
-// no intermediate arrays), runs apsp::solve() with the GIL released, and hands every result
-// apsp::Matrix to NumPy without copying: the array views the matrix's memory (strided when the
-// backend padded the rows) and a "apsp.Matrix" capsule owns it. The SciPy-style argument handling
+// no intermediate arrays), runs apsp::solve() with the GIL released (Ctrl-C still interrupts it
+// between rounds), and hands every result apsp::Matrix to NumPy without copying: the array views
+// the matrix's memory (strided when the backend padded the rows) and a "apsp.Matrix" capsule owns it. The SciPy-style argument handling
 // lives in apsp/__init__.py; this file is the part that touches O(E) or O(V^2) data.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -475,6 +476,16 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend, const std::opt
   o.block = block;
   o.threads = threads;
   o.paths = paths;
+  // Ctrl-C: between rounds, the solver's thread looks for a pending signal and unwinds with
+  // KeyboardInterrupt. Only for backends whose rounds run on this thread and can unwind alone
+  // (an MPI rank or a multi-GPU worker must not leave the others waiting).
+  if (o.backend == apsp::Backend::Auto || o.backend == apsp::Backend::Cpu || o.backend == apsp::Backend::Cuda) {
+    o.progress = [caller = std::this_thread::get_id()](std::int64_t, std::int64_t) {
+      if (std::this_thread::get_id() != caller) return;
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    };
+  }
   apsp::Result r;
   {
     py::gil_scoped_release nogil;

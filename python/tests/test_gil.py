@@ -1,8 +1,12 @@
-"""The GIL is released while the solver runs: Python code in another thread keeps running."""
+"""The GIL is released while the solver runs: Python code in another thread keeps running; and
+Ctrl-C still interrupts a long solve."""
+import os
+import signal
 import threading
 import time
 
 import numpy as np
+import pytest
 
 from conftest import apsp, random_weights, scipy_reference
 
@@ -51,3 +55,29 @@ def test_concurrent_solves_are_independent():
         t.join()
     for W, (d, _) in zip(graphs, results):
         np.testing.assert_array_equal(d, scipy_reference(W))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or threading.current_thread() is not threading.main_thread(),
+                    reason="needs SIGINT delivered to the main thread")
+def test_ctrl_c_interrupts_a_solve():
+    n = 2000
+    ring = np.arange(n)
+    g = apsp.graph(ring, (ring + 1) % n, np.ones(n), num_vertices=n)
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    interrupted = False
+    try:
+        timer.start()
+        try:
+            apsp.solve(g, dtype=np.int32, threads=1, backend="cpu")
+        except KeyboardInterrupt:
+            interrupted = True
+        else:
+            time.sleep(1.0)  # the solve won the race: let the signal land here instead
+    except KeyboardInterrupt:
+        pass
+    finally:
+        timer.join()
+    if not interrupted:
+        pytest.skip("the solve finished before the signal arrived")
+    # the module is still usable afterwards
+    assert apsp.shortest_path(np.array([[0, 2], [0, 0]]))[0, 1] == 2
