@@ -5,18 +5,19 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,sanitize,lab,bench,whole]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
 #   --deps DIR  a folder with include/{gtest,gmock,CLI} and lib/libgtest*.a, used when the machine
-#               lacks GoogleTest / CLI11 (the device image has neither packaged).
+#               lacks GoogleTest / CLI11 (the device image has neither packaged), and
+#               nthu-testcases/ (the course cases, which live outside the repository).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$ROOT
 DEPS=""
-STEPS=build,sass,test,sanitize,lab,bench,whole
+STEPS=build,sass,test,nthu,sanitize,lab,bench,whole
 SIZES=5000,11000,30000
 BENCH_SIZES=""
 while [ $# -gt 0 ]; do
@@ -29,8 +30,12 @@ while [ $# -gt 0 ]; do
     *) echo "unknown argument $1"; exit 2 ;;
   esac
 done
-OUTDIR=${OUT:-$ROOT/gpu-check-out}
-mkdir -p "$OUTDIR"
+# Logs are written to LOGDIR, and at the end packed into $OUT/logs.tgz with the summary, lab and
+# bench logs beside it (the device tool brings back at most 8 files).
+FINAL=${OUT:-$ROOT/gpu-check-out}
+OUTDIR=${LOGDIR:-/tmp/apsp-gpu-logs}
+rm -rf "$OUTDIR"
+mkdir -p "$OUTDIR" "$FINAL"
 BUILD=${BUILD_DIR:-/tmp/apsp-gpu-build}
 export PATH=$PATH:/usr/local/cuda/bin
 SUMMARY=$OUTDIR/summary.txt
@@ -91,6 +96,28 @@ if has test; then
   rc=$?
   tail -5 "$OUTDIR/test_cuda.log"
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
+fi
+
+# ---- the course cases, byte for byte, through the cuda backend ----
+if has nthu; then
+  CASES=""
+  for d in "$DEPS/nthu-testcases" "$SRC/../shared/nthu-testcases" "$ROOT/../shared/nthu-testcases"; do
+    [ -n "$d" ] && [ -d "$d" ] && { CASES=$d; break; }
+  done
+  if [ -z "$CASES" ]; then
+    note "nthu cases: SKIPPED (no nthu-testcases folder)"
+  else
+    pass=0; fail=0
+    for out in "$CASES"/*.out; do
+      in=${out%.out}
+      if "$APSP" solve "$in" /tmp/nthu.bin --backend cuda -q >/dev/null 2>>"$OUTDIR/nthu.log" && cmp -s /tmp/nthu.bin "$out"; then
+        pass=$((pass + 1))
+      else
+        fail=$((fail + 1)); echo "FAIL $in" >>"$OUTDIR/nthu.log"
+      fi
+    done
+    note "nthu cases via --backend cuda: $pass byte-exact, $fail failed"
+  fi
 fi
 
 # ---- compute-sanitizer on a small case ----
@@ -163,6 +190,8 @@ EOF
   done
 fi
 
+tar czf "$FINAL/logs.tgz" -C "$OUTDIR" . 2>/dev/null
+for f in summary.txt lab.log bench_cuda.log bench_cuda.csv test_cuda.log; do [ -f "$OUTDIR/$f" ] && cp "$OUTDIR/$f" "$FINAL/"; done
 echo
 echo "================ summary ($(( $(date +%s) - T0 )) s) ================"
 cat "$SUMMARY"
