@@ -116,8 +116,11 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
       const T skj = s[k][j];
 #pragma unroll
       for (int q = 0; q < kRowsPerThread; ++q) {
+        // Only strict improvements are written: row k and column k never improve at step k
+        // (P[k][k] = 0), so no thread writes what another reads in this step.
         const int i = i0 + 8 * q;
-        s[i][j] = relax(s[i][k], skj, s[i][j]);
+        const T v = s[i][k] + skj;
+        if (v < s[i][j]) s[i][j] = v;
       }
       __syncthreads();
     }
