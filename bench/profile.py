@@ -82,6 +82,8 @@ def machine_header(apsp, args):
         f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
         f"graph: uniform random, E = min(5M, V^2/4), weights {args.wmin}..{args.wmax}, seed {args.seed}; "
         f"dtype {args.dtype}; 1 warm-up + median of {args.trials}",
+        "columns: total_s = wall time of the Python call; compute_s = the solver's own compute timing "
+        "(device time for cuda-naive); gupdates_per_s = V^3 / total_s (/ compute_s where there is no total)",
     ]
     if args.note:
         lines.append(f"note: {args.note}")
@@ -239,9 +241,11 @@ def write_outputs(out, header, rows):
         if y_time != "":
             series.setdefault(r["backend"], []).append((r["V"], y_time, r["gupdates_per_s"]))
     missing = sorted({r["backend"] for r in rows} - set(series))
-    subtitle = "\n".join(header[:2] + ([f"not available / not run: {', '.join(missing)}"] if missing else []))
+    keep = [h for h in header if h.startswith(("apsp bench", "machine", "commit", "load", "note"))]
+    subtitle = "\n".join(keep + ([f"no timings (not available / not run): {', '.join(missing)}"] if missing else []))
+    bottom = 0.02 + 0.022 * (subtitle.count("\n") + 1)
     for kind, col, ylabel, log in (("time", 1, "seconds (median)", True), ("rate", 2, "G updates/s = V^3 / s", True)):
-        fig, ax = plt.subplots(figsize=(8, 5.5))
+        fig, ax = plt.subplots(figsize=(8, 6))
         for name, pts in series.items():
             pts.sort()
             label = name + (" (device time)" if name == "cuda-naive" else "")
@@ -255,7 +259,7 @@ def write_outputs(out, header, rows):
         ax.legend()
         ax.set_title("apsp: all-pairs shortest paths from Python", fontsize=11)
         fig.text(0.01, 0.005, subtitle, fontsize=6.5, va="bottom")
-        fig.tight_layout(rect=(0, 0.08, 1, 1))
+        fig.tight_layout(rect=(0, bottom, 1, 1))
         path = out.parent / f"{out.name}_{kind}.png"
         fig.savefig(path, dpi=110)
         plt.close(fig)

@@ -159,6 +159,19 @@ def _to_graph(graph, directed, unweighted, reverse, num_vertices):
         g = _graph_from_edges(coo.row, coo.col, coo.data, rows, directed, reverse, unweighted)
         return g, rows
 
+    if isinstance(graph, np.ma.MaskedArray):
+        # SciPy's reading: every unmasked entry is an edge, zeros included
+        if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
+            raise ValueError(f"a dense graph must be a square 2-D array, got shape {graph.shape}")
+        src, dst = np.nonzero(~np.ma.getmaskarray(graph))
+        n = graph.shape[0]
+        if num_vertices is not None and num_vertices != n:
+            raise ValueError(f"num_vertices={num_vertices} but the matrix is {n} x {n}")
+        if n == 0:
+            return None, 0
+        g = _graph_from_edges(src, dst, np.ma.getdata(graph)[src, dst], n, directed, reverse, unweighted)
+        return g, n
+
     arr = np.asarray(graph)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"a dense graph must be a square 2-D array, got shape {arr.shape}")
@@ -239,7 +252,7 @@ def _with_reversed_cycle(err):
 
 def shortest_path(graph, directed=True, unweighted=False, return_predecessors=False, dtype=None,
                   backend="auto", block=None, *, return_next_hop=False, num_vertices=None,
-                  indices=None, threads=None, method=None):
+                  indices=None, threads=None, method=None, overwrite=False):
     """All-pairs shortest path lengths, in the manner of ``scipy.sparse.csgraph.shortest_path``.
 
     Parameters
@@ -253,7 +266,9 @@ def shortest_path(graph, directed=True, unweighted=False, return_predecessors=Fa
         * ``(src, dst, weight)`` or ``(src, dst)`` tuple of 1-D arrays: edge i goes src[i] -> dst[i];
           duplicate edges keep the lightest; V is ``num_vertices`` or ``max(id) + 1``. Weight +inf
           means "no edge".
-        * an :class:`apsp.Graph` (from :func:`read`, :func:`generate` or :func:`graph`).
+        * a ``numpy.ma`` masked array: every unmasked entry is an edge, zeros included (as SciPy).
+        * an :class:`apsp.Graph` (from :func:`read`, :func:`generate` or :func:`graph`); one read
+          or generated as undirected stays undirected whatever ``directed`` says.
         NaN weights are refused (ValueError). Negative weights are fine (Johnson reweighting)
         unless they close a negative cycle.
     directed : bool
@@ -283,8 +298,9 @@ def shortest_path(graph, directed=True, unweighted=False, return_predecessors=Fa
         Return only these rows (like SciPy; all pairs are still solved).
     threads : int (keyword)
         CPU threads; None = all.
-    method : str (keyword)
-        Accepted for SciPy compatibility ("auto", "FW", "D", "BF", "J") and ignored.
+    method, overwrite : (keyword)
+        Accepted for SciPy compatibility and ignored (method: "auto", "FW", "D", "BF", "J"); the
+        input is never modified.
 
     Returns
     -------

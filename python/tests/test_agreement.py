@@ -204,3 +204,14 @@ def test_method_argument_is_accepted_and_ignored():
     D = np.array([[0, 1], [0, 0]])
     for m in ("auto", "FW", "D", "BF", "J"):
         np.testing.assert_array_equal(apsp.shortest_path(D, method=m), [[0, 1], [np.inf, 0]])
+
+
+def test_masked_array_unmasked_entries_are_edges_like_scipy():
+    from scipy.sparse.csgraph import shortest_path as scipy_sp
+    data = np.array([[0.0, 0.0, 9.0], [0.0, 0.0, 1.0], [2.0, 0.0, 0.0]])
+    mask = np.array([[True, False, False], [True, True, False], [False, True, True]])
+    m = np.ma.masked_array(data, mask=mask)  # 0 -> 1 is an unmasked zero: a zero-weight edge
+    # (as csgraph_from_masked and SciPy's D/BF/J read it; SciPy 1.10's FW path drops the zero)
+    np.testing.assert_array_equal(apsp.shortest_path(m), scipy_sp(m, method="D"))
+    assert apsp.shortest_path(m)[0, 2] == 1
+    np.testing.assert_array_equal(apsp.shortest_path(m, overwrite=True), scipy_sp(m, method="J"))
