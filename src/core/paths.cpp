@@ -13,6 +13,7 @@
 #include "apsp/paths.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "apsp/errors.hpp"
@@ -86,6 +87,174 @@ Matrix predecessors_from_reversed_next(const Matrix& next_rev) {
         }
       }
   return pred;
+}
+
+namespace {
+
+enum : std::uint8_t { kUnknown = 0, kOnWalk = 1, kEnds = 2, kLoops = 3 };
+
+/// Classifies every vertex's walk toward column `c` of `hop` (row v's hop at hop[v * ld + c]):
+/// kEnds when it reaches j or a -1, kLoops when it runs into a cycle. Returns whether any loops.
+bool classify_column(const std::int32_t* hop, std::int64_t ld, std::int64_t c, std::int64_t n, std::int64_t j,
+                     std::vector<std::uint8_t>& state, std::vector<std::int64_t>& walk) {
+  state.assign(std::size_t(n), kUnknown);
+  state[std::size_t(j)] = kEnds;
+  bool loops = false;
+  for (std::int64_t s = 0; s < n; ++s) {
+    if (state[std::size_t(s)] != kUnknown) continue;
+    walk.clear();
+    std::int64_t v = s;
+    std::uint8_t verdict = kEnds;
+    while (true) {
+      state[std::size_t(v)] = kOnWalk;
+      walk.push_back(v);
+      const std::int32_t a = hop[v * ld + c];
+      if (a < 0 || a >= n) break;  // the walk stops here (unreachable, or caught by path_from_next)
+      const std::uint8_t sa = state[std::size_t(a)];
+      if (sa == kUnknown) {
+        v = a;
+        continue;
+      }
+      verdict = sa == kEnds ? kEnds : kLoops;  // kOnWalk: we closed a cycle
+      break;
+    }
+    for (std::int64_t x : walk) state[std::size_t(x)] = verdict;
+    loops |= verdict == kLoops;
+  }
+  return loops;
+}
+
+/// Out-edges of g in CSR form (both directions when undirected; self loops dropped).
+struct OutEdges {
+  std::vector<std::int64_t> start;
+  std::vector<std::int32_t> to;
+  std::vector<double> w;
+  explicit OutEdges(const Graph& g) {
+    const std::int64_t n = g.num_vertices;
+    start.assign(std::size_t(n) + 1, 0);
+    for (std::size_t e = 0; e < g.num_edges(); ++e) {
+      if (g.src[e] == g.dst[e]) continue;
+      ++start[std::size_t(g.src[e]) + 1];
+      if (!g.directed) ++start[std::size_t(g.dst[e]) + 1];
+    }
+    for (std::int64_t v = 0; v < n; ++v) start[std::size_t(v) + 1] += start[std::size_t(v)];
+    to.resize(std::size_t(start[std::size_t(n)]));
+    w.resize(to.size());
+    std::vector<std::int64_t> pos(start.begin(), start.end() - 1);
+    auto put = [&](std::int32_t u, std::int32_t v, double wt) {
+      const std::int64_t p = pos[std::size_t(u)]++;
+      to[std::size_t(p)] = v;
+      w[std::size_t(p)] = wt;
+    };
+    for (std::size_t e = 0; e < g.num_edges(); ++e) {
+      if (g.src[e] == g.dst[e]) continue;
+      put(g.src[e], g.dst[e], g.weight[e]);
+      if (!g.directed) put(g.dst[e], g.src[e], g.weight[e]);
+    }
+  }
+};
+
+/// Re-points the vertices of column j whose walk loops; `state` is classify_column's output.
+template <class T>
+std::int64_t repair_column(const OutEdges& out, const Matrix& dist, Matrix& next, std::int64_t j,
+                           std::vector<std::uint8_t>& state, double rel_tol) {
+  const std::int64_t n = dist.rows();
+  const T inf = unreachable<T>();
+  auto d = [&](std::int64_t v) { return double(dist.at<T>(v, j)); };
+  std::vector<std::int64_t> caught;
+  for (std::int64_t v = 0; v < n; ++v)
+    if (state[std::size_t(v)] == kLoops && dist.at<T>(v, j) < inf) caught.push_back(v);
+  std::int64_t changed = 0;
+  // Passes: a caught vertex takes its tightest edge into a vertex whose walk ends. Each pass frees
+  // the caught vertices next to free ones; if none is exactly tight (float rounding), the least
+  // slack one over all caught vertices goes, so every pass frees at least one.
+  while (!caught.empty()) {
+    std::vector<std::int64_t> still;
+    std::int64_t best_v = -1, best_a = -1;
+    double best_slack = INFINITY;
+    for (std::int64_t v : caught) {
+      const double dv = d(v);
+      std::int64_t pick = -1;
+      double pick_slack = INFINITY;
+      for (std::int64_t e = out.start[std::size_t(v)]; e < out.start[std::size_t(v) + 1]; ++e) {
+        const std::int32_t a = out.to[std::size_t(e)];
+        if (state[std::size_t(a)] != kEnds || !(dist.at<T>(a, j) < inf)) continue;
+        const double slack = out.w[std::size_t(e)] + (a == j ? 0.0 : d(a)) - dv;
+        if (slack < pick_slack) pick_slack = slack, pick = a;
+      }
+      if (pick >= 0 && pick_slack <= rel_tol * std::max(1.0, std::fabs(dv))) {
+        next.at<std::int32_t>(v, j) = std::int32_t(pick);
+        state[std::size_t(v)] = kEnds;
+        ++changed;
+        continue;
+      }
+      if (pick >= 0 && pick_slack < best_slack) best_slack = pick_slack, best_v = v, best_a = pick;
+      still.push_back(v);
+    }
+    if (still.size() == caught.size()) {
+      if (best_v < 0) break;  // no way out at all: leave them (the walk then reports the cycle)
+      next.at<std::int32_t>(best_v, j) = std::int32_t(best_a);
+      state[std::size_t(best_v)] = kEnds;
+      ++changed;
+      still.erase(std::find(still.begin(), still.end(), best_v));
+    }
+    caught.swap(still);
+  }
+  return changed;
+}
+
+}  // namespace
+
+std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) {
+  check_square_int32(next, "next-hop");
+  const std::int64_t n = next.rows();
+  if (dist.rows() != n || dist.cols() != n || g.num_vertices != n)
+    throw UsageError("repair_next_hops: graph, distances and next hops disagree on V");
+
+  // Pass 1: find the target columns with a looping walk, 16 columns at a time from a packed copy
+  // (each row contributes one 64-byte line) so the column walks stay in cache.
+  constexpr std::int64_t kCols = 16;
+  const std::int64_t blocks = (n + kCols - 1) / kCols;
+  std::vector<std::vector<std::int64_t>> bad_per_block(static_cast<std::size_t>(blocks));
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> packed(std::size_t(n * kCols));
+    std::vector<std::uint8_t> state;
+    std::vector<std::int64_t> walk;
+#pragma omp for schedule(dynamic)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const std::int64_t j0 = b * kCols, w = std::min(kCols, n - j0);
+      for (std::int64_t v = 0; v < n; ++v) {
+        const std::int32_t* row = next.row<std::int32_t>(v) + j0;
+        std::copy(row, row + w, packed.data() + v * kCols);
+      }
+      for (std::int64_t c = 0; c < w; ++c)
+        if (classify_column(packed.data(), kCols, c, n, j0 + c, state, walk)) bad_per_block[std::size_t(b)].push_back(j0 + c);
+    }
+  }
+  std::vector<std::int64_t> bad;
+  for (const auto& v : bad_per_block) bad.insert(bad.end(), v.begin(), v.end());
+  if (bad.empty()) return 0;
+
+  // Pass 2: only for those columns, re-point the caught vertices along tight edges.
+  const OutEdges out(g);
+  const double rel_tol = dist.dtype() == Dtype::Float32 ? 1e-5 : dist.dtype() == Dtype::Float64 ? 1e-12 : 0.0;
+  std::int64_t changed = 0;
+  visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+#pragma omp parallel reduction(+ : changed)
+    {
+      std::vector<std::uint8_t> state;
+      std::vector<std::int64_t> walk;
+#pragma omp for schedule(dynamic)
+      for (std::size_t k = 0; k < bad.size(); ++k) {
+        const std::int64_t j = bad[k];
+        classify_column(next.data<std::int32_t>(), next.stride(), j, n, j, state, walk);
+        changed += repair_column<T>(out, dist, next, j, state, rel_tol);
+      }
+    }
+  });
+  return changed;
 }
 
 std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i, std::int64_t j) {
