@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "apsp/errors.hpp"
+#include "apsp/paths.hpp"
 #include "core/backend.hpp"
 #include "core/johnson.hpp"
 #include "core/reference.hpp"
@@ -201,6 +202,9 @@ Result solve(const Graph& input, const SolveOptions& options) {
   // A negative diagonal entry after the solve means a negative cycle through that vertex; with
   // Johnson this cannot happen (potentials exist), and without negative weights neither.
   if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
+  // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);
+  // repair those columns. Streamed next hops (next_sink without a matrix) cannot be repaired here.
+  if (options.paths && !result.next.empty() && !result.dist.empty()) repair_next_hops(input, result.dist, result.next);
   // Backends that did not stream leave the full matrices here: hand them to the sinks now.
   auto hand_out = [](const Matrix& m, const RowSink& sink) {
     if (!sink || m.empty()) return;
