@@ -7,8 +7,10 @@
 // P*); the row panel is broadcast down grid columns and the column panel (with its next hops)
 // along grid rows; every rank then does the rank-B min-plus update of its own tiles with the CPU
 // kernels (src/cpu/kernels.hpp), OpenMP threads over macro tiles. The tile arithmetic is the CPU
-// backend's, op for op (packed copies of the pre-update panels, strict-less next hops), so the
-// result, next hops included, is byte-identical to `--backend cpu` with the same --block.
+// backend's, op for op (packed copies of the pre-update panels, strict-less next hops, and with
+// zero-weight edges the (distance, hop count) comparison with hop counts travelling beside the
+// next hops), so the result, next hops included, is byte-identical to `--backend cpu` with the
+// same --block.
 //
 // Lookahead (inside update_rest of the shared round scheduler, rounds.hpp): round t's rest update
 // first does the tiles of tile row t+1 and tile column t+1, then closes pivot t+1, updates the
@@ -159,12 +161,18 @@ constexpr i64 kMacroRows = 128;  // rows of C per task (rounded down to the micr
 constexpr i64 kMacroCols = 256;  // columns of C per task (a multiple of every nr)
 constexpr i64 kStripeBytes = i64(32) << 20;
 
+/// What the kernels keep beside the distances (as in the CPU backend).
+enum class Mode { Distances, NextHops, HopCounts };
+
 template <class T> class MpiRounds final : public RoundOps {
  public:
-  MpiRounds(const Layout& lay, MPI_Comm world, MPI_Comm row_comm, MPI_Comm col_comm, bool paths, int threads,
+  MpiRounds(const Layout& lay, MPI_Comm world, MPI_Comm row_comm, MPI_Comm col_comm, Mode mode, int threads,
             const cpu::KernelSet<T>& ks)
-      : L_(lay), world_(world), row_comm_(row_comm), col_comm_(col_comm), paths_(paths), threads_(threads), ks_(ks),
-        B_(lay.B), ld_(lay.local_cols()), mr_(paths ? ks.mr_paths : ks.mr), nr_(paths ? ks.nr_paths : ks.nr),
+      : L_(lay), world_(world), row_comm_(row_comm), col_comm_(col_comm), mode_(mode),
+        paths_(mode != Mode::Distances), hops_(mode == Mode::HopCounts), threads_(threads), ks_(ks), B_(lay.B),
+        ld_(lay.local_cols()),
+        mr_(mode == Mode::Distances ? ks.mr : mode == Mode::NextHops ? ks.mr_paths : ks.mr_hops),
+        nr_(mode == Mode::Distances ? ks.nr : ks.nr_paths),
         mc_(std::max<i64>(mr_, std::min<i64>(B_, kMacroRows) / mr_ * mr_)),
         strip_a_((B_ + mr_ - 1) / mr_ * mr_ * B_) {
     APSP_EXPECTS(B_ % nr_ == 0, "tile size is not a multiple of the CPU micro-tile width");
@@ -177,6 +185,12 @@ template <class T> class MpiRounds final : public RoundOps {
       pivn_.resize(B_ * B_);
       pivot_na_.resize(strip_a_);
     }
+    if (hops_) {
+      H_.resize(L_.local_rows() * ld_);
+      pivh_.resize(B_ * B_);
+      pivot_ha_.resize(strip_a_);
+      pivot_hb_.resize(B_ * B_);
+    }
     for (int s = 0; s < 2; ++s) {
       rowp_[s].resize(B_ * ld_);
       colp_[s].resize(L_.local_rows() * B_);
@@ -185,6 +199,12 @@ template <class T> class MpiRounds final : public RoundOps {
       if (paths_) {
         colpn_[s].resize(L_.local_rows() * B_);
         pna_[s].resize(L_.lr * strip_a_);
+      }
+      if (hops_) {
+        rowph_[s].resize(B_ * ld_);
+        colph_[s].resize(L_.local_rows() * B_);
+        phb_[s].resize(B_ * ld_);
+        pha_[s].resize(L_.lr * strip_a_);
       }
     }
   }
@@ -227,6 +247,8 @@ template <class T> class MpiRounds final : public RoundOps {
       for (i64 c = 0; c < ld_; ++c) {
         const i64 gj = global_col(c);
         nx[c] = (gi != gj && gi < L_.n && gj < L_.n && d[c] < inf) ? i32(gj) : -1;
+        // Hop counts: 1 for an edge, 0 elsewhere (as the CPU backend).
+        if (hops_) H_.get()[r * ld_ + c] = nx[c] >= 0 ? 1 : 0;
       }
     }
   }
@@ -359,28 +381,31 @@ template <class T> class MpiRounds final : public RoundOps {
   i64 global_col(i64 c) const { return L_.global_col(c / B_) * B_ + c % B_; }
   T* tile(i64 li, i64 lj) const { return D_.get() + li * B_ * ld_ + lj * B_; }
   i32* ntile(i64 li, i64 lj) const { return N_.get() + li * B_ * ld_ + lj * B_; }
+  i32* htile(i64 li, i64 lj) const { return H_.get() + li * B_ * ld_ + lj * B_; }
 
   void close_and_share_pivot(i64 t) {
     const int tr = L_.row_owner(t), tc = L_.col_owner(t);
     const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
     if (in_row && in_col) {
-      T* p = tile(L_.local_row(t), L_.local_col(t));
-      i32* np = paths_ ? ntile(L_.local_row(t), L_.local_col(t)) : nullptr;
-      ks_.close(p, ld_, int(B_), np, ld_);
+      const i64 li = L_.local_row(t), lj = L_.local_col(t);
+      T* p = tile(li, lj);
+      i32* np = paths_ ? ntile(li, lj) : nullptr;
+      i32* hp = hops_ ? htile(li, lj) : nullptr;
+      ks_.close_hops(p, ld_, int(B_), np, hp, ld_);
       for (i64 r = 0; r < B_; ++r) {
         std::memcpy(piv_.get() + r * B_, p + r * ld_, std::size_t(B_) * sizeof(T));
         if (paths_) std::memcpy(pivn_.get() + r * B_, np + r * ld_, std::size_t(B_) * sizeof(i32));
+        if (hops_) std::memcpy(pivh_.get() + r * B_, hp + r * ld_, std::size_t(B_) * sizeof(i32));
       }
     }
     const int count = mpi_count(B_ * B_);
-    if (in_row && L_.grid.Pc > 1) {
-      APSP_MPI_TRY(MPI_Bcast(piv_.get(), count, mpi_type<T>(), tc, row_comm_));
-      if (paths_) APSP_MPI_TRY(MPI_Bcast(pivn_.get(), count, MPI_INT32_T, tc, row_comm_));
-    }
-    if (in_col && L_.grid.Pr > 1) {
-      APSP_MPI_TRY(MPI_Bcast(piv_.get(), count, mpi_type<T>(), tr, col_comm_));
-      if (paths_) APSP_MPI_TRY(MPI_Bcast(pivn_.get(), count, MPI_INT32_T, tr, col_comm_));
-    }
+    auto share = [&](MPI_Comm comm, int root) {
+      APSP_MPI_TRY(MPI_Bcast(piv_.get(), count, mpi_type<T>(), root, comm));
+      if (paths_) APSP_MPI_TRY(MPI_Bcast(pivn_.get(), count, MPI_INT32_T, root, comm));
+      if (hops_) APSP_MPI_TRY(MPI_Bcast(pivh_.get(), count, MPI_INT32_T, root, comm));
+    };
+    if (in_row && L_.grid.Pc > 1) share(row_comm_, tc);
+    if (in_col && L_.grid.Pr > 1) share(col_comm_, tr);
   }
 
   // Panels of round t from packed copies of their pre-update values (as the CPU backend), then
@@ -393,24 +418,32 @@ template <class T> class MpiRounds final : public RoundOps {
     T* const pb = pb_[slot].get();
     T* const pa = pa_[slot].get();
     i32* const pna = paths_ ? pna_[slot].get() : nullptr;
+    i32* const phb = hops_ ? phb_[slot].get() : nullptr;
+    i32* const pha = hops_ ? pha_[slot].get() : nullptr;
     if (in_row) {
+      // C = D[t, J], A = P* (with its next hops and hop counts), B = the old row panel.
       const i64 li = L_.local_row(t);
       pack_a(piv_.get(), B_, B_, k, mr_, pivot_a_.get());
       if (paths_) pack_a_next(pivn_.get(), B_, B_, k, mr_, pivot_na_.get());
+      if (hops_) pack_a_next(pivh_.get(), B_, B_, k, mr_, pivot_ha_.get());
       pack_b(tile(li, 0), ld_, k, ld_, nr_, pb);
+      if (hops_) pack_b(htile(li, 0), ld_, k, ld_, nr_, phb);
       std::vector<Task> tasks;
       add_tasks(tasks, {{li, li + 1}}, dist::ranges_without(L_.lc, {in_col ? L_.local_col(t) : -1}));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
       for (std::size_t x = 0; x < tasks.size(); ++x) {
         const Task& w = tasks[x];
-        gemm(pivot_a_.get() + w.r0 * k, paths_ ? pivot_na_.get() + w.r0 * k : nullptr, pb + w.c0 * k,
+        const i64 off = w.r0 * k;
+        gemm(pivot_a_.get() + off, at(pivot_na_, off), at(pivot_ha_, off), pb + w.c0 * k, phb ? phb + w.c0 * k : nullptr,
              w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       }
     }
     if (in_col) {
+      // C = D[I, t], A = the old column panel, B = P*.
       const i64 lj = L_.local_col(t);
       pack_b(piv_.get(), B_, k, B_, nr_, pivot_b_.get());
-      pack_col_panel(tile(0, lj), ld_, paths_ ? ntile(0, lj) : nullptr, ld_, pa, pna);
+      if (hops_) pack_b(pivh_.get(), B_, k, B_, nr_, pivot_hb_.get());
+      pack_col_panel(tile(0, lj), paths_ ? ntile(0, lj) : nullptr, hops_ ? htile(0, lj) : nullptr, ld_, pa, pna, pha);
       std::vector<Task> tasks;
       for (const TileRange& rr : dist::ranges_without(L_.lr, {in_row ? L_.local_row(t) : -1}))
         for (i64 li = rr.begin; li < rr.end; ++li)
@@ -419,33 +452,38 @@ template <class T> class MpiRounds final : public RoundOps {
       for (std::size_t x = 0; x < tasks.size(); ++x) {
         const Task& w = tasks[x];
         const i64 off = w.li * strip_a_ + w.r0 * k;
-        gemm(pa + off, pna ? pna + off : nullptr, pivot_b_.get(), w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+        gemm(pa + off, pna ? pna + off : nullptr, pha ? pha + off : nullptr, pivot_b_.get(),
+             hops_ ? pivot_hb_.get() : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       }
     }
     // Broadcast buffers: roots copy their strip in, then everyone takes part.
     auto& reqs = reqs_[slot];
     reqs.clear();
-    if (in_row) std::memcpy(rowp_[slot].get(), tile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(T));
+    if (in_row) {
+      std::memcpy(rowp_[slot].get(), tile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(T));
+      if (hops_) std::memcpy(rowph_[slot].get(), htile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(i32));
+    }
     if (in_col) {
       const i64 lj = L_.local_col(t);
       for (i64 r = 0; r < L_.local_rows(); ++r) {
-        std::memcpy(colp_[slot].get() + r * B_, D_.get() + r * ld_ + lj * B_, std::size_t(B_) * sizeof(T));
-        if (paths_) std::memcpy(colpn_[slot].get() + r * B_, N_.get() + r * ld_ + lj * B_, std::size_t(B_) * sizeof(i32));
+        const i64 at_rc = r * ld_ + lj * B_;
+        std::memcpy(colp_[slot].get() + r * B_, D_.get() + at_rc, std::size_t(B_) * sizeof(T));
+        if (paths_) std::memcpy(colpn_[slot].get() + r * B_, N_.get() + at_rc, std::size_t(B_) * sizeof(i32));
+        if (hops_) std::memcpy(colph_[slot].get() + r * B_, H_.get() + at_rc, std::size_t(B_) * sizeof(i32));
       }
     }
-    if (L_.grid.Pr > 1 && ld_ > 0) {
+    auto ibcast = [&](void* buf, i64 count, MPI_Datatype type, int root, MPI_Comm comm) {
       reqs.emplace_back();
-      APSP_MPI_TRY(MPI_Ibcast(rowp_[slot].get(), mpi_count(B_ * ld_), mpi_type<T>(), tr, col_comm_, &reqs.back()));
+      APSP_MPI_TRY(MPI_Ibcast(buf, mpi_count(count), type, root, comm, &reqs.back()));
+    };
+    if (L_.grid.Pr > 1 && ld_ > 0) {
+      ibcast(rowp_[slot].get(), B_ * ld_, mpi_type<T>(), tr, col_comm_);
+      if (hops_) ibcast(rowph_[slot].get(), B_ * ld_, MPI_INT32_T, tr, col_comm_);
     }
     if (L_.grid.Pc > 1 && L_.lr > 0) {
-      reqs.emplace_back();
-      APSP_MPI_TRY(MPI_Ibcast(colp_[slot].get(), mpi_count(L_.local_rows() * B_), mpi_type<T>(), tc, row_comm_,
-                              &reqs.back()));
-      if (paths_) {
-        reqs.emplace_back();
-        APSP_MPI_TRY(MPI_Ibcast(colpn_[slot].get(), mpi_count(L_.local_rows() * B_), MPI_INT32_T, tc, row_comm_,
-                                &reqs.back()));
-      }
+      ibcast(colp_[slot].get(), L_.local_rows() * B_, mpi_type<T>(), tc, row_comm_);
+      if (paths_) ibcast(colpn_[slot].get(), L_.local_rows() * B_, MPI_INT32_T, tc, row_comm_);
+      if (hops_) ibcast(colph_[slot].get(), L_.local_rows() * B_, MPI_INT32_T, tc, row_comm_);
     }
     packed_[slot] = -1;
   }
@@ -458,17 +496,20 @@ template <class T> class MpiRounds final : public RoundOps {
     APSP_MPI_TRY(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
     reqs.clear();
     pack_b(rowp_[slot].get(), ld_, int(B_), ld_, nr_, pb_[slot].get());
-    pack_col_panel(colp_[slot].get(), B_, paths_ ? colpn_[slot].get() : nullptr, B_, pa_[slot].get(),
-                   paths_ ? pna_[slot].get() : nullptr);
+    if (hops_) pack_b(rowph_[slot].get(), ld_, int(B_), ld_, nr_, phb_[slot].get());
+    pack_col_panel(colp_[slot].get(), paths_ ? colpn_[slot].get() : nullptr, hops_ ? colph_[slot].get() : nullptr, B_,
+                   pa_[slot].get(), paths_ ? pna_[slot].get() : nullptr, hops_ ? pha_[slot].get() : nullptr);
     packed_[slot] = t;
   }
 
-  // Packs a column strip (local_rows x B) tile row by tile row into the A layout.
-  void pack_col_panel(const T* src, i64 ld, const i32* nsrc, i64 ldn, T* pa, i32* pna) const {
+  // Packs a column strip (local_rows x B, stride ld; next hops and hop counts alike when given)
+  // tile row by tile row into the A layout.
+  void pack_col_panel(const T* src, const i32* nsrc, const i32* hsrc, i64 ld, T* pa, i32* pna, i32* pha) const {
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (i64 li = 0; li < L_.lr; ++li) {
       pack_a(src + li * B_ * ld, ld, B_, int(B_), mr_, pa + li * strip_a_);
-      if (nsrc) pack_a_next(nsrc + li * B_ * ldn, ldn, B_, int(B_), mr_, pna + li * strip_a_);
+      if (nsrc) pack_a_next(nsrc + li * B_ * ld, ld, B_, int(B_), mr_, pna + li * strip_a_);
+      if (hsrc) pack_a_next(hsrc + li * B_ * ld, ld, B_, int(B_), mr_, pha + li * strip_a_);
     }
   }
 
@@ -487,13 +528,16 @@ template <class T> class MpiRounds final : public RoundOps {
     const T* pa = pa_[slot].get();
     const T* pb = pb_[slot].get();
     const i32* pna = paths_ ? pna_[slot].get() : nullptr;
+    const i32* pha = hops_ ? pha_[slot].get() : nullptr;
+    const i32* phb = hops_ ? phb_[slot].get() : nullptr;
     const int k = int(B_);
     const bool poll = progress && !progress->empty();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
     for (std::size_t x = 0; x < tasks.size(); ++x) {
       const Task& w = tasks[x];
       const i64 off = w.li * strip_a_ + w.r0 * k;
-      gemm(pa + off, pna ? pna + off : nullptr, pb + w.c0 * k, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+      gemm(pa + off, pna ? pna + off : nullptr, pha ? pha + off : nullptr, pb + w.c0 * k, phb ? phb + w.c0 * k : nullptr,
+           w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       if (poll && omp_get_thread_num() == 0) {
         int done = 0;
         MPI_Testall(int(progress->size()), progress->data(), &done, MPI_STATUSES_IGNORE);
@@ -501,25 +545,35 @@ template <class T> class MpiRounds final : public RoundOps {
     }
   }
 
-  // C = D[row0 : row0+m, col0 : col0+n] (local coordinates) = min(C, A (x) B).
-  void gemm(const T* pa, const i32* pna, const T* pb, i64 row0, i64 col0, i64 m, i64 n) const {
-    T* c = D_.get() + row0 * ld_ + col0;
-    if (paths_) ks_.gemm_paths(pa, pna, pb, int(B_), c, ld_, N_.get() + row0 * ld_ + col0, ld_, m, n);
-    else ks_.gemm(pa, pb, int(B_), c, ld_, m, n);
+  // C = D[row0 : row0+m, col0 : col0+n] (local coordinates) = min(C, A (x) B), with next hops
+  // (and hop counts) per mode_.
+  void gemm(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, i64 row0, i64 col0, i64 m,
+            i64 n) const {
+    const i64 at_c = row0 * ld_ + col0;
+    T* c = D_.get() + at_c;
+    switch (mode_) {
+      case Mode::Distances: ks_.gemm(pa, pb, int(B_), c, ld_, m, n); break;
+      case Mode::NextHops: ks_.gemm_paths(pa, pna, pb, int(B_), c, ld_, N_.get() + at_c, ld_, m, n); break;
+      case Mode::HopCounts:
+        ks_.gemm_hops(pa, pna, pha, pb, phb, int(B_), c, ld_, N_.get() + at_c, H_.get() + at_c, ld_, m, n);
+        break;
+    }
   }
+  static const i32* at(const Buffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
 
   Layout L_;
   MPI_Comm world_, row_comm_, col_comm_;
-  bool paths_;
+  Mode mode_;
+  bool paths_, hops_;
   int threads_;
   cpu::KernelSet<T> ks_;
   i64 B_, ld_;
   int mr_, nr_;
   i64 mc_, strip_a_;
   Buffer<T> D_, piv_, pivot_a_, pivot_b_;
-  Buffer<i32> N_, pivn_, pivot_na_;
+  Buffer<i32> N_, pivn_, pivot_na_, H_, pivh_, pivot_ha_, pivot_hb_;
   Buffer<T> rowp_[2], colp_[2], pb_[2], pa_[2];
-  Buffer<i32> colpn_[2], pna_[2];
+  Buffer<i32> colpn_[2], pna_[2], rowph_[2], colph_[2], phb_[2], pha_[2];
   std::vector<MPI_Request> reqs_[2];
   i64 packed_[2] = {-1, -1};
   i64 ahead_ = -1;  // last round whose pivot and panels are done
@@ -574,7 +628,10 @@ class MpiBackend final : public BackendImpl {
       std::unique_ptr<MpiRounds<T>> rounds;
       std::string error;
       try {
-        rounds = std::make_unique<MpiRounds<T>>(lay, world.c, row_comm.c, col_comm.c, next != nullptr, threads,
+        const Mode mode = !next ? Mode::Distances
+                          : cpu::positive_weights(g, t) ? Mode::NextHops
+                                                        : Mode::HopCounts;
+        rounds = std::make_unique<MpiRounds<T>>(lay, world.c, row_comm.c, col_comm.c, mode, threads,
                                                 cpu::kernels_for<T>(cpu::active_isa()));
         rounds->build(g);
       } catch (const std::exception& e) {
