@@ -214,17 +214,22 @@ std::int64_t copy_ids(const View& v, const char* name, std::vector<std::int32_t>
   return max_id;
 }
 
-/// A weight as double: NaN and -inf are errors; +inf means "no edge" (returns false).
-template <class T> bool weight_value(T x, double& w, const std::string& where) {
-  w = double(x);
+/// What a weight entry means: an edge, "no edge" (+inf), or an error.
+enum class Weight { Edge, NoEdge, NaN, MinusInf };
+
+template <class T> Weight classify(T x) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(x)) throw py::value_error(where + " is NaN (use 0 or inf for 'no edge')");
-    if (std::isinf(x)) {
-      if (x < 0) throw py::value_error(where + " is -inf");
-      return false;
-    }
+    if (std::isnan(x)) return Weight::NaN;
+    if (std::isinf(x)) return x < 0 ? Weight::MinusInf : Weight::NoEdge;
   }
-  return true;
+  (void)x;
+  return Weight::Edge;
+}
+
+/// For Weight::NaN / MinusInf: the ValueError naming the entry (`where` is only built then).
+template <class Where> void check_weight(Weight k, Where&& where) {
+  if (k == Weight::NaN) throw py::value_error(where() + " is NaN (use 0 or inf for 'no edge')");
+  if (k == Weight::MinusInf) throw py::value_error(where() + " is -inf");
 }
 
 struct EdgeArgs {
@@ -260,9 +265,13 @@ apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<V
       using T = decltype(tag);
       bool integral = true;
       for (std::size_t e = 0; e < E; ++e) {
-        double x;
-        if (!weight_value(w->at<T>(std::int64_t(e)), x, "weight[" + std::to_string(e) + "]")) continue;
-        if (a.unweighted) x = 1.0;
+        const T raw = w->at<T>(std::int64_t(e));
+        const Weight k = classify(raw);
+        if (k != Weight::Edge) {
+          check_weight(k, [e] { return "weight[" + std::to_string(e) + "]"; });
+          continue;  // +inf: no edge
+        }
+        const double x = a.unweighted ? 1.0 : double(raw);
         if constexpr (std::is_floating_point_v<T>) integral = integral && x == std::floor(x);
         g.src[kept] = g.src[e];
         g.dst[kept] = g.dst[e];
@@ -291,28 +300,31 @@ apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a) {
   visit_numeric(m, "graph", true, [&](auto tag) {
     using T = decltype(tag);
     const std::int64_t n = m.rows;
-    auto where = [](std::int64_t i, std::int64_t j) {
-      return "graph[" + std::to_string(i) + ", " + std::to_string(j) + "]";
-    };
     std::size_t count = 0;  // first pass: validate and count, so the vectors are allocated once
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j) {
         const T x = m.at<T>(i, j);
-        double w;
-        if (x != T(0) && weight_value(x, w, where(i, j))) ++count;
+        if (x == T(0)) continue;
+        const Weight k = classify(x);
+        check_weight(k, [i, j] { return "graph[" + std::to_string(i) + ", " + std::to_string(j) + "]"; });
+        count += k == Weight::Edge;
       }
-    g.reserve(count);
+    g.src.resize(count);
+    g.dst.resize(count);
+    g.weight.resize(count);
+    std::int32_t* from = (a.reverse ? g.dst : g.src).data();
+    std::int32_t* to = (a.reverse ? g.src : g.dst).data();
     bool integral = true;
+    std::size_t e = 0;
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j) {
         const T x = m.at<T>(i, j);
-        double w;
-        if (x == T(0) || !weight_value(x, w, where(i, j))) continue;
-        if (a.unweighted) w = 1.0;
+        if (x == T(0) || classify(x) != Weight::Edge) continue;
+        const double w = a.unweighted ? 1.0 : double(x);
         if constexpr (std::is_floating_point_v<T>) integral = integral && w == std::floor(w);
-        g.src.push_back(std::int32_t(a.reverse ? j : i));
-        g.dst.push_back(std::int32_t(a.reverse ? i : j));
-        g.weight.push_back(w);
+        from[e] = std::int32_t(i);
+        to[e] = std::int32_t(j);
+        g.weight[e++] = w;
       }
     g.integer_weights = integral;
   });
