@@ -1,0 +1,234 @@
+// tests/test_cli_paths.cpp — the CLI side of paths and negative weights:
+//   apsp solve IN OUT --paths   writes the next hops beside OUT: OUT + ".next" (raw int32, V*V,
+//                               no header, like the NTHU output) or STEM.next.npy for OUT = STEM.npy;
+//   apsp path DIST i j [--next FILE]   prints "0 -> 4 -> 2" and "length: 17";
+//   a negative cycle exits 5 with one line "apsp: error: negative cycle: ..." and writes nothing.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+
+#include "apsp/io.hpp"
+#include "apsp/solve.hpp"
+#include "support.hpp"
+
+namespace apsp {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Writes g as an NTHU binary graph (int32 V, E, then E triples).
+void write_nthu(const std::string& path, const Graph& g) {
+  std::vector<std::int32_t> words{std::int32_t(g.num_vertices), std::int32_t(g.num_edges())};
+  for (std::size_t e = 0; e < g.num_edges(); ++e) {
+    words.push_back(g.src[e]);
+    words.push_back(g.dst[e]);
+    words.push_back(std::int32_t(g.weight[e]));
+  }
+  test::write_bytes(path, words.data(), words.size() * sizeof(std::int32_t));
+}
+
+std::vector<std::int32_t> read_int32s(const std::string& path) {
+  const std::vector<char> bytes = test::read_bytes(path);
+  std::vector<std::int32_t> v(bytes.size() / 4);
+  std::memcpy(v.data(), bytes.data(), v.size() * 4);
+  return v;
+}
+
+/// 0 -> 4 (5), 4 -> 2 (12), 0 -> 2 (20), 2 -> 1 (1); vertex 3 isolated.
+Graph example() {
+  Graph g;
+  g.num_vertices = 5;
+  g.add_edge(0, 4, 5);
+  g.add_edge(4, 2, 12);
+  g.add_edge(0, 2, 20);
+  g.add_edge(2, 1, 1);
+  return g;
+}
+
+std::string context(const test::CommandResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err;
+}
+
+int count_lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+TEST(CliPaths, SolveWritesRawNextBesideOut) {
+  test::TempDir dir;
+  const Graph g = example();
+  write_nthu(dir / "in.bin", g);
+  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  ASSERT_TRUE(fs::exists(dir / "out.bin.next")) << context(r);
+  const auto next = read_int32s(dir / "out.bin.next");
+  ASSERT_EQ(fs::file_size(dir / "out.bin.next"), 5u * 5u * 4u);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.paths = true;
+  const Result want = solve(g, o);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) EXPECT_EQ(next[std::size_t(i * 5 + j)], want.next.at<std::int32_t>(i, j)) << i << "," << j;
+  EXPECT_EQ(next[0 * 5 + 2], 4);
+  EXPECT_EQ(next[0 * 5 + 3], -1);
+  EXPECT_EQ(next[2 * 5 + 2], -1);
+
+  // The distances are the same bytes as without --paths.
+  const auto plain = test::run_cli({"solve", dir / "in.bin", dir / "plain.bin", "--backend", "cpu", "-q"});
+  ASSERT_EQ(plain.exit_code, 0) << context(plain);
+  EXPECT_EQ(test::read_bytes(dir / "out.bin"), test::read_bytes(dir / "plain.bin"));
+  EXPECT_FALSE(fs::exists(dir / "plain.bin.next"));
+}
+
+TEST(CliPaths, NpyOutputGetsStemNextNpy) {
+  test::TempDir dir;
+  write_nthu(dir / "in.bin", example());
+  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "res.npy", "--paths", "--backend", "cpu", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  ASSERT_TRUE(fs::exists(dir / "res.next.npy")) << context(r);
+  EXPECT_FALSE(fs::exists(dir / "res.npy.next"));
+  const Matrix next = read_matrix(dir / "res.next.npy");
+  ASSERT_EQ(next.dtype(), Dtype::Int32);
+  ASSERT_EQ(next.rows(), 5);
+  EXPECT_EQ(next.at<std::int32_t>(0, 2), 4);
+  EXPECT_EQ(next.at<std::int32_t>(4, 1), 2);
+  EXPECT_EQ(next.at<std::int32_t>(1, 0), -1);
+
+  const auto p = test::run_cli({"path", dir / "res.npy", "0", "1"});
+  ASSERT_EQ(p.exit_code, 0) << context(p);
+  EXPECT_EQ(p.out, "0 -> 4 -> 2 -> 1\nlength: 18\n");
+}
+
+TEST(CliPaths, PathPrintsVerticesAndLength) {
+  test::TempDir dir;
+  write_nthu(dir / "in.bin", example());
+  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"}).exit_code, 0);
+
+  auto p = test::run_cli({"path", dir / "out.bin", "0", "2"});
+  ASSERT_EQ(p.exit_code, 0) << context(p);
+  EXPECT_EQ(p.out, "0 -> 4 -> 2\nlength: 17\n");
+
+  // --next names the next-hop file explicitly (here: a copy somewhere else).
+  fs::copy_file(dir / "out.bin.next", dir / "hops.bin");
+  p = test::run_cli({"path", dir / "out.bin", "4", "1", "--next", dir / "hops.bin"});
+  ASSERT_EQ(p.exit_code, 0) << context(p);
+  EXPECT_EQ(p.out, "4 -> 2 -> 1\nlength: 13\n");
+
+  p = test::run_cli({"path", dir / "out.bin", "2", "2"});
+  ASSERT_EQ(p.exit_code, 0) << context(p);
+  EXPECT_EQ(p.out, "2\nlength: 0\n");
+}
+
+TEST(CliPaths, PathUnreachableAndBadArguments) {
+  test::TempDir dir;
+  write_nthu(dir / "in.bin", example());
+  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"}).exit_code, 0);
+
+  auto p = test::run_cli({"path", dir / "out.bin", "0", "3"});
+  EXPECT_NE(p.exit_code, 0) << context(p);
+  EXPECT_NE((p.out + p.err).find("no path"), std::string::npos) << context(p);
+
+  p = test::run_cli({"path", dir / "out.bin", "0", "9"});
+  EXPECT_EQ(p.exit_code, 2) << context(p);
+  EXPECT_EQ(p.err.rfind("apsp: error: ", 0), 0u) << context(p);
+  EXPECT_EQ(count_lines(p.err), 1) << context(p);
+
+  // Distances without a next-hop file beside them: the error names the file it looked for.
+  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "bare.bin", "--backend", "cpu", "-q"}).exit_code, 0);
+  p = test::run_cli({"path", dir / "bare.bin", "0", "2"});
+  EXPECT_NE(p.exit_code, 0) << context(p);
+  EXPECT_NE(p.err.find("bare.bin.next"), std::string::npos) << context(p);
+  EXPECT_EQ(count_lines(p.err), 1) << context(p);
+}
+
+TEST(CliPaths, NegativeWeightsWithPaths) {
+  // 0 -> 1 (4), 1 -> 2 (-3), 0 -> 2 (2), 2 -> 3 (-1), 3 -> 1 (5): shortest 0 -> 3 is 0 -> 1 -> 2 -> 3 = 0.
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 4;
+  g.add_edge(0, 1, 4);
+  g.add_edge(1, 2, -3);
+  g.add_edge(0, 2, 2);
+  g.add_edge(2, 3, -1);
+  g.add_edge(3, 1, 5);
+  write_nthu(dir / "in.bin", g);
+  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  const auto dist = read_int32s(dir / "out.bin");
+  EXPECT_EQ(dist[0 * 4 + 3], 0);
+  EXPECT_EQ(dist[0 * 4 + 2], 1);
+  EXPECT_EQ(dist[3 * 4 + 2], 2);
+  auto p = test::run_cli({"path", dir / "out.bin", "0", "3"});
+  ASSERT_EQ(p.exit_code, 0) << context(p);
+  EXPECT_EQ(p.out, "0 -> 1 -> 2 -> 3\nlength: 0\n");
+  p = test::run_cli({"path", dir / "out.bin", "3", "2"});
+  ASSERT_EQ(p.exit_code, 0) << context(p);
+  EXPECT_EQ(p.out, "3 -> 1 -> 2\nlength: 2\n");
+}
+
+TEST(CliPaths, NegativeCycleExitsFiveWithOneLine) {
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 9;
+  g.add_edge(0, 3, 1);
+  g.add_edge(3, 7, 2);
+  g.add_edge(7, 5, -4);
+  g.add_edge(5, 3, -2);
+  g.add_edge(5, 8, 1);
+  write_nthu(dir / "in.bin", g);
+  for (bool paths : {false, true}) {
+    std::vector<std::string> args{"solve", dir / "in.bin", dir / "out.bin", "--backend", "cpu", "-q"};
+    if (paths) args.push_back("--paths");
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 5) << context(r);
+    EXPECT_EQ(r.err, "apsp: error: negative cycle: 3 -> 7 -> 5 -> 3 (weight -4)\n") << context(r);
+    EXPECT_FALSE(fs::exists(dir / "out.bin"));
+    EXPECT_FALSE(fs::exists(dir / "out.bin.next"));
+  }
+  // The NTHU drop-in form behaves the same.
+  const auto r = test::run_cli({dir / "in.bin", dir / "out.bin"});
+  EXPECT_EQ(r.exit_code, 5) << context(r);
+  EXPECT_EQ(r.err.rfind("apsp: error: negative cycle: ", 0), 0u) << context(r);
+}
+
+TEST(CliPaths, UndirectedNegativeEdgeIsANegativeCycle) {
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 3;
+  g.add_edge(0, 1, 2);
+  g.add_edge(1, 2, -1);
+  write_nthu(dir / "in.bin", g);
+  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--undirected", "--backend", "cpu", "-q"});
+  EXPECT_EQ(r.exit_code, 5) << context(r);
+  EXPECT_EQ(r.err, "apsp: error: negative cycle: 1 -> 2 -> 1 (weight -2)\n") << context(r);
+  // Directed, the same file is fine.
+  const auto ok = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--backend", "cpu", "-q"});
+  EXPECT_EQ(ok.exit_code, 0) << context(ok);
+}
+
+TEST(CliPaths, EveryPairMatchesTheLibrary) {
+  // A graph with zero-weight cycles; each CLI path must be the library's path.
+  test::TempDir dir;
+  test::RandomGraphSpec s;
+  s.V = 9, s.E = 30, s.wmin = 0, s.wmax = 2, s.seed = 3;
+  const Graph g = test::random_graph(s);
+  write_nthu(dir / "in.bin", g);
+  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"}).exit_code, 0);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.paths = true;
+  const Result want = solve(g, o);
+  for (std::int64_t i = 0; i < 9; i += 2)
+    for (std::int64_t j = 0; j < 9; ++j) {
+      const auto p = test::run_cli({"path", dir / "out.bin", std::to_string(i), std::to_string(j)});
+      const auto route = path(want, i, j);
+      if (route.empty()) {
+        EXPECT_NE(p.exit_code, 0) << i << "," << j;
+        continue;
+      }
+      std::string line;
+      for (std::size_t k = 0; k < route.size(); ++k) line += (k ? " -> " : "") + std::to_string(route[k]);
+      EXPECT_EQ(p.out, line + "\nlength: " + std::to_string(want.dist.at<std::int32_t>(i, j)) + "\n") << context(p);
+    }
+}
+
+}  // namespace
+}  // namespace apsp
