@@ -141,7 +141,16 @@ int run_solve(const SolveArgs& a) {
     if (a.paths) so.next_sink = sink_to(next_w, next_path_for(a.out));
   }
 
-  apsp::Result r = apsp::solve(g, so);
+  apsp::Result r;
+  try {
+    r = apsp::solve(g, so);
+  } catch (const apsp::NegativeCycleError& e) {  // name the input file in every message
+    throw apsp::NegativeCycleError(a.in + ": " + e.what(), e.cycle());
+  } catch (const apsp::ResourceError& e) {
+    throw apsp::ResourceError(a.in + ": " + e.what());
+  } catch (const apsp::UsageError& e) {
+    throw apsp::UsageError(a.in + ": " + e.what());
+  }
   progress.finish();
   r.timings.read = read_s;
 
