@@ -34,6 +34,8 @@ from . import _core
 from ._core import (BackendUnavailableError, Error, Graph, InputError, NegativeCycleError,
                     UNREACHABLE_INT32, UNREACHABLE_INT64)
 
+__version__ = getattr(_core, "__version__", "unknown")
+
 __all__ = [
     "shortest_path", "next_hop", "solve", "path", "path_from_predecessors", "Graph", "graph",
     "read", "read_matrix", "write", "generate", "backends",

@@ -527,6 +527,9 @@ PYBIND11_MODULE(_core, m) {
   g_error = new_exception(m, "Error", "Any other failure reported by the apsp library.", PyExc_RuntimeError);
   py::register_exception_translator(&translate);
 
+#ifdef APSP_VERSION
+  m.attr("__version__") = APSP_VERSION;
+#endif
   m.attr("UNREACHABLE_INT32") = apsp::unreachable<std::int32_t>();
   m.attr("UNREACHABLE_INT64") = apsp::unreachable<std::int64_t>();
 
