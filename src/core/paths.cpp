@@ -1,15 +1,19 @@
-// src/core/paths.cpp — walking next-hop and predecessor matrices; SciPy-style predecessors.
+// src/core/paths.cpp — walking next-hop and predecessor matrices; repairing next-hop loops;
+// SciPy-style predecessors.
 //
 // Tie rule (every backend): next[i][j] starts as j for an edge i -> j (the minimum-weight one
-// among duplicates) and -1 otherwise (also -1 on the diagonal). A relaxation through k replaces
-// d[i][j] only on STRICT improvement, d[i][k] + d[k][j] < d[i][j], and then sets
-// next[i][j] = next[i][k]. Equal-length alternatives never replace what is there, so the first
-// shortest path found stays (which one is found first depends on the tile order, not on chance).
-// Because updates are strict, every next hop a = next[i][j] satisfies d(i,j) = w(i,a) + d(a,j), and
-// no vertex's path to j is rewritten after its distance became final, so even across zero-weight
-// cycles the hops toward a fixed j form a tree rooted at j: a walk ends within V - 1 steps. The
-// walk below still guards against a cycle (a broken backend) and reports it instead of looping.
-// docs/paths.md has the argument and the SciPy mapping.
+// among duplicates) and -1 otherwise (always -1 on the diagonal and for unreachable pairs). A
+// relaxation through k replaces d[i][j] only on STRICT improvement, d[i][k] + d[k][j] < d[i][j],
+// and then sets next[i][j] = next[i][k]; an equal-length alternative never replaces what is there.
+// Because every entry is the weight of a real walk whose first hop is next[i][j], and the final
+// distances are exact, every hop is tight: d(i,j) = w(i,a) + d(a,j) for a = next[i][j]. With
+// positive weights each hop lowers d(.,j), so every walk ends at j. With zero-weight cycles it need
+// not: the blocked order can let a rest-tile update for (1,4) take a tied k = 2 whose panel path
+// already went 2 -> 1, leaving next[1][4] = 2 and next[2][4] = 1 (docs/paths.md has the
+// 6-vertex example). Backends may avoid that (the CPU kernels compare (distance, hops) when the
+// kernel graph has zero-weight edges); repair_next_hops(), which solve() runs whenever paths are
+// kept, finds any target column that still loops in O(V^2) and re-points the caught vertices along
+// tight edges. The walks below still guard against cycles and report them instead of looping.
 #include "apsp/paths.hpp"
 
 #include <algorithm>
