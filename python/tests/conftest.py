@@ -8,7 +8,10 @@ distances), so an all-inf answer cannot pass.
 import numpy as np
 import pytest
 
-apsp = pytest.importorskip("apsp")
+try:
+    import apsp
+except ImportError as e:  # fail loudly: a suite of skips would hide a broken build
+    raise ImportError(f"cannot import apsp ({e}): build it and run with PYTHONPATH=<build>/python") from e
 sp = pytest.importorskip("scipy.sparse")
 csgraph = pytest.importorskip("scipy.sparse.csgraph")
 
