@@ -89,3 +89,11 @@ def test_solve_reports_backend_and_timings():
     assert set(r.timings) >= {"build", "compute"} and r.timings["compute"] >= 0
     assert r.next_hop is None
     assert "SolveResult" in repr(r)
+
+
+def test_import_does_not_import_scipy():
+    import subprocess
+    import sys
+    code = ("import sys, numpy as np, apsp; apsp.shortest_path(np.ones((3, 3))); "
+            "assert not any(m == 'scipy' or m.startswith('scipy.') for m in sys.modules), 'scipy was imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
