@@ -13,7 +13,9 @@
 
 #include "cuda/cuda_check.hpp"
 
+// Internal linkage, as in fw_kernels.cuh.
 namespace apsp::cuda::baseline {
+namespace {
 
 inline constexpr int kB = 64;
 
@@ -110,4 +112,5 @@ template <class T> void run_course_64(T* d, std::int64_t n_pad, cudaStream_t str
   }
 }
 
+}  // namespace
 }  // namespace apsp::cuda::baseline

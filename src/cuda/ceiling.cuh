@@ -16,7 +16,9 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_kernels.cuh"
 
+// Internal linkage, as in fw_kernels.cuh.
 namespace apsp::cuda {
+namespace {
 
 template <class T> __global__ void __launch_bounds__(256) minplus_ceiling_kernel(T* out, int passes, T step) {
   T a[8], b[8], c[8][8];
@@ -80,4 +82,5 @@ template <class T> double measure_minplus_ceiling(int trials = 5) {
   return updates / (double(ms[ms.size() / 2]) * 1e-3);
 }
 
+}  // namespace
 }  // namespace apsp::cuda

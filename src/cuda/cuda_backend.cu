@@ -1,14 +1,17 @@
 // src/cuda/cuda_backend.cu — the `cuda` backend: blocked Floyd-Warshall on one GPU.
 //
-// solve() allocates the unpadded host result in pinned memory and leaves it unfilled
-// (builds_matrix()); run() uploads the edge list, builds the padded matrix on the device, runs the
-// rounds (device_solver.cuh) and copies the leading n x n block back with one cudaMemcpy2D.
+// solve() allocates the unpadded host result and leaves it unfilled (builds_matrix()); run()
+// uploads the edge list, builds the padded matrix on the device, runs the rounds
+// (device_solver.cuh) and copies the leading n x n block back: in stripes to options.dist_sink
+// when the caller streams (the CLI writes each stripe while the next crosses PCIe), else into
+// the host matrix.
 // Also defines the CUDA-only pieces core/ declares: the backend factory and status line, and the
 // pinned allocator.
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include "apsp/errors.hpp"
@@ -49,7 +52,13 @@ class CudaBackend final : public BackendImpl {
   int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
-  Memory host_memory() const override { return Memory::Pinned; }
+  // Plain host memory: with a sink (the CLI) it is never touched, so never paged in; without one
+  // the result comes through pinned stripes. Pinning the whole matrix would cost more than it
+  // saves (APSP_CUDA_PINNED_HOST=1 asks for it anyway, for measurements).
+  Memory host_memory() const override {
+    const char* e = std::getenv("APSP_CUDA_PINNED_HOST");
+    return e && e[0] == '1' ? Memory::Pinned : Memory::Host;
+  }
 
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     if (block != cuda::kTile)
@@ -92,9 +101,27 @@ class CudaBackend final : public BackendImpl {
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.compute = seconds_since(t0);
     t0 = Clock::now();
-    fw.download(dist.data<T>(), dist.stride());
+    const std::int64_t n = g.num_vertices;
+    double in_sink = 0;
+    if (o.dist_sink) {
+      // Stream stripes to the writer: the copy of stripe s+1 overlaps the write of stripe s, and
+      // the host matrix (never touched) costs nothing.
+      in_sink = fw.download_stripes([&](std::int64_t row0, std::int64_t rows, const T* data) {
+        o.dist_sink(RowBlock{row0, rows, n, n, DtypeOf<T>::value, data});
+      });
+      dist = Matrix{};
+    } else if (dist.memory() == Memory::Pinned) {
+      fw.download(dist.data<T>(), dist.stride());
+    } else {
+      // Pageable: through pinned stripes, copied out by all cores.
+      fw.download_stripes([&](std::int64_t row0, std::int64_t rows, const T* data) {
+#pragma omp parallel for schedule(static)
+        for (std::int64_t r = 0; r < rows; ++r)
+          std::memcpy(dist.row<T>(row0 + r), data + r * n, std::size_t(n) * sizeof(T));
+      });
+    }
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
-    timings.d2h = seconds_since(t0);
+    timings.d2h = seconds_since(t0) - in_sink;
   }
 };
 

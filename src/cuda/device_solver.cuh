@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 
@@ -21,7 +22,9 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_kernels.cuh"
 
+// Internal linkage, as in fw_kernels.cuh.
 namespace apsp::cuda {
+namespace {
 
 inline constexpr std::int64_t kEdgeChunk = std::int64_t(1) << 22;  // edges per upload (64 MiB)
 
@@ -131,6 +134,17 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       detail::run_rounds(*this, progress);
       return;
     }
+    cudaGraphExec_t exec = capture();
+    cudaError_t l = cudaGraphLaunch(exec, stream_);
+    if (l == cudaSuccess) l = cudaStreamSynchronize(stream_);
+    cudaGraphExecDestroy(exec);
+    APSP_CUDA_TRY(l);
+    if (progress) progress(R_, R_);
+  }
+
+  /// The whole round sequence captured into an executable graph (caller destroys it); replaying
+  /// it on this stream re-runs every round on the current matrix.
+  cudaGraphExec_t capture() {
     cudaGraph_t graph = nullptr;
     APSP_CUDA_TRY(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
     try {
@@ -145,11 +159,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
     cudaGraphDestroy(graph);
     APSP_CUDA_TRY(e);
-    cudaError_t l = cudaGraphLaunch(exec, stream_);
-    if (l == cudaSuccess) l = cudaStreamSynchronize(stream_);
-    cudaGraphExecDestroy(exec);
-    APSP_CUDA_TRY(l);
-    if (progress) progress(R_, R_);
+    return exec;
   }
 
   /// Copies the leading n x n block to host memory with row stride `host_stride` elements.
@@ -157,6 +167,48 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (n_ == 0) return;
     APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_stride * sizeof(T), d_.get(), n_pad_ * sizeof(T), n_ * sizeof(T),
                                     n_, cudaMemcpyDeviceToHost, stream_));
+  }
+
+  /// Copies the leading n x n block out in stripes of rows through two pinned staging buffers:
+  /// stripe s+1 crosses PCIe while consume(row0, rows, data) handles stripe s (data: rows x n,
+  /// stride n, valid during the call). Returns the seconds spent inside consume.
+  template <class F> double download_stripes(F&& consume, std::size_t stripe_bytes = std::size_t(32) << 20) {
+    const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
+                                                                 n_, std::int64_t(stripe_bytes / (n_ * sizeof(T)))));
+    T* stage[2] = {nullptr, nullptr};
+    cudaEvent_t done[2] = {nullptr, nullptr};
+    struct Cleanup {
+      T** stage;
+      cudaEvent_t* done;
+      ~Cleanup() {
+        for (int b = 0; b < 2; ++b) {
+          if (stage[b]) cudaFreeHost(stage[b]);
+          if (done[b]) cudaEventDestroy(done[b]);
+        }
+      }
+    } cleanup{stage, done};
+    for (int b = 0; b < 2; ++b) {
+      APSP_CUDA_TRY(cudaMallocHost(&stage[b], std::size_t(rows_per) * n_ * sizeof(T)));
+      APSP_CUDA_TRY(cudaEventCreateWithFlags(&done[b], cudaEventDisableTiming));
+    }
+    double in_consume = 0;
+    const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
+    auto issue = [&](std::int64_t s) {
+      const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
+      APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(T), d_.get() + r0 * n_pad_, n_pad_ * sizeof(T),
+                                      n_ * sizeof(T), rows, cudaMemcpyDeviceToHost, stream_));
+      APSP_CUDA_TRY(cudaEventRecord(done[s % 2], stream_));
+    };
+    issue(0);
+    for (std::int64_t s = 0; s < stripes; ++s) {
+      if (s + 1 < stripes) issue(s + 1);  // buffer (s+1)%2 was consumed in iteration s-1
+      APSP_CUDA_TRY(cudaEventSynchronize(done[s % 2]));
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::int64_t r0 = s * rows_per;
+      consume(r0, std::min(rows_per, n_ - r0), static_cast<const T*>(stage[s % 2]));
+      in_consume += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    return in_consume;
   }
 
  private:
@@ -169,4 +221,5 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
 };
 
+}  // namespace
 }  // namespace apsp::cuda

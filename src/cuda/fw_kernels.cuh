@@ -25,7 +25,11 @@
 
 #include <cstdint>
 
+// Everything here has internal linkage (an unnamed namespace): without -rdc every .cu file
+// embeds its own copy of these kernel templates, and shared (merged) host stubs would let a launch
+// or cudaFuncSetAttribute in one file reach another file's copy ("invalid argument" at launch).
 namespace apsp::cuda {
+namespace {
 
 inline constexpr int kTile = 128;     // FW block size B and the edge of one C tile
 inline constexpr int kBK = 16;        // k per pipeline stage
@@ -262,4 +266,5 @@ __global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArg
   }
 }
 
+}  // namespace
 }  // namespace apsp::cuda

@@ -5,7 +5,7 @@ if(APSP_HAVE_CUDA)
   # sm_90a SASS + compute_90 PTX (top-level CMakeLists sets APSP_CUDA_GENCODE), line info for
   # profilers and compute-sanitizer, and the synchronize-after-every-launch debug switch.
   separate_arguments(APSP_CUDA_FLAGS UNIX_COMMAND "${APSP_CUDA_GENCODE}")
-  list(APPEND APSP_CUDA_FLAGS -lineinfo)
+  list(APPEND APSP_CUDA_FLAGS -lineinfo -Xcompiler=-fopenmp)
   if(APSP_CUDA_DEBUG_SYNC)
     list(APPEND APSP_CUDA_FLAGS -DAPSP_CUDA_DEBUG_SYNC=1)
   endif()
