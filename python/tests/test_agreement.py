@@ -215,3 +215,22 @@ def test_masked_array_unmasked_entries_are_edges_like_scipy():
     np.testing.assert_array_equal(apsp.shortest_path(m), scipy_sp(m, method="D"))
     assert apsp.shortest_path(m)[0, 2] == 1
     np.testing.assert_array_equal(apsp.shortest_path(m, overwrite=True), scipy_sp(m, method="J"))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("kind", ["uniform", "rmat", "grid"])
+def test_generated_graphs_match_scipy(kind, directed):
+    # several default-size tiles (V > 256), skewed degrees (R-MAT), long paths (grid)
+    g = {"uniform": lambda: apsp.generate("uniform", n=300, m=1500, wmin=0, wmax=50, seed=9),
+         "rmat": lambda: apsp.generate("rmat", scale=9, m=3000, wmin=1, wmax=20, seed=9),
+         "grid": lambda: apsp.generate("grid", rows=15, cols=21, wmin=0, wmax=9, seed=9)}[kind]()
+    n = g.num_vertices
+    from scipy.sparse.csgraph import shortest_path as scipy_sp
+    # an edge list's duplicates keep the lightest; so do a CSR matrix's parallel entries in SciPy
+    order = np.argsort(g.src, kind="stable")
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(g.src, minlength=n))])
+    G = sp.csr_matrix((g.weight[order], g.dst[order], indptr), shape=(n, n))
+    want = scipy_sp(G, method="D", directed=directed)
+    got = apsp.shortest_path(g, directed=directed)
+    assert_nontrivial(want)
+    np.testing.assert_array_equal(got, want)
