@@ -77,6 +77,26 @@ def assert_nontrivial(dist):
         assert np.isfinite(dist[off]).any(), "test graph has no finite off-diagonal distance"
 
 
+def assert_walks_end(step, n, reach_off, toward_rows):
+    """Every walk along `step` ends: for next hops (toward_rows=False) i, nxt[i, j], ... reaches j;
+    for predecessors (toward_rows=True) j, pred[i, j], ... reaches i. All pairs at once, at most
+    n hops each; a pair still walking after n hops is on a cycle."""
+    idx = np.arange(n)
+    goal = np.broadcast_to(idx[:, None] if toward_rows else idx[None, :], (n, n))
+    other = np.broadcast_to(idx[:, None], (n, n))  # the row index, to look up pred[i, cur]
+    cur = step.astype(np.int64)
+    for _ in range(n):
+        active = reach_off & (cur >= 0) & (cur != goal)
+        if not active.any():
+            break
+        if toward_rows:
+            cur[active] = step[other[active], cur[active]]
+        else:
+            cur[active] = step[cur[active], goal[active]]
+    stuck = reach_off & (cur != goal)
+    assert not stuck.any(), f"{int(stuck.sum())} walks never end, e.g. pair {tuple(np.argwhere(stuck)[0])}"
+
+
 def check_predecessors(dist, pred, E, samples=200, seed=0):
     """pred is SciPy-style and consistent with dist over the edge weights E."""
     n = dist.shape[0]
@@ -90,6 +110,8 @@ def check_predecessors(dist, pred, E, samples=200, seed=0):
     assert ((p >= 0) & (p < n)).all(), "reachable pair without a predecessor"
     # local rule: dist[i, p] + w(p, j) == dist[i, j] for every reachable pair
     np.testing.assert_allclose(dist[i, p] + E[p, j], dist[i, j], rtol=1e-12, atol=1e-9)
+    # tight hops + every walk ends = every walk is a shortest path
+    assert_walks_end(pred, n, reach & off, toward_rows=True)
     # and whole paths, for a sample of pairs, walk back to i without a cycle
     rng = np.random.default_rng(seed)
     for k in rng.choice(len(i), size=min(samples, len(i)), replace=False) if len(i) else []:
@@ -111,6 +133,7 @@ def check_next_hop(dist, nxt, E, samples=200, seed=0):
     k = nxt[i, j]
     assert ((k >= 0) & (k < n)).all(), "reachable pair without a next hop"
     np.testing.assert_allclose(E[i, k] + dist[k, j], dist[i, j], rtol=1e-12, atol=1e-9)
+    assert_walks_end(nxt, n, reach & off, toward_rows=False)
     rng = np.random.default_rng(seed)
     for t in rng.choice(len(i), size=min(samples, len(i)), replace=False) if len(i) else []:
         path = apsp.path(nxt, int(i[t]), int(j[t]))
