@@ -2,8 +2,9 @@
 // and the min-plus GEMM ("tropical GEMM") that does the panels and the rest-update.
 //
 // Blocked Floyd-Warshall with B = kTile = 128 over a padded matrix D (ld = n_pad). Round t:
-//   1. closure_and_transpose: block 0 closes the pivot P = D[t,t] in shared memory (128 plain FW
-//      steps) and writes P* back, plus P* and P*^T into two small buffers; blocks 1..R copy the
+//   1. closure_and_transpose: block 0 closes the pivot P = D[t,t] (128 plain FW steps on an 8x8
+//      register tile per thread, row and column k broadcast through shared memory) and writes P*
+//      back, plus P* and P*^T into two small buffers; blocks 1..R copy the
 //      pivot column D[:,t] transposed into csT (k-major), so that every operand below is read
 //      k-major with 16-byte copies.
 //   2. minplus_gemm<Panels>: each panel as ONE min-plus product with the closed pivot:
@@ -35,9 +36,9 @@ inline constexpr int kTile = 128;     // FW block size B and the edge of one C t
 inline constexpr int kBK = 16;        // k per pipeline stage
 inline constexpr int kStages = 4;     // shared-memory stages (kStages-1 chunks in flight)
 inline constexpr int kGemmThreads = 256;
-inline constexpr int kClosureThreads = 1024;
+inline constexpr int kClosureThreads = 256;
 inline constexpr std::size_t kGemmSmemBytes = std::size_t(2) * kStages * kBK * kTile * 4;  // 64 KiB
-inline constexpr std::size_t kClosureSmemBytes = std::size_t(kTile) * (kTile + 1) * 4;     // 66 KiB
+inline constexpr std::size_t kClosureSmemBytes = std::size_t(kTile) * (kTile + 5) * 4;     // 66.5 KiB
 
 template <class T> __host__ __device__ constexpr T inf_value();
 template <> __host__ __device__ constexpr int inf_value<int>() { return (1 << 30) - 1; }
@@ -105,37 +106,100 @@ template <class T> struct RoundArgs {
 
 // ---- step 1: pivot closure (block 0) and pivot-column transpose (blocks 1..R) ------------------
 
+/// Element [q] of an 8-vector held in registers, q known only at run time, without indexing
+/// the register array (which would move it to local memory).
+template <class T> __device__ __forceinline__ T pick8(const T (&v)[8], int q) {
+  T x = v[0];
+#pragma unroll
+  for (int p = 1; p < 8; ++p) x = q == p ? v[p] : x;
+  return x;
+}
+
+/// Block 0: P* = closure of D[t,t] with the 8x8-per-thread register layout of the GEMM; at step k
+/// the owners of row k and column k publish them to shared memory (double-buffered, so one
+/// barrier per step) and every thread relaxes its 64 cells. Writes P* to D[t,t], pS, and P*^T to
+/// pT and to tile t of csT. Blocks 1..R: csT tile X = D[X,t]^T through shared memory.
 template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose(RoundArgs<T> r) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T(*s)[kTile + 1] = reinterpret_cast<T(*)[kTile + 1]>(smem_raw);  // (B, B+1)
-  const int j = threadIdx.x % kTile, i0 = threadIdx.x / kTile;         // 8 row groups
-  constexpr int kRowsPerThread = kTile / (kClosureThreads / kTile);   // 16
+  T* rowbuf = reinterpret_cast<T*>(smem_raw);                          // (2, B): row k
+  T* colbuf = rowbuf + 2 * kTile;                                      // (2, B): column k
+  T(*s)[kTile + 1] = reinterpret_cast<T(*)[kTile + 1]>(colbuf + 2 * kTile);  // (B, B+1)
+  using V4 = Vec4<T>;
+  const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if (blockIdx.x == 0) {
+    const int tx = tid % 16, ty = tid / 16;
     const T* gP = r.d + t0 * r.ld + t0;
+    T c[8][8];
 #pragma unroll
-    for (int q = 0; q < kRowsPerThread; ++q) s[i0 + 8 * q][j] = gP[(i0 + 8 * q) * r.ld + j];
-    __syncthreads();
+    for (int i = 0; i < 8; ++i) {
+      const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+      const V4 lo = *reinterpret_cast<const V4*>(gP + row * r.ld + tx * 4);
+      const V4 hi = *reinterpret_cast<const V4*>(gP + row * r.ld + 64 + tx * 4);
+      c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
+      c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
+    }
     for (int k = 0; k < kTile; ++k) {
-      const T skj = s[k][j];
+      T* rb = rowbuf + (k & 1) * kTile;
+      T* cb = colbuf + (k & 1) * kTile;
+      const int owner = (k & 63) >> 2, q = (k >= 64 ? 4 : 0) + (k & 3);
+      if (ty == owner) {  // row k: this thread holds columns tx*4.. and 64+tx*4..
+        T v[8];
 #pragma unroll
-      for (int q = 0; q < kRowsPerThread; ++q) {
-        // Only strict improvements are written: row k and column k never improve at step k
-        // (P[k][k] = 0), so no thread writes what another reads in this step.
-        const int i = i0 + 8 * q;
-        const T v = s[i][k] + skj;
-        if (v < s[i][j]) s[i][j] = v;
+        for (int jj = 0; jj < 8; ++jj) {
+          T col[8];
+#pragma unroll
+          for (int i = 0; i < 8; ++i) col[i] = c[i][jj];
+          v[jj] = pick8(col, q);
+        }
+        V4 lo, hi;
+        lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
+        hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
+        *reinterpret_cast<V4*>(rb + tx * 4) = lo;
+        *reinterpret_cast<V4*>(rb + 64 + tx * 4) = hi;
       }
-      __syncthreads();
+      if (tx == owner) {  // column k: this thread holds rows ty*4.. and 64+ty*4..
+        T v[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) v[i] = pick8(c[i], q);
+        V4 lo, hi;
+        lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
+        hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
+        *reinterpret_cast<V4*>(cb + ty * 4) = lo;
+        *reinterpret_cast<V4*>(cb + 64 + ty * 4) = hi;
+      }
+      __syncthreads();  // buffers (k & 1) are full; buffers (k+1) & 1 were last read before this
+      T a[8], b[8];
+      *reinterpret_cast<V4*>(&a[0]) = *reinterpret_cast<const V4*>(cb + ty * 4);
+      *reinterpret_cast<V4*>(&a[4]) = *reinterpret_cast<const V4*>(cb + 64 + ty * 4);
+      *reinterpret_cast<V4*>(&b[0]) = *reinterpret_cast<const V4*>(rb + tx * 4);
+      *reinterpret_cast<V4*>(&b[4]) = *reinterpret_cast<const V4*>(rb + 64 + tx * 4);
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int jj = 0; jj < 8; ++jj) c[i][jj] = relax(a[i], b[jj], c[i][jj]);
     }
     T* gPw = r.d + t0 * r.ld + t0;
 #pragma unroll
-    for (int q = 0; q < kRowsPerThread; ++q) {
-      const int i = i0 + 8 * q;
-      gPw[i * r.ld + j] = s[i][j];
-      r.pS[i * kTile + j] = s[i][j];
-      r.pT[i * kTile + j] = s[j][i];              // P*^T
-      r.csT[i * r.ld + t0 + j] = s[j][i];         // the transposed pivot column, tile t: P*^T
+    for (int i = 0; i < 8; ++i) {
+      const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+      V4 lo, hi;
+      lo.x = c[i][0]; lo.y = c[i][1]; lo.z = c[i][2]; lo.w = c[i][3];
+      hi.x = c[i][4]; hi.y = c[i][5]; hi.z = c[i][6]; hi.w = c[i][7];
+      *reinterpret_cast<V4*>(gPw + row * r.ld + tx * 4) = lo;
+      *reinterpret_cast<V4*>(gPw + row * r.ld + 64 + tx * 4) = hi;
+      *reinterpret_cast<V4*>(r.pS + row * kTile + tx * 4) = lo;
+      *reinterpret_cast<V4*>(r.pS + row * kTile + 64 + tx * 4) = hi;
+#pragma unroll
+      for (int jj = 0; jj < 8; ++jj) s[row][(jj < 4 ? 0 : 64) + tx * 4 + (jj & 3)] = c[i][jj];
+    }
+    __syncthreads();
+    const int j = tid % kTile, i0 = tid / kTile;
+#pragma unroll 8
+    for (int q = 0; q < kTile / 2; ++q) {
+      const int i = i0 + 2 * q;
+      r.pT[i * kTile + j] = s[j][i];           // P*^T
+      r.csT[i * r.ld + t0 + j] = s[j][i];      // the transposed pivot column, tile t: P*^T
     }
     return;
   }
@@ -143,12 +207,13 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
   if (X == r.t) return;  // block 0 writes that tile from the closed pivot
   const std::int64_t x0 = std::int64_t(X) * kTile;
   const T* g = r.d + x0 * r.ld + t0;
-#pragma unroll
-  for (int q = 0; q < kRowsPerThread; ++q) s[i0 + 8 * q][j] = g[(i0 + 8 * q) * r.ld + j];
+  const int j = tid % kTile, i0 = tid / kTile;
+#pragma unroll 8
+  for (int q = 0; q < kTile / 2; ++q) s[i0 + 2 * q][j] = g[(i0 + 2 * q) * r.ld + j];
   __syncthreads();
-#pragma unroll
-  for (int q = 0; q < kRowsPerThread; ++q) {
-    const int k = i0 + 8 * q;
+#pragma unroll 8
+  for (int q = 0; q < kTile / 2; ++q) {
+    const int k = i0 + 2 * q;
     r.csT[k * r.ld + x0 + j] = s[j][k];
   }
 }
