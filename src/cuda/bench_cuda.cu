@@ -4,7 +4,8 @@
 // integer weights 0..1000), built on the device untimed, then the rounds timed with CUDA events:
 // the backend launched kernel by kernel ("gemm128 stream"), the same captured into one CUDA graph
 // ("gemm128 graph", capture + instantiate + launch: what one solve pays; small V only), its replay
-// alone ("graph replay": the launch gaps without the capture), and, with
+// alone ("graph replay": the launch gaps without the capture), the solve with next hops
+// ("gemm128 + next", what --paths costs), and, with
 // baselines, the course-style 64x64 kernels on the same matrix. One warm-up, median of `trials`.
 // T updates/s = V^3 / seconds; the ceiling is measured first in the same process (ceiling.cuh).
 // Every variant's result is checked: the backend against the CPU reference (full FW for small V,
@@ -115,6 +116,12 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
       cudaGraphExecDestroy(exec);
       rows.back().check = same();
     }
+    // --paths: the distances plus the next-hop matrix (host CSR build and upload included).
+    time_variant("gemm128 + next", [&] {
+      fw.rounds(false, {});
+      fw.compute_next(g);
+    });
+    rows.back().check = same();
     if (c.baselines) {
       time_variant("course 64x64", [&] { cuda::baseline::run_course_64(fw.data(), fw.n_pad(), s); });
       rows.back().check = same();

@@ -7,7 +7,8 @@
 // launch for both panels, update_rest = one GEMM launch over all tiles), either launched one by
 // one on a stream or captured once into a CUDA graph and launched as one (small n: the launch
 // gaps are a visible share of the time there). Device memory: n_pad^2 + 3*B*n_pad + 2*B^2
-// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges.
+// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges; with paths also an
+// n_pad^2 int32 next-hop matrix and the out-edges in CSR form while it is computed.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -15,7 +16,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "apsp/graph.hpp"
 #include "core/rounds.hpp"
@@ -110,6 +113,45 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
+  /// The next-hop matrix (n_pad x n_pad int32, ld n_pad) from the closed distances and g's
+  /// out-edges (as the kernels saw them: self loops dropped, undirected edges both ways).
+  void compute_next(const Graph& g) {
+    const std::int64_t E = std::int64_t(g.num_edges());
+    std::vector<std::int64_t> row_ptr(std::size_t(n_) + 1, 0);
+    auto each_arc = [&](auto&& f) {
+      for (std::int64_t e = 0; e < E; ++e) {
+        const std::int32_t u = g.src[e], v = g.dst[e];
+        if (u == v) continue;
+        f(u, v, g.weight[e]);
+        if (!g.directed) f(v, u, g.weight[e]);
+      }
+    };
+    each_arc([&](std::int32_t u, std::int32_t, double) { ++row_ptr[u + 1]; });
+    for (std::int64_t i = 0; i < n_; ++i) row_ptr[i + 1] += row_ptr[i];
+    const std::int64_t A = row_ptr[n_];
+    std::vector<std::int32_t> col(std::size_t(std::max<std::int64_t>(A, 1)));
+    std::vector<T> wt(std::size_t(std::max<std::int64_t>(A, 1)));
+    std::vector<std::int64_t> fill(row_ptr.begin(), row_ptr.end() - 1);
+    each_arc([&](std::int32_t u, std::int32_t v, double w) {
+      const std::int64_t at = fill[u]++;
+      col[at] = v;
+      wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
+    });
+    DeviceBuffer<std::int64_t> d_row(row_ptr.size());
+    DeviceBuffer<std::int32_t> d_col(col.size());
+    DeviceBuffer<T> d_wt(wt.size());
+    APSP_CUDA_TRY(cudaMemcpyAsync(d_row.get(), row_ptr.data(), row_ptr.size() * 8, cudaMemcpyHostToDevice, stream_));
+    APSP_CUDA_TRY(cudaMemcpyAsync(d_col.get(), col.data(), col.size() * 4, cudaMemcpyHostToDevice, stream_));
+    APSP_CUDA_TRY(cudaMemcpyAsync(d_wt.get(), wt.data(), wt.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+    if (next_.size() == 0) next_ = DeviceBuffer<std::int32_t>(std::size_t(n_pad_) * n_pad_);
+    const dim3 grid(unsigned((n_ + 1023) / 1024), unsigned(std::min<std::int64_t>(n_, 65535)));
+    next_hops_from_edges<T><<<grid, 256, 0, stream_>>>(d_.get(), n_pad_, n_, d_row.get(), d_col.get(), d_wt.get(),
+                                                       next_.get());
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));  // before the edge buffers go
+  }
+  std::int32_t* next_data() const { return next_.get(); }
+
   // ---- RoundOps ----
   std::int64_t num_rounds() const override { return R_; }
   void close_pivot(std::int64_t t) override {
@@ -163,22 +205,26 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   /// Copies the leading n x n block to host memory with row stride `host_stride` elements.
-  void download(T* host, std::int64_t host_stride) {
+  void download(T* host, std::int64_t host_stride) { download_matrix(d_.get(), host, host_stride); }
+  void download_next(std::int32_t* host, std::int64_t host_stride) { download_matrix(next_.get(), host, host_stride); }
+  template <class U> void download_matrix(const U* dev, U* host, std::int64_t host_stride) {
     if (n_ == 0) return;
-    APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_stride * sizeof(T), d_.get(), n_pad_ * sizeof(T), n_ * sizeof(T),
-                                    n_, cudaMemcpyDeviceToHost, stream_));
+    APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_stride * sizeof(U), dev, n_pad_ * sizeof(U), n_ * sizeof(U), n_,
+                                    cudaMemcpyDeviceToHost, stream_));
   }
 
   /// Copies the leading n x n block out in stripes of rows through two pinned staging buffers:
   /// stripe s+1 crosses PCIe while consume(row0, rows, data) handles stripe s (data: rows x n,
   /// stride n, valid during the call). Returns the seconds spent inside consume.
-  template <class F> double download_stripes(F&& consume, std::size_t stripe_bytes = std::size_t(32) << 20) {
+  template <class F> double download_stripes(F&& consume) { return download_stripes(consume, d_.get()); }
+  template <class F, class U>
+  double download_stripes(F&& consume, const U* dev, std::size_t stripe_bytes = std::size_t(32) << 20) {
     const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
-                                                                 n_, std::int64_t(stripe_bytes / (n_ * sizeof(T)))));
-    T* stage[2] = {nullptr, nullptr};
+                                                                 n_, std::int64_t(stripe_bytes / (n_ * sizeof(U)))));
+    U* stage[2] = {nullptr, nullptr};
     cudaEvent_t done[2] = {nullptr, nullptr};
     struct Cleanup {
-      T** stage;
+      U** stage;
       cudaEvent_t* done;
       ~Cleanup() {
         for (int b = 0; b < 2; ++b) {
@@ -188,15 +234,15 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       }
     } cleanup{stage, done};
     for (int b = 0; b < 2; ++b) {
-      APSP_CUDA_TRY(cudaMallocHost(&stage[b], std::size_t(rows_per) * n_ * sizeof(T)));
+      APSP_CUDA_TRY(cudaMallocHost(&stage[b], std::size_t(rows_per) * n_ * sizeof(U)));
       APSP_CUDA_TRY(cudaEventCreateWithFlags(&done[b], cudaEventDisableTiming));
     }
     double in_consume = 0;
     const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
     auto issue = [&](std::int64_t s) {
       const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(T), d_.get() + r0 * n_pad_, n_pad_ * sizeof(T),
-                                      n_ * sizeof(T), rows, cudaMemcpyDeviceToHost, stream_));
+      APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), dev + r0 * n_pad_, n_pad_ * sizeof(U),
+                                      n_ * sizeof(U), rows, cudaMemcpyDeviceToHost, stream_));
       APSP_CUDA_TRY(cudaEventRecord(done[s % 2], stream_));
     };
     issue(0);
@@ -205,7 +251,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       APSP_CUDA_TRY(cudaEventSynchronize(done[s % 2]));
       const auto t0 = std::chrono::steady_clock::now();
       const std::int64_t r0 = s * rows_per;
-      consume(r0, std::min(rows_per, n_ - r0), static_cast<const T*>(stage[s % 2]));
+      consume(r0, std::min(rows_per, n_ - r0), static_cast<const U*>(stage[s % 2]));
       in_consume += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     return in_consume;
@@ -219,6 +265,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   std::int64_t n_, n_pad_, R_;
   cudaStream_t stream_;
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
+  DeviceBuffer<std::int32_t> next_;
 };
 
 }  // namespace
