@@ -1,4 +1,3 @@
-// src/cpu/bench_cpu.cpp — `apsp bench --backend cpu` (to be written by the CPU backend work).
 #include "apsp/errors.hpp"
 #include "core/bench.hpp"
 

@@ -1,88 +1,301 @@
-// src/cpu/cpu_backend.cpp — CPU backend: blocked Floyd-Warshall with OpenMP over tiles.
-// (Scalar first version; the SIMD micro-kernels replace the tile loops.)
-#include <algorithm>
+// src/cpu/cpu_backend.cpp — CPU backend: blocked Floyd-Warshall, SIMD kernels, OpenMP over tiles.
+//
+// Round t with pivot rows/columns [p0, p1) (width w <= block):
+//   close_pivot   plain FW inside D[p0:p1, p0:p1] (one thread; w^2 of the V^2 per round).
+//   update_panels the pivot row panel D[p0:p1, J] = P* (x) D[p0:p1, J] and the pivot column panel
+//                 D[I, p0:p1] = D[I, p0:p1] (x) P*: min-plus GEMMs of depth w whose inputs are
+//                 packed copies taken before the update, so they read no tile they write.
+//   update_rest   D[I, J] = min(D[I, J], D[I, p0:p1] (x) D[p0:p1, J]) for all I, J outside the
+//                 pivot: the rank-w min-plus update that is nearly all of the work, split into
+//                 MC x NC macro tiles handed to the OpenMP threads.
+// Both panels are packed once per step into the micro-kernel's layouts (kernels.hpp); packing is
+// O(V w) against O(V^2 w) of arithmetic.
+//
+// Next hops, when kept, follow the A side: when a sum through k strictly improves d[i][j],
+// next[i][j] = next[i][k]; ties keep the earlier hop (the first strictly better k in the blocked
+// order wins). With positive weights that is enough: each hop strictly lowers the remaining final
+// distance, so every walk ends at its target, in any update order. Zero-weight edges break that
+// (pivot rows joined by zero-weight edges can pick different equal-length k and point at each
+// other); then the kernels compare (distance, number of edges) lexicographically, which restores
+// a strict decrease along every walk, at the price of a hop-count matrix and slower kernels.
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "apsp/errors.hpp"
 #include "core/backend.hpp"
 #include "core/rounds.hpp"
+#include "cpu/blocked_fw.hpp"
 
-namespace apsp::detail {
+namespace apsp::detail::cpu {
 
 namespace {
 
+constexpr i64 kMacroRows = 128;  // MC: rows of C per task (rounded down to the micro-tile rows)
+constexpr i64 kMacroCols = 256;  // NC: columns of C per task (a multiple of every nr)
+
+template <class T> struct AlignedBuffer {
+  struct Free { void operator()(T* p) const { std::free(p); } };
+  std::unique_ptr<T, Free> p;
+  void resize(i64 count) {
+    const std::size_t bytes = (std::size_t(std::max<i64>(count, 1)) * sizeof(T) + 63) / 64 * 64;
+    p.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
+    if (!p) throw ResourceError("cannot allocate " + std::to_string(bytes) + " bytes for CPU panel buffers");
+  }
+  T* get() const { return p.get(); }
+};
+
+struct Range { i64 begin, end; };
+struct RowChunk { i64 row0, rows, packed; };  // packed: offset of its first strip in the A buffer
+struct ColChunk { i64 col0, cols; };
+
+enum class Mode { Distances, NextHops, HopCounts };
+
 template <class T> class CpuRounds final : public RoundOps {
  public:
-  CpuRounds(Matrix& d, Matrix* next, int B) : d_(d), next_(next), B_(B), R_(d.stride() / B) {}
-  std::int64_t num_rounds() const override { return R_; }
-
-  void close_pivot(std::int64_t t) override { tile_update(t, t, t, true); }
-  void update_panels(std::int64_t t) override {
-#pragma omp parallel for schedule(dynamic)
-    for (std::int64_t x = 0; x < 2 * R_; ++x) {
-      const std::int64_t o = x % R_;
-      if (o == t) continue;
-      if (x < R_) tile_update(t, o, t, false);
-      else tile_update(o, t, t, false);
+  CpuRounds(Matrix& d, Matrix* next, int block, int threads, const KernelSet<T>& ks, bool positive_weights)
+      : D_(d.data<T>()), ld_(d.stride()), n_(d.stride()),
+        N_(next ? next->data<i32>() : nullptr), ldn_(next ? next->stride() : 0),
+        mode_(!next ? Mode::Distances : positive_weights ? Mode::NextHops : Mode::HopCounts),
+        B_(block), R_((n_ + block - 1) / block), threads_(threads), ks_(ks),
+        mr_(mode_ == Mode::Distances ? ks.mr : mode_ == Mode::NextHops ? ks.mr_paths : ks.mr_hops),
+        nr_(mode_ == Mode::Distances ? ks.nr : ks.nr_paths),
+        mc_(std::max<i64>(mr_, kMacroRows / mr_ * mr_)) {
+    APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0, "CPU matrix not padded to the tile multiple");
+    APSP_EXPECTS(d.alloc_rows() >= n_, "CPU matrix has fewer rows than its padded size");
+    APSP_EXPECTS(!next || (next->alloc_rows() >= n_ && ldn_ >= n_), "CPU next-hop matrix smaller than the distances");
+    const i64 strip_rows = n_ + 2 * mr_;  // two row ranges, each rounded up to mr
+    pa_.resize(strip_rows * B_);
+    pb_.resize(n_ * B_);
+    pivot_a_.resize((B_ + mr_) * B_);
+    pivot_b_.resize(B_ * B_);
+    if (N_) {
+      pna_.resize(strip_rows * B_);
+      pivot_na_.resize((B_ + mr_) * B_);
+    }
+    if (mode_ == Mode::HopCounts) {
+      // Hop counts: 1 for an edge, 0 on the diagonal and where unreachable (never compared there:
+      // an unreachable sum is never smaller, and equal only to an unreachable entry, whose next
+      // hop stays -1 either way).
+      H_.resize(n_ * ldn_);
+#pragma omp parallel for num_threads(threads_) schedule(static)
+      for (i64 i = 0; i < n_; ++i)
+        for (i64 j = 0; j < ldn_; ++j) H_.get()[i * ldn_ + j] = N_[i * ldn_ + j] >= 0 ? 1 : 0;
+      pha_.resize(strip_rows * B_);
+      phb_.resize(n_ * B_);
+      pivot_ha_.resize((B_ + mr_) * B_);
+      pivot_hb_.resize(B_ * B_);
     }
   }
-  void update_rest(std::int64_t t) override {
-#pragma omp parallel for collapse(2) schedule(dynamic)
-    for (std::int64_t I = 0; I < R_; ++I)
-      for (std::int64_t J = 0; J < R_; ++J)
-        if (I != t && J != t) tile_update(I, J, t, false);
+
+  i64 num_rounds() const override { return R_; }
+
+  void close_pivot(i64 t) override {
+    const i64 p0 = t * B_;
+    ks_.close_hops(D_ + p0 * ld_ + p0, ld_, int(width(t)), N_ ? N_ + p0 * ldn_ + p0 : nullptr,
+                   H_.get() ? H_.get() + p0 * ldn_ + p0 : nullptr, ldn_);
+  }
+
+  void update_panels(i64 t) override {
+    if (R_ == 1) return;
+    const i64 p0 = t * B_, p1 = p0 + width(t);
+    const int w = int(p1 - p0);
+    const std::vector<RowChunk> rows = row_chunks(p0, p1);
+    const std::vector<ColChunk> cols = col_chunks(p0, p1);
+    const T* P = D_ + p0 * ld_ + p0;
+#pragma omp parallel num_threads(threads_)
+    {
+      // Pack the inputs as they are before this step: the pivot (as A for the row panel, as B for
+      // the column panel), the row panel and the column panel.
+#pragma omp single nowait
+      {
+        pack_a(P, ld_, w, w, mr_, pivot_a_.get());
+        pack_b(P, ld_, w, w, nr_, pivot_b_.get());
+        if (N_) pack_a_next(N_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_na_.get());
+        if (H_.get()) {
+          pack_a_next(H_.get() + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_ha_.get());
+          pack_b(H_.get() + p0 * ldn_ + p0, ldn_, w, w, nr_, pivot_hb_.get());
+        }
+      }
+      pack_panels(p0, w, rows, cols);
+      // Row panel: C = D[p0:p1, cols], A = P*, B = old row panel. Column panel: C = D[rows, p0:p1],
+      // A = old column panel, B = P*.
+      const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
+#pragma omp for schedule(dynamic, 1)
+      for (i64 x = 0; x < nrow + ncol; ++x) {
+        if (x < ncol) {
+          const ColChunk& c = cols[x];
+          gemm(pivot_a_.get(), pivot_na_.get(), pivot_ha_.get(), c.col0 * w, w, p0, c.col0, w, c.cols);
+        } else {
+          const RowChunk& r = rows[x - ncol];
+          gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), -1, w, r.row0, p0, r.rows, w);
+        }
+      }
+    }
+  }
+
+  void update_rest(i64 t) override {
+    if (R_ == 1) return;
+    const i64 p0 = t * B_, p1 = p0 + width(t);
+    const int w = int(p1 - p0);
+    const std::vector<RowChunk> rows = row_chunks(p0, p1);
+    const std::vector<ColChunk> cols = col_chunks(p0, p1);
+    const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
+#pragma omp parallel num_threads(threads_)
+    {
+      pack_panels(p0, w, rows, cols);
+#pragma omp for schedule(dynamic, 1)
+      for (i64 x = 0; x < nrow * ncol; ++x) {
+        const RowChunk& r = rows[x / ncol];
+        const ColChunk& c = cols[x % ncol];
+        gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), c.col0 * w, w, r.row0, c.col0, r.rows,
+             c.cols);
+      }
+    }
   }
 
  private:
-  // D[I,J] = min(D[I,J], D[I,K] (x) D[K,J]); `ordered` runs k outermost (needed when the tile
-  // aliases its own inputs, i.e. the pivot closure).
-  void tile_update(std::int64_t I, std::int64_t J, std::int64_t K, bool ordered) {
-    (void)ordered;
-    const std::int64_t s = d_.stride();
-    T* D = d_.data<T>();
-    std::int32_t* N = next_ ? next_->data<std::int32_t>() : nullptr;
-    for (std::int64_t k = K * B_; k < (K + 1) * B_; ++k)
-      for (std::int64_t i = I * B_; i < (I + 1) * B_; ++i) {
-        const T dik = D[i * s + k];
-        T* di = D + i * s;
-        const T* dk = D + k * s;
-        for (std::int64_t j = J * B_; j < (J + 1) * B_; ++j) {
-          const T v = dik + dk[j];
-          if (v < di[j]) {
-            di[j] = v;
-            if (N) N[i * s + j] = N[i * s + k];
-          }
-        }
+  i64 width(i64 t) const { return std::min<i64>(B_, n_ - t * B_); }
+  static const i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
+
+  // C = D[row0 : row0+m, col0 : col0+n] = min(C, A (x) B), with next hops (and hop counts) when
+  // kept. A: packed values, next hops, hop counts. B: the packed row panel at offset boff, or the
+  // packed pivot when boff < 0.
+  void gemm(const T* pa, const i32* pna, const i32* pha, i64 boff, int k, i64 row0, i64 col0, i64 m, i64 n) const {
+    T* c = D_ + row0 * ld_ + col0;
+    const T* pb = boff < 0 ? pivot_b_.get() : pb_.get() + boff;
+    switch (mode_) {
+      case Mode::Distances: ks_.gemm(pa, pb, k, c, ld_, m, n); break;
+      case Mode::NextHops: ks_.gemm_paths(pa, pna, pb, k, c, ld_, N_ + row0 * ldn_ + col0, ldn_, m, n); break;
+      case Mode::HopCounts: {
+        const i32* phb = boff < 0 ? pivot_hb_.get() : phb_.get() + boff;
+        ks_.gemm_hops(pa, pna, pha, pb, phb, k, c, ld_, N_ + row0 * ldn_ + col0, H_.get() + row0 * ldn_ + col0,
+                      ldn_, m, n);
+        break;
       }
+    }
   }
-  Matrix& d_;
-  Matrix* next_;
-  std::int64_t B_, R_;
+
+  // Packs the pivot row panel (columns outside the pivot, B layout) and the pivot column panel
+  // (rows outside the pivot, A layout) as they are now, with their next hops / hop counts when
+  // kept. Called inside a parallel region; ends with a barrier.
+  void pack_panels(i64 p0, int w, const std::vector<RowChunk>& rows, const std::vector<ColChunk>& cols) {
+    const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
+#pragma omp for schedule(dynamic, 1)
+    for (i64 x = 0; x < nrow + ncol; ++x) {
+      if (x < ncol) {
+        const ColChunk& c = cols[x];
+        pack_b(D_ + p0 * ld_ + c.col0, ld_, w, c.cols, nr_, pb_.get() + c.col0 * w);
+        if (H_.get()) pack_b(H_.get() + p0 * ldn_ + c.col0, ldn_, w, c.cols, nr_, phb_.get() + c.col0 * w);
+      } else {
+        const RowChunk& r = rows[x - ncol];
+        pack_a(D_ + r.row0 * ld_ + p0, ld_, r.rows, w, mr_, pa_.get() + r.packed);
+        if (N_) pack_a_next(N_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pna_.get() + r.packed);
+        if (H_.get()) pack_a_next(H_.get() + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pha_.get() + r.packed);
+      }
+    }
+  }
+
+  // Rows outside the pivot in macro-tile chunks; each range packs from a strip boundary.
+  std::vector<RowChunk> row_chunks(i64 p0, i64 p1) const {
+    std::vector<RowChunk> out;
+    const i64 w = p1 - p0;
+    i64 base = 0;
+    for (const Range r : {Range{0, p0}, Range{p1, n_}}) {
+      for (i64 i = r.begin; i < r.end; i += mc_)
+        out.push_back({i, std::min(mc_, r.end - i), base + (i - r.begin) / mr_ * mr_ * w});
+      base += (r.end - r.begin + mr_ - 1) / mr_ * mr_ * w;
+    }
+    return out;
+  }
+  std::vector<ColChunk> col_chunks(i64 p0, i64 p1) const {
+    std::vector<ColChunk> out;
+    for (const Range r : {Range{0, p0}, Range{p1, n_}})
+      for (i64 j = r.begin; j < r.end; j += kMacroCols) out.push_back({j, std::min(kMacroCols, r.end - j)});
+    return out;
+  }
+
+  T* D_;
+  i64 ld_, n_;
+  i32* N_;
+  i64 ldn_;
+  Mode mode_;
+  i64 B_, R_;
+  int threads_;
+  KernelSet<T> ks_;
+  int mr_, nr_;
+  i64 mc_;
+  AlignedBuffer<T> pa_, pb_, pivot_a_, pivot_b_;
+  AlignedBuffer<i32> pna_, pivot_na_, H_, pha_, phb_, pivot_ha_, pivot_hb_;
 };
+
+int threads_for(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 
 class CpuBackend final : public BackendImpl {
  public:
   std::string name() const override { return "cpu"; }
   bool supports(Dtype) const override { return true; }
-  int default_block(Dtype, std::int64_t) const override { return 64; }
-  void run(const Graph&, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
-    const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-    const int saved = omp_get_max_threads();
-    omp_set_num_threads(threads);
+  int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
+  int pad_multiple(Dtype, int) const override { return kPadMultiple; }
+  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     const double t0 = omp_get_wtime();
-    visit_dtype(dist.dtype(), [&](auto tag) {
-      CpuRounds<decltype(tag)> r(dist, next, block);
-      run_rounds(r, o.progress);
-    });
+    blocked_floyd_warshall(dist, next, block, o.threads, active_isa(), o.progress,
+                           next && cpu::positive_weights(g, dist.dtype()));
     timings.compute = omp_get_wtime() - t0;
-    omp_set_num_threads(saved);
   }
 };
 
 }  // namespace
 
-std::unique_ptr<BackendImpl> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+int default_block(Dtype t) { return dtype_size(t) == 4 ? 256 : 128; }
+
+int effective_block(Dtype t, int block) {
+  if (block <= 0) block = default_block(t);
+  return int(round_up(block, kPadMultiple));
+}
+
+bool positive_weights(const Graph& g, Dtype t) {
+  double wmin = INFINITY, wmax = 0;
+  for (std::size_t e = 0; e < g.num_edges(); ++e) {
+    if (g.src[e] == g.dst[e]) continue;
+    wmin = std::min(wmin, g.weight[e]);
+    wmax = std::max(wmax, std::fabs(g.weight[e]));
+  }
+  if (!(wmin > 0)) return wmin == INFINITY;  // no edges: nothing to tie
+  if (is_integer(t)) return true;
+  const double unit = t == Dtype::Float32 ? 0x1p-24 : 0x1p-53;
+  return wmin > 4 * unit * wmax * double(std::max<std::int64_t>(g.num_vertices, 1));
+}
+
+void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, Isa isa, const ProgressFn& progress,
+                            bool positive) {
+  if (dist.stride() == 0) return;
+  const int B = int(std::min<i64>(effective_block(dist.dtype(), block), dist.stride()));
+  visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    CpuRounds<T> rounds(dist, next, B, threads_for(threads), kernels_for<T>(isa), positive);
+    run_rounds(rounds, progress);
+  });
+}
+
+}  // namespace apsp::detail::cpu
+
+namespace apsp::detail {
+
+std::unique_ptr<BackendImpl> make_cpu_backend() { return std::make_unique<cpu::CpuBackend>(); }
+
 BackendInfo cpu_backend_info() {
-  return {"cpu", true, true, std::to_string(omp_get_max_threads()) + " threads"};
+  std::string detail = std::to_string(omp_get_max_threads()) + " threads, ";
+  try {
+    detail += std::string(cpu::isa_name(cpu::active_isa())) + " kernels";
+  } catch (const Error& e) {
+    detail += e.what();
+  }
+  return {"cpu", true, true, detail};
 }
 
 }  // namespace apsp::detail
