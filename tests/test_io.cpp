@@ -384,6 +384,24 @@ TEST(IoMatrix, NthuInt32PaddedAndUnpadded) {
   EXPECT_TRUE(stray_files(dir, {"d.out", "u.out"}).empty());
 }
 
+TEST(IoMatrix, PaddedWritesOverManyWritevBatches) {
+  // More rows than one writev() takes (1024), each row a few bytes from the next one's start.
+  test::TempDir dir;
+  const Matrix m = padded_matrix<std::int32_t>(2500, 3);
+  write_matrix(dir / "d.out", m, OutputFormat::Nthu);
+  const auto b = test::read_bytes(dir / "d.out");
+  ASSERT_EQ(b.size(), 2500u * 3u * 4u);
+  for (std::int64_t i = 0; i < 2500; i += 7)
+    for (std::int64_t j = 0; j < 3; ++j) {
+      std::int32_t v;
+      std::memcpy(&v, b.data() + 4 * (i * 3 + j), 4);
+      ASSERT_EQ(v, m.at<std::int32_t>(i, j)) << "(" << i << "," << j << ")";
+    }
+  const Matrix d = padded_matrix<double>(2100, 5);
+  write_matrix(dir / "d.npy", d);
+  expect_same_values<double>(read_matrix(dir / "d.npy"), d);
+}
+
 TEST(IoMatrix, NthuFromInt64AndFloatConvertsUnreachable) {
   test::TempDir dir;
   const Matrix want = padded_matrix<std::int32_t>(5, 5);

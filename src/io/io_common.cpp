@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -151,6 +152,42 @@ void OutputFile::write(const void* data, std::size_t n) {
     p += r;
     n -= std::size_t(r);
     written_ += std::uint64_t(r);
+  }
+}
+
+void OutputFile::write_strided(const void* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride_bytes) {
+  if (stride_bytes == row_bytes) {
+    write(base, std::size_t(rows) * row_bytes);
+    return;
+  }
+  constexpr int kMaxIov = 1024;  // IOV_MAX on Linux
+  iovec iov[kMaxIov];
+  const char* p = static_cast<const char*>(base);
+  for (std::int64_t r0 = 0; r0 < rows;) {
+    const int n = int(std::min<std::int64_t>(kMaxIov, rows - r0));
+    std::size_t total = 0;
+    for (int k = 0; k < n; ++k) {
+      iov[k].iov_base = const_cast<char*>(p + std::size_t(r0 + k) * stride_bytes);
+      iov[k].iov_len = row_bytes;
+      total += row_bytes;
+    }
+    const ssize_t r = ::writev(fd_, iov, n);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw Error(path_ + ": write failed after " + std::to_string(written_) + " bytes: " + errno_text(errno));
+    }
+    written_ += std::uint64_t(r);
+    if (std::size_t(r) == total) {
+      r0 += n;
+      continue;
+    }
+    // Short write: finish the partly written row with write(), then go on from the next one.
+    const std::size_t done_rows = std::size_t(r) / row_bytes, done_bytes = std::size_t(r) % row_bytes;
+    r0 += std::int64_t(done_rows);
+    if (done_bytes) {
+      write(p + std::size_t(r0) * stride_bytes + done_bytes, row_bytes - done_bytes);
+      ++r0;
+    }
   }
 }
 

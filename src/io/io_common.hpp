@@ -68,6 +68,9 @@ class OutputFile {
 
   /// Writes all n bytes (looping over partial writes); throws Error on failure.
   void write(const void* data, std::size_t n);
+  /// Writes `rows` rows of `row_bytes` bytes that lie `stride_bytes` apart, straight from memory
+  /// with writev() (no gather copy); throws Error on failure.
+  void write_strided(const void* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride_bytes);
   /// Closes and renames into place; throws Error on failure.
   void commit();
   const std::string& path() const { return path_; }

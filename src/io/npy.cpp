@@ -59,19 +59,7 @@ void write_npy_body(OutputFile& f, const Matrix& m) {
   const std::size_t es = dtype_size(m.dtype());
   const std::int64_t rows = m.rows(), cols = m.cols();
   if (rows == 0 || cols == 0) return;
-  if (m.stride() == cols) {
-    f.write(m.raw(), std::size_t(rows) * std::size_t(cols) * es);
-    return;
-  }
-  const char* base = static_cast<const char*>(m.raw());
-  const std::size_t row_bytes = std::size_t(cols) * es, stride_bytes = std::size_t(m.stride()) * es;
-  write_rows(
-      f, rows, row_bytes,
-      [&](std::int64_t i, char* out) {
-        std::memcpy(out, base + std::size_t(i) * stride_bytes, row_bytes);
-        return true;
-      },
-      [](std::int64_t) {});
+  f.write_strided(m.raw(), rows, std::size_t(cols) * es, std::size_t(m.stride()) * es);
 }
 
 Matrix read_matrix_npy(const InputFile& in) {

@@ -120,8 +120,8 @@ Graph read_nthu(const InputFile& in) {
 void write_matrix_nthu(OutputFile& f, const Matrix& m) {
   const std::int64_t rows = m.rows(), cols = m.cols();
   if (rows == 0 || cols == 0) return;
-  if (m.dtype() == Dtype::Int32 && m.stride() == cols) {
-    f.write(m.raw(), std::size_t(rows) * std::size_t(cols) * 4);
+  if (m.dtype() == Dtype::Int32) {
+    f.write_strided(m.raw(), rows, std::size_t(cols) * 4, std::size_t(m.stride()) * 4);
     return;
   }
   visit_dtype(m.dtype(), [&](auto tag) {
