@@ -37,6 +37,7 @@ namespace {
 
 constexpr i64 kMacroRows = 128;  // MC: rows of C per task (rounded down to the micro-tile rows)
 constexpr i64 kMacroCols = 256;  // NC: columns of C per task (a multiple of every nr)
+constexpr int kInnerBlock = 64;  // block of the blocked closure of a wider pivot tile
 
 template <class T> struct AlignedBuffer {
   struct Free { void operator()(T* p) const { std::free(p); } };
@@ -57,17 +58,17 @@ enum class Mode { Distances, NextHops, HopCounts };
 
 template <class T> class CpuRounds final : public RoundOps {
  public:
-  CpuRounds(Matrix& d, Matrix* next, int block, int threads, const KernelSet<T>& ks, bool positive_weights)
-      : D_(d.data<T>()), ld_(d.stride()), n_(d.stride()),
-        N_(next ? next->data<i32>() : nullptr), ldn_(next ? next->stride() : 0),
-        mode_(!next ? Mode::Distances : positive_weights ? Mode::NextHops : Mode::HopCounts),
+  // The n x n matrix at D (row stride ld); next hops N and hop counts H (stride ldn) as the mode
+  // needs them. H is owned by the caller (blocked_floyd_warshall).
+  CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads, const KernelSet<T>& ks)
+      : D_(D), ld_(ld), n_(n), N_(N), H_(H), ldn_(ldn), mode_(mode),
         B_(block), R_((n_ + block - 1) / block), threads_(threads), ks_(ks),
         mr_(mode_ == Mode::Distances ? ks.mr : mode_ == Mode::NextHops ? ks.mr_paths : ks.mr_hops),
         nr_(mode_ == Mode::Distances ? ks.nr : ks.nr_paths),
         mc_(std::max<i64>(mr_, kMacroRows / mr_ * mr_)) {
     APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0, "CPU matrix not padded to the tile multiple");
-    APSP_EXPECTS(d.alloc_rows() >= n_, "CPU matrix has fewer rows than its padded size");
-    APSP_EXPECTS(!next || (next->alloc_rows() >= n_ && ldn_ >= n_), "CPU next-hop matrix smaller than the distances");
+    APSP_EXPECTS((mode_ == Mode::Distances || N_) && (mode_ != Mode::HopCounts || H_), "CPU rounds: missing next hops");
+    if (R_ == 1) return;  // the pivot closure alone: no panels
     const i64 strip_rows = n_ + 2 * mr_;  // two row ranges, each rounded up to mr
     pa_.resize(strip_rows * B_);
     pb_.resize(n_ * B_);
@@ -77,14 +78,7 @@ template <class T> class CpuRounds final : public RoundOps {
       pna_.resize(strip_rows * B_);
       pivot_na_.resize((B_ + mr_) * B_);
     }
-    if (mode_ == Mode::HopCounts) {
-      // Hop counts: 1 for an edge, 0 on the diagonal and where unreachable (never compared there:
-      // an unreachable sum is never smaller, and equal only to an unreachable entry, whose next
-      // hop stays -1 either way).
-      H_.resize(n_ * ldn_);
-#pragma omp parallel for num_threads(threads_) schedule(static)
-      for (i64 i = 0; i < n_; ++i)
-        for (i64 j = 0; j < ldn_; ++j) H_.get()[i * ldn_ + j] = N_[i * ldn_ + j] >= 0 ? 1 : 0;
+    if (H_) {
       pha_.resize(strip_rows * B_);
       phb_.resize(n_ * B_);
       pivot_ha_.resize((B_ + mr_) * B_);
@@ -94,10 +88,19 @@ template <class T> class CpuRounds final : public RoundOps {
 
   i64 num_rounds() const override { return R_; }
 
+  // A wide pivot is closed by the same blocked algorithm with a small block (the textbook k-loop
+  // over a whole 256-wide tile streams it through L2 once per k).
   void close_pivot(i64 t) override {
-    const i64 p0 = t * B_;
-    ks_.close_hops(D_ + p0 * ld_ + p0, ld_, int(width(t)), N_ ? N_ + p0 * ldn_ + p0 : nullptr,
-                   H_.get() ? H_.get() + p0 * ldn_ + p0 : nullptr, ldn_);
+    const i64 p0 = t * B_, w = width(t);
+    T* P = D_ + p0 * ld_ + p0;
+    i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
+    i32* HP = H_ ? H_ + p0 * ldn_ + p0 : nullptr;
+    if (w > kInnerBlock) {
+      CpuRounds inner(P, ld_, w, NP, HP, ldn_, mode_, kInnerBlock, threads_, ks_);
+      run_rounds(inner, {});
+    } else {
+      ks_.close_hops(P, ld_, int(w), NP, HP, ldn_);
+    }
   }
 
   void update_panels(i64 t) override {
@@ -116,9 +119,9 @@ template <class T> class CpuRounds final : public RoundOps {
         pack_a(P, ld_, w, w, mr_, pivot_a_.get());
         pack_b(P, ld_, w, w, nr_, pivot_b_.get());
         if (N_) pack_a_next(N_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_na_.get());
-        if (H_.get()) {
-          pack_a_next(H_.get() + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_ha_.get());
-          pack_b(H_.get() + p0 * ldn_ + p0, ldn_, w, w, nr_, pivot_hb_.get());
+        if (H_) {
+          pack_a_next(H_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_ha_.get());
+          pack_b(H_ + p0 * ldn_ + p0, ldn_, w, w, nr_, pivot_hb_.get());
         }
       }
       pack_panels(p0, w, rows, cols);
@@ -173,7 +176,7 @@ template <class T> class CpuRounds final : public RoundOps {
       case Mode::NextHops: ks_.gemm_paths(pa, pna, pb, k, c, ld_, N_ + row0 * ldn_ + col0, ldn_, m, n); break;
       case Mode::HopCounts: {
         const i32* phb = boff < 0 ? pivot_hb_.get() : phb_.get() + boff;
-        ks_.gemm_hops(pa, pna, pha, pb, phb, k, c, ld_, N_ + row0 * ldn_ + col0, H_.get() + row0 * ldn_ + col0,
+        ks_.gemm_hops(pa, pna, pha, pb, phb, k, c, ld_, N_ + row0 * ldn_ + col0, H_ + row0 * ldn_ + col0,
                       ldn_, m, n);
         break;
       }
@@ -190,12 +193,12 @@ template <class T> class CpuRounds final : public RoundOps {
       if (x < ncol) {
         const ColChunk& c = cols[x];
         pack_b(D_ + p0 * ld_ + c.col0, ld_, w, c.cols, nr_, pb_.get() + c.col0 * w);
-        if (H_.get()) pack_b(H_.get() + p0 * ldn_ + c.col0, ldn_, w, c.cols, nr_, phb_.get() + c.col0 * w);
+        if (H_) pack_b(H_ + p0 * ldn_ + c.col0, ldn_, w, c.cols, nr_, phb_.get() + c.col0 * w);
       } else {
         const RowChunk& r = rows[x - ncol];
         pack_a(D_ + r.row0 * ld_ + p0, ld_, r.rows, w, mr_, pa_.get() + r.packed);
         if (N_) pack_a_next(N_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pna_.get() + r.packed);
-        if (H_.get()) pack_a_next(H_.get() + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pha_.get() + r.packed);
+        if (H_) pack_a_next(H_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pha_.get() + r.packed);
       }
     }
   }
@@ -221,7 +224,7 @@ template <class T> class CpuRounds final : public RoundOps {
 
   T* D_;
   i64 ld_, n_;
-  i32* N_;
+  i32 *N_, *H_;
   i64 ldn_;
   Mode mode_;
   i64 B_, R_;
@@ -230,7 +233,7 @@ template <class T> class CpuRounds final : public RoundOps {
   int mr_, nr_;
   i64 mc_;
   AlignedBuffer<T> pa_, pb_, pivot_a_, pivot_b_;
-  AlignedBuffer<i32> pna_, pivot_na_, H_, pha_, phb_, pivot_ha_, pivot_hb_;
+  AlignedBuffer<i32> pna_, pivot_na_, pha_, phb_, pivot_ha_, pivot_hb_;
 };
 
 int threads_for(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
@@ -277,7 +280,24 @@ void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, 
   const int B = int(std::min<i64>(effective_block(dist.dtype(), block), dist.stride()));
   visit_dtype(dist.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    CpuRounds<T> rounds(dist, next, B, threads_for(threads), kernels_for<T>(isa), positive);
+    const i64 n = dist.stride(), ldn = next ? next->stride() : 0;
+    APSP_EXPECTS(dist.alloc_rows() >= n, "CPU matrix has fewer rows than its padded size");
+    APSP_EXPECTS(!next || (next->alloc_rows() >= n && ldn >= n), "CPU next-hop matrix smaller than the distances");
+    const Mode mode = !next ? Mode::Distances : positive ? Mode::NextHops : Mode::HopCounts;
+    AlignedBuffer<i32> hops;
+    if (mode == Mode::HopCounts) {
+      // Hop counts: 1 for an edge, 0 on the diagonal and where unreachable (never compared there:
+      // an unreachable sum is never smaller, and equal only to an unreachable entry, whose next
+      // hop stays -1 either way).
+      hops.resize(n * ldn);
+      const i32* nx = next->data<i32>();
+      i32* h = hops.get();
+#pragma omp parallel for num_threads(threads_for(threads)) schedule(static)
+      for (i64 i = 0; i < n; ++i)
+        for (i64 j = 0; j < ldn; ++j) h[i * ldn + j] = nx[i * ldn + j] >= 0 ? 1 : 0;
+    }
+    CpuRounds<T> rounds(dist.data<T>(), dist.stride(), n, next ? next->data<i32>() : nullptr, hops.get(), ldn, mode,
+                        B, threads_for(threads), kernels_for<T>(isa));
     run_rounds(rounds, progress);
   });
 }

@@ -83,14 +83,12 @@ template <class T> void pack_a(const T* src, i64 ld, i64 rows, int k, int mr, T*
   const i64 strips = (rows + mr - 1) / mr;
   for (i64 s = 0; s < strips; ++s) {
     T* out = dst + s * i64(mr) * k;
-    for (int r = 0; r < mr; ++r) {
-      const i64 row = s * mr + r;
-      if (row < rows) {
-        const T* in = src + row * ld;
-        for (int kk = 0; kk < k; ++kk) out[i64(kk) * mr + r] = in[kk];
-      } else {
-        for (int kk = 0; kk < k; ++kk) out[i64(kk) * mr + r] = unreachable<T>();
-      }
+    const i64 full = rows - s * mr >= mr ? mr : rows - s * mr;
+    const T* in = src + s * mr * ld;
+    // k outer, rows inner: contiguous writes, mr sequential read streams.
+    for (int kk = 0; kk < k; ++kk) {
+      for (i64 r = 0; r < full; ++r) out[i64(kk) * mr + r] = in[r * ld + kk];
+      for (i64 r = full; r < mr; ++r) out[i64(kk) * mr + r] = unreachable<T>();
     }
   }
 }
@@ -99,9 +97,11 @@ inline void pack_a_next(const i32* src, i64 ld, i64 rows, int k, int mr, i32* ds
   const i64 strips = (rows + mr - 1) / mr;
   for (i64 s = 0; s < strips; ++s) {
     i32* out = dst + s * i64(mr) * k;
-    for (int r = 0; r < mr; ++r) {
-      const i64 row = s * mr + r;
-      for (int kk = 0; kk < k; ++kk) out[i64(kk) * mr + r] = row < rows ? src[row * ld + kk] : -1;
+    const i64 full = rows - s * mr >= mr ? mr : rows - s * mr;
+    const i32* in = src + s * mr * ld;
+    for (int kk = 0; kk < k; ++kk) {
+      for (i64 r = 0; r < full; ++r) out[i64(kk) * mr + r] = in[r * ld + kk];
+      for (i64 r = full; r < mr; ++r) out[i64(kk) * mr + r] = -1;
     }
   }
 }

@@ -83,9 +83,20 @@ template <class O> struct Kernels {
   static M better(V s, N sh, V c, N ch) { return O::mor(O::lt(s, c), O::mand(O::eq(s, c), O::nlt(sh, ch))); }
 
   // ---- min-plus GEMM, distances only ----------------------------------------------------------
-  template <int MR, int NV> static void micro(const T* pa, const T* pb, int k, T* c, i64 ldc, int mr) {
+  // Asks for the C tile the next call will load, while this one computes (C lives in DRAM or L3).
+  template <int MR, int NV> static void prefetch_tile(const T* c, i64 ldc) {
+    constexpr int kLines = int((NV * L * sizeof(T) + 63) / 64);
+#pragma GCC unroll 32
+    for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 8
+      for (int l = 0; l < kLines; ++l) __builtin_prefetch(c + i * ldc + l * (64 / sizeof(T)), 1, 3);
+  }
+
+  template <int MR, int NV>
+  static void micro(const T* pa, const T* pb, int k, T* c, i64 ldc, int mr, const T* c_next) {
     constexpr int NR = NV * L;
     V acc[MR][NV];
+    prefetch_tile<MR, NV>(c_next, ldc);
 #pragma GCC unroll 32
     for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 8
@@ -113,8 +124,12 @@ template <class O> struct Kernels {
     for (i64 i0 = 0; i0 < m; i0 += MR) {
       const int mr = m - i0 < MR ? int(m - i0) : MR;
       const T* a = pa + (i0 / MR) * MR * i64(k);
-      for (i64 j0 = 0; j0 < n; j0 += NR)
-        micro<MR, O::kNV>(a, pb + (j0 / NR) * NR * i64(k), k, c + i0 * ldc + j0, ldc, mr);
+      for (i64 j0 = 0; j0 < n; j0 += NR) {
+        // The next tile: along the row strip, then the start of the next strip (a harmless
+        // prefetch past the end on the last one, never dereferenced).
+        const T* c_next = j0 + NR < n ? c + i0 * ldc + j0 + NR : c + (i0 + MR) * ldc;
+        micro<MR, O::kNV>(a, pb + (j0 / NR) * NR * i64(k), k, c + i0 * ldc + j0, ldc, mr, c_next);
+      }
     }
   }
 
