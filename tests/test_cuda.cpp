@@ -9,6 +9,7 @@
 // CPU-only build) every test skips and says why. Inputs are asserted non-trivial.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 #include <utility>
@@ -200,6 +201,32 @@ TEST(Cuda, PathsWalkToShortestDistances) {
       }
     }
   }
+}
+
+/// Sets an environment variable for one scope.
+struct ScopedEnv {
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  const char* name_;
+};
+
+// int16x2 mode, forced: kept when every pair ends below 2^14-1, else the int32 rounds run again;
+// exact either way. Dense connected graphs keep it; long chains and split graphs fall back.
+TEST(Cuda, Int16ModeExactOrFallsBack) {
+  REQUIRE_CUDA();
+  const ScopedEnv force("APSP_CUDA_INT16", "1");
+  for (std::int64_t V : {129, 700, 1500}) {
+    const Graph dense = test::random_graph(spec(V, 30 * V, 90 + std::uint64_t(V)));
+    expect_matches_reference(dense, Dtype::Int32, 90 + std::uint64_t(V));
+  }
+  // A ring 0 -> 1 -> ... -> 0 of weight 900 each: distances reach 900 * 399, far past 2^14-1.
+  test::RandomGraphSpec s = spec(400, 200, 17);
+  Graph ring = test::random_graph(s);
+  for (std::int32_t v = 0; v < 400; ++v) ring.add_edge(v, (v + 1) % 400, 900);
+  expect_matches_reference(ring, Dtype::Int32, s.seed);
+  s = spec(600, 12000, 18);
+  s.components = 3;
+  expect_matches_reference(test::random_graph(s), Dtype::Int32, s.seed);
 }
 
 TEST(Cuda, AutoPicksCudaWhenUsable) {

@@ -15,6 +15,10 @@
 //                    P*, the rest (all tiles) as a 128x128x128 min-plus GEMM per block, 8x8 per
 //                    thread, 4-stage cp.async pipeline, VIADDMNMX.
 //   v5 graph         v5 with the round sequence captured into one CUDA graph.
+//   v6 s16x2         v5's rounds on two int16 distances per 32-bit word (VIADDMNMX.S16x2: two
+//                    updates per instruction, half the bytes), values capped at 2^14-1; kept only
+//                    when no pair ends at the cap (then every distance is exact), else the int32
+//                    rounds run again from the untouched int32 matrix (src/cuda/device_solver.cuh).
 // Build: part of the CMake build when CUDA is on (target fw_lab); run `fw_lab --help`.
 #pragma once
 

@@ -56,6 +56,7 @@ template <class T> Runner<T> plain(void (*f)(T*, std::int64_t, cudaStream_t), cu
 }
 
 int failures = 0;
+bool s16_accepted = false;  // did the last v6 run keep its int16x2 result (else it fell back)?
 
 template <class T>
 std::string check_version(const Runner<T>& run, const Graph& g, const Matrix& want, cudaStream_t s) {
@@ -116,12 +117,19 @@ int main(int argc, char** argv) {
          [](apsp::cuda::DeviceFw<float>& fw) { fw.rounds(false, {}); }},
         {"v5 graph", "128 8x8/thr", 4096, [](apsp::cuda::DeviceFw<int>& fw) { fw.rounds(true, {}); },
          [](apsp::cuda::DeviceFw<float>& fw) { fw.rounds(true, {}); }},
+        {"v6 s16x2", "128x256 8x16/thr", 32768,
+         [](apsp::cuda::DeviceFw<int>& fw) {
+           s16_accepted = fw.rounds_s16({});
+           if (!s16_accepted) fw.rounds(false, {});
+         },
+         {}},
     };
 
     // ---- check ----
     struct Case { std::int64_t V, E; int wmax; };
     std::vector<Case> cases = quick ? std::vector<Case>{{333, 2000, 100}, {129, 60, 5}}
-                                    : std::vector<Case>{{333, 2000, 100}, {777, 600, 9}, {1237, 9000, 1000}};
+                                    : std::vector<Case>{{333, 2000, 100}, {777, 600, 9}, {1237, 9000, 1000},
+                                                        {517, 30000, 50}};
     std::printf("\ncheck against the triple-loop CPU reference (exact)\n");
     for (const Case& cs : cases) {
       const Graph g = random_graph(cs.V, cs.E, cs.wmax, 7 + std::uint64_t(cs.V));
@@ -137,6 +145,7 @@ int main(int argc, char** argv) {
       if (finite == 0) { std::printf(" trivial input\n"); ++failures; continue; }
       for (const Version& v : versions) {
         std::printf(" %s %s", v.name, check_version<int>(v.run_int, g, wi, s).c_str());
+        if (&v == &versions[6]) std::printf("%s", s16_accepted ? "[int16]" : "[int32]");
         if (v.run_float) std::printf(" (f32 %s)", check_version<float>(v.run_float, g, wf, s).c_str());
       }
       std::printf("\n");
@@ -186,6 +195,7 @@ int main(int argc, char** argv) {
           check = std::equal(got.data<int>(), got.data<int>() + V * V, ref.data<int>()) ? "PASS (= v5)" : "FAIL (!= v5)";
         }
         if (check.rfind("FAIL", 0) == 0) ++failures;
+        if (vi == 6) check += s16_accepted ? " [int16 kept]" : " [fell back to int32]";
         const double t = median_ms<float>(ms);
         const double tups = double(V) * V * V / (t * 1e-3);
         std::printf("%-10s | %-13s | %6lld | %10.3f | %11.3f | %8.1f%% | %s\n", v.name, v.tile, (long long)V, t,
@@ -220,6 +230,26 @@ int main(int argc, char** argv) {
     for (std::int64_t V : quick ? std::vector<std::int64_t>{8192} : std::vector<std::int64_t>{16384, 32768}) {
       rest_only(int{}, V, ceil_i);
       rest_only(float{}, V, ceil_f);
+      // int16x2: the same GEMM on packed words, 2 updates per VIADDMNMX.S16x2.
+      const Graph g = random_graph(V, std::min<std::int64_t>(5'000'000, V * 8), 1000, 3);
+      apsp::cuda::DeviceFw<int> fw(V, s);
+      fw.build(g);
+      fw.s16_begin();
+      for (int part = 0; part < 3; ++part) fw.s16_round_part(0, part);
+      std::vector<float> ms;
+      for (int r = 0; r < 11; ++r) {
+        APSP_CUDA_TRY(cudaEventRecord(e0, s));
+        fw.s16_round_part(0, 3);
+        APSP_CUDA_TRY(cudaEventRecord(e1, s));
+        APSP_CUDA_TRY(cudaEventSynchronize(e1));
+        float m = 0;
+        APSP_CUDA_TRY(cudaEventElapsedTime(&m, e0, e1));
+        if (r) ms.push_back(m);
+      }
+      const double t = median_ms<float>(ms);
+      const double tups = double(fw.n_pad()) * double(fw.ld16() * 2) * apsp::cuda::kTile / (t * 1e-3);
+      std::printf("%-10s | %-13s | %6lld | %10.4f | %11.3f | %8.1f%% | %s\n", "rest", "int16x2", (long long)V, t,
+                  tups / 1e12, 100 * tups / ceil_i, "(% of the int32 ceiling)");
     }
     std::printf("\n%s\n", failures ? "LAB: FAIL" : "LAB: all versions PASS");
     return failures ? 1 : 0;

@@ -5,7 +5,8 @@
 // the backend launched kernel by kernel ("gemm128 stream"), the same captured into one CUDA graph
 // ("gemm128 graph", capture + instantiate + launch: what one solve pays; small V only), its replay
 // alone ("graph replay": the launch gaps without the capture), the solve with next hops
-// ("gemm128 + next", what --paths costs), and, with
+// ("gemm128 + next", what --paths costs), int32 only: the int16x2 rounds with their exactness
+// check ("int16x2 checked", falling back to int32 inside the timed region when it fails), and, with
 // baselines, the course-style 64x64 kernels on the same matrix. One warm-up, median of `trials`.
 // T updates/s = V^3 / seconds; the ceiling is measured first in the same process (ceiling.cuh).
 // Every variant's result is checked: the backend against the CPU reference (full FW for small V,
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <iomanip>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -115,6 +117,16 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
       time_variant("graph replay", [&] { APSP_CUDA_TRY(cudaGraphLaunch(exec, s)); });
       cudaGraphExecDestroy(exec);
       rows.back().check = same();
+    }
+    if constexpr (std::is_same_v<T, int>) {
+      // int16x2 mode with its check (and its int32 fall-back when the check fails).
+      bool kept = false;
+      time_variant("int16x2 checked", [&] {
+        kept = fw.rounds_s16({});
+        if (!kept) fw.rounds(false, {});
+      });
+      fw.release_s16();
+      rows.back().check = same() + (kept ? " [int16 kept]" : " [fell back to int32]");
     }
     // --paths: the distances plus the next-hop matrix (host CSR build and upload included).
     time_variant("gemm128 + next", [&] {

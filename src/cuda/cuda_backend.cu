@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
+#include <vector>
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
@@ -32,6 +34,30 @@ std::string gib(std::size_t b) {
   os.precision(3);
   os << b << " bytes (" << double(b) / double(std::size_t(1) << 30) << " GiB)";
   return os.str();
+}
+
+/// int16x2 mode (int32 distances only): worth trying when the graph is big enough for the rounds
+/// to dominate and could have every pair reachable (every vertex has an in- and an out-edge),
+/// and the packed copy fits. It falls back to int32 by itself when some distance is >= 2^14-1
+/// or some pair unreachable, at the cost of the packed pass (about half an int32 solve).
+/// APSP_CUDA_INT16=0 never tries, =1 always tries.
+bool try_int16(const Graph& g) {
+  if (const char* e = std::getenv("APSP_CUDA_INT16")) return e[0] == '1';
+  const std::int64_t n = g.num_vertices;
+  if (n < 4096) return false;
+  std::vector<std::uint8_t> in(std::size_t(n), 0), out(std::size_t(n), 0);
+  for (std::size_t e = 0; e < g.num_edges(); ++e) {
+    const std::int32_t u = g.src[e], v = g.dst[e];
+    if (u == v) continue;
+    out[u] = in[v] = 1;
+    if (!g.directed) out[v] = in[u] = 1;
+  }
+  for (std::int64_t i = 0; i < n; ++i)
+    if (!in[i] || !out[i]) return false;
+  const std::size_t np = std::size_t(round_up(n, cuda::kTile));
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
+  return free_b > np * (np / 2 + cuda::kTile) * 4 + (std::size_t(256) << 20);
 }
 
 /// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
@@ -98,7 +124,14 @@ class CudaBackend final : public BackendImpl {
     fw.build(g);  // synchronizes
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
-    fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
+    bool done = false;
+    if constexpr (std::is_same_v<T, int>) {
+      if (try_int16(g)) {
+        done = fw.rounds_s16(o.progress);
+        fw.release_s16();
+      }
+    }
+    if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
     if (next) fw.compute_next(g);  // synchronizes
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.compute = seconds_since(t0);

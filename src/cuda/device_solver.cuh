@@ -70,6 +70,16 @@ template <class T> void set_kernel_attributes() {
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
     APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        int(kClosureSmemBytes)));
+    if constexpr (std::is_same_v<T, int>) {
+      APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::RowPanel>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::Rest>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose_s16, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(kClosureSmemBytes)));
+    }
     return true;
   }();
   (void)done;
@@ -169,6 +179,71 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
 
+  /// int16x2 mode (T = int only): packs the built matrix into two int16 per word, runs every
+  /// round on the packed matrix (twice the updates per instruction, half the bytes), then checks
+  /// that no logical cell stayed at kInf16. True: the int32 matrix now holds the exact result.
+  /// False: some pair is unreachable or at least kInf16 apart; the int32 matrix is untouched (as
+  /// built) and the caller runs the int32 rounds. Synchronizes.
+  bool rounds_s16(const ProgressFn& progress) {
+    s16_begin();
+    const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
+    for (std::int64_t t = 0; t < R_; ++t) {
+      for (int part = 0; part < 4; ++part) s16_round_part(t, part);
+      if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
+    }
+    return s16_end();
+  }
+
+  // The pieces of rounds_s16 (the lab times the rest-update alone).
+  std::int64_t ld16() const { return (n_pad_ / 2 + kTile - 1) / kTile * kTile; }
+  void s16_begin() {
+    static_assert(std::is_same_v<T, int>, "int16x2 mode is for int32 distances");
+    if (d16_.size() == 0) d16_ = DeviceBuffer<unsigned>(std::size_t(n_pad_) * ld16());
+    if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
+    pack_s16<<<2048, 256, 0, stream_>>>(d_.get(), n_pad_, d16_.get(), ld16());
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+  }
+  /// part 0: closure + transposes, 1: column panel (int32, replicated), 2: row panel, 3: rest.
+  void s16_round_part(std::int64_t t, int part) {
+    const std::int64_t l16 = ld16();
+    unsigned* rowp16 = reinterpret_cast<unsigned*>(rowp_.get());
+    unsigned* colrep = reinterpret_cast<unsigned*>(colT_.get());
+    unsigned* prep = reinterpret_cast<unsigned*>(pT_.get());
+    const RoundArgs<unsigned> aw{d16_.get(), l16, rowp16, l16, colrep, nullptr, n_pad_, nullptr, prep, int(t)};
+    if (part == 0) {
+      const RoundArgsS16 a16{d16_.get(), l16, csT_.get(), n_pad_, pS_.get(), prep, int(t)};
+      closure_and_transpose_s16<<<unsigned(1 + R_), kClosureThreads, kClosureSmemBytes, stream_>>>(a16);
+    } else if (part == 1) {
+      // The column panel in int32, stored replicated: the A operand of the packed GEMM.
+      const RoundArgs<int> ai{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(),
+                              pT_.get(), int(t)};
+      minplus_gemm_128x128<int, GemmMode::ColPanelRep>
+          <<<dim3(unsigned(R_), 1), kGemmThreads, kGemmSmemBytes, stream_>>>(ai);
+    } else if (part == 2) {
+      minplus_gemm_128x128<unsigned, GemmMode::RowPanel>
+          <<<dim3(unsigned(l16 / kTile), 1), kGemmThreads, kGemmSmemBytes, stream_>>>(aw);
+    } else {
+      minplus_gemm_128x128<unsigned, GemmMode::Rest>
+          <<<dim3(unsigned(l16 / kTile), unsigned(R_)), kGemmThreads, kGemmSmemBytes, stream_>>>(aw);
+    }
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+  }
+  bool s16_end() {
+    APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
+    find_inf16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), n_, flag_.get());
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    int bad = 0;
+    APSP_CUDA_TRY(cudaMemcpyAsync(&bad, flag_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    if (bad) return false;
+    unpack_s16<<<2048, 256, 0, stream_>>>(d16_.get(), ld16(), d_.get(), n_pad_);
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    return true;
+  }
+  /// Frees the int16x2 matrix (after rounds_s16, before anything else needs the memory).
+  void release_s16() { d16_ = DeviceBuffer<unsigned>(); }
+
   /// All rounds on the stream (asynchronous unless use_graph: then captured into one CUDA graph,
   /// launched, and waited for).
   void rounds(bool use_graph, const ProgressFn& progress) {
@@ -259,13 +334,16 @@ template <class T> class DeviceFw final : public detail::RoundOps {
 
  private:
   RoundArgs<T> args(std::int64_t t) const {
-    return RoundArgs<T>{d_.get(), n_pad_, rowp_.get(), colT_.get(), csT_.get(), pS_.get(), pT_.get(), int(t)};
+    return RoundArgs<T>{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(), pT_.get(),
+                        int(t)};
   }
 
   std::int64_t n_, n_pad_, R_;
   cudaStream_t stream_;
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
   DeviceBuffer<std::int32_t> next_;
+  DeviceBuffer<unsigned> d16_;
+  DeviceBuffer<int> flag_;
 };
 
 }  // namespace

@@ -47,11 +47,19 @@ template <> __host__ __device__ constexpr float inf_value<float>() { return __bu
 template <class T> struct Vec4Of;
 template <> struct Vec4Of<int> { using type = int4; };
 template <> struct Vec4Of<float> { using type = float4; };
+template <> struct Vec4Of<unsigned> { using type = uint4; };
 template <class T> using Vec4 = typename Vec4Of<T>::type;
 
 /// min(c, a + b): one VIADDMNMX for int32 on sm_90.
 __device__ __forceinline__ int relax(int a, int b, int c) { return __viaddmin_s32(a, b, c); }
 __device__ __forceinline__ float relax(float a, float b, float c) { return fminf(c, a + b); }
+/// Two int16 distances per word (int16x2 mode): both halves at once, one VIADDMNMX.S16x2.
+__device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) { return __viaddmin_s16x2(a, b, c); }
+
+/// int16x2 mode: "unreachable or >= 2^14-1". Sums of two stay <= 32766, so signed 16-bit adds
+/// never wrap, and min(c, a + b) <= c keeps every value <= kInf16.
+inline constexpr int kInf16 = (1 << 14) - 1;
+__host__ __device__ constexpr unsigned replicate16(int x) { return (unsigned(x) & 0xffffu) * 0x10001u; }
 
 // ---- matrix build -------------------------------------------------------------------------------
 
@@ -93,15 +101,20 @@ __global__ void scatter_edges(T* __restrict__ d, std::int64_t ld, const std::int
 
 // ---- per-round arguments ------------------------------------------------------------------------
 
+/// Element type T: int, float, or unsigned (int16x2 words: two int16 distances, the lower half
+/// the even column). In int16x2 mode d and rowp hold words (ld = ldp = n_pad / 2), colT holds
+/// each value replicated into both halves (ldc = n_pad), and csT / pS stay int32.
 template <class T> struct RoundArgs {
-  T* d;             // (n_pad, n_pad) distances, ld = n_pad
-  std::int64_t ld;  // n_pad
-  T* rowp;          // (B, n_pad): the pivot row panel after step 2
-  T* colT;          // (B, n_pad): the pivot column panel after step 2, transposed
-  T* csT;           // (B, n_pad): the pivot column before step 2, transposed
-  T* pS;            // (B, B): P*
-  T* pT;            // (B, B): P*^T
-  int t;            // round
+  T* d;              // (n_pad, ld) distances
+  std::int64_t ld;   // n_pad (n_pad / 2 words)
+  T* rowp;           // (B, ldp): the pivot row panel after step 2
+  std::int64_t ldp;
+  T* colT;           // (B, ldc): the pivot column panel after step 2, transposed
+  T* csT;            // (B, ldc): the pivot column before step 2, transposed
+  std::int64_t ldc;  // n_pad
+  T* pS;             // (B, B): P*
+  T* pT;             // (B, B): P*^T
+  int t;             // round
 };
 
 // ---- step 1: pivot closure (block 0) and pivot-column transpose (blocks 1..R) ------------------
@@ -113,6 +126,54 @@ template <class T> __device__ __forceinline__ T pick8(const T (&v)[8], int q) {
 #pragma unroll
   for (int p = 1; p < 8; ++p) x = q == p ? v[p] : x;
   return x;
+}
+
+/// FW over a 128x128 tile held as the GEMM's 8x8-per-thread register layout (tx = tid % 16,
+/// ty = tid / 16, rows ty*4+{0..3} and 64+ty*4+{0..3}, columns likewise with tx). At step k the
+/// owners of row k and column k publish them to shared memory (rowbuf, colbuf: (2, B),
+/// double-buffered, so one barrier per step) and every thread relaxes its 64 cells.
+template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][8], T* rowbuf, T* colbuf, int tx, int ty) {
+  using V4 = Vec4<T>;
+  for (int k = 0; k < kTile; ++k) {
+    T* rb = rowbuf + (k & 1) * kTile;
+    T* cb = colbuf + (k & 1) * kTile;
+    const int owner = (k & 63) >> 2, q = (k >= 64 ? 4 : 0) + (k & 3);
+    if (ty == owner) {  // row k: this thread holds columns tx*4.. and 64+tx*4..
+      T v[8];
+#pragma unroll
+      for (int jj = 0; jj < 8; ++jj) {
+        T col[8];
+#pragma unroll
+        for (int i = 0; i < 8; ++i) col[i] = c[i][jj];
+        v[jj] = pick8(col, q);
+      }
+      V4 lo, hi;
+      lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
+      hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
+      *reinterpret_cast<V4*>(rb + tx * 4) = lo;
+      *reinterpret_cast<V4*>(rb + 64 + tx * 4) = hi;
+    }
+    if (tx == owner) {  // column k: this thread holds rows ty*4.. and 64+ty*4..
+      T v[8];
+#pragma unroll
+      for (int i = 0; i < 8; ++i) v[i] = pick8(c[i], q);
+      V4 lo, hi;
+      lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
+      hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
+      *reinterpret_cast<V4*>(cb + ty * 4) = lo;
+      *reinterpret_cast<V4*>(cb + 64 + ty * 4) = hi;
+    }
+    __syncthreads();  // buffers (k & 1) are full; buffers (k+1) & 1 were last read before this
+    T a[8], b[8];
+    *reinterpret_cast<V4*>(&a[0]) = *reinterpret_cast<const V4*>(cb + ty * 4);
+    *reinterpret_cast<V4*>(&a[4]) = *reinterpret_cast<const V4*>(cb + 64 + ty * 4);
+    *reinterpret_cast<V4*>(&b[0]) = *reinterpret_cast<const V4*>(rb + tx * 4);
+    *reinterpret_cast<V4*>(&b[4]) = *reinterpret_cast<const V4*>(rb + 64 + tx * 4);
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+      for (int jj = 0; jj < 8; ++jj) c[i][jj] = relax(a[i], b[jj], c[i][jj]);
+  }
 }
 
 /// Block 0: P* = closure of D[t,t] with the 8x8-per-thread register layout of the GEMM; at step k
@@ -139,46 +200,7 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
       c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
       c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
     }
-    for (int k = 0; k < kTile; ++k) {
-      T* rb = rowbuf + (k & 1) * kTile;
-      T* cb = colbuf + (k & 1) * kTile;
-      const int owner = (k & 63) >> 2, q = (k >= 64 ? 4 : 0) + (k & 3);
-      if (ty == owner) {  // row k: this thread holds columns tx*4.. and 64+tx*4..
-        T v[8];
-#pragma unroll
-        for (int jj = 0; jj < 8; ++jj) {
-          T col[8];
-#pragma unroll
-          for (int i = 0; i < 8; ++i) col[i] = c[i][jj];
-          v[jj] = pick8(col, q);
-        }
-        V4 lo, hi;
-        lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
-        hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
-        *reinterpret_cast<V4*>(rb + tx * 4) = lo;
-        *reinterpret_cast<V4*>(rb + 64 + tx * 4) = hi;
-      }
-      if (tx == owner) {  // column k: this thread holds rows ty*4.. and 64+ty*4..
-        T v[8];
-#pragma unroll
-        for (int i = 0; i < 8; ++i) v[i] = pick8(c[i], q);
-        V4 lo, hi;
-        lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
-        hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
-        *reinterpret_cast<V4*>(cb + ty * 4) = lo;
-        *reinterpret_cast<V4*>(cb + 64 + ty * 4) = hi;
-      }
-      __syncthreads();  // buffers (k & 1) are full; buffers (k+1) & 1 were last read before this
-      T a[8], b[8];
-      *reinterpret_cast<V4*>(&a[0]) = *reinterpret_cast<const V4*>(cb + ty * 4);
-      *reinterpret_cast<V4*>(&a[4]) = *reinterpret_cast<const V4*>(cb + 64 + ty * 4);
-      *reinterpret_cast<V4*>(&b[0]) = *reinterpret_cast<const V4*>(rb + tx * 4);
-      *reinterpret_cast<V4*>(&b[4]) = *reinterpret_cast<const V4*>(rb + 64 + tx * 4);
-#pragma unroll
-      for (int i = 0; i < 8; ++i)
-#pragma unroll
-        for (int jj = 0; jj < 8; ++jj) c[i][jj] = relax(a[i], b[jj], c[i][jj]);
-    }
+    close_in_registers(c, rowbuf, colbuf, tx, ty);
     T* gPw = r.d + t0 * r.ld + t0;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
@@ -199,7 +221,7 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
     for (int q = 0; q < kTile / 2; ++q) {
       const int i = i0 + 2 * q;
       r.pT[i * kTile + j] = s[j][i];           // P*^T
-      r.csT[i * r.ld + t0 + j] = s[j][i];      // the transposed pivot column, tile t: P*^T
+      r.csT[i * r.ldc + t0 + j] = s[j][i];     // the transposed pivot column, tile t: P*^T
     }
     return;
   }
@@ -214,13 +236,16 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
 #pragma unroll 8
   for (int q = 0; q < kTile / 2; ++q) {
     const int k = i0 + 2 * q;
-    r.csT[k * r.ld + x0 + j] = s[j][k];
+    r.csT[k * r.ldc + x0 + j] = s[j][k];
   }
 }
 
 // ---- steps 2 and 3: the min-plus GEMM ----------------------------------------------------------
 
-enum class GemmMode { Panels, Rest };
+/// Panels: grid (R, 2), y = 0 the row panel, y = 1 the column panel. Rest: grid (tiles, R).
+/// RowPanel: the row panel alone (int16x2 words). ColPanelRep: the column panel alone in int32,
+/// each result stored replicated into both halves of a word (the A operand of int16x2 mode).
+enum class GemmMode { Panels, Rest, RowPanel, ColPanelRep };
 
 __device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -249,21 +274,22 @@ __global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArg
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if constexpr (M == GemmMode::Rest) {
     const std::int64_t I0 = std::int64_t(blockIdx.y) * kTile, J0 = std::int64_t(blockIdx.x) * kTile;
-    gA = r.colT + I0; lda = r.ld;
-    gB = r.rowp + J0; ldb = r.ld;
+    gA = r.colT + I0; lda = r.ldc;
+    gB = r.rowp + J0; ldb = r.ldp;
     gD = r.d + I0 * r.ld + J0; gC = gD; ldc = ldd = r.ld;
   } else {
     const std::int64_t X0 = std::int64_t(blockIdx.x) * kTile;
-    if (blockIdx.y == 0) {  // rowp[:,J] = P* (x) D[t,J]: As = P*^T
+    const bool row = M == GemmMode::RowPanel || (M == GemmMode::Panels && blockIdx.y == 0);
+    if (row) {  // rowp[:,J] = P* (x) D[t,J]: As = P*^T
       gA = r.pT; lda = kTile;
       gB = r.d + t0 * r.ld + X0; ldb = r.ld;
       gC = gB; ldc = r.ld;
-      gD = r.rowp + X0; ldd = r.ld;
-    } else {                // colT[:,I] = P*^T (x) D[I,t]^T: As = P*, Bs = csT
+      gD = r.rowp + X0; ldd = r.ldp;
+    } else {    // colT[:,I] = P*^T (x) D[I,t]^T: As = P*, Bs = csT
       gA = r.pS; lda = kTile;
-      gB = r.csT + X0; ldb = r.ld;
-      gC = gB; ldc = r.ld;
-      gD = r.colT + X0; ldd = r.ld;
+      gB = r.csT + X0; ldb = r.ldc;
+      gC = gB; ldc = r.ldc;
+      gD = r.colT + X0; ldd = r.ldc;
     }
   }
 
@@ -323,11 +349,137 @@ __global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArg
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
     const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+    if constexpr (M == GemmMode::ColPanelRep) {
+#pragma unroll
+      for (int jj = 0; jj < 8; ++jj) c[i][jj] = T(replicate16(int(c[i][jj])));
+    }
     V4 lo, hi;
     lo.x = c[i][0]; lo.y = c[i][1]; lo.z = c[i][2]; lo.w = c[i][3];
     hi.x = c[i][4]; hi.y = c[i][5]; hi.z = c[i][6]; hi.w = c[i][7];
     __stcg(reinterpret_cast<V4*>(gD + row * ldd + tx * 4), lo);
     __stcg(reinterpret_cast<V4*>(gD + row * ldd + 64 + tx * 4), hi);
+  }
+}
+
+// ---- int16x2 mode: the same rounds on two int16 distances per word ----------------------------
+// Values are capped at kInf16. By induction over the updates every cell holds
+// min(kInf16, its exact FW value), so after the last round a cell below kInf16 is the exact
+// distance; a cell at kInf16 is "unreachable or >= kInf16" and the caller falls back to int32
+// unless no logical cell is at kInf16. Rows keep B = 128; columns come two per word.
+
+struct RoundArgsS16 {
+  unsigned* d;       // (n_pad, ld) words; ld = round_up(n_pad / 2, 128)
+  std::int64_t ld;
+  int* csT;          // (B, ldc) int32, the transposed pivot column
+  std::int64_t ldc;  // n_pad
+  int* pS;           // (B, B) int32 P*
+  unsigned* pT;      // (B, B) words: P*^T replicated into both halves
+  int t;
+};
+
+__device__ __forceinline__ int lo16(unsigned w) { return int(w & 0xffffu); }
+__device__ __forceinline__ int hi16(unsigned w) { return int(w >> 16); }
+__device__ __forceinline__ unsigned pack16(int lo, int hi) { return (unsigned(lo) & 0xffffu) | (unsigned(hi) << 16); }
+
+/// closure_and_transpose for int16x2 storage: the closure runs on int32 registers.
+__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(RoundArgsS16 r) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  int* rowbuf = reinterpret_cast<int*>(smem_raw);                           // (2, B)
+  int* colbuf = rowbuf + 2 * kTile;                                         // (2, B)
+  int(*s)[kTile + 1] = reinterpret_cast<int(*)[kTile + 1]>(colbuf + 2 * kTile);  // (B, B+1)
+  const int tid = threadIdx.x;
+  const std::int64_t t0 = std::int64_t(r.t) * kTile, t0w = t0 / 2;
+  if (blockIdx.x == 0) {
+    const int tx = tid % 16, ty = tid / 16;
+    unsigned* gP = r.d + t0 * r.ld + t0w;
+    int c[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+      const uint2 lo = *reinterpret_cast<const uint2*>(gP + row * r.ld + tx * 2);
+      const uint2 hi = *reinterpret_cast<const uint2*>(gP + row * r.ld + 32 + tx * 2);
+      c[i][0] = lo16(lo.x); c[i][1] = hi16(lo.x); c[i][2] = lo16(lo.y); c[i][3] = hi16(lo.y);
+      c[i][4] = lo16(hi.x); c[i][5] = hi16(hi.x); c[i][6] = lo16(hi.y); c[i][7] = hi16(hi.y);
+    }
+    close_in_registers(c, rowbuf, colbuf, tx, ty);
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+      *reinterpret_cast<uint2*>(gP + row * r.ld + tx * 2) = make_uint2(pack16(c[i][0], c[i][1]), pack16(c[i][2], c[i][3]));
+      *reinterpret_cast<uint2*>(gP + row * r.ld + 32 + tx * 2) =
+          make_uint2(pack16(c[i][4], c[i][5]), pack16(c[i][6], c[i][7]));
+      *reinterpret_cast<int4*>(r.pS + row * kTile + tx * 4) = make_int4(c[i][0], c[i][1], c[i][2], c[i][3]);
+      *reinterpret_cast<int4*>(r.pS + row * kTile + 64 + tx * 4) = make_int4(c[i][4], c[i][5], c[i][6], c[i][7]);
+#pragma unroll
+      for (int jj = 0; jj < 8; ++jj) s[row][(jj < 4 ? 0 : 64) + tx * 4 + (jj & 3)] = c[i][jj];
+    }
+    __syncthreads();
+    const int j = tid % kTile, i0 = tid / kTile;
+#pragma unroll 8
+    for (int q = 0; q < kTile / 2; ++q) {
+      const int i = i0 + 2 * q;
+      r.pT[i * kTile + j] = replicate16(s[j][i]);
+      r.csT[i * r.ldc + t0 + j] = s[j][i];
+    }
+    return;
+  }
+  const int X = blockIdx.x - 1;
+  if (X == r.t) return;
+  const std::int64_t x0 = std::int64_t(X) * kTile;
+  const unsigned* g = r.d + x0 * r.ld + t0w;
+  const int j = tid % kTile, i0 = tid / kTile;
+#pragma unroll 8
+  for (int q = 0; q < kTile / 2; ++q) {
+    const unsigned w = g[(i0 + 2 * q) * r.ld + j / 2];
+    s[i0 + 2 * q][j] = (j & 1) ? hi16(w) : lo16(w);
+  }
+  __syncthreads();
+#pragma unroll 8
+  for (int q = 0; q < kTile / 2; ++q) {
+    const int k = i0 + 2 * q;
+    r.csT[k * r.ldc + x0 + j] = s[j][k];
+  }
+}
+
+/// d16[i][p] = min(d[i][2p], kInf16) | min(d[i][2p+1], kInf16) << 16; columns >= n_pad get kInf16.
+__global__ void pack_s16(const int* __restrict__ d, std::int64_t n_pad, unsigned* __restrict__ d16, std::int64_t ld16) {
+  const std::int64_t total = n_pad * ld16;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / ld16, p = x - i * ld16, j = 2 * p;
+    int lo = kInf16, hi = kInf16;
+    if (j < n_pad) {
+      const int2 v = *reinterpret_cast<const int2*>(d + i * n_pad + j);
+      lo = min(v.x, kInf16);
+      hi = min(v.y, kInf16);
+    }
+    d16[x] = pack16(lo, hi);
+  }
+}
+
+/// *bad = 1 when some logical off-diagonal cell (i, j < n) is at kInf16.
+__global__ void find_inf16(const unsigned* __restrict__ d16, std::int64_t ld16, std::int64_t n, int* bad) {
+  const std::int64_t words = (n + 1) / 2, total = n * words;
+  bool found = false;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / words, p = x - i * words, j = 2 * p;
+    const unsigned w = d16[i * ld16 + p];
+    found |= (j != i && lo16(w) >= kInf16) || (j + 1 < n && j + 1 != i && hi16(w) >= kInf16);
+  }
+  if (found) atomicOr(bad, 1);
+}
+
+/// d[i][j] = d16's value (kInf16 -> the int32 unreachable value), over the n_pad x n_pad matrix.
+__global__ void unpack_s16(const unsigned* __restrict__ d16, std::int64_t ld16, int* __restrict__ d, std::int64_t n_pad) {
+  const std::int64_t words = n_pad / 2, total = n_pad * words;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / words, p = x - i * words;
+    const unsigned w = d16[i * ld16 + p];
+    const int lo = lo16(w), hi = hi16(w);
+    *reinterpret_cast<int2*>(d + i * n_pad + 2 * p) =
+        make_int2(lo >= kInf16 ? inf_value<int>() : lo, hi >= kInf16 ? inf_value<int>() : hi);
   }
 }
 
