@@ -32,6 +32,7 @@ set(APSP_MPI_CLI_CASES
   "np4_v613_b32 4  613  5000  --block 32"
   "np4_paths    4  455  3000  --block 64 --paths"
   "np3_paths    3  301  4000  --block 32 --paths"
+  "np4_paths256 4  777  6000  --paths"
   "np4_float32  4  377  2500  --block 32 --type float32"
   "np2_f32paths 2  250  1500  --block 64 --type float32 --paths")
 foreach(case ${APSP_MPI_CLI_CASES})

@@ -178,6 +178,13 @@ TEST(Mpi, PathsAreIdenticalToCpu) {
   c.spec.wmax = 3;
   check_against_cpu(c);
   check_against_cpu(make(140, 600, 13, Dtype::Float32, 64, true));
+  // Tiles wider than 64: the pivot is closed by blocked FW inside the tile, as the cpu backend does.
+  check_against_cpu(make(700, 5000, 14, Dtype::Int32, 0, true));
+  Case z = make(420, 4000, 15, Dtype::Int32, 96, true);
+  z.spec.wmin = 0;
+  z.spec.wmax = 4;
+  check_against_cpu(z);
+  check_against_cpu(make(300, 2000, 16, Dtype::Float64, 128, true));
 }
 
 TEST(Mpi, DefaultBlockAndUndirectedAndDisconnected) {

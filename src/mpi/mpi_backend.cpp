@@ -160,6 +160,7 @@ struct Task {
 constexpr i64 kMacroRows = 128;  // rows of C per task (rounded down to the micro-tile rows)
 constexpr i64 kMacroCols = 256;  // columns of C per task (a multiple of every nr)
 constexpr i64 kStripeBytes = i64(32) << 20;
+constexpr int kInnerBlock = 64;  // the CPU backend closes wider pivots by blocked FW with this block
 
 /// What the kernels keep beside the distances (as in the CPU backend).
 enum class Mode { Distances, NextHops, HopCounts };
@@ -391,7 +392,7 @@ template <class T> class MpiRounds final : public RoundOps {
       T* p = tile(li, lj);
       i32* np = paths_ ? ntile(li, lj) : nullptr;
       i32* hp = hops_ ? htile(li, lj) : nullptr;
-      ks_.close_hops(p, ld_, int(B_), np, hp, ld_);
+      close_tile(p, np, hp, int(B_));
       for (i64 r = 0; r < B_; ++r) {
         std::memcpy(piv_.get() + r * B_, p + r * ld_, std::size_t(B_) * sizeof(T));
         if (paths_) std::memcpy(pivn_.get() + r * B_, np + r * ld_, std::size_t(B_) * sizeof(i32));
@@ -406,6 +407,66 @@ template <class T> class MpiRounds final : public RoundOps {
     };
     if (in_row && L_.grid.Pc > 1) share(row_comm_, tc);
     if (in_col && L_.grid.Pr > 1) share(col_comm_, tr);
+  }
+
+  // Closes the w x w tile at p (stride ld_) as the CPU backend closes a pivot: plain FW up to
+  // kInnerBlock wide, else blocked FW inside the tile with that block (cpu_backend.cpp,
+  // close_pivot), so that next hops break ties the same way.
+  void close_tile(T* p, i32* np, i32* hp, int w) {
+    if (w <= kInnerBlock) {
+      ks_.close_hops(p, ld_, w, np, hp, ld_);
+      return;
+    }
+    const int R = (w + kInnerBlock - 1) / kInnerBlock;
+    auto width = [&](int s) { return std::min(kInnerBlock, w - s * kInnerBlock); };
+    auto at = [&](int I, int J) { return i64(I) * kInnerBlock * ld_ + i64(J) * kInnerBlock; };
+    const std::size_t na = std::size_t((kInnerBlock + mr_ - 1) / mr_ * mr_ * kInnerBlock);
+    const std::size_t nb = std::size_t(kInnerBlock) * kInnerBlock;
+    std::vector<T> pa(na), qa(na), pb(nb), qb(nb);
+    std::vector<i32> pna(na), pha(na), qna(na), qha(na), phb(nb), qhb(nb);
+    auto sub_gemm = [&](const T* a, const i32* an, const i32* ah, const T* b, const i32* bh, int k, int I, int J) {
+      const i64 c = at(I, J);
+      const i64 m = width(I), n = width(J);
+      switch (mode_) {
+        case Mode::Distances: ks_.gemm(a, b, k, p + c, ld_, m, n); break;
+        case Mode::NextHops: ks_.gemm_paths(a, an, b, k, p + c, ld_, np + c, ld_, m, n); break;
+        case Mode::HopCounts: ks_.gemm_hops(a, an, ah, b, bh, k, p + c, ld_, np + c, hp + c, ld_, m, n); break;
+      }
+    };
+    // Packs sub-tile (I, J) as A (qa, qna, qha) or as B (qb, qhb).
+    auto pack_as_a = [&](int I, int J, T* a, i32* an, i32* ah) {
+      const i64 o = at(I, J);
+      pack_a(p + o, ld_, width(I), width(J), mr_, a);
+      if (np) pack_a_next(np + o, ld_, width(I), width(J), mr_, an);
+      if (hp) pack_a_next(hp + o, ld_, width(I), width(J), mr_, ah);
+    };
+    auto pack_as_b = [&](int I, int J, T* b, i32* bh) {
+      const i64 o = at(I, J);
+      pack_b(p + o, ld_, width(I), width(J), nr_, b);
+      if (hp) pack_b(hp + o, ld_, width(I), width(J), nr_, bh);
+    };
+    for (int s = 0; s < R; ++s) {
+      const int k = width(s);
+      ks_.close_hops(p + at(s, s), ld_, k, np ? np + at(s, s) : nullptr, hp ? hp + at(s, s) : nullptr, ld_);
+      pack_as_a(s, s, pa.data(), pna.data(), pha.data());
+      pack_as_b(s, s, pb.data(), phb.data());
+      for (int o = 0; o < R; ++o) {
+        if (o == s) continue;
+        pack_as_b(s, o, qb.data(), qhb.data());  // row panel from its old value
+        sub_gemm(pa.data(), pna.data(), pha.data(), qb.data(), qhb.data(), k, s, o);
+        pack_as_a(o, s, qa.data(), qna.data(), qha.data());  // column panel from its old value
+        sub_gemm(qa.data(), qna.data(), qha.data(), pb.data(), phb.data(), k, o, s);
+      }
+      for (int i = 0; i < R; ++i) {
+        if (i == s) continue;
+        pack_as_a(i, s, qa.data(), qna.data(), qha.data());
+        for (int j = 0; j < R; ++j) {
+          if (j == s) continue;
+          pack_as_b(s, j, qb.data(), qhb.data());
+          sub_gemm(qa.data(), qna.data(), qha.data(), qb.data(), qhb.data(), k, i, j);
+        }
+      }
+    }
   }
 
   // Panels of round t from packed copies of their pre-update values (as the CPU backend), then
