@@ -3,6 +3,7 @@
 // and one test per kind of bad input, each checking that the message names the file and the
 // offset or line.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <cmath>
@@ -66,6 +67,16 @@ std::vector<std::string> stray_files(const test::TempDir& dir, std::vector<std::
     if (std::find(keep.begin(), keep.end(), name) == keep.end()) stray.push_back(name);
   }
   return stray;
+}
+
+/// Names in `dir` that contain `part`.
+std::vector<std::string> stray_files_in(const std::string& dir, const std::string& part) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(part) != std::string::npos) v.push_back(name);
+  }
+  return v;
 }
 
 void expect_same_graph(const Graph& got, const Graph& want) {
@@ -555,6 +566,15 @@ TEST(IoMatrix, WriteReplacesAnExistingFileAtomically) {
   EXPECT_TRUE(stray_files(dir, {"d.out"}).empty());
 }
 
+TEST(IoMatrix, WriteToADeviceWritesIntoItInsteadOfReplacingIt) {
+  // `apsp IN /dev/null` (or /dev/stdout) must not rename a temporary file over the device node.
+  write_matrix("/dev/null", padded_matrix<std::int32_t>(3, 3));
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/null is no longer a character device";
+  EXPECT_TRUE(stray_files_in("/dev", ".null.tmp.").empty());
+}
+
 TEST(IoMatrix, WriteIntoMissingDirectoryIsAClearError) {
   test::TempDir dir;
   const std::string p = dir / "no/such/dir/d.out";
@@ -694,6 +714,8 @@ TEST(IoBadInput, NonNumericText) {
   expect_input_error(dir / "g.csv", "line 1");
   write_text(dir / "w.txt", "0 1 1.5.2\n");
   expect_input_error(dir / "w.txt", "line 1");
+  write_text(dir / "p.txt", "0 +-1 2\n");
+  expect_input_error(dir / "p.txt", "line 1");
   write_text(dir / "n.txt", "0 1 nan\n");
   expect_input_error(dir / "n.txt", "line 1");
   write_text(dir / "g.gr", "c\np sp 3 1\na 1 2 ten\n");

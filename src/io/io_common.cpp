@@ -36,8 +36,10 @@ std::string quote(std::string_view token) {
 }
 
 bool parse_real(std::string_view t, double& v) {
-  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
-  if (t.empty() || t[0] == '+') return false;
+  if (!t.empty() && t[0] == '+') {
+    t.remove_prefix(1);
+    if (t.empty() || t[0] == '+' || t[0] == '-') return false;
+  }
   auto r = std::from_chars(t.data(), t.data() + t.size(), v);
   return r.ec == std::errc() && r.ptr == t.data() + t.size() && std::isfinite(v);
 }

@@ -135,8 +135,10 @@ inline std::size_t split_tokens(std::string_view line, bool commas, std::string_
 /// Parses the whole token as a (signed, optionally '+') decimal integer; false on anything else
 /// or overflow.
 inline bool parse_int(std::string_view t, std::int64_t& v) {
-  if (!t.empty() && t[0] == '+') t.remove_prefix(1);
-  if (t.empty() || t[0] == '+') return false;
+  if (!t.empty() && t[0] == '+') {
+    t.remove_prefix(1);
+    if (t.empty() || t[0] == '+' || t[0] == '-') return false;
+  }
   auto r = std::from_chars(t.data(), t.data() + t.size(), v);
   return r.ec == std::errc() && r.ptr == t.data() + t.size();
 }
