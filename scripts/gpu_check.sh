@@ -77,16 +77,15 @@ APSP=$BUILD/apsp
 if has sass; then
   OBJ=$(find "$BUILD" -name 'cuda_backend.cu.o' | head -1)
   cuobjdump -sass "$OBJ" >"$OUTDIR/cuda_backend.sass" 2>&1
-  awk '/Function : .*minplus_gemm_128x128IiLNS0_8GemmModeE1/{f=1} /Function : /{if($0 !~ /minplus_gemm_128x128IiLNS0_8GemmModeE1/) f=0} f' \
-    "$OUTDIR/cuda_backend.sass" >"$OUTDIR/rest_int32.sass"
-  awk '/Function : .*minplus_gemm_128x128IfLNS0_8GemmModeE1/{f=1} /Function : /{if($0 !~ /minplus_gemm_128x128IfLNS0_8GemmModeE1/) f=0} f' \
-    "$OUTDIR/cuda_backend.sass" >"$OUTDIR/rest_float32.sass"
-  for f in rest_int32 rest_float32; do
-    echo "-- $f: top opcodes"
-    grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9_.]+' "$OUTDIR/$f.sass" | awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -8
+  # The rest-update GEMM (GemmMode::Rest = 1) for int32 (Ii), float32 (If) and int16x2 words (Ij).
+  for k in Ii If Ij; do
+    awk -v k="minplus_gemm_128x128${k}LNS" '/Function : /{f = index($0, k) > 0 && index($0, "GemmModeE1E") > 0} f' \
+      "$OUTDIR/cuda_backend.sass" >"$OUTDIR/rest_$k.sass"
+    echo "-- rest $k: top opcodes"
+    grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9_.]+' "$OUTDIR/rest_$k.sass" | awk '{print $2}' | sort | uniq -c | sort -rn | head -6 |
+      tee "$OUTDIR/rest_$k.ops"
+    note "sass rest $k: $(head -3 "$OUTDIR/rest_$k.ops" | tr -s ' ' | tr '\n' ';') local ld/st: $(grep -cE ' (LDL|STL)' "$OUTDIR/rest_$k.sass")"
   done
-  note "sass rest int32: $(grep -c VIADDMNMX "$OUTDIR/rest_int32.sass") VIADDMNMX, $(grep -cE ' LDS' "$OUTDIR/rest_int32.sass") LDS, $(grep -cE ' (LDL|STL)' "$OUTDIR/rest_int32.sass") local ld/st"
-  note "sass rest float32: $(grep -cE ' FMNMX' "$OUTDIR/rest_float32.sass") FMNMX, $(grep -cE ' FADD' "$OUTDIR/rest_float32.sass") FADD"
 fi
 
 # ---- tests ----
@@ -125,10 +124,10 @@ if has sanitize; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
     compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/tests/test_cuda" \
-      --gtest_filter='TileEdges/CudaSizes.*/7:Cuda.DuplicatesAndSelfLoops' >"$OUTDIR/sanitize_$tool.log" 2>&1
+      --gtest_filter='TileEdges/CudaSizes.*/7:Cuda.DuplicatesAndSelfLoops:Cuda.Int16SmallForSanitizers' >"$OUTDIR/sanitize_$tool.log" 2>&1
     rc=$?
     tail -3 "$OUTDIR/sanitize_$tool.log"
-    note "compute-sanitizer $tool (V=129 int32+float32, graph path; V=200 dups/loops): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_$tool.log" | tail -1))"
+    note "compute-sanitizer $tool (V=129 int32+float32, graph path; V=200 dups/loops; V=300 int16x2 kept + fallback): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_$tool.log" | tail -1))"
   done
 fi
 

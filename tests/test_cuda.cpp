@@ -229,6 +229,17 @@ TEST(Cuda, Int16ModeExactOrFallsBack) {
   expect_matches_reference(test::random_graph(s), Dtype::Int32, s.seed);
 }
 
+// Small enough for compute-sanitizer (scripts/gpu_check.sh): one int16x2 run that is kept and
+// one that falls back.
+TEST(Cuda, Int16SmallForSanitizers) {
+  REQUIRE_CUDA();
+  const ScopedEnv force("APSP_CUDA_INT16", "1");
+  expect_matches_reference(test::random_graph(spec(300, 9000, 31)), Dtype::Int32, 31);
+  test::RandomGraphSpec s = spec(300, 600, 32);
+  s.components = 2;
+  expect_matches_reference(test::random_graph(s), Dtype::Int32, s.seed);
+}
+
 TEST(Cuda, AutoPicksCudaWhenUsable) {
   REQUIRE_CUDA();
   const Graph g = test::random_graph(spec(100, 400, 3));
