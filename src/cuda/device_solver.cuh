@@ -289,7 +289,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   /// Copies the leading n x n block out in stripes of rows through two pinned staging buffers
-  /// (8 MiB each: pinning costs ~0.2 ms per MiB, a stripe's copy ~0.2 ms, its write ~2 ms):
+  /// (8 MiB each: little to pin per solve, still large enough for full-speed copies):
   /// stripe s+1 crosses PCIe while consume(row0, rows, data) handles stripe s (data: rows x n,
   /// stride n, valid during the call). Returns the seconds spent inside consume.
   template <class F> double download_stripes(F&& consume) { return download_stripes(consume, d_.get()); }
