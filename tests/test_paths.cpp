@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <unordered_map>
@@ -460,6 +461,64 @@ TEST(Paths, RepairBreaksZeroWeightLoop) {
   EXPECT_GT(repair_next_hops(g, r.dist, r.next), 0);
   check_paths(g, r, 0);
   EXPECT_EQ(repair_next_hops(g, r.dist, r.next), 0) << "a second repair must find nothing";
+}
+
+/// Blocked Floyd-Warshall with strict-improvement next hops, tile size B, int32, in the simplest
+/// order (pivot, row and column panels, rest; k outermost in each tile): the order that produced
+/// the case above. Used to make many looping next-hop matrices for repair_next_hops.
+void naive_blocked_fw(Matrix& d, Matrix& nx, std::int64_t B) {
+  const std::int64_t n = d.rows(), R = (n + B - 1) / B;
+  auto tile = [&](std::int64_t I, std::int64_t J, std::int64_t K) {
+    for (std::int64_t k = K * B; k < std::min(n, (K + 1) * B); ++k)
+      for (std::int64_t i = I * B; i < std::min(n, (I + 1) * B); ++i)
+        for (std::int64_t j = J * B; j < std::min(n, (J + 1) * B); ++j) {
+          const std::int32_t s = d.at<std::int32_t>(i, k) + d.at<std::int32_t>(k, j);
+          if (s < d.at<std::int32_t>(i, j)) {
+            d.at<std::int32_t>(i, j) = s;
+            nx.at<std::int32_t>(i, j) = nx.at<std::int32_t>(i, k);
+          }
+        }
+  };
+  for (std::int64_t t = 0; t < R; ++t) {
+    tile(t, t, t);
+    for (std::int64_t o = 0; o < R; ++o)
+      if (o != t) tile(t, o, t), tile(o, t, t);
+    for (std::int64_t I = 0; I < R; ++I)
+      for (std::int64_t J = 0; J < R; ++J)
+        if (I != t && J != t) tile(I, J, t);
+  }
+}
+
+TEST(Paths, RepairFixesEveryLoopOfANaiveBlockedSchedule) {
+  int looping = 0;
+  for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+    test::RandomGraphSpec s;
+    s.V = 6 + std::int64_t(seed % 30), s.E = 3 * s.V + std::int64_t(seed % 40), s.wmin = 0, s.wmax = 1 + double(seed % 3);
+    s.directed = seed % 4 != 0;
+    s.components = seed % 7 == 0 ? 2 : 1;
+    const Graph g = test::random_graph(s);
+    Result r;
+    r.dist = detail::build_matrix(g, Dtype::Int32, g.num_vertices, g.num_vertices);
+    r.next = detail::build_next(r.dist);
+    naive_blocked_fw(r.dist, r.next, 2 + std::int64_t(seed % 3));
+    bool loops = false;
+    for (std::int64_t i = 0; i < g.num_vertices && !loops; ++i)
+      for (std::int64_t j = 0; j < g.num_vertices && !loops; ++j) {
+        try {
+          path(r, i, j);
+        } catch (const Error&) {
+          loops = true;
+        }
+      }
+    looping += loops;
+    const std::int64_t changed = repair_next_hops(g, r.dist, r.next);
+    EXPECT_EQ(changed > 0, loops) << "seed " << seed;
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    check_distances(g, r);
+    check_paths(g, r, seed);
+  }
+  EXPECT_GT(looping, 5) << "the naive schedule should loop on some of these graphs";
+  std::printf("naive blocked schedule looped on %d of 120 graphs; all repaired\n", looping);
 }
 
 TEST(Paths, RepairLeavesSolvedMatricesAlone) {

@@ -238,7 +238,7 @@ template <class T> void restore_typed(Matrix& dist, const std::vector<double>& h
   const std::int64_t n = dist.rows();
   const T inf = unreachable<T>();
   bool overflow = false;
-#pragma omp parallel for schedule(static) reduction(|| : overflow)
+#pragma omp parallel for schedule(static) reduction(|| : overflow) if (n >= 512)
   for (std::int64_t i = 0; i < n; ++i) {
     T* row = dist.row<T>(i);
     const double hi = h[std::size_t(i)];

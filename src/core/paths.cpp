@@ -80,7 +80,7 @@ Matrix predecessors_from_reversed_next(const Matrix& next_rev) {
   Matrix pred(n, n, Dtype::Int32);
   // Blocked transpose: both matrices are walked in 64 x 64 tiles so neither strides through memory.
   constexpr std::int64_t kTile = 64;
-#pragma omp parallel for collapse(2) schedule(static)
+#pragma omp parallel for collapse(2) schedule(static) if (n >= 512)
   for (std::int64_t I = 0; I < n; I += kTile)
     for (std::int64_t J = 0; J < n; J += kTile)
       for (std::int64_t i = I; i < std::min(n, I + kTile); ++i) {
@@ -97,14 +97,14 @@ namespace {
 
 enum : std::uint8_t { kUnknown = 0, kOnWalk = 1, kEnds = 2, kLoops = 3 };
 
-/// Classifies every vertex's walk toward column `c` of `hop` (row v's hop at hop[v * ld + c]):
-/// kEnds when it reaches j or a -1, kLoops when it runs into a cycle. Returns whether any loops.
-bool classify_column(const std::int32_t* hop, std::int64_t ld, std::int64_t c, std::int64_t n, std::int64_t j,
-                     std::vector<std::uint8_t>& state, std::vector<std::int64_t>& walk) {
-  state.assign(std::size_t(n), kUnknown);
-  state[std::size_t(j)] = kEnds;
+/// Classifies the walks of a functional graph on nodes 0..m-1 (succ(x) = the next node, or -1
+/// where the walk stops): state[x] = kEnds when x's walk stops, kLoops when it runs into a cycle.
+/// Returns whether any walk loops.
+template <class Succ>
+bool classify_walks(std::int64_t m, Succ succ, std::vector<std::uint8_t>& state, std::vector<std::int64_t>& walk) {
+  state.assign(std::size_t(m), kUnknown);
   bool loops = false;
-  for (std::int64_t s = 0; s < n; ++s) {
+  for (std::int64_t s = 0; s < m; ++s) {
     if (state[std::size_t(s)] != kUnknown) continue;
     walk.clear();
     std::int64_t v = s;
@@ -112,8 +112,8 @@ bool classify_column(const std::int32_t* hop, std::int64_t ld, std::int64_t c, s
     while (true) {
       state[std::size_t(v)] = kOnWalk;
       walk.push_back(v);
-      const std::int32_t a = hop[v * ld + c];
-      if (a < 0 || a >= n) break;  // the walk stops here (unreachable, or caught by path_from_next)
+      const std::int64_t a = succ(v);
+      if (a < 0) break;
       const std::uint8_t sa = state[std::size_t(a)];
       if (sa == kUnknown) {
         v = a;
@@ -126,6 +126,19 @@ bool classify_column(const std::int32_t* hop, std::int64_t ld, std::int64_t c, s
     loops |= verdict == kLoops;
   }
   return loops;
+}
+
+/// classify_walks over all vertices for target j of the next-hop matrix.
+bool classify_column(const Matrix& next, std::int64_t j, std::vector<std::uint8_t>& state,
+                     std::vector<std::int64_t>& walk) {
+  const std::int64_t n = next.rows();
+  return classify_walks(
+      n,
+      [&](std::int64_t v) -> std::int64_t {
+        const std::int32_t a = next.at<std::int32_t>(v, j);
+        return v == j || a < 0 || a >= n ? -1 : a;  // stops at j, at -1, or out of range
+      },
+      state, walk);
 }
 
 /// Out-edges of g in CSR form (both directions when undirected; self loops dropped).
@@ -207,6 +220,41 @@ std::int64_t repair_column(const OutEdges& out, const Matrix& dist, Matrix& next
   return changed;
 }
 
+/// Vertices with an out-edge (u,v) that closes a zero-weight cycle, w(u,v) + d(v,u) == 0 (a
+/// relative tolerance for floats, erring on the side of inclusion); sorted.
+std::vector<std::int32_t> zero_cycle_vertices(const Graph& g, const Matrix& dist) {
+  return visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T inf = unreachable<T>();
+    const double tol = std::is_same_v<T, float> ? 1e-5 : std::is_same_v<T, double> ? 1e-12 : 0.0;
+    const bool nonnegative = g.min_weight() >= 0;
+    const std::int64_t E = std::int64_t(g.num_edges());
+    auto closes = [&](std::int64_t u, std::int64_t v, double w) {
+      if (u == v || (nonnegative && w > 0)) return false;  // then w + d(v,u) > 0
+      const T back = dist.at<T>(v, u);
+      if (!(back < inf)) return false;
+      return w + double(back) <= tol * std::max(1.0, std::fabs(w));
+    };
+    std::vector<std::int32_t> z;
+#pragma omp parallel if (E >= (1 << 16))
+    {
+      std::vector<std::int32_t> mine;
+#pragma omp for schedule(static) nowait
+      for (std::int64_t e = 0; e < E; ++e) {
+        const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
+        const double w = g.weight[std::size_t(e)];
+        if (closes(u, v, w)) mine.push_back(u);
+        if (!g.directed && closes(v, u, w)) mine.push_back(v);
+      }
+#pragma omp critical
+      z.insert(z.end(), mine.begin(), mine.end());
+    }
+    std::sort(z.begin(), z.end());
+    z.erase(std::unique(z.begin(), z.end()), z.end());
+    return z;
+  });
+}
+
 }  // namespace
 
 std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) {
@@ -215,25 +263,40 @@ std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) 
   if (dist.rows() != n || dist.cols() != n || g.num_vertices != n)
     throw UsageError("repair_next_hops: graph, distances and next hops disagree on V");
 
-  // Pass 1: find the target columns with a looping walk, 16 columns at a time from a packed copy
-  // (each row contributes one 64-byte line) so the column walks stay in cache.
+  // A looping walk is a cycle of tight hops, so a zero-weight cycle, and every edge (u,v) on one
+  // has w(u,v) + d(v,u) == 0. So only vertices Z with such an out-edge can be on a loop, and a
+  // loop toward j shows up as a cycle of the hops restricted to Z. Usually Z is empty or tiny.
+  const std::vector<std::int32_t> z = zero_cycle_vertices(g, dist);
+  if (z.empty()) return 0;
+  const std::int64_t m = std::int64_t(z.size());
+  std::vector<std::int32_t> zidx(std::size_t(n), -1);
+  for (std::int64_t k = 0; k < m; ++k) zidx[std::size_t(z[std::size_t(k)])] = std::int32_t(k);
+
+  // Pass 1: the target columns with a loop, 16 columns at a time from a packed copy of Z's rows
+  // (each row contributes one 64-byte line) so the walks stay in cache.
   constexpr std::int64_t kCols = 16;
   const std::int64_t blocks = (n + kCols - 1) / kCols;
   std::vector<std::vector<std::int64_t>> bad_per_block(static_cast<std::size_t>(blocks));
-#pragma omp parallel
+#pragma omp parallel if (n >= 512)
   {
-    std::vector<std::int32_t> packed(std::size_t(n * kCols));
+    std::vector<std::int32_t> packed(std::size_t(m * kCols));
     std::vector<std::uint8_t> state;
     std::vector<std::int64_t> walk;
 #pragma omp for schedule(dynamic)
     for (std::int64_t b = 0; b < blocks; ++b) {
       const std::int64_t j0 = b * kCols, w = std::min(kCols, n - j0);
-      for (std::int64_t v = 0; v < n; ++v) {
-        const std::int32_t* row = next.row<std::int32_t>(v) + j0;
-        std::copy(row, row + w, packed.data() + v * kCols);
+      for (std::int64_t k = 0; k < m; ++k) {
+        const std::int32_t* row = next.row<std::int32_t>(z[std::size_t(k)]) + j0;
+        std::copy(row, row + w, packed.data() + k * kCols);
       }
-      for (std::int64_t c = 0; c < w; ++c)
-        if (classify_column(packed.data(), kCols, c, n, j0 + c, state, walk)) bad_per_block[std::size_t(b)].push_back(j0 + c);
+      for (std::int64_t c = 0; c < w; ++c) {
+        const std::int64_t j = j0 + c;
+        auto succ = [&](std::int64_t k) -> std::int64_t {
+          const std::int32_t a = packed[std::size_t(k * kCols + c)];
+          return a < 0 || a >= n || a == j ? -1 : zidx[std::size_t(a)];  // -1: stops, or leaves Z
+        };
+        if (classify_walks(m, succ, state, walk)) bad_per_block[std::size_t(b)].push_back(j);
+      }
     }
   }
   std::vector<std::int64_t> bad;
@@ -246,14 +309,14 @@ std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) 
   std::int64_t changed = 0;
   visit_dtype(dist.dtype(), [&](auto tag) {
     using T = decltype(tag);
-#pragma omp parallel reduction(+ : changed)
+#pragma omp parallel reduction(+ : changed) if (n >= 512)
     {
       std::vector<std::uint8_t> state;
       std::vector<std::int64_t> walk;
 #pragma omp for schedule(dynamic)
       for (std::size_t k = 0; k < bad.size(); ++k) {
         const std::int64_t j = bad[k];
-        classify_column(next.data<std::int32_t>(), next.stride(), j, n, j, state, walk);
+        classify_column(next, j, state, walk);
         changed += repair_column<T>(out, dist, next, j, state, rel_tol);
       }
     }
