@@ -30,8 +30,9 @@ Matrix predecessors_from_reversed_next(const Matrix& next_rev);
 /// on a shortest path (d(v,j) = w(v,a) + d(a,j) for a = next[v][j]), but across a zero-weight
 /// cycle two vertices can end up pointing at each other toward some j (a rest-tile update may take
 /// a tied k whose panel path already runs through the other one). This finds every such target
-/// column in O(V^2) and re-points only the caught vertices along tight edges (w(v,a) + d(a,j) ==
-/// d(v,j); a small relative tolerance for float dtypes) to vertices whose walk already ends.
+/// column (O(E) to find the vertices Z with an edge closing a zero-weight cycle, then O(|Z| V))
+/// and re-points only the caught vertices along tight edges (w(v,a) + d(a,j) == d(v,j); a small
+/// relative tolerance for float dtypes) to vertices whose walk already ends.
 /// `g` is the graph `dist` was solved for (the original one, also under Johnson reweighting).
 /// solve() calls it whenever paths are kept. Returns the number of entries changed.
 std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next);
