@@ -5,13 +5,14 @@ For each V it builds one course-like random graph (E = min(5M, V^2/4) distinct e
 weights 0..1000, fixed seed; apsp.generate("uniform")), then times each backend:
 
   cpu         apsp.solve(g, backend="cpu")   whole call from Python (matrix build + rounds)
+  cpu-1t      the same on one thread (threads=1): no barriers, steadier on a shared machine
   cuda        apsp.solve(g, backend="cuda")  whole call (build, H2D, rounds, D2H)
   cuda-naive  the course-style 64x64 kernels ("course 64x64" row of `apsp bench --backend cuda`):
               device time of the rounds only, measured by the CLI with CUDA events
   scipy       scipy.sparse.csgraph.shortest_path(csr, method="FW"): SciPy's Floyd-Warshall
   scipy-d     the same with method="D" (Dijkstra from every vertex)
 
-One warm-up, then the median of --trials runs. Reported: total seconds (the Python call),
+One warm-up, then the median of --trials runs (and the best run). Reported: total seconds (the Python call),
 compute seconds (the solver's own compute timing; device time for GPU rows), G updates/s =
 V^3 / total seconds, and a verification against SciPy's Dijkstra (every source up to
 --verify-full, else 4 sampled sources). Backends that are not built or have no device are written as
@@ -35,12 +36,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
 import numpy as np
 
-ALL_BACKENDS = ("cpu", "cuda-naive", "cuda", "scipy", "scipy-d")
+ALL_BACKENDS = ("cpu", "cpu-1t", "cuda-naive", "cuda", "scipy", "scipy-d")
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -82,7 +84,7 @@ def machine_header(apsp, args):
         f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}",
         f"graph: uniform random, E = min(5M, V^2/4), weights {args.wmin}..{args.wmax}, seed {args.seed}; "
         f"dtype {args.dtype}; 1 warm-up + median of {args.trials}",
-        "columns: total_s = wall time of the Python call; compute_s = the solver's own compute timing "
+        "columns: total_s = median wall time of the Python call, best_total_s = its fastest run; compute_s = the solver's own compute timing "
         "(device time for cuda-naive); gupdates_per_s = V^3 / total_s (/ compute_s where there is no total)",
     ]
     if args.note:
@@ -91,13 +93,14 @@ def machine_header(apsp, args):
 
 
 def median_time(fn, trials):
+    """(median seconds, best seconds, last result) over `trials` runs after one warm-up."""
     fn()  # warm-up
     times, out = [], None
     for _ in range(trials):
         t0 = time.perf_counter()
         out = fn()
         times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
+    return statistics.median(times), min(times), out
 
 
 def as_float(dist, apsp):
@@ -185,16 +188,18 @@ def run(args):
         ref = Reference(csr, args.verify_full, args.seed)
         updates = float(V) ** 3
         for b in backends:
-            row = {"V": V, "E": g.num_edges, "backend": b, "total_s": "", "compute_s": "", "gupdates_per_s": "",
-                   "status": ""}
+            row = {"V": V, "E": g.num_edges, "backend": b, "total_s": "", "best_total_s": "", "compute_s": "",
+                   "gupdates_per_s": "", "status": ""}
             try:
-                if b in ("cpu", "cuda"):
-                    if not info.get(b, {}).get("usable"):
-                        row["status"] = f"not available: {info.get(b, {}).get('detail', 'not in this build')}"
+                if b in ("cpu", "cpu-1t", "cuda"):
+                    name, threads = ("cpu", 1) if b == "cpu-1t" else (b, None)
+                    if not info.get(name, {}).get("usable"):
+                        row["status"] = f"not available: {info.get(name, {}).get('detail', 'not in this build')}"
                     else:
-                        sec, r = median_time(lambda: apsp.solve(g, backend=b, dtype=args.dtype), args.trials)
-                        row.update(total_s=sec, compute_s=r.timings["compute"], gupdates_per_s=updates / sec / 1e9,
-                                   status=ref.check(r.dist, apsp))
+                        sec, best, r = median_time(
+                            lambda: apsp.solve(g, backend=name, dtype=args.dtype, threads=threads), args.trials)
+                        row.update(total_s=sec, best_total_s=best, compute_s=r.timings["compute"],
+                                   gupdates_per_s=updates / sec / 1e9, status=ref.check(r.dist, apsp))
                 elif b == "cuda-naive":
                     sec, status = naive[V]
                     if sec is not None:
@@ -205,8 +210,9 @@ def run(args):
                     if V > args.scipy_max_v:
                         row["status"] = f"skipped: V > --scipy-max-v {args.scipy_max_v}"
                     else:
-                        sec, d = median_time(lambda: shortest_path(csr, method=method), args.trials)
-                        row.update(total_s=sec, gupdates_per_s=updates / sec / 1e9, status=ref.check(d, apsp))
+                        sec, best, d = median_time(lambda: shortest_path(csr, method=method), args.trials)
+                        row.update(total_s=sec, best_total_s=best, gupdates_per_s=updates / sec / 1e9,
+                                   status=ref.check(d, apsp))
             except Exception as e:  # keep going: one failing backend should not lose the table
                 row["status"] = f"error: {type(e).__name__}: {e}"
             rows.append(row)
@@ -220,16 +226,17 @@ def fmt(x, spec=".5f"):
     return "-" if x == "" else format(x, spec)
 
 
-def write_outputs(out, header, rows):
+def write_outputs(out, header, rows, csv_too=True):
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.with_suffix(".csv"), "w", newline="") as f:
-        for line in header:
-            f.write(f"# {line}\n")
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
-    print(f"wrote {out.with_suffix('.csv')}")
+    if csv_too:
+        with open(out.with_suffix(".csv"), "w", newline="") as f:
+            for line in header:
+                f.write(f"# {line}\n")
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            for r in rows:
+                w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+        print(f"wrote {out.with_suffix('.csv')}")
 
     import matplotlib
     matplotlib.use("Agg")
@@ -242,7 +249,8 @@ def write_outputs(out, header, rows):
             series.setdefault(r["backend"], []).append((r["V"], y_time, r["gupdates_per_s"]))
     missing = sorted({r["backend"] for r in rows} - set(series))
     keep = [h for h in header if h.startswith(("apsp bench", "machine", "commit", "load", "note"))]
-    subtitle = "\n".join(keep + ([f"no timings (not available / not run): {', '.join(missing)}"] if missing else []))
+    keep += [f"no timings (not available / not run): {', '.join(missing)}"] if missing else []
+    subtitle = "\n".join(textwrap.fill(h, 150, subsequent_indent="    ") for h in keep)
     bottom = 0.02 + 0.022 * (subtitle.count("\n") + 1)
     for kind, col, ylabel, log in (("time", 1, "seconds (median)", True), ("rate", 2, "G updates/s = V^3 / s", True)):
         fig, ax = plt.subplots(figsize=(8, 6))
@@ -266,6 +274,18 @@ def write_outputs(out, header, rows):
         print(f"wrote {path}")
 
 
+def replot(path):
+    """Redraws <stem>_time.png and <stem>_rate.png from a CSV this script wrote."""
+    text = Path(path).read_text().splitlines()
+    header = [line[2:] for line in text if line.startswith("# ")]
+    rows = list(csv.DictReader(line for line in text if not line.startswith("#")))
+    for r in rows:
+        r["V"] = int(r["V"])
+        for k in ("total_s", "best_total_s", "compute_s", "gupdates_per_s"):
+            r[k] = float(r[k]) if r.get(k) else ""
+    write_outputs(Path(path).with_suffix(""), header, rows, csv_too=False)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -285,7 +305,10 @@ def main():
     p.add_argument("--out", default=str(REPO / "bench" / "results" / "profile"),
                    help="output prefix: <out>.csv, <out>_time.png, <out>_rate.png (default: %(default)s)")
     p.add_argument("--note", default="", help="free text for the header (machine load, what else ran)")
+    p.add_argument("--replot", metavar="CSV", help="only redraw the PNGs of a CSV this script wrote")
     args = p.parse_args()
+    if args.replot:
+        return replot(args.replot)
     if args.trials < 1:
         p.error("--trials must be >= 1")
     run(args)
