@@ -8,7 +8,8 @@ weights 0..1000, fixed seed; apsp.generate("uniform")), then times each backend:
   cpu-1t      the same on one thread (threads=1): no barriers, steadier on a shared machine
   cuda        apsp.solve(g, backend="cuda")  whole call (build, H2D, rounds, D2H)
   cuda-naive  the course-style 64x64 kernels ("course 64x64" row of `apsp bench --backend cuda`):
-              device time of the rounds only, measured by the CLI with CUDA events
+              device time of the rounds only, measured by the CLI with CUDA events on its own
+              random graph of the same V (Floyd-Warshall's work does not depend on the edges)
   scipy       scipy.sparse.csgraph.shortest_path(csr, method="FW"): SciPy's Floyd-Warshall
   scipy-d     the same with method="D" (Dijkstra from every vertex)
 
