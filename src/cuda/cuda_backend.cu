@@ -36,10 +36,11 @@ std::string gib(std::size_t b) {
   return os.str();
 }
 
-/// int16x2 mode (int32 distances only): worth trying when the graph is big enough for the rounds
-/// to dominate and could have every pair reachable (every vertex has an in- and an out-edge),
-/// and the packed copy fits. It falls back to int32 by itself when some distance is >= 2^14-1
-/// or some pair unreachable, at the cost of the packed pass (about half an int32 solve).
+/// int16x2 mode (int32 distances, no next hops): worth trying when the graph is big enough for
+/// the rounds to dominate and could have every pair reachable (every vertex has an in- and an
+/// out-edge). It falls back to int32 by itself when some distance is >= 2^14-1 or some pair is
+/// unreachable, at the cost of the packed pass (about half an int32 solve). Its packed matrix is
+/// half the int32 one, so whatever check_fits accepts fits.
 /// APSP_CUDA_INT16=0 never tries, =1 always tries.
 bool try_int16(const Graph& g) {
   if (const char* e = std::getenv("APSP_CUDA_INT16")) return e[0] == '1';
@@ -54,10 +55,7 @@ bool try_int16(const Graph& g) {
   }
   for (std::int64_t i = 0; i < n; ++i)
     if (!in[i] || !out[i]) return false;
-  const std::size_t np = std::size_t(round_up(n, cuda::kTile));
-  std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
-  return free_b > np * (np / 2 + cuda::kTile) * 4 + (std::size_t(256) << 20);
+  return true;
 }
 
 /// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
@@ -119,17 +117,20 @@ class CudaBackend final : public BackendImpl {
       cudaStream_t s;
       ~StreamGuard() { cudaStreamDestroy(s); }
     } guard{s};
+    // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back.
+    bool s16 = false;
+    if constexpr (std::is_same_v<T, int>) s16 = next == nullptr && try_int16(g);
     auto t0 = Clock::now();
-    cuda::DeviceFw<T> fw(g.num_vertices, s);
-    fw.build(g);  // synchronizes
+    cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
+    if constexpr (std::is_same_v<T, int>) {
+      if (s16) fw.build_s16(g);  // synchronizes
+    }
+    if (!s16) fw.build(g);  // synchronizes
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
     bool done = false;
     if constexpr (std::is_same_v<T, int>) {
-      if (try_int16(g)) {
-        done = fw.rounds_s16(o.progress);
-        fw.release_s16();
-      }
+      if (s16 && !(done = fw.rounds_packed(o.progress))) fw.build(g);
     }
     if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
     if (next) fw.compute_next(g);  // synchronizes
@@ -159,7 +160,7 @@ class CudaBackend final : public BackendImpl {
   /// Device matrix (ld n_pad) -> host matrix m: directly when m is pinned, else through pinned
   /// stripes copied out by all cores.
   template <class T, class U> static void fill_host(cuda::DeviceFw<T>& fw, const U* dev, Matrix& m) {
-    if (m.memory() == Memory::Pinned) {
+    if (m.memory() == Memory::Pinned && !fw.result_is_packed()) {
       fw.download_matrix(dev, m.data<U>(), m.stride());
       return;
     }

@@ -87,9 +87,11 @@ template <class T> void set_kernel_attributes() {
 
 template <class T> class DeviceFw final : public detail::RoundOps {
  public:
-  DeviceFw(std::int64_t n, cudaStream_t stream)
+  /// allocate_matrix = false: the int32 matrix is allocated by build() (int16x2 mode never
+  /// needs it unless it falls back).
+  DeviceFw(std::int64_t n, cudaStream_t stream, bool allocate_matrix = true)
       : n_(n), n_pad_(std::max<std::int64_t>(1, (n + kTile - 1) / kTile) * kTile), R_(n_pad_ / kTile),
-        stream_(stream), d_(std::size_t(n_pad_) * n_pad_), rowp_(std::size_t(kTile) * n_pad_),
+        stream_(stream), d_(allocate_matrix ? std::size_t(n_pad_) * n_pad_ : 0), rowp_(std::size_t(kTile) * n_pad_),
         colT_(std::size_t(kTile) * n_pad_), csT_(std::size_t(kTile) * n_pad_), pS_(std::size_t(kTile) * kTile),
         pT_(std::size_t(kTile) * kTile) {
     set_kernel_attributes<T>();
@@ -102,8 +104,48 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// d = 0 diagonal / unreachable elsewhere, then every edge (min for duplicates).
   void build(const Graph& g) {
     const int threads = 256;
+    if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
     init_matrix<T><<<1024, threads, 0, stream_>>>(d_.get(), n_pad_);
     APSP_CUDA_CHECK_LAUNCH(stream_);
+    upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m, int blocks) {
+      scatter_edges<T><<<blocks, threads, 0, stream_>>>(d_.get(), n_pad_, src, dst, w, m, !g.directed);
+    });
+  }
+
+  /// int16x2 mode without the int32 matrix: build_s16 builds the packed matrix straight from the
+  /// edges (weights capped at kInf16); rounds_packed runs every round on it and checks it. True:
+  /// the result is in the packed matrix and download_stripes widens it on the way out. False: some
+  /// pair is unreachable or >= kInf16 apart; the packed matrix is freed and the caller runs
+  /// build() + rounds(). Peak device memory: the packed matrix (half the int32 one) + panels.
+  void build_s16(const Graph& g) {
+    static_assert(std::is_same_v<T, int>, "int16x2 mode is for int32 distances");
+    d_ = DeviceBuffer<T>();
+    if (d16_.size() == 0) d16_ = DeviceBuffer<unsigned>(std::size_t(n_pad_) * ld16());
+    if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
+    init_s16<<<2048, 256, 0, stream_>>>(d16_.get(), n_pad_, ld16());
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m, int blocks) {
+      scatter_edges_s16<<<blocks, 256, 0, stream_>>>(d16_.get(), ld16(), src, dst, w, m, !g.directed);
+    });
+  }
+  bool rounds_packed(const ProgressFn& progress) {
+    const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
+    for (std::int64_t t = 0; t < R_; ++t) {
+      for (int part = 0; part < 4; ++part) s16_round_part(t, part);
+      if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
+    }
+    if (s16_has_inf()) {
+      release_s16();
+      return false;
+    }
+    result_in_s16_ = true;
+    return true;
+  }
+
+  /// Uploads the edges in chunks of at most kEdgeChunk and calls scatter(src, dst, w, m, blocks)
+  /// (which launches on the stream) for each; synchronizes before the chunk buffers go.
+  template <class F> void upload_edges(const Graph& g, F&& scatter) {
+    const int threads = 256;
     const std::int64_t E = std::int64_t(g.num_edges());
     if (E == 0) return;
     const std::int64_t chunk = std::min(E, kEdgeChunk);
@@ -115,8 +157,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       APSP_CUDA_TRY(cudaMemcpyAsync(dst.get(), g.dst.data() + e0, m * 4, cudaMemcpyHostToDevice, stream_));
       APSP_CUDA_TRY(cudaMemcpyAsync(w.get(), g.weight.data() + e0, m * 8, cudaMemcpyHostToDevice, stream_));
       const int blocks = int(std::min<std::int64_t>((m + threads - 1) / threads, 4096));
-      scatter_edges<T><<<blocks, threads, 0, stream_>>>(d_.get(), n_pad_, src.get(), dst.get(), w.get(), m,
-                                                         !g.directed);
+      scatter(src.get(), dst.get(), w.get(), m, blocks);
       APSP_CUDA_CHECK_LAUNCH(stream_);
     }
     // The chunk buffers are freed when this returns; the stream must be done with them.
@@ -228,21 +269,27 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     }
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
-  bool s16_end() {
+  bool s16_has_inf() {
     APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
     find_inf16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), n_, flag_.get());
     APSP_CUDA_CHECK_LAUNCH(stream_);
     int bad = 0;
     APSP_CUDA_TRY(cudaMemcpyAsync(&bad, flag_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
-    if (bad) return false;
+    return bad != 0;
+  }
+  bool s16_end() {
+    if (s16_has_inf()) return false;
     unpack_s16<<<2048, 256, 0, stream_>>>(d16_.get(), ld16(), d_.get(), n_pad_);
     APSP_CUDA_CHECK_LAUNCH(stream_);
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
     return true;
   }
   /// Frees the int16x2 matrix (after rounds_s16, before anything else needs the memory).
-  void release_s16() { d16_ = DeviceBuffer<unsigned>(); }
+  void release_s16() {
+    d16_ = DeviceBuffer<unsigned>();
+    result_in_s16_ = false;
+  }
 
   /// All rounds on the stream (asynchronous unless use_graph: then captured into one CUDA graph,
   /// launched, and waited for).
@@ -293,6 +340,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// stripe s+1 crosses PCIe while consume(row0, rows, data) handles stripe s (data: rows x n,
   /// stride n, valid during the call). Returns the seconds spent inside consume.
   template <class F> double download_stripes(F&& consume) { return download_stripes(consume, d_.get()); }
+  bool result_is_packed() const { return result_in_s16_; }
   template <class F, class U>
   double download_stripes(F&& consume, const U* dev, std::size_t stripe_bytes = std::size_t(8) << 20) {
     const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
@@ -315,10 +363,20 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     }
     double in_consume = 0;
     const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
+    // A result left in the packed matrix by solve_s16 is widened stripe by stripe on the device.
+    const bool packed = result_in_s16_ && static_cast<const void*>(dev) == static_cast<const void*>(d_.get());
+    DeviceBuffer<int> wide(packed ? std::size_t(rows_per) * n_ : 0);
     auto issue = [&](std::int64_t s) {
       const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
-      APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), dev + r0 * n_pad_, n_pad_ * sizeof(U),
-                                      n_ * sizeof(U), rows, cudaMemcpyDeviceToHost, stream_));
+      if (packed) {
+        expand_rows_s16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), r0, rows, n_, wide.get());
+        APSP_CUDA_CHECK_LAUNCH(stream_);
+        APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n_ * sizeof(U),
+                                      cudaMemcpyDeviceToHost, stream_));
+      } else {
+        APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), dev + r0 * n_pad_, n_pad_ * sizeof(U),
+                                        n_ * sizeof(U), rows, cudaMemcpyDeviceToHost, stream_));
+      }
       APSP_CUDA_TRY(cudaEventRecord(done[s % 2], stream_));
     };
     issue(0);
@@ -345,6 +403,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   DeviceBuffer<std::int32_t> next_;
   DeviceBuffer<unsigned> d16_;
   DeviceBuffer<int> flag_;
+  bool result_in_s16_ = false;  // solve_s16 succeeded: the result lives in d16_, not d_
 };
 
 }  // namespace

@@ -441,6 +441,56 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
   }
 }
 
+/// The packed matrix built directly (no int32 matrix beside it): 0 on the diagonal, kInf16
+/// elsewhere, including the words past n_pad.
+__global__ void init_s16(unsigned* __restrict__ d16, std::int64_t n_pad, std::int64_t ld16) {
+  const std::int64_t total = n_pad * ld16;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / ld16, j = 2 * (x - i * ld16);
+    d16[x] = pack16(j == i ? 0 : kInf16, j + 1 == i ? 0 : kInf16);
+  }
+}
+
+/// min into one int16 half of a word (no 16-bit atomicMin exists): compare-and-swap loop.
+__device__ __forceinline__ void atomic_min_half(unsigned* word, bool high, int v) {
+  unsigned old = *word, assumed;
+  do {
+    assumed = old;
+    const int cur = high ? hi16(assumed) : lo16(assumed);
+    if (v >= cur) return;
+    const unsigned nw = high ? pack16(lo16(assumed), v) : pack16(v, hi16(assumed));
+    old = atomicCAS(word, assumed, nw);
+  } while (old != assumed);
+}
+
+/// scatter_edges for the packed matrix; weights (non-negative here) are capped at kInf16.
+__global__ void scatter_edges_s16(unsigned* __restrict__ d16, std::int64_t ld16, const std::int32_t* __restrict__ src,
+                                  const std::int32_t* __restrict__ dst, const double* __restrict__ w, std::int64_t E,
+                                  bool undirected) {
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < E;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t u = src[e], v = dst[e];
+    if (u == v) continue;
+    const int x = min(__double2int_rn(w[e]), kInf16);
+    atomic_min_half(d16 + u * ld16 + v / 2, v & 1, x);
+    if (undirected) atomic_min_half(d16 + v * ld16 + u / 2, u & 1, x);
+  }
+}
+
+/// Rows [r0, r0 + rows) of the packed matrix as int32 (kInf16 -> unreachable), n per row.
+__global__ void expand_rows_s16(const unsigned* __restrict__ d16, std::int64_t ld16, std::int64_t r0, std::int64_t rows,
+                                std::int64_t n, int* __restrict__ out) {
+  const std::int64_t total = rows * n;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t r = x / n, j = x - r * n;
+    const unsigned w = d16[(r0 + r) * ld16 + j / 2];
+    const int v = (j & 1) ? hi16(w) : lo16(w);
+    out[x] = v >= kInf16 ? inf_value<int>() : v;
+  }
+}
+
 /// d16[i][p] = min(d[i][2p], kInf16) | min(d[i][2p+1], kInf16) << 16; columns >= n_pad get kInf16.
 __global__ void pack_s16(const int* __restrict__ d, std::int64_t n_pad, unsigned* __restrict__ d16, std::int64_t ld16) {
   const std::int64_t total = n_pad * ld16;
