@@ -123,7 +123,7 @@ fi
 if has sanitize; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
-    compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/tests/test_cuda" \
+    timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/tests/test_cuda" \
       --gtest_filter='TileEdges/CudaSizes.*/7:Cuda.DuplicatesAndSelfLoops:Cuda.Int16SmallForSanitizers' >"$OUTDIR/sanitize_$tool.log" 2>&1
     rc=$?
     tail -3 "$OUTDIR/sanitize_$tool.log"
