@@ -12,6 +12,15 @@
 #   --deps DIR  a folder with include/{gtest,gmock,CLI} and lib/libgtest*.a, used when the machine
 #               lacks GoogleTest / CLI11 (the device image has neither packaged), and
 #               nthu-testcases/ (the course cases, which live outside the repository).
+#
+# Preparing a device call from the development machine (the device image has neither GoogleTest
+# nor CLI11, and ../shared does not travel); both folders are in .git/info/exclude and go in the
+# device tool's `carry`:
+#   mkdir -p .gpu_deps/include .gpu_deps/lib && cp -r /usr/include/{gtest,gmock,CLI} .gpu_deps/include/
+#   cp /usr/lib/x86_64-linux-gnu/libgtest*.a .gpu_deps/lib/ && cp -r ../shared/nthu-testcases .gpu_deps/
+#   rm -rf .gpu_snapshot && mkdir .gpu_snapshot && git archive HEAD | tar -x -C .gpu_snapshot
+# then run: OUT=$OUT scripts/gpu_check.sh --src .gpu_snapshot --deps .gpu_deps
+# Env: SANITIZE_TIMEOUT (s, default 600), BUILD_DIR, LOGDIR, APSP_WITH_MPI / APSP_WITH_NCCL (AUTO).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
