@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <map>
+#include <vector>
 #include <random>
 #include <tuple>
 
@@ -56,6 +57,15 @@ Matrix reference(const Graph& g, Dtype t) {
   return m;
 }
 
+// The reference for the graph spec_for(V, seed) gives, computed once per process (the suites
+// below reuse it for every instruction set).
+const Matrix& cached_reference(std::int64_t V, std::uint64_t seed, Dtype t) {
+  static std::map<std::tuple<std::int64_t, std::uint64_t, Dtype>, Matrix> cache;
+  auto it = cache.find({V, seed, t});
+  if (it == cache.end()) it = cache.emplace(std::make_tuple(V, seed, t), reference(test::random_graph(spec_for(V, seed)), t)).first;
+  return it->second;
+}
+
 Result solve_cpu(const Graph& g, Dtype t, int block, int threads, bool paths) {
   SolveOptions o;
   o.backend = Backend::Cpu;
@@ -70,11 +80,10 @@ Result solve_cpu(const Graph& g, Dtype t, int block, int threads, bool paths) {
 // distance and the walk must end within V steps.
 template <class T> std::string check_paths(const Graph& g, const Matrix& dist, const Matrix& next) {
   const std::int64_t n = g.num_vertices;
-  std::map<std::pair<std::int64_t, std::int64_t>, double> w;
+  std::vector<double> w(std::size_t(n * n), INFINITY);  // lightest edge u -> v
   for (std::size_t e = 0; e < g.num_edges(); ++e) {
-    auto key = std::make_pair(std::int64_t(g.src[e]), std::int64_t(g.dst[e]));
-    auto it = w.find(key);
-    if (it == w.end() || g.weight[e] < it->second) w[key] = g.weight[e];
+    double& x = w[std::size_t(g.src[e] * n + g.dst[e])];
+    x = std::min(x, g.weight[e]);
   }
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
@@ -89,10 +98,9 @@ template <class T> std::string check_paths(const Graph& g, const Matrix& dist, c
       std::int64_t at = i, steps = 0;
       while (at != j) {
         const std::int32_t nx = next.at<std::int32_t>(at, j);
-        auto it = w.find({at, std::int64_t(nx)});
-        if (nx < 0 || it == w.end() || ++steps > n)
+        if (nx < 0 || nx >= n || !std::isfinite(w[std::size_t(at * n + nx)]) || ++steps > n)
           return "broken path " + std::to_string(i) + "->" + std::to_string(j) + " at " + std::to_string(at);
-        len += it->second;
+        len += w[std::size_t(at * n + nx)];
         at = nx;
       }
       if (len != double(d))
@@ -130,26 +138,66 @@ TEST_P(CpuIsaTest, EdgeSizesMatchReference) {
 TEST_P(CpuIsaTest, PrimeSizeMatchesReference) {
   const auto [isa, t] = GetParam();
   ForcedIsa forced(isa);
-  const std::int64_t V = 509;  // prime; 3 rounds of 256 (the last one narrower) after padding to 512
-  const Graph g = test::random_graph(spec_for(V, 77));
-  const Matrix want = reference(g, t);
+  const std::int64_t V = 997;  // prime; 4 rounds of 256 after padding to 1024, the last one narrower
+  const std::uint64_t seed = 77;
+  SCOPED_TRACE("V=997 seed=77");
+  const Graph g = test::random_graph(spec_for(V, seed));
+  const Matrix& want = cached_reference(V, seed, t);
   ASSERT_GT(test::finite_off_diagonal(want), V * V / 10);
   EXPECT_EQ(test::compare(solve_cpu(g, t, 0, 2, false).dist, want), "");
   EXPECT_EQ(test::compare(solve_cpu(g, t, 96, 2, false).dist, want), "");
 }
 
+// Both next-hop modes: graphs with zero-weight edges (hop counts break ties) and with positive
+// weights only (plain strict-less next hops).
 TEST_P(CpuIsaTest, NextHopsWalkToTheDistance) {
   const auto [isa, t] = GetParam();
   ForcedIsa forced(isa);
-  for (std::int64_t V : {1, 2, 65, 129, 300}) {
-    SCOPED_TRACE("V=" + std::to_string(V));
-    const Graph g = test::random_graph(spec_for(V, 500 + std::uint64_t(V)));
-    const Matrix want = reference(g, t);
-    for (int block : {32, 0}) {
-      const Result r = solve_cpu(g, t, block, 2, true);
-      ASSERT_FALSE(r.next.empty());
-      EXPECT_EQ(test::compare(r.dist, want), "");
-      EXPECT_EQ(check_paths_any(g, r.dist, r.next), "");
+  for (double wmin : {0.0, 1.0})
+    for (std::int64_t V : {1, 2, 65, 129, 300}) {
+      SCOPED_TRACE("V=" + std::to_string(V) + " wmin=" + std::to_string(wmin));
+      test::RandomGraphSpec s = spec_for(V, 500 + std::uint64_t(V));
+      s.wmin = wmin;
+      const Graph g = test::random_graph(s);
+      bool zero_edge = false;
+      for (std::size_t e = 0; e < g.num_edges(); ++e) zero_edge |= g.src[e] != g.dst[e] && g.weight[e] == 0;
+      EXPECT_EQ(detail::cpu::positive_weights(g, t), !zero_edge);
+      if (V >= 65) {
+        EXPECT_EQ(zero_edge, wmin == 0);
+      }
+      const Matrix want = reference(g, t);
+      for (int block : {32, 0}) {
+        const Result r = solve_cpu(g, t, block, 2, true);
+        ASSERT_FALSE(r.next.empty());
+        EXPECT_EQ(test::compare(r.dist, want), "");
+        EXPECT_EQ(check_paths_any(g, r.dist, r.next), "");
+      }
+    }
+}
+
+// Zero-weight cycles are where next hops go wrong if ties are broken carelessly (two vertices on
+// a zero-weight cycle pointing at each other); many small graphs full of them, several rounds.
+TEST(CpuBackend, ZeroWeightCyclesGiveNoNextHopCycles) {
+  for (Isa isa : runnable_isas()) {
+    for (Dtype t : {Dtype::Int32, Dtype::Float64}) {
+      for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        SCOPED_TRACE(std::string(detail::cpu::isa_name(isa)) + " " + dtype_name(t) + " seed=" + std::to_string(seed));
+        test::RandomGraphSpec s = spec_for(150, seed);
+        s.wmax = double(seed % 3);  // weights 0..2 (0 only, for every third seed)
+        s.E = 450;
+        s.components = 5;
+        const Graph g = test::random_graph(s);
+        std::int64_t zero = 0;
+        for (double w : g.weight) zero += w == 0;
+        ASSERT_GT(zero, 100);
+        Matrix d = detail::build_matrix(g, t, 160, 160);
+        Matrix next = detail::build_next(d);
+        detail::cpu::blocked_floyd_warshall(d, &next, 32, 2, isa);
+        d.set_logical_shape(150, 150);
+        next.set_logical_shape(150, 150);
+        EXPECT_EQ(test::compare(d, reference(g, t)), "");
+        EXPECT_EQ(check_paths_any(g, d, next), "");
+      }
     }
   }
 }
