@@ -16,8 +16,10 @@
 // order wins). With positive weights that is enough: each hop strictly lowers the remaining final
 // distance, so every walk ends at its target, in any update order. Zero-weight edges break that
 // (pivot rows joined by zero-weight edges can pick different equal-length k and point at each
-// other); then the kernels compare (distance, number of edges) lexicographically, which restores
-// a strict decrease along every walk, at the price of a hop-count matrix and slower kernels.
+// other). blocked_floyd_warshall() then compares (distance, number of edges) lexicographically,
+// which restores a strict decrease along every walk, at the price of a hop-count matrix and
+// slower kernels; the backend inside solve() skips that and leaves the rare loops to solve()'s
+// repair_next_hops() (see CpuBackend::run).
 #include <omp.h>
 
 #include <algorithm>
@@ -89,14 +91,15 @@ template <class T> class CpuRounds final : public RoundOps {
   i64 num_rounds() const override { return R_; }
 
   // A wide pivot is closed by the same blocked algorithm with a small block (the textbook k-loop
-  // over a whole 256-wide tile streams it through L2 once per k).
+  // over a whole 256-wide tile streams it through L2 once per k), on one thread: it is ~w/V of the
+  // work, and its 2 * w/64 barriers per round cost more than that when the cores are shared.
   void close_pivot(i64 t) override {
     const i64 p0 = t * B_, w = width(t);
     T* P = D_ + p0 * ld_ + p0;
     i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
     i32* HP = H_ ? H_ + p0 * ldn_ + p0 : nullptr;
     if (w > kInnerBlock) {
-      CpuRounds inner(P, ld_, w, NP, HP, ldn_, mode_, kInnerBlock, threads_, ks_);
+      CpuRounds inner(P, ld_, w, NP, HP, ldn_, mode_, kInnerBlock, 1, ks_);
       run_rounds(inner, {});
     } else {
       ks_.close_hops(P, ld_, int(w), NP, HP, ldn_);
@@ -246,8 +249,12 @@ class CpuBackend final : public BackendImpl {
   int pad_multiple(Dtype, int) const override { return kPadMultiple; }
   void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     const double t0 = omp_get_wtime();
-    blocked_floyd_warshall(dist, next, block, o.threads, active_isa(), o.progress,
-                           next && cpu::positive_weights(g, dist.dtype()));
+    // Next hops: the plain strict-less kernels (about 2x the distances-only time) even with
+    // zero-weight edges, because solve() runs repair_next_hops() on every result with paths
+    // (src/core/paths.cpp), which re-points the rare columns that loop, in about a millisecond.
+    // The hop-count kernels (3-7x) stay for callers without that repair.
+    (void)g;
+    blocked_floyd_warshall(dist, next, block, o.threads, active_isa(), o.progress, /*positive_weights=*/true);
     timings.compute = omp_get_wtime() - t0;
   }
 };
