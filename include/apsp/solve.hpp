@@ -85,6 +85,11 @@ Result solve(const Graph& g, const SolveOptions& options = {});
 /// The dtype solve() would choose for `g` under `options` (applies the exactness rule).
 Dtype choose_dtype(const Graph& g, const SolveOptions& options);
 
+/// Starts the slow part of a backend's start-up (GPU driver and context creation, ~0.2 s) so that
+/// it overlaps other work: call it on a thread while the input is read, before solve(). Never
+/// throws; does nothing for the CPU backend or where no GPU exists.
+void warm_up(Backend backend, const std::vector<int>& devices = {});
+
 /// Backends compiled into this build ("cpu", "cuda", ...), and whether each can run here.
 struct BackendInfo {
   std::string name;

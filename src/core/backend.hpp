@@ -46,6 +46,8 @@ std::unique_ptr<BackendImpl> make_cpu_backend();
 std::unique_ptr<BackendImpl> make_cuda_backend();
 std::unique_ptr<BackendImpl> make_multigpu_backend();
 std::unique_ptr<BackendImpl> make_mpi_backend();
+/// Creates the CUDA context on `device` (no-op without CUDA or a device); see warm_up().
+void cuda_warm_up(int device);
 /// Status lines for `apsp info` / apsp::backends().
 BackendInfo cpu_backend_info();
 BackendInfo cuda_backend_info();

@@ -136,6 +136,10 @@ Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
   throw UsageError("weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type float64");
 }
 
+void warm_up(Backend backend, const std::vector<int>& devices) {
+  if (backend == Backend::Auto || backend == Backend::Cuda) detail::cuda_warm_up(devices.empty() ? 0 : devices[0]);
+}
+
 std::vector<BackendInfo> backends() {
   return {detail::cpu_backend_info(), detail::cuda_backend_info(), detail::multigpu_backend_info(),
           detail::mpi_backend_info()};

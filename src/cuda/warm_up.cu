@@ -1,0 +1,21 @@
+// src/cuda/warm_up.cu — create the CUDA context ahead of the solve.
+//
+// Without persistence mode, the first CUDA call of a process spends ~0.2 s in driver and context
+// start-up (measured on H200, bench/results/2026-11-21-cuda-h200*.md) — longer than the whole
+// V=5000 solve. The CLI calls this on a thread while it reads the input, so the two overlap.
+#include <cuda_runtime.h>
+
+#include "core/backend.hpp"
+
+namespace apsp::detail {
+
+void cuda_warm_up(int device) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= device || device < 0) {
+    cudaGetLastError();
+    return;
+  }
+  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) cudaGetLastError();
+}
+
+}  // namespace apsp::detail
