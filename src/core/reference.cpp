@@ -23,7 +23,7 @@ template <class T> T convert_weight(double w) {
 template <class T> void fill_matrix(const Graph& g, Matrix& m) {
   const std::int64_t n = g.num_vertices, rows = m.alloc_rows(), stride = m.stride();
   const T inf = unreachable<T>();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (rows * stride > (1 << 18))
   for (std::int64_t i = 0; i < rows; ++i) {
     T* r = m.row<T>(i);
     std::fill(r, r + stride, inf);
@@ -92,7 +92,7 @@ Matrix build_next(const Matrix& dist) {
   visit_dtype(dist.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T inf = unreachable<T>();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (dist.alloc_rows() * dist.stride() > (1 << 18))
     for (std::int64_t i = 0; i < dist.alloc_rows(); ++i) {
       std::int32_t* nr = next.row<std::int32_t>(i);
       const T* dr = dist.row<T>(i);
