@@ -210,6 +210,15 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
   const double ceil_1 = threads == 1 ? ceil_n : measure_ceiling(t, 1, 0.3);
   out << "min-plus ceiling measured now (" << dtype_name(t) << ", register-resident): " << fmt(ceil_1, 1)
       << " G updates/s on 1 thread, " << fmt(ceil_n, 1) << " on " << threads << "\n";
+  {
+    std::ifstream la("/proc/loadavg");
+    std::string load1;
+    if (la >> load1) out << "load average (1 min) at start: " << load1 << "\n";
+  }
+  if (threads > 1 && ceil_n < 0.8 * threads * ceil_1)
+    out << "note: the " << threads << "-thread probe reaches only " << fmt(ceil_n / ceil_1, 2)
+        << "x the 1-thread one: the cores are shared right now, so the " << threads
+        << "-thread rows and the scaling below understate a quiet machine\n";
   if (!is_integer(t)) out << "(float runs use integer weights 0..1000: exact, comparable bit for bit)\n";
   out << "\n";
   print_header(out);

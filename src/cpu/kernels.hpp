@@ -79,17 +79,38 @@ KernelSet<double> avx512_kernels(double);
 template <class T> KernelSet<T> kernels_for(Isa isa);
 
 /// Packs rows x k of src (stride ld) into the A layout with strips of mr rows.
+template <class T, int MR> void pack_a_fixed(const T* src, i64 ld, i64 rows, int k, T* dst) {
+  const i64 strips = (rows + MR - 1) / MR;
+  for (i64 s = 0; s < strips; ++s) {
+    T* out = dst + s * i64(MR) * k;
+    const T* in = src + s * MR * ld;
+    if (rows - s * MR >= MR) {
+      // k outer, rows inner: contiguous writes, MR sequential read streams (unrolled).
+      for (int kk = 0; kk < k; ++kk)
+        for (int r = 0; r < MR; ++r) out[i64(kk) * MR + r] = in[r * ld + kk];
+    } else {
+      const i64 full = rows - s * MR;
+      for (int kk = 0; kk < k; ++kk)
+        for (int r = 0; r < MR; ++r) out[i64(kk) * MR + r] = r < full ? in[r * ld + kk] : unreachable<T>();
+    }
+  }
+}
 template <class T> void pack_a(const T* src, i64 ld, i64 rows, int k, int mr, T* dst) {
+  switch (mr) {
+    case 8: return pack_a_fixed<T, 8>(src, ld, rows, k, dst);
+    case 6: return pack_a_fixed<T, 6>(src, ld, rows, k, dst);
+    case 4: return pack_a_fixed<T, 4>(src, ld, rows, k, dst);
+    case 3: return pack_a_fixed<T, 3>(src, ld, rows, k, dst);
+    case 2: return pack_a_fixed<T, 2>(src, ld, rows, k, dst);
+    default: break;
+  }
   const i64 strips = (rows + mr - 1) / mr;
   for (i64 s = 0; s < strips; ++s) {
     T* out = dst + s * i64(mr) * k;
     const i64 full = rows - s * mr >= mr ? mr : rows - s * mr;
     const T* in = src + s * mr * ld;
-    // k outer, rows inner: contiguous writes, mr sequential read streams.
-    for (int kk = 0; kk < k; ++kk) {
-      for (i64 r = 0; r < full; ++r) out[i64(kk) * mr + r] = in[r * ld + kk];
-      for (i64 r = full; r < mr; ++r) out[i64(kk) * mr + r] = unreachable<T>();
-    }
+    for (int kk = 0; kk < k; ++kk)
+      for (i64 r = 0; r < mr; ++r) out[i64(kk) * mr + r] = r < full ? in[r * ld + kk] : unreachable<T>();
   }
 }
 /// The next-hop companion of pack_a (padding rows get -1).
