@@ -172,13 +172,69 @@ TEST(MultiGpu, RefusesWhatItCannotDo) {
   const apsp::Graph g = apsp::test::random_graph({});
   apsp::SolveOptions o;
   o.backend = apsp::Backend::MultiGpu;
-  o.paths = true;
+  o.block = 64;
   EXPECT_THROW((void)apsp::solve(g, o), apsp::UsageError);
-  o.paths = false;
+  o.block = 0;
   o.devices = {0, 0};
   EXPECT_THROW((void)apsp::solve(g, o), apsp::UsageError);
   o.devices = {gpu_count()};
   EXPECT_THROW((void)apsp::solve(g, o), apsp::UsageError);
+}
+
+// With --paths the tiles are updated exactly as the cpu backend does (see multigpu_backend.cu):
+// distances and next hops must equal `--backend cpu --block 128` bit for bit, also with zero-weight
+// edges (hop-count mode) and with float32.
+void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, double wmin, double wmax,
+                 const std::vector<int>& devices, bool streamed) {
+  std::ostringstream what;
+  what << "paths V=" << V << " E=" << E << " seed=" << seed << " dtype=" << apsp::dtype_name(t) << " w=" << wmin
+       << ".." << wmax << " gpus=" << devices.size() << (streamed ? " streamed" : " whole");
+  SCOPED_TRACE(what.str());
+  RandomGraphSpec s;
+  s.V = V;
+  s.E = E;
+  s.seed = seed;
+  s.wmin = wmin;
+  s.wmax = wmax;
+  const apsp::Graph g = apsp::test::random_graph(s);
+  apsp::SolveOptions o;
+  o.dtype = t;
+  o.paths = true;
+  o.backend = apsp::Backend::MultiGpu;
+  o.devices = devices;
+  Collector dist, next;
+  if (streamed) {
+    o.dist_sink = dist.sink();
+    o.next_sink = next.sink();
+  }
+  apsp::Result r = apsp::solve(g, o);
+  if (streamed) {
+    ASSERT_EQ(dist.check(), "");
+    ASSERT_EQ(next.check(), "");
+  } else {
+    dist.m = std::move(r.dist);
+    next.m = std::move(r.next);
+  }
+  apsp::SolveOptions ref;
+  ref.dtype = t;
+  ref.paths = true;
+  ref.block = 128;
+  ref.backend = apsp::Backend::Cpu;
+  const apsp::Result want = apsp::solve(g, ref);
+  ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
+  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
+  EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
+}
+
+TEST(MultiGpu, PathsMatchCpu) {
+  REQUIRE_GPUS(2);
+  for (std::int64_t V : {2, 130, 333, 1000}) {
+    check_paths(V, 5 * V, 6000 + std::uint64_t(V), Dtype::Int32, 1, 100, first(2), true);   // next hops
+    check_paths(V, 5 * V, 6100 + std::uint64_t(V), Dtype::Int32, 0, 3, first(2), true);     // hop counts
+  }
+  check_paths(700, 4000, 6201, Dtype::Float32, 1, 50, first(gpu_count()), true);
+  check_paths(701, 9000, 6202, Dtype::Float32, 0, 2, first(gpu_count()), false);
+  check_paths(1500, 12000, 6203, Dtype::Int32, 0, 10, first(gpu_count()), true);
 }
 
 // ---- the scaling benchmark (scripts/multigpu_check.sh) -------------------------------------------

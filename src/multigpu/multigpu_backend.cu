@@ -46,6 +46,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
 #include "cuda/fw_kernels.cuh"
+#include "cpu/blocked_fw.hpp"
 #include "mpi/block_cyclic.hpp"
 
 #define APSP_NCCL_TRY(call)                                                                          \
@@ -121,9 +122,235 @@ template <class T> __global__ void transpose_strip(const T* __restrict__ d, i64 
   for (int y = threadIdx.y; y < 32; y += blockDim.y) out[(k0 + y) * ldo + r0 + threadIdx.x] = s[threadIdx.x][y];
 }
 
+
+// ---- next hops (--paths): this file's own kernels, the CPU backend's arithmetic ----------------
+//
+// With next hops the tiles are updated exactly as the CPU backend does (src/cpu/cpu_backend.cpp):
+// panels in place from copies of their pre-update values, the rest update outside the pivot row
+// and column, a sum replacing c only when strictly smaller (next[i][j] = next[i][k]), and with
+// zero-weight edges (kHops) the comparison on (distance, hop count). Each output's k loop runs in
+// order, so results, next hops included, equal `--backend cpu --block 128` bit for bit. These
+// kernels favour being obviously right over speed (plain shared-memory tiling).
+
+/// (s, sh) better than (c, ch): strictly shorter, or (with hop counts) as short with fewer edges.
+template <class T, bool kHops> __device__ __forceinline__ bool better(T s, int sh, T c, int ch) {
+  if constexpr (kHops) return s < c || (s == c && sh < ch);
+  else return s < c;
+}
+
+/// Closes one kTile x kTile tile in place (values d, next hops nx, hop counts hx; stride ld) as
+/// the CPU backend closes a pivot wider than 64: blocked FW inside the tile with 64 x 64 blocks
+/// (plain FW on the diagonal block, panels from copies of their old values, then the rest); then
+/// copies the closed tile to piv = (values, next hops, hop counts), each B x B. One block.
+template <class T, bool kHops>
+__global__ void __launch_bounds__(1024) closure_paths(T* d, int* nx, int* hx, i64 ld, int* piv) {
+  constexpr int kIn = 64, kR = kTile / kIn, kPer = kIn * kIn / 1024;  // 4 elements per thread
+  __shared__ T oldv[kIn][kIn];
+  __shared__ int oldn[kIn][kIn];
+  __shared__ int oldh[kHops ? kIn : 1][kIn];
+  auto at = [ld](int I, int J, int i, int j) { return i64(I * kIn + i) * ld + J * kIn + j; };
+  for (int s = 0; s < kR; ++s) {
+    // 1. Plain FW on the diagonal block (s, s).
+    for (int k = 0; k < kIn; ++k) {
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
+        const T dik = d[at(s, s, i, k)];
+        if (!(dik < cuda::inf_value<T>())) continue;  // nothing through k from i
+        const T sv = dik + d[at(s, s, k, j)];
+        const int sh = kHops ? hx[at(s, s, i, k)] + hx[at(s, s, k, j)] : 0;
+        if (better<T, kHops>(sv, sh, d[at(s, s, i, j)], kHops ? hx[at(s, s, i, j)] : 0)) {
+          d[at(s, s, i, j)] = sv;
+          nx[at(s, s, i, j)] = nx[at(s, s, i, k)];
+          if constexpr (kHops) hx[at(s, s, i, j)] = sh;
+        }
+      }
+      __syncthreads();
+    }
+    // 2. Panels: (s, o) = P* (x) old (s, o) and (o, s) = old (o, s) (x) P*.
+    for (int o = 0; o < kR; ++o) {
+      if (o == s) continue;
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
+        oldv[i][j] = d[at(s, o, i, j)];
+        if constexpr (kHops) oldh[i][j] = hx[at(s, o, i, j)];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
+        T c = d[at(s, o, i, j)];
+        int cn = nx[at(s, o, i, j)], ch = kHops ? hx[at(s, o, i, j)] : 0;
+        for (int k = 0; k < kIn; ++k) {
+          const T sv = d[at(s, s, i, k)] + oldv[k][j];
+          const int sh = kHops ? hx[at(s, s, i, k)] + oldh[k][j] : 0;
+          if (better<T, kHops>(sv, sh, c, ch)) {
+            c = sv;
+            cn = nx[at(s, s, i, k)];
+            ch = sh;
+          }
+        }
+        d[at(s, o, i, j)] = c;
+        nx[at(s, o, i, j)] = cn;
+        if constexpr (kHops) hx[at(s, o, i, j)] = ch;
+      }
+      __syncthreads();
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
+        oldv[i][j] = d[at(o, s, i, j)];
+        oldn[i][j] = nx[at(o, s, i, j)];
+        if constexpr (kHops) oldh[i][j] = hx[at(o, s, i, j)];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int q = 0; q < kPer; ++q) {
+        const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
+        T c = d[at(o, s, i, j)];
+        int cn = nx[at(o, s, i, j)], ch = kHops ? hx[at(o, s, i, j)] : 0;
+        for (int k = 0; k < kIn; ++k) {
+          const T sv = oldv[i][k] + d[at(s, s, k, j)];
+          const int sh = kHops ? oldh[i][k] + hx[at(s, s, k, j)] : 0;
+          if (better<T, kHops>(sv, sh, c, ch)) {
+            c = sv;
+            cn = oldn[i][k];
+            ch = sh;
+          }
+        }
+        d[at(o, s, i, j)] = c;
+        nx[at(o, s, i, j)] = cn;
+        if constexpr (kHops) hx[at(o, s, i, j)] = ch;
+      }
+      __syncthreads();
+    }
+    // 3. The rest: (I, J) = min((I, J), (I, s) (x) (s, J)) for I, J != s.
+    for (int I = 0; I < kR; ++I)
+      for (int J = 0; J < kR; ++J) {
+        if (I == s || J == s) continue;
+#pragma unroll
+        for (int q = 0; q < kPer; ++q) {
+          const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
+          T c = d[at(I, J, i, j)];
+          int cn = nx[at(I, J, i, j)], ch = kHops ? hx[at(I, J, i, j)] : 0;
+          for (int k = 0; k < kIn; ++k) {
+            const T sv = d[at(I, s, i, k)] + d[at(s, J, k, j)];
+            const int sh = kHops ? hx[at(I, s, i, k)] + hx[at(s, J, k, j)] : 0;
+            if (better<T, kHops>(sv, sh, c, ch)) {
+              c = sv;
+              cn = nx[at(I, s, i, k)];
+              ch = sh;
+            }
+          }
+          d[at(I, J, i, j)] = c;
+          nx[at(I, J, i, j)] = cn;
+          if constexpr (kHops) hx[at(I, J, i, j)] = ch;
+        }
+      }
+    __syncthreads();
+  }
+  const int j = threadIdx.x % kTile, i0 = threadIdx.x / kTile;  // 8 row groups
+  for (int i = i0; i < kTile; i += 8) {
+    T v = d[i * ld + j];
+    piv[i * kTile + j] = *reinterpret_cast<int*>(&v);
+    piv[kTile * kTile + i * kTile + j] = nx[i * ld + j];
+    piv[2 * kTile * kTile + i * kTile + j] = kHops ? hx[i * ld + j] : 0;
+  }
+}
+
+/// C = min(C, A (x) B) with next hops taken from the A side (and hop counts), for an m x n block of
+/// C (multiples of 64) and depth kTile. 64 x 64 outputs per 256-thread block, 4 x 4 per thread,
+/// A and B through shared memory in chunks of 32 k; k runs in order for every output.
+template <class T, bool kHops>
+__global__ void __launch_bounds__(256) minplus_paths(const T* __restrict__ A, const int* __restrict__ An,
+                                                     const int* __restrict__ Ah, i64 lda, const T* __restrict__ B,
+                                                     const int* __restrict__ Bh, i64 ldb, T* C, int* Cn, int* Ch,
+                                                     i64 ldc) {
+  constexpr int kM = 64, kK = 32;
+  __shared__ T sA[kK][kM + 1];
+  __shared__ int sAn[kK][kM + 1];
+  __shared__ int sAh[kHops ? kK : 1][kM + 1];
+  __shared__ T sB[kK][kM];
+  __shared__ int sBh[kHops ? kK : 1][kM];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const i64 m0 = i64(blockIdx.y) * kM, n0 = i64(blockIdx.x) * kM;
+  T c[4][4];
+  int cn[4][4], ch[4][4];
+#pragma unroll
+  for (int a = 0; a < 4; ++a)
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const i64 at = (m0 + ty + 16 * a) * ldc + n0 + tx + 16 * b;
+      c[a][b] = C[at];
+      cn[a][b] = Cn[at];
+      ch[a][b] = kHops ? Ch[at] : 0;
+    }
+  for (int k0 = 0; k0 < kTile; k0 += kK) {
+    __syncthreads();
+    for (int x = threadIdx.x; x < kM * kK; x += 256) {
+      const int r = x / kK, kk = x % kK;  // A: row r of the block, column k0 + kk
+      const i64 at = (m0 + r) * lda + k0 + kk;
+      sA[kk][r] = A[at];
+      sAn[kk][r] = An[at];
+      if constexpr (kHops) sAh[kk][r] = Ah[at];
+      const int kr = x / kM, col = x % kM;  // B: row k0 + kr, column col of the block
+      const i64 bt = (k0 + kr) * ldb + n0 + col;
+      sB[kr][col] = B[bt];
+      if constexpr (kHops) sBh[kr][col] = Bh[bt];
+    }
+    __syncthreads();
+    for (int kk = 0; kk < kK; ++kk) {
+#pragma unroll
+      for (int a = 0; a < 4; ++a) {
+        const T av = sA[kk][ty + 16 * a];
+        const int an = sAn[kk][ty + 16 * a];
+        const int ah = kHops ? sAh[kk][ty + 16 * a] : 0;
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+          const T sv = av + sB[kk][tx + 16 * b];
+          const int sh = kHops ? ah + sBh[kk][tx + 16 * b] : 0;
+          if (better<T, kHops>(sv, sh, c[a][b], ch[a][b])) {
+            c[a][b] = sv;
+            cn[a][b] = an;
+            ch[a][b] = sh;
+          }
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int a = 0; a < 4; ++a)
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      const i64 at = (m0 + ty + 16 * a) * ldc + n0 + tx + 16 * b;
+      C[at] = c[a][b];
+      Cn[at] = cn[a][b];
+      if constexpr (kHops) Ch[at] = ch[a][b];
+    }
+}
+
+/// next[r][c] = global column if the entry is finite off the diagonal (and inside V), else -1;
+/// hops = 1 where next >= 0, else 0 (as src/core/reference.cpp and the CPU backend).
+template <class T>
+__global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __restrict__ hx, i64 ld, i64 rows, i64 n,
+                          int Pr, int pr, int Pc, int pc) {
+  const i64 total = rows * ld;
+  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total; x += i64(gridDim.x) * blockDim.x) {
+    const i64 r = x / ld, c = x - r * ld;
+    const i64 gi = global_index(r, Pr, pr), gj = global_index(c, Pc, pc);
+    const int v = (gi != gj && gi < n && gj < n && d[x] < cuda::inf_value<T>()) ? int(gj) : -1;
+    nx[x] = v;
+    if (hx) hx[x] = v >= 0 ? 1 : 0;
+  }
+}
+
 // ---- host side -----------------------------------------------------------------------------------
 
 template <class T> ncclDataType_t nccl_type() { return std::is_same_v<T, int> ? ncclInt32 : ncclFloat32; }
+
+/// What the kernels keep beside the distances (as the CPU backend: hop counts only when
+/// zero-weight edges could make equal-length alternatives point at each other).
+enum class Mode { Distances, NextHops, HopCounts };
 
 /// One GPU's share: its layout, streams, events, communicators and buffers.
 template <class T> struct Gpu {
@@ -133,6 +360,11 @@ template <class T> struct Gpu {
   cudaEvent_t ready[2] = {nullptr, nullptr}, a_done = nullptr, copied[2] = {nullptr, nullptr};
   ncclComm_t row = nullptr, col = nullptr;  // this GPU's grid row / grid column (null when of size 1)
   DeviceBuffer<T> D, csT, rowp[2], colT[2], piv[2];  // piv: (P*, P*^T), 2 B^2
+  // With next hops (4-byte words; values, next hops and hop counts side by side):
+  DeviceBuffer<int> N, H;                     // local next hops / hop counts, like D
+  DeviceBuffer<int> pw[2];                    // pivot: values | next | hops, B^2 each
+  DeviceBuffer<int> rowpw[2], rowold;         // row panel: values | hops, B x ld each
+  DeviceBuffer<int> colpw[2], colold;         // column panel: values | next | hops, local_rows x B each
 
   Gpu() = default;
   Gpu(const Gpu&) = delete;
@@ -171,12 +403,14 @@ template <class T> struct PinnedArray {
 i64 uniform_ld(const Grid& g, i64 R) { return Layout::tiles_of(R, std::min(g.Pr, g.Pc), 0) * kTile; }
 
 /// Device memory one GPU needs (bytes).
-std::size_t bytes_per_gpu(i64 n, int gpus, std::size_t elem) {
+std::size_t bytes_per_gpu(i64 n, int gpus, std::size_t elem, bool paths) {
   const Grid g = Grid::for_workers(gpus);
   const i64 R = (n + kTile - 1) / kTile;
   const i64 ld = uniform_ld(g, R), rows = Layout::tiles_of(R, g.Pr, 0) * kTile;
   const i64 chunk = cuda::kEdgeChunk;
-  return std::size_t(rows * ld + 5 * kTile * ld + 4 * kTile * kTile) * elem + std::size_t(chunk) * 16;
+  const i64 words = paths ? 3 * rows * ld + 6 * kTile * ld + 9 * rows * kTile + 6 * kTile * kTile
+                          : rows * ld + 5 * kTile * ld + 4 * kTile * kTile;
+  return std::size_t(words) * elem + std::size_t(chunk) * 16;
 }
 
 std::string gib(double b) {
@@ -203,7 +437,8 @@ template <class F> void parallel_rows(i64 rows, const F& f) {
 
 template <class T> class MultiGpuRounds final : public RoundOps {
  public:
-  MultiGpuRounds(const std::vector<int>& ordinals, i64 n) : grid_(Grid::for_workers(int(ordinals.size()))) {
+  MultiGpuRounds(const std::vector<int>& ordinals, i64 n, Mode mode)
+      : grid_(Grid::for_workers(int(ordinals.size()))), mode_(mode) {
     const i64 R = (n + kTile - 1) / kTile;
     ld_ = uniform_ld(grid_, R);
     gpus_.reserve(ordinals.size());
@@ -219,12 +454,26 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       APSP_CUDA_TRY(cudaStreamCreateWithPriority(&g.look, cudaStreamNonBlocking, hi));
       for (cudaEvent_t* e : {&g.ready[0], &g.ready[1], &g.a_done, &g.copied[0], &g.copied[1]})
         APSP_CUDA_TRY(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-      g.D = DeviceBuffer<T>(std::size_t(std::max<i64>(1, g.L.local_rows() * ld_)));
-      g.csT = DeviceBuffer<T>(std::size_t(kTile * ld_));
-      for (int s = 0; s < 2; ++s) {
-        g.rowp[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
-        g.colT[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
-        g.piv[s] = DeviceBuffer<T>(std::size_t(2 * kTile * kTile));
+      const std::size_t local = std::size_t(std::max<i64>(1, g.L.local_rows() * ld_));
+      g.D = DeviceBuffer<T>(local);
+      if (mode_ == Mode::Distances) {
+        g.csT = DeviceBuffer<T>(std::size_t(kTile * ld_));
+        for (int s = 0; s < 2; ++s) {
+          g.rowp[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
+          g.colT[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
+          g.piv[s] = DeviceBuffer<T>(std::size_t(2 * kTile * kTile));
+        }
+      } else {
+        const std::size_t col = std::size_t(std::max<i64>(1, 3 * g.L.local_rows() * kTile));
+        g.N = DeviceBuffer<int>(local);
+        if (mode_ == Mode::HopCounts) g.H = DeviceBuffer<int>(local);
+        g.rowold = DeviceBuffer<int>(std::size_t(2 * kTile * ld_));
+        g.colold = DeviceBuffer<int>(col);
+        for (int s = 0; s < 2; ++s) {
+          g.pw[s] = DeviceBuffer<int>(std::size_t(3 * kTile * kTile));
+          g.rowpw[s] = DeviceBuffer<int>(std::size_t(2 * kTile * ld_));
+          g.colpw[s] = DeviceBuffer<int>(col);
+        }
       }
       // Per device: the attribute is set in the current device's context.
       APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<T, GemmMode::Panels>,
@@ -276,6 +525,15 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       // The next chunk overwrites the upload buffers.
       synchronize();
     }
+    if (mode_ != Mode::Distances)
+      for (auto& p : gpus_) {
+        Gpu<T>& q = *p;
+        if (q.L.local_rows() == 0) continue;
+        APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+        init_next<T><<<1024, 256, 0, q.main>>>(q.D.get(), q.N.get(), q.H.get(), ld_, q.L.local_rows(), q.L.n, grid_.Pr,
+                                               q.L.pr, grid_.Pc, q.L.pc);
+        APSP_CUDA_CHECK_LAUNCH(q.main);
+      }
     synchronize();
   }
 
@@ -292,11 +550,11 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   // ---- RoundOps ----
   i64 num_rounds() const override { return gpus_.front()->L.R; }
   void close_pivot(i64 t) override {
-    if (ahead_ < t) pivot(t);
+    if (ahead_ < t) pivot_any(t);
   }
   void update_panels(i64 t) override {
     if (ahead_ < t) {
-      panels(t);
+      panels_any(t);
       ahead_ = t;
     }
   }
@@ -307,6 +565,10 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       Gpu<T>& q = *p;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       APSP_CUDA_TRY(cudaStreamWaitEvent(q.main, q.ready[slot], 0));
+    }
+    if (mode_ != Mode::Distances) {
+      update_rest_paths(t);
+      return;
     }
     if (t + 1 >= R) {
       for (auto& p : gpus_) rest(*p, slot, {0, p->L.lr}, {0, p->L.lc});
@@ -345,16 +607,20 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       }
   }
 
-  /// Hands out the result in stripes of tile rows: to `sink` if set, else into `whole`.
-  void gather(const RowSink& sink, T* whole, i64 whole_stride, Dtype dtype) {
+  /// Hands out the distances (U = T) or next hops (U = int, next_hops) in stripes of tile rows:
+  /// to `sink` if set, else into `whole`.
+  template <class U> void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
+    auto source = [&](Gpu<T>& q) -> const U* {
+      return next_hops ? reinterpret_cast<const U*>(q.N.get()) : reinterpret_cast<const U*>(q.D.get());
+    };
     const Layout& L0 = gpus_.front()->L;
     const i64 n = L0.n, B = kTile;
     const auto stripes = dist::output_stripes(L0.R, B, L0.n_pad(), i64(sizeof(T)), kStripeBytes);
     if (stripes.empty() || n == 0) return;
     const i64 per = stripes.front().end - stripes.front().begin;
-    std::vector<PinnedArray<T>> stage[2];
+    std::vector<PinnedArray<U>> stage[2];
     for (auto& s : stage) {
-      s = std::vector<PinnedArray<T>>(gpus_.size());
+      s = std::vector<PinnedArray<U>>(gpus_.size());
       for (std::size_t x = 0; x < gpus_.size(); ++x)
         s[x].resize(Layout::tiles_of(per, grid_.Pr, 0) * B * ld_);
     }
@@ -364,20 +630,20 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         const TileRange lr = q.L.local_rows_in(stripes[s].begin, stripes[s].end);
         APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
         if (!lr.empty())
-          APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2][x].p, q.D.get() + lr.begin * B * ld_,
-                                        std::size_t((lr.end - lr.begin) * B * ld_) * sizeof(T), cudaMemcpyDeviceToHost,
+          APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2][x].p, source(q) + lr.begin * B * ld_,
+                                        std::size_t((lr.end - lr.begin) * B * ld_) * sizeof(U), cudaMemcpyDeviceToHost,
                                         q.main));
         APSP_CUDA_TRY(cudaEventRecord(q.copied[s % 2], q.main));
       }
     };
-    std::vector<T> out(sink ? std::size_t(per * B * n) : 0);
+    std::vector<U> out(sink ? std::size_t(per * B * n) : 0);
     std::exception_ptr failed;
     issue(0);
     for (std::size_t s = 0; s < stripes.size(); ++s) {
       for (auto& p : gpus_) APSP_CUDA_TRY(cudaEventSynchronize(p->copied[s % 2]));
       if (s + 1 < stripes.size()) issue(s + 1);
       const i64 row0 = stripes[s].begin * B, rows = std::min(stripes[s].end * B, n) - row0;
-      T* dst = sink ? out.data() : whole + row0 * whole_stride;
+      U* dst = sink ? out.data() : whole + row0 * whole_stride;
       const i64 dst_ld = sink ? n : whole_stride;
       parallel_rows(rows, [&](i64 r) {
         const i64 gi = row0 + r, I = gi / B;
@@ -386,11 +652,11 @@ template <class T> class MultiGpuRounds final : public RoundOps {
           const int x = grid_.rank_of(qr, qc);
           const Layout& L = gpus_[std::size_t(x)]->L;
           const TileRange lr = L.local_rows_in(stripes[s].begin, stripes[s].end);
-          const T* src = stage[s % 2][std::size_t(x)].p + ((L.local_row(I) - lr.begin) * B + gi % B) * ld_;
+          const U* src = stage[s % 2][std::size_t(x)].p + ((L.local_row(I) - lr.begin) * B + gi % B) * ld_;
           for (i64 lj = 0; lj < L.lc; ++lj) {
             const i64 j0 = L.global_col(lj) * B;
             if (j0 >= n) break;
-            std::memcpy(dst + r * dst_ld + j0, src + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(T));
+            std::memcpy(dst + r * dst_ld + j0, src + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(U));
           }
         }
       });
@@ -421,7 +687,15 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     for (int m = 0; m < members; ++m) (rows ? who[std::size_t(m)]->row : who[std::size_t(m)]->col) = comms[std::size_t(m)];
   }
 
-  cuda::RoundArgs<T> args() const { return cuda::RoundArgs<T>{nullptr, ld_, nullptr, nullptr, nullptr, nullptr, nullptr, 0}; }
+  // Every matrix here has the local stride ld_ (the panels and the transposed column strip too);
+  // set by name, so newer RoundArgs with separate panel strides (ldp, ldc) get them as well.
+  cuda::RoundArgs<T> args() const {
+    cuda::RoundArgs<T> a{};
+    a.ld = ld_;
+    if constexpr (requires { a.ldp; }) a.ldp = ld_;
+    if constexpr (requires { a.ldc; }) a.ldc = ld_;
+    return a;
+  }
 
   // The pivot: closed on its owner, (P*, P*^T) broadcast along its grid row and column.
   void pivot(i64 t) {
@@ -504,6 +778,171 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     }
   }
 
+  void pivot_any(i64 t) {
+    if (mode_ == Mode::Distances) pivot(t);
+    else pivot_paths(t);
+  }
+  void panels_any(i64 t) {
+    if (mode_ == Mode::Distances) panels(t);
+    else panels_paths(t);
+  }
+
+  // ---- with next hops: panels in place, the rest outside the pivot row and column ----
+
+  void update_rest_paths(i64 t) {
+    const int slot = int(t % 2);
+    auto skip = [&](const Gpu<T>& q, i64 x, bool row) -> i64 {
+      return row ? (q.L.owns_row(x) ? q.L.local_row(x) : -1) : (q.L.owns_col(x) ? q.L.local_col(x) : -1);
+    };
+    if (t + 1 >= num_rounds()) {
+      for (auto& p : gpus_)
+        for (const TileRange& rr : dist::ranges_without(p->L.lr, {skip(*p, t, true)}))
+          for (const TileRange& cr : dist::ranges_without(p->L.lc, {skip(*p, t, false)})) rest_paths(*p, slot, rr, cr);
+      return;
+    }
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      const i64 r0 = skip(q, t, true), c0 = skip(q, t, false), r1 = skip(q, t + 1, true), c1 = skip(q, t + 1, false);
+      if (r1 >= 0)
+        for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0})) rest_paths(q, slot, {r1, r1 + 1}, cr);
+      if (c1 >= 0)
+        for (const TileRange& rr : dist::ranges_without(q.L.lr, {r0, r1})) rest_paths(q, slot, rr, {c1, c1 + 1});
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(q.a_done, q.main));
+      APSP_CUDA_TRY(cudaStreamWaitEvent(q.look, q.a_done, 0));
+    }
+    pivot_paths(t + 1);
+    panels_paths(t + 1);
+    ahead_ = t + 1;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      const i64 r0 = skip(q, t, true), c0 = skip(q, t, false), r1 = skip(q, t + 1, true), c1 = skip(q, t + 1, false);
+      for (const TileRange& rr : dist::ranges_without(q.L.lr, {r0, r1}))
+        for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0, c1})) rest_paths(q, slot, rr, cr);
+    }
+  }
+
+  // C (local tiles rr x cr of D, N, H) = min(C, A (x) B) on `stream`, rows of A and columns of B
+  // given by the caller.
+  void gemm_paths(Gpu<T>& q, cudaStream_t stream, TileRange rr, TileRange cr, const int* a, const int* an,
+                  const int* ah, i64 lda, const int* b, const int* bh, i64 ldb) {
+    if (rr.empty() || cr.empty()) return;
+    const i64 at = rr.begin * kTile * ld_ + cr.begin * kTile;
+    const dim3 grid(unsigned((cr.end - cr.begin) * kTile / 64), unsigned((rr.end - rr.begin) * kTile / 64));
+    const T* av = reinterpret_cast<const T*>(a);
+    const T* bv = reinterpret_cast<const T*>(b);
+    if (mode_ == Mode::HopCounts)
+      minplus_paths<T, true><<<grid, 256, 0, stream>>>(av, an, ah, lda, bv, bh, ldb, q.D.get() + at, q.N.get() + at,
+                                                       q.H.get() + at, ld_);
+    else
+      minplus_paths<T, false><<<grid, 256, 0, stream>>>(av, an, nullptr, lda, bv, nullptr, ldb, q.D.get() + at,
+                                                        q.N.get() + at, nullptr, ld_);
+    APSP_CUDA_CHECK_LAUNCH(stream);
+  }
+
+  void rest_paths(Gpu<T>& q, int slot, TileRange rr, TileRange cr) {
+    if (rr.empty() || cr.empty()) return;
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    const i64 rows = q.L.local_rows(), a0 = rr.begin * kTile * kTile, b0 = cr.begin * kTile;
+    const int* cp = q.colpw[slot].get();
+    const int* rp = q.rowpw[slot].get();
+    gemm_paths(q, q.main, rr, cr, cp + a0, cp + rows * kTile + a0, cp + 2 * rows * kTile + a0, kTile, rp + b0,
+               rp + kTile * ld_ + b0, ld_);
+  }
+
+  void pivot_paths(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      if (q.L.pr != tr || q.L.pc != tc) continue;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      const i64 at = q.L.local_row(t) * kTile * ld_ + q.L.local_col(t) * kTile;
+      if (mode_ == Mode::HopCounts)
+        closure_paths<T, true><<<1, 1024, 0, q.look>>>(q.D.get() + at, q.N.get() + at, q.H.get() + at, ld_,
+                                                       q.pw[slot].get());
+      else
+        closure_paths<T, false><<<1, 1024, 0, q.look>>>(q.D.get() + at, q.N.get() + at, nullptr, ld_,
+                                                        q.pw[slot].get());
+      APSP_CUDA_CHECK_LAUNCH(q.look);
+    }
+    if (grid_.P == 1) return;
+    const std::size_t count = std::size_t(3 * kTile * kTile);
+    APSP_NCCL_TRY(ncclGroupStart());
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      int* buf = q.pw[slot].get();
+      if (q.L.pr == tr && q.row) APSP_NCCL_TRY(ncclBroadcast(buf, buf, count, ncclInt32, tc, q.row, q.look));
+      if (q.L.pc == tc && q.col) APSP_NCCL_TRY(ncclBroadcast(buf, buf, count, ncclInt32, tr, q.col, q.look));
+    }
+    APSP_NCCL_TRY(ncclGroupEnd());
+  }
+
+  void panels_paths(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    const bool hops = mode_ == Mode::HopCounts;
+    const i64 BB = kTile * kTile;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      const int* piv = q.pw[slot].get();
+      const i64 rows = q.L.local_rows(), strip = kTile * ld_;
+      const bool in_row = q.L.pr == tr, in_col = q.L.pc == tc;
+      if (in_row && q.L.lc > 0) {
+        // D[t, J] = P* (x) old D[t, J], for J outside the pivot column.
+        const i64 li = q.L.local_row(t);
+        int* old = q.rowold.get();
+        APSP_CUDA_TRY(cudaMemcpyAsync(old, q.D.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
+        if (hops) APSP_CUDA_TRY(cudaMemcpyAsync(old + strip, q.H.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
+        for (const TileRange& cr : dist::ranges_without(q.L.lc, {in_col ? q.L.local_col(t) : -1}))
+          gemm_paths(q, q.look, {li, li + 1}, cr, piv, piv + BB, piv + 2 * BB, kTile, old + cr.begin * kTile,
+                     old + strip + cr.begin * kTile, ld_);
+        int* out = q.rowpw[slot].get();
+        APSP_CUDA_TRY(cudaMemcpyAsync(out, q.D.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
+        if (hops) APSP_CUDA_TRY(cudaMemcpyAsync(out + strip, q.H.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
+      }
+      if (in_col && q.L.lr > 0) {
+        // D[I, t] = old D[I, t] (x) P*, for I outside the pivot row.
+        const i64 lj = q.L.local_col(t);
+        int* old = q.colold.get();
+        auto strip_copy = [&](int* dst, const void* src) {
+          APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, kTile * 4, static_cast<const char*>(src) + lj * kTile * 4, ld_ * 4,
+                                          kTile * 4, rows, cudaMemcpyDeviceToDevice, q.look));
+        };
+        strip_copy(old, q.D.get());
+        strip_copy(old + rows * kTile, q.N.get());
+        if (hops) strip_copy(old + 2 * rows * kTile, q.H.get());
+        for (const TileRange& rr : dist::ranges_without(q.L.lr, {in_row ? q.L.local_row(t) : -1})) {
+          const i64 a0 = rr.begin * BB;
+          gemm_paths(q, q.look, rr, {lj, lj + 1}, old + a0, old + rows * kTile + a0, old + 2 * rows * kTile + a0, kTile,
+                     piv, piv + 2 * BB, kTile);
+        }
+        int* out = q.colpw[slot].get();
+        strip_copy(out, q.D.get());
+        strip_copy(out + rows * kTile, q.N.get());
+        if (hops) strip_copy(out + 2 * rows * kTile, q.H.get());
+      }
+    }
+    if (grid_.P > 1) {
+      APSP_NCCL_TRY(ncclGroupStart());
+      for (auto& p : gpus_) {
+        Gpu<T>& q = *p;
+        if (q.col)
+          APSP_NCCL_TRY(ncclBroadcast(q.rowpw[slot].get(), q.rowpw[slot].get(), std::size_t(2 * kTile * ld_), ncclInt32,
+                                      tr, q.col, q.look));
+        if (q.row && q.L.lr > 0)
+          APSP_NCCL_TRY(ncclBroadcast(q.colpw[slot].get(), q.colpw[slot].get(), std::size_t(3 * q.L.local_rows() * kTile),
+                                      ncclInt32, tc, q.row, q.look));
+      }
+      APSP_NCCL_TRY(ncclGroupEnd());
+    }
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(p->ready[slot], p->look));
+    }
+  }
+
   // Rest GEMM over local tile rows `rr` x local tile columns `cr` on the main stream.
   void rest(Gpu<T>& q, int slot, TileRange rr, TileRange cr) {
     if (rr.empty() || cr.empty()) return;
@@ -519,6 +958,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   }
 
   Grid grid_;
+  Mode mode_;
   i64 ld_ = 0;
   std::vector<std::unique_ptr<Gpu<T>>> gpus_;
   ProgressFn progress_;
@@ -553,30 +993,29 @@ class MultiGpuBackend final : public BackendImpl {
     if (block != kTile)
       throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) + " (got --block " +
                        std::to_string(block) + ")");
-    if (paths) throw UsageError("the multi-gpu backend does not keep next hops yet; use --backend cpu or mpi for paths");
     if (!supports(t)) throw UsageError(std::string("the multi-gpu backend does not support ") + dtype_name(t));
     int count = 0;
     APSP_CUDA_TRY(cudaGetDeviceCount(&count));
     std::size_t free_b = 0, total_b = 0;
     APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    const std::size_t need = bytes_per_gpu(n, std::max(1, count), dtype_size(t));
+    const std::size_t need = bytes_per_gpu(n, std::max(1, count), dtype_size(t), paths);
     if (need > free_b)
       throw ResourceError("V=" + std::to_string(n) + " needs " + gib(double(need)) + " per GPU on " +
                           std::to_string(count) + " GPUs; GPU 0 has " + gib(double(free_b)) + " free");
   }
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
-    APSP_EXPECTS(next == nullptr, "the multi-gpu backend has no next-hop support");
     const std::vector<int> devs = devices_of(o);
-    if (dist.dtype() == Dtype::Int32) run_typed<int>(g, dist, devs, o, timings);
-    else if (dist.dtype() == Dtype::Float32) run_typed<float>(g, dist, devs, o, timings);
+    if (dist.dtype() == Dtype::Int32) run_typed<int>(g, dist, next, devs, o, timings);
+    else if (dist.dtype() == Dtype::Float32) run_typed<float>(g, dist, next, devs, o, timings);
     else throw UsageError(std::string("the multi-gpu backend does not support ") + dtype_name(dist.dtype()));
   }
 
  private:
   template <class T>
-  void run_typed(const Graph& g, Matrix& dist, const std::vector<int>& devs, const SolveOptions& o, Timings& timings) {
-    const std::size_t need = bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T));
+  void run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs, const SolveOptions& o,
+                 Timings& timings) {
+    const std::size_t need = bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T), next != nullptr);
     for (int d : devs) {
       APSP_CUDA_TRY(cudaSetDevice(d));
       std::size_t free_b = 0, total_b = 0;
@@ -587,7 +1026,10 @@ class MultiGpuBackend final : public BackendImpl {
                             gib(double(free_b)) + " free");
     }
     auto t0 = Clock::now();
-    MultiGpuRounds<T> fw(devs, g.num_vertices);
+    const Mode mode = !next ? Mode::Distances
+                      : cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
+                                                               : Mode::HopCounts;
+    MultiGpuRounds<T> fw(devs, g.num_vertices, mode);
     fw.build(g);
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
@@ -596,8 +1038,13 @@ class MultiGpuBackend final : public BackendImpl {
     fw.synchronize();
     timings.compute = seconds_since(t0);
     t0 = Clock::now();
-    fw.gather(o.dist_sink, o.dist_sink ? nullptr : dist.data<T>(), dist.stride(), dist.dtype());
+    fw.template gather<T>(false, o.dist_sink, o.dist_sink ? nullptr : dist.data<T>(), dist.stride(), dist.dtype());
     if (o.dist_sink) dist = Matrix{};
+    if (next) {
+      fw.template gather<int>(true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(),
+                              Dtype::Int32);
+      if (o.next_sink) *next = Matrix{};
+    }
     timings.d2h = seconds_since(t0);
   }
 };
