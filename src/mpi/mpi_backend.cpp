@@ -7,10 +7,11 @@
 // P*); the row panel is broadcast down grid columns and the column panel (with its next hops)
 // along grid rows; every rank then does the rank-B min-plus update of its own tiles with the CPU
 // kernels (src/cpu/kernels.hpp), OpenMP threads over macro tiles. The tile arithmetic is the CPU
-// backend's, op for op (packed copies of the pre-update panels, strict-less next hops, and with
-// zero-weight edges the (distance, hop count) comparison with hop counts travelling beside the
-// next hops), so the result, next hops included, is byte-identical to `--backend cpu` with the
-// same --block.
+// backend's, op for op (packed copies of the pre-update panels, strict-less next hops, pivots
+// wider than 64 closed by blocked FW), so the result, next hops included, is byte-identical to
+// `--backend cpu` with the same --block. One exception: streamed next hops of a graph with
+// zero-weight edges use the (distance, hop count) comparison (next_hop_mode below), because the
+// loop repair solve() applies to the cpu backend's whole matrix cannot run on stripes.
 //
 // Lookahead (inside update_rest of the shared round scheduler, rounds.hpp): round t's rest update
 // first does the tiles of tile row t+1 and tile column t+1, then closes pivot t+1, updates the
@@ -640,6 +641,16 @@ template <class T> class MpiRounds final : public RoundOps {
   i64 ahead_ = -1;  // last round whose pivot and panels are done
 };
 
+/// The cpu backend keeps next hops with the strict-less kernels and leaves the rare loops that
+/// zero-weight edges can cause to solve()'s repair_next_hops(), which needs the whole matrix. So:
+/// strict-less (identical to the cpu backend) with positive weights or when rank 0 assembles the
+/// whole matrix (solve() then repairs it); hop counts when next hops are streamed and zero-weight
+/// edges exist, so that every walk ends without a repair (valid shortest paths, ties may differ).
+Mode next_hop_mode(const Graph& g, Dtype t, bool paths, bool streamed) {
+  if (!paths) return Mode::Distances;
+  return !streamed || cpu::positive_weights(g, t) ? Mode::NextHops : Mode::HopCounts;
+}
+
 /// Ranks on this host (to split the cores between them).
 int ranks_on_this_host(MPI_Comm world) {
   Comm local;
@@ -689,9 +700,7 @@ class MpiBackend final : public BackendImpl {
       std::unique_ptr<MpiRounds<T>> rounds;
       std::string error;
       try {
-        const Mode mode = !next ? Mode::Distances
-                          : cpu::positive_weights(g, t) ? Mode::NextHops
-                                                        : Mode::HopCounts;
+        const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
         rounds = std::make_unique<MpiRounds<T>>(lay, world.c, row_comm.c, col_comm.c, mode, threads,
                                                 cpu::kernels_for<T>(cpu::active_isa()));
         rounds->build(g);
