@@ -10,10 +10,10 @@
 // positive weights each hop lowers d(.,j), so every walk ends at j. With zero-weight cycles it need
 // not: the blocked order can let a rest-tile update for (1,4) take a tied k = 2 whose panel path
 // already went 2 -> 1, leaving next[1][4] = 2 and next[2][4] = 1 (docs/paths.md has the
-// 6-vertex example). Backends may avoid that (the CPU kernels compare (distance, hops) when the
-// kernel graph has zero-weight edges); repair_next_hops(), which solve() runs whenever paths are
-// kept, finds any target column that still loops (cheaply: see there) and re-points the caught vertices along
-// tight edges. The walks below still guard against cycles and report them instead of looping.
+// 6-vertex example). A backend may avoid that by comparing (distance, hops), at a price; else
+// repair_next_hops(), which solve() runs whenever paths are kept, finds any target column that
+// still loops (cheaply: see there) and re-points the caught vertices along tight edges. The walks
+// below still guard against cycles and report them instead of looping.
 #include "apsp/paths.hpp"
 
 #include <algorithm>
