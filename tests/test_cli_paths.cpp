@@ -7,7 +7,9 @@
 
 #include <cstring>
 #include <filesystem>
+#include <map>
 
+#include "apsp/errors.hpp"
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "support.hpp"
@@ -235,6 +237,56 @@ TEST(CliPaths, EveryPairMatchesTheLibrary) {
       for (std::size_t k = 0; k < route.size(); ++k) line += (k ? " -> " : "") + std::to_string(route[k]);
       EXPECT_EQ(p.out, line + "\nlength: " + std::to_string(want.dist.at<std::int32_t>(i, j)) + "\n") << context(p);
     }
+}
+
+// Whatever backend `auto` picks here (cuda on a GPU machine), the next hops written beside OUT
+// must spell real shortest paths, also on a graph full of zero-weight cycles.
+TEST(CliPaths, AutoBackendNextHopsAreValid) {
+  test::TempDir dir;
+  test::RandomGraphSpec s;
+  s.V = 150, s.E = 900, s.wmin = 0, s.wmax = 2, s.seed = 12;
+  const Graph g = test::random_graph(s);
+  write_nthu(dir / "in.bin", g);
+  for (const char* out : {"out.bin", "out.npy"}) {
+    const auto r = test::run_cli({"solve", dir / "in.bin", dir / out, "--paths", "-q"});
+    ASSERT_EQ(r.exit_code, 0) << context(r);
+    const std::string next_file = std::string(out) == "out.npy" ? dir / "out.next.npy" : dir / "out.bin.next";
+    const Matrix dist = read_matrix(dir / out), next = read_matrix(next_file);
+    ASSERT_EQ(next.rows(), 150);
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> w;
+    for (std::size_t e = 0; e < g.num_edges(); ++e) {
+      if (g.src[e] == g.dst[e]) continue;
+      auto [it, fresh] = w.try_emplace({g.src[e], g.dst[e]}, std::int64_t(g.weight[e]));
+      if (!fresh) it->second = std::min(it->second, std::int64_t(g.weight[e]));
+    }
+    int bad = 0;
+    std::int64_t reachable = 0;
+    for (std::int64_t i = 0; i < 150; ++i)
+      for (std::int64_t j = 0; j < 150; ++j) {
+        const std::int32_t d = dist.at<std::int32_t>(i, j);
+        if (i == j || d == kNthuInf) {
+          if (next.at<std::int32_t>(i, j) != -1 && bad++ < 5) ADD_FAILURE() << out << " (" << i << "," << j << "): next not -1";
+          continue;
+        }
+        ++reachable;
+        std::vector<std::int64_t> p;
+        try {
+          p = path_from_next(next, i, j);
+        } catch (const Error& e) {
+          if (bad++ < 5) ADD_FAILURE() << out << " (" << i << "," << j << "): " << e.what();
+          continue;
+        }
+        std::int64_t total = 0;
+        bool ok = p.size() >= 2;
+        for (std::size_t k = 0; ok && k + 1 < p.size(); ++k) {
+          auto it = w.find({p[k], p[k + 1]});
+          ok = it != w.end();
+          if (ok) total += it->second;
+        }
+        if ((!ok || total != d) && bad++ < 5) ADD_FAILURE() << out << " (" << i << "," << j << "): path weighs " << total << ", distance " << d;
+      }
+    EXPECT_GT(reachable, 1000);
+  }
 }
 
 }  // namespace
