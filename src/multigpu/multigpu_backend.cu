@@ -127,10 +127,11 @@ template <class T> __global__ void transpose_strip(const T* __restrict__ d, i64 
 //
 // With next hops the tiles are updated exactly as the CPU backend does (src/cpu/cpu_backend.cpp):
 // panels in place from copies of their pre-update values, the rest update outside the pivot row
-// and column, a sum replacing c only when strictly smaller (next[i][j] = next[i][k]), and with
-// zero-weight edges (kHops) the comparison on (distance, hop count). Each output's k loop runs in
-// order, so results, next hops included, equal `--backend cpu --block 128` bit for bit. These
-// kernels favour being obviously right over speed (plain shared-memory tiling).
+// and column, a sum replacing c only when strictly smaller (next[i][j] = next[i][k]). Each
+// output's k loop runs in order, so results, next hops included, equal `--backend cpu --block 128`
+// bit for bit. For streamed next hops of graphs with zero-weight edges (kHops) the comparison is
+// on (distance, hop count), as the CPU kernels' hop-count variant, so that every walk ends without
+// solve()'s repair. These kernels favour being obviously right over speed (plain tiling).
 
 /// (s, sh) better than (c, ch): strictly shorter, or (with hop counts) as short with fewer edges.
 template <class T, bool kHops> __device__ __forceinline__ bool better(T s, int sh, T c, int ch) {
@@ -1026,9 +1027,12 @@ class MultiGpuBackend final : public BackendImpl {
                             gib(double(free_b)) + " free");
     }
     auto t0 = Clock::now();
-    const Mode mode = !next ? Mode::Distances
-                      : cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
-                                                               : Mode::HopCounts;
+    // As the cpu backend: strict-less next hops, whose rare zero-weight loops solve() repairs on
+    // a whole matrix; streamed next hops cannot be repaired, so with zero-weight edges they
+    // compare (distance, hop count) instead (valid walks; ties may differ from the cpu backend).
+    const Mode mode = !next                                                       ? Mode::Distances
+                      : !o.next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
+                                                                                : Mode::HopCounts;
     MultiGpuRounds<T> fw(devs, g.num_vertices, mode);
     fw.build(g);
     timings.h2d = seconds_since(t0);
