@@ -264,14 +264,17 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
     Result ours;
     Row mine{V, "apsp::solve (cpu)", threads, time_solve(threads, trials, ours), ceil_n, "", 0};
     std::ostringstream split;
-    split << "compute " << fmt(ours.timings.compute, 3) << " s, build " << fmt(ours.timings.build, 3) << " s";
+    split << "compute " << fmt(ours.timings.compute, 3) << " s = " << fmt(v3 / ours.timings.compute / 1e9, 1)
+          << " G/s (" << fmt(100 * v3 / ours.timings.compute / 1e9 / ceil_n, 1) << "%), build "
+          << fmt(ours.timings.build, 3) << " s";
     mine.check = split.str();
     emit(mine);
     if (threads > 1) {
       Result one;
       Row r1{V, "apsp::solve, 1 thread", 1, time_solve(1, trials, one), ceil_1, "", 0};
       r1.check = (same_values(one.dist, ours.dist) ? "PASS" : "FAIL (differs from N threads)") +
-                 std::string(", scaling ") + fmt(r1.seconds / mine.seconds, 2) + "x";
+                 std::string(", scaling ") + fmt(r1.seconds / mine.seconds, 2) + "x (compute " +
+                 fmt(one.timings.compute, 3) + " s: " + fmt(one.timings.compute / ours.timings.compute, 2) + "x)";
       emit(r1);
     }
     if (!c.baselines) continue;

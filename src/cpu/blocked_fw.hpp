@@ -12,7 +12,7 @@ namespace apsp::detail::cpu {
 
 /// The CPU backend pads matrices to a multiple of this (the widest micro-tile column count);
 /// tiles (rounds) are multiples of it too, and the last round may be narrower than the block.
-inline constexpr int kPadMultiple = 64;
+inline constexpr int kPadMultiple = 32;
 /// Default tile size per element type (the inner depth of every min-plus GEMM).
 int default_block(Dtype t);
 /// The tile size actually used for a requested one (0 = default): rounded up to kPadMultiple.
