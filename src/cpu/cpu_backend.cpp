@@ -1,15 +1,16 @@
 // src/cpu/cpu_backend.cpp — CPU backend: blocked Floyd-Warshall, SIMD kernels, OpenMP over tiles.
 //
 // Round t with pivot rows/columns [p0, p1) (width w <= block):
-//   close_pivot   plain FW inside D[p0:p1, p0:p1] (one thread; w^2 of the V^2 per round).
-//   update_panels the pivot row panel D[p0:p1, J] = P* (x) D[p0:p1, J] and the pivot column panel
-//                 D[I, p0:p1] = D[I, p0:p1] (x) P*: min-plus GEMMs of depth w whose inputs are
-//                 packed copies taken before the update, so they read no tile they write.
-//   update_rest   D[I, J] = min(D[I, J], D[I, p0:p1] (x) D[p0:p1, J]) for all I, J outside the
-//                 pivot: the rank-w min-plus update that is nearly all of the work, split into
-//                 MC x NC macro tiles handed to the OpenMP threads.
-// Both panels are packed once per step into the micro-kernel's layouts (kernels.hpp); packing is
-// O(V w) against O(V^2 w) of arithmetic.
+//   close_pivot   FW closure of D[p0:p1, p0:p1], itself blocked (64) for a wide pivot, one thread.
+//   update_panels packs the closed pivot P* for the panel GEMMs.
+//   update_rest   first the panels: the pivot row panel D[p0:p1, J] = P* (x) D[p0:p1, J] and the
+//                 pivot column panel D[I, p0:p1] = D[I, p0:p1] (x) P*, min-plus GEMMs of depth w
+//                 whose inputs are packed copies taken before the update; then, after one barrier,
+//                 D[I, J] = min(D[I, J], D[I, p0:p1] (x) D[p0:p1, J]) for all I, J outside the
+//                 pivot: the rank-w min-plus update that is nearly all of the work. Both phases
+//                 are MC x NC macro tiles handed to the OpenMP threads dynamically.
+// Panels are packed into the micro-kernel's layouts (kernels.hpp); packing is O(V w) against
+// O(V^2 w) of arithmetic.
 //
 // Next hops, when kept, follow the A side: when a sum through k strictly improves d[i][j],
 // next[i][j] = next[i][k]; ties keep the earlier hop (the first strictly better k in the blocked
@@ -106,44 +107,25 @@ template <class T> class CpuRounds final : public RoundOps {
     }
   }
 
+  // Packs the closed pivot: as A for the row panel, as B for the column panel (w x w, one thread).
   void update_panels(i64 t) override {
     if (R_ == 1) return;
-    const i64 p0 = t * B_, p1 = p0 + width(t);
-    const int w = int(p1 - p0);
-    const std::vector<RowChunk> rows = row_chunks(p0, p1);
-    const std::vector<ColChunk> cols = col_chunks(p0, p1);
+    const i64 p0 = t * B_;
+    const int w = int(width(t));
     const T* P = D_ + p0 * ld_ + p0;
-#pragma omp parallel num_threads(threads_)
-    {
-      // Pack the inputs as they are before this step: the pivot (as A for the row panel, as B for
-      // the column panel), the row panel and the column panel.
-#pragma omp single nowait
-      {
-        pack_a(P, ld_, w, w, mr_, pivot_a_.get());
-        pack_b(P, ld_, w, w, nr_, pivot_b_.get());
-        if (N_) pack_a_next(N_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_na_.get());
-        if (H_) {
-          pack_a_next(H_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_ha_.get());
-          pack_b(H_ + p0 * ldn_ + p0, ldn_, w, w, nr_, pivot_hb_.get());
-        }
-      }
-      pack_panels(p0, w, rows, cols);
-      // Row panel: C = D[p0:p1, cols], A = P*, B = old row panel. Column panel: C = D[rows, p0:p1],
-      // A = old column panel, B = P*.
-      const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
-#pragma omp for schedule(dynamic, 1)
-      for (i64 x = 0; x < nrow + ncol; ++x) {
-        if (x < ncol) {
-          const ColChunk& c = cols[x];
-          gemm(pivot_a_.get(), pivot_na_.get(), pivot_ha_.get(), c.col0 * w, w, p0, c.col0, w, c.cols);
-        } else {
-          const RowChunk& r = rows[x - ncol];
-          gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), -1, w, r.row0, p0, r.rows, w);
-        }
-      }
+    pack_a(P, ld_, w, w, mr_, pivot_a_.get());
+    pack_b(P, ld_, w, w, nr_, pivot_b_.get());
+    if (N_) pack_a_next(N_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_na_.get());
+    if (H_) {
+      pack_a_next(H_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_ha_.get());
+      pack_b(H_ + p0 * ldn_ + p0, ldn_, w, w, nr_, pivot_hb_.get());
     }
   }
 
+  // The panel GEMMs and the rest in one parallel region with one barrier between them. Each panel
+  // task packs its own chunk as it is (its GEMM's input), updates it, and packs the result for the
+  // rest; so no task reads what another writes before the barrier. (Fork/join and barriers cost
+  // far more than their microseconds when the cores are shared with other work.)
   void update_rest(i64 t) override {
     if (R_ == 1) return;
     const i64 p0 = t * B_, p1 = p0 + width(t);
@@ -153,8 +135,21 @@ template <class T> class CpuRounds final : public RoundOps {
     const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
 #pragma omp parallel num_threads(threads_)
     {
-      pack_panels(p0, w, rows, cols);
 #pragma omp for schedule(dynamic, 1)
+      for (i64 x = 0; x < nrow + ncol; ++x) {
+        if (x < ncol) {  // row panel chunk: C = D[p0:p1, cols] = min(C, P* (x) C)
+          const ColChunk& c = cols[x];
+          pack_row_panel(p0, w, c);
+          gemm(pivot_a_.get(), pivot_na_.get(), pivot_ha_.get(), c.col0 * w, w, p0, c.col0, w, c.cols);
+          pack_row_panel(p0, w, c);
+        } else {  // column panel chunk: C = D[rows, p0:p1] = min(C, C (x) P*)
+          const RowChunk& r = rows[x - ncol];
+          pack_col_panel(p0, w, r);
+          gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), -1, w, r.row0, p0, r.rows, w);
+          pack_col_panel(p0, w, r);
+        }
+      }
+#pragma omp for schedule(dynamic, 1) nowait
       for (i64 x = 0; x < nrow * ncol; ++x) {
         const RowChunk& r = rows[x / ncol];
         const ColChunk& c = cols[x % ncol];
@@ -186,24 +181,16 @@ template <class T> class CpuRounds final : public RoundOps {
     }
   }
 
-  // Packs the pivot row panel (columns outside the pivot, B layout) and the pivot column panel
-  // (rows outside the pivot, A layout) as they are now, with their next hops / hop counts when
-  // kept. Called inside a parallel region; ends with a barrier.
-  void pack_panels(i64 p0, int w, const std::vector<RowChunk>& rows, const std::vector<ColChunk>& cols) {
-    const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
-#pragma omp for schedule(dynamic, 1)
-    for (i64 x = 0; x < nrow + ncol; ++x) {
-      if (x < ncol) {
-        const ColChunk& c = cols[x];
-        pack_b(D_ + p0 * ld_ + c.col0, ld_, w, c.cols, nr_, pb_.get() + c.col0 * w);
-        if (H_) pack_b(H_ + p0 * ldn_ + c.col0, ldn_, w, c.cols, nr_, phb_.get() + c.col0 * w);
-      } else {
-        const RowChunk& r = rows[x - ncol];
-        pack_a(D_ + r.row0 * ld_ + p0, ld_, r.rows, w, mr_, pa_.get() + r.packed);
-        if (N_) pack_a_next(N_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pna_.get() + r.packed);
-        if (H_) pack_a_next(H_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pha_.get() + r.packed);
-      }
-    }
+  // Packs a chunk of the pivot row panel (B layout, with hop counts when kept) as it is now.
+  void pack_row_panel(i64 p0, int w, const ColChunk& c) {
+    pack_b(D_ + p0 * ld_ + c.col0, ld_, w, c.cols, nr_, pb_.get() + c.col0 * w);
+    if (H_) pack_b(H_ + p0 * ldn_ + c.col0, ldn_, w, c.cols, nr_, phb_.get() + c.col0 * w);
+  }
+  // Packs a chunk of the pivot column panel (A layout, with next hops / hop counts) as it is now.
+  void pack_col_panel(i64 p0, int w, const RowChunk& r) {
+    pack_a(D_ + r.row0 * ld_ + p0, ld_, r.rows, w, mr_, pa_.get() + r.packed);
+    if (N_) pack_a_next(N_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pna_.get() + r.packed);
+    if (H_) pack_a_next(H_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pha_.get() + r.packed);
   }
 
   // Rows outside the pivot in macro-tile chunks; each range packs from a strip boundary.
