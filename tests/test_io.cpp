@@ -765,6 +765,57 @@ TEST(IoBadInput, UnreadablePath) {
   }
 }
 
+TEST(IoBadInput, RandomlyCorruptedFilesNeverCrash) {
+  // Flip, insert and cut bytes of valid files in every format: each read either succeeds or
+  // throws InputError naming the file; nothing else (no other exception, no crash under ASan).
+  test::TempDir dir;
+  Graph g = generate_uniform(12, 40, -9, 99, 3);
+  write_graph_nthu(dir / "v.bin", g);
+  write_graph_edgelist(dir / "v.txt", g);
+  write_text(dir / "v.gr", "c x\np sp 4 3\na 1 2 5\na 2 3 -1\na 4 1 7\n");
+  write_text(dir / "v.mtx", "%%MatrixMarket matrix coordinate integer general\n% c\n4 4 3\n1 2 5\n2 3 -1\n4 1 7\n");
+  std::uint64_t state = 12345;  // fixed seed: a failure is reproducible
+  auto rnd = [&state](std::uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  const char alphabet[] = "0123456789 -+.,#%\n\rpacsx\x00\xff";
+  int ok = 0, refused = 0;
+  for (const char* name : {"v.bin", "v.txt", "v.gr", "v.mtx"}) {
+    const std::vector<char> base = test::read_bytes(dir / name);
+    const std::string p = dir / (std::string("m_") + name);
+    for (int it = 0; it < 400; ++it) {
+      std::vector<char> b = base;
+      const int edits = 1 + int(rnd(4));
+      for (int k = 0; k < edits && !b.empty(); ++k) {
+        const std::size_t at = rnd(b.size());
+        switch (rnd(3)) {
+          case 0: b[at] = char(rnd(2) ? alphabet[rnd(sizeof alphabet - 1)] : char(rnd(256))); break;
+          case 1: b.insert(b.begin() + std::ptrdiff_t(at), alphabet[rnd(sizeof alphabet - 1)]); break;
+          default: b.resize(at); break;
+        }
+      }
+      test::write_bytes(p, b.data(), b.size());
+      try {
+        const Graph r = read_graph(p);
+        EXPECT_GE(r.num_vertices, 1);
+        for (std::size_t e = 0; e < r.num_edges(); ++e) {
+          ASSERT_TRUE(r.src[e] >= 0 && r.src[e] < r.num_vertices) << name << " iteration " << it;
+          ASSERT_TRUE(r.dst[e] >= 0 && r.dst[e] < r.num_vertices) << name << " iteration " << it;
+        }
+        ++ok;
+      } catch (const InputError& e) {
+        ASSERT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+        ++refused;
+      } catch (const std::exception& e) {
+        FAIL() << name << " iteration " << it << ": unexpected exception: " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(refused, 100);  // the corruption did hit something
+  EXPECT_GT(ok, 10);        // and some edits stayed valid (e.g. a changed weight digit)
+}
+
 TEST(IoBadInput, BadMatrixFiles) {
   test::TempDir dir;
   write_text(dir / "d.out", std::string(12, '\0'));  // 3 int32: not a square
