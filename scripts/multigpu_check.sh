@@ -4,6 +4,7 @@
 #
 #   OUT=/tmp/out scripts/multigpu_check.sh [tests|bench|all]     (default: all)
 #   APSP_SCALING="32768:1,41285:2,..." overrides the benchmark list (V:GPUS pairs).
+#   GTEST_FILTER='MultiGpu.Paths*' runs a subset of the tests (GoogleTest reads it).
 #
 # The device image has nvcc and NCCL (the nvidia-nccl wheel) but may lack GoogleTest and CLI11:
 # if so they are taken from .devcarry/ (googletest sources, CLI11 headers; see docs/distributed.md).
