@@ -31,18 +31,19 @@ namespace {
 
 constexpr double kExactDouble = 9007199254740992.0;  // 2^53
 
-/// Directed CSR of g (an undirected graph lists both directions). Keeps the edge index so the
-/// cycle's weights can be reported.
-struct Csr {
+/// Directed CSR of g (an undirected graph lists both directions) with the weights inline in the
+/// SPFA's number type W, and each arc's edge index so the cycle's weights can be reported.
+template <class W> struct Csr {
   std::vector<std::int64_t> start;
   std::vector<std::int32_t> to;
+  std::vector<W> w;
   std::vector<std::int64_t> edge;  // index into g's edge arrays
 };
 
-Csr make_csr(const Graph& g) {
+template <class W> Csr<W> make_csr(const Graph& g) {
   const std::int64_t n = g.num_vertices;
   const std::size_t E = g.num_edges();
-  Csr c;
+  Csr<W> c;
   c.start.assign(std::size_t(n) + 1, 0);
   for (std::size_t e = 0; e < E; ++e) {
     if (g.src[e] == g.dst[e]) continue;  // non-negative self loops never relax anything
@@ -51,17 +52,21 @@ Csr make_csr(const Graph& g) {
   }
   for (std::int64_t v = 0; v < n; ++v) c.start[std::size_t(v) + 1] += c.start[std::size_t(v)];
   c.to.resize(std::size_t(c.start[std::size_t(n)]));
+  c.w.resize(c.to.size());
   c.edge.resize(c.to.size());
   std::vector<std::int64_t> pos(c.start.begin(), c.start.end() - 1);
+  auto put = [&](std::int32_t u, std::int32_t v, std::size_t e) {
+    const std::size_t p = std::size_t(pos[std::size_t(u)]++);
+    c.to[p] = v;
+    if constexpr (std::is_integral_v<W>) c.w[p] = W(std::llround(g.weight[e]));
+    else c.w[p] = g.weight[e];
+    c.edge[p] = std::int64_t(e);
+  };
   for (std::size_t e = 0; e < E; ++e) {
     const std::int32_t u = g.src[e], v = g.dst[e];
     if (u == v) continue;
-    c.to[std::size_t(pos[std::size_t(u)])] = v;
-    c.edge[std::size_t(pos[std::size_t(u)]++)] = std::int64_t(e);
-    if (!g.directed) {
-      c.to[std::size_t(pos[std::size_t(v)])] = u;
-      c.edge[std::size_t(pos[std::size_t(v)]++)] = std::int64_t(e);
-    }
+    put(u, v, e);
+    if (!g.directed) put(v, u, e);
   }
   return c;
 }
@@ -121,7 +126,8 @@ std::vector<std::int64_t> parent_cycle(const std::vector<std::int32_t>& parent) 
 }
 
 /// SPFA in number type W (int64 for integer weights, double otherwise). Returns h as W.
-template <class W> std::vector<W> spfa(const Graph& g, const Csr& c, W tolerance) {
+template <class W> std::vector<W> spfa(const Graph& g, W tolerance) {
+  const Csr<W> c = make_csr<W>(g);
   const std::int64_t n = g.num_vertices;
   std::vector<W> d(std::size_t(n), W(0));
   std::vector<std::int32_t> parent(std::size_t(n), -1);
@@ -149,15 +155,11 @@ template <class W> std::vector<W> spfa(const Graph& g, const Csr& c, W tolerance
     const W du = d[std::size_t(u)];
     for (std::int64_t a = c.start[std::size_t(u)]; a < c.start[std::size_t(u) + 1]; ++a) {
       const std::int32_t v = c.to[std::size_t(a)];
-      const std::int64_t e = c.edge[std::size_t(a)];
-      W w;
-      if constexpr (std::is_integral_v<W>) w = W(std::llround(g.weight[std::size_t(e)]));
-      else w = g.weight[std::size_t(e)];
-      const W cand = du + w;
+      const W cand = du + c.w[std::size_t(a)];
       if (cand < d[std::size_t(v)] - tolerance) {
         d[std::size_t(v)] = cand;
         parent[std::size_t(v)] = u;
-        parent_edge[std::size_t(v)] = e;
+        parent_edge[std::size_t(v)] = c.edge[std::size_t(a)];
         if (!queued[std::size_t(v)]) {
           queued[std::size_t(v)] = 1;
           queue.push_back(v);
@@ -186,16 +188,15 @@ std::vector<double> johnson_potentials(const Graph& g) {
     if (!g.directed) throw_cycle({g.src[e], g.dst[e]}, 2 * w, g.integer_weights);
   }
 
-  const Csr c = make_csr(g);
   std::vector<double> h(static_cast<std::size_t>(n));
   const double max_w = g.max_abs_weight();
   if (g.integer_weights && double(std::max<std::int64_t>(n - 1, 1)) * max_w < kExactDouble) {
     // |h(v)| <= (V-1) * max|w| < 2^53: exact in int64 and in double.
-    const std::vector<std::int64_t> hi = spfa<std::int64_t>(g, c, 0);
+    const std::vector<std::int64_t> hi = spfa<std::int64_t>(g, 0);
     for (std::size_t v = 0; v < hi.size(); ++v) h[v] = double(hi[v]);
     return h;
   }
-  const std::vector<double> hd = spfa<double>(g, c, g.integer_weights ? 0.0 : 1e-12 * max_w);
+  const std::vector<double> hd = spfa<double>(g, g.integer_weights ? 0.0 : 1e-12 * max_w);
   if (g.integer_weights)
     for (double x : hd)
       if (std::fabs(x) >= kExactDouble)
