@@ -289,5 +289,37 @@ TEST(CliPaths, AutoBackendNextHopsAreValid) {
   }
 }
 
+// Negative weights through whatever `auto` picks (cuda on a GPU machine, which streams the
+// restored stripes to the writer) must give the cpu backend's distances byte for byte.
+TEST(CliPaths, AutoBackendNegativeWeightsMatchCpu) {
+  test::TempDir dir;
+  test::RandomGraphSpec s;
+  s.V = 300, s.E = 3000, s.wmin = 0, s.wmax = 50, s.seed = 21;
+  const Graph g0 = test::random_graph(s);
+  Graph g;
+  g.num_vertices = g0.num_vertices;
+  for (std::size_t e = 0; e < g0.num_edges(); ++e)  // w + p(u) - p(v) with p(v) = 7v mod 101 - 50
+    g.add_edge(g0.src[e], g0.dst[e],
+               g0.weight[e] + double(7 * g0.src[e] % 101 - 50) - double(7 * g0.dst[e] % 101 - 50));
+  ASSERT_LT(g.min_weight(), 0);
+  write_nthu(dir / "in.bin", g);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  const Result want = solve(g, o);
+  ASSERT_EQ(want.dtype(), Dtype::Int32);
+  for (const char* out : {"out.bin", "out.npy"}) {
+    const auto r = test::run_cli({"solve", dir / "in.bin", dir / out, "-q"});
+    ASSERT_EQ(r.exit_code, 0) << context(r);
+    const Matrix got = read_matrix(dir / out);
+    ASSERT_EQ(got.rows(), 300);
+    int bad = 0;
+    for (std::int64_t i = 0; i < 300; ++i)
+      for (std::int64_t j = 0; j < 300; ++j)
+        if (got.at<std::int32_t>(i, j) != want.dist.at<std::int32_t>(i, j) && bad++ < 5)
+          ADD_FAILURE() << out << " (" << i << "," << j << "): got " << got.at<std::int32_t>(i, j) << " want "
+                        << want.dist.at<std::int32_t>(i, j);
+  }
+}
+
 }  // namespace
 }  // namespace apsp
