@@ -93,7 +93,8 @@ template <class T> class CpuRounds final : public RoundOps {
 
   // A wide pivot is closed by the same blocked algorithm with a small block (the textbook k-loop
   // over a whole 256-wide tile streams it through L2 once per k), on one thread: it is ~w/V of the
-  // work, and its 2 * w/64 barriers per round cost more than that when the cores are shared.
+  // work, and w/64 more parallel regions per round would cost more than that when the cores are
+  // shared.
   void close_pivot(i64 t) override {
     const i64 p0 = t * B_, w = width(t);
     T* P = D_ + p0 * ld_ + p0;
