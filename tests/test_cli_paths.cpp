@@ -321,5 +321,27 @@ TEST(CliPaths, AutoBackendNegativeWeightsMatchCpu) {
   }
 }
 
+// 0 -> 1 -> ... -> 6, every edge -4e8: the reweighted graph is all zeros (fits int32), but
+// d(0,6) = -2.4e9 does not fit int32. Asked for int32, every backend must refuse (usage error,
+// exit 2) rather than write a wrapped number; unasked, the result is int64.
+TEST(CliPaths, ExplicitInt32NeverWrapsRestoredDistances) {
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 7;
+  for (std::int32_t v = 0; v + 1 < 7; ++v) g.add_edge(v, v + 1, -400000000);
+  write_nthu(dir / "in.bin", g);
+  for (const char* backend : {"auto", "cpu"}) {
+    const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.npy", "--type", "int32", "--backend", backend, "-q"});
+    EXPECT_EQ(r.exit_code, 2) << backend << ": " << context(r);
+    EXPECT_FALSE(fs::exists(dir / "out.npy")) << backend << ": a result was written";
+    fs::remove(dir / "out.npy");
+  }
+  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.npy", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  const Matrix d = read_matrix(dir / "out.npy");
+  ASSERT_EQ(d.dtype(), Dtype::Int64);
+  EXPECT_EQ(d.at<std::int64_t>(0, 6), -2400000000LL);
+}
+
 }  // namespace
 }  // namespace apsp
