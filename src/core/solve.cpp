@@ -103,7 +103,8 @@ RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
         const std::int64_t u = b.row0 + r;
         for (std::int64_t v = 0; v < b.cols; ++v)
           if (in[v] >= inf || u == v) out[v] = in[v];
-          else if constexpr (std::is_integral_v<T>) out[v] = in[v] - T(std::llround(h[u])) + T(std::llround(h[v]));
+          else if constexpr (std::is_integral_v<T>)
+            out[v] = T(std::int64_t(in[v]) - std::llround(h[u]) + std::llround(h[v]));
           else out[v] = T(double(in[v]) - h[u] + h[v]);
       }
     });
@@ -170,11 +171,13 @@ Result solve(const Graph& input, const SolveOptions& options) {
     result.notes.push_back("fractional weights solved in float32 (the " + backend->name() + " backend has no float64)");
   }
   Dtype t = choose_dtype(*g, o);
-  if (!o.dtype && !h.empty() && t == Dtype::Int32) {
-    // The restored distances d = d' - h(u) + h(v) must also be exact in int32.
-    double hmax = 0;
-    for (double x : h) hmax = std::max(hmax, std::fabs(x));
-    if (distance_bound(*g) + 2 * hmax >= kInt32Bound) t = Dtype::Int64;
+  if (!h.empty() && t == Dtype::Int32 && distance_bound(input) >= kInt32Bound) {
+    // Under Johnson the kernels see d' (bounded by the reweighted graph, checked above) but the
+    // restored d = d' - h(u) + h(v) is bounded by the original graph: it must fit int32 too.
+    if (o.dtype)
+      throw UsageError("int32 cannot be exact for this graph: the restored distances can reach (V-1)*max|w| = " +
+                       std::to_string(std::llround(distance_bound(input))) + " >= 2^30-1; use --type int64");
+    t = Dtype::Int64;
   }
   if (!backend->supports(t)) {
     if (options.backend == Backend::Auto) backend = detail::make_cpu_backend();
