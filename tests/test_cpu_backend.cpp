@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <vector>
 #include <random>
@@ -262,6 +263,19 @@ TEST(CpuBackend, ZeroWeightsDuplicatesAndDisconnectedParts) {
     for (std::int64_t j = 0; j < 150; ++j) (r.dist.at<std::int32_t>(i, j) == 0 ? finite : infinite)++;
   EXPECT_GT(finite, 150 * 10);
   EXPECT_GT(infinite, 150 * 50);
+}
+
+TEST(CpuBackend, IsaFromTheEnvironment) {
+  ASSERT_EQ(setenv("APSP_CPU_ISA", "scalar", 1), 0);
+  EXPECT_EQ(detail::cpu::active_isa(), Isa::Scalar);
+  ASSERT_EQ(setenv("APSP_CPU_ISA", "avx1024", 1), 0);
+  EXPECT_THROW(detail::cpu::active_isa(), UsageError);
+  {
+    ForcedIsa forced(Isa::Scalar);  // an explicit force wins over the environment
+    EXPECT_EQ(detail::cpu::active_isa(), Isa::Scalar);
+  }
+  ASSERT_EQ(unsetenv("APSP_CPU_ISA"), 0);
+  EXPECT_EQ(detail::cpu::active_isa(), detail::cpu::detected_isa());
 }
 
 TEST(CpuBackend, ForcingAnIsaTheCpuLacksIsRefused) {
