@@ -91,7 +91,9 @@ void fill_weights(Graph& g, std::int64_t wmin, std::int64_t wmax, std::uint64_t 
 }
 
 /// Sorts values below `bound` (LSD radix, 11 bits a pass: 3 passes for the course's V = 30000
-/// instead of std::sort's ~log2(E) passes over 5M keys).
+/// instead of std::sort's ~log2(E) passes over 5M keys). generate_uniform(30000, 5M) on the
+/// 2-core dev box, old (std::sort) vs new alternating: 1.30 1.22 1.12 1.14 1.20 1.81 s vs
+/// 0.52 0.56 0.45 0.74 1.14 0.85 s.
 void radix_sort(std::vector<std::uint64_t>& a, std::uint64_t bound) {
   constexpr int kBits = 11;
   constexpr std::size_t kBuckets = std::size_t{1} << kBits;
