@@ -235,13 +235,12 @@ class CpuBackend final : public BackendImpl {
   bool supports(Dtype) const override { return true; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
   int pad_multiple(Dtype, int) const override { return kPadMultiple; }
-  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
+  void run(const Graph&, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     const double t0 = omp_get_wtime();
     // Next hops: the plain strict-less kernels (about 2x the distances-only time) even with
     // zero-weight edges, because solve() runs repair_next_hops() on every result with paths
     // (src/core/paths.cpp), which re-points the rare columns that loop, in about a millisecond.
     // The hop-count kernels (3-7x) stay for callers without that repair.
-    (void)g;
     blocked_floyd_warshall(dist, next, block, o.threads, active_isa(), o.progress, /*positive_weights=*/true);
     timings.compute = omp_get_wtime() - t0;
   }
