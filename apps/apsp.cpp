@@ -160,6 +160,9 @@ int run_solve(const SolveArgs& a) {
   progress.finish();
   r.timings.read = read_s;
 
+  // Under mpirun only rank 0 holds (or streams) the result; the other ranks end here quietly.
+  const bool output_rank = dist_w || !r.dist.empty();
+  if (!output_rank) return 0;
   const auto t_write = Clock::now();
   if (a.verify) {
     apsp::write_matrix(a.out, r.dist, of);
@@ -168,7 +171,6 @@ int run_solve(const SolveArgs& a) {
   if (next_w) next_w->commit();
   if (dist_w) dist_w->commit();
   r.timings.write = write_s + since(t_write);
-  const bool output_rank = a.verify || dist_w;
 
   int rc = 0;
   if (a.verify) {
@@ -179,7 +181,7 @@ int run_solve(const SolveArgs& a) {
       rc = 7;
     }
   }
-  if (a.stats && output_rank) {
+  if (a.stats) {
     if (a.stats_file.empty()) print_stats(a, g, r, std::cerr, false);
     else {
       std::ofstream f(a.stats_file, std::ios::app);

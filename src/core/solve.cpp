@@ -191,10 +191,16 @@ Result solve(const Graph& input, const SolveOptions& options) {
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);
   const std::int64_t n_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
-  check_host_memory(n, n_pad, t, options.paths);
+  // A backend that builds its own matrix and streams distances to a sink never needs the host
+  // matrix (with paths the whole matrices come back for the next-hop repair): it gets an empty
+  // matrix that only carries the dtype, and V is not limited by this host's memory (MPI ranks).
+  const bool streamed = backend->builds_matrix() && options.dist_sink && !options.paths;
+  if (!streamed) check_host_memory(n, n_pad, t, options.paths);
   backend->check_fits(n, t, block, options.paths);
 
-  if (backend->builds_matrix()) {
+  if (streamed) {
+    result.dist = Matrix(0, 0, t);
+  } else if (backend->builds_matrix()) {
     result.dist = Matrix(n, n, n_pad, n_pad, t, backend->host_memory());
     if (options.paths) result.next = Matrix(n, n, n_pad, n_pad, Dtype::Int32, backend->host_memory());
   } else {
