@@ -34,11 +34,12 @@ struct ReadOptions {
   bool undirected = false;
 };
 
-/// Reads a graph. Throws InputError (bad content) or Error (unreadable path).
+/// Reads a graph. Throws InputError (exit code 3) for bad content and for an unreadable path.
 Graph read_graph(const std::string& path, const ReadOptions& options = {});
 
 /// Writes the rows() x cols() block of `m` (any dtype; NTHU requires int32-representable values,
-/// text and npy take any dtype). Atomic: temp file + rename. Throws Error on I/O failure or when a
+/// text and npy take any dtype). Unreachable is written as the dtype's sentinel: 1073741823
+/// (int32, and NTHU output of any dtype), 4611686018427387903 (int64), inf (floats). Atomic: temp file + rename. Throws Error on I/O failure or when a
 /// value cannot be represented in the format (e.g. int64 distance >= 2^30-1 in NTHU output).
 void write_matrix(const std::string& path, const Matrix& m, OutputFormat format = OutputFormat::Auto);
 
@@ -64,7 +65,7 @@ class MatrixStreamWriter {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Reads a matrix written by write_matrix in NTHU (int32, must be square) or npy format.
+/// Reads a matrix written by write_matrix: NTHU (int32, must be square), npy or text.
 Matrix read_matrix(const std::string& path, OutputFormat format = OutputFormat::Auto);
 
 /// Writes a graph in NTHU binary (ids and weights must fit int32) — used by `apsp generate`.
