@@ -76,7 +76,7 @@ struct Collector {
 
 /// "" if every next-hop walk i -> j ends at j along edges of g with total weight dist(i, j), and
 /// next(i, j) = -1 exactly where j is unreachable; else the first problem.
-std::string check_next_hops(const apsp::Graph& g, const Matrix& dist, const Matrix& next) {
+[[maybe_unused]] std::string check_next_hops(const apsp::Graph& g, const Matrix& dist, const Matrix& next) {
   const std::int64_t n = g.num_vertices;
   std::unordered_map<std::uint64_t, double> w;
   auto add = [&](std::int64_t u, std::int64_t v, double x) {
@@ -127,7 +127,7 @@ struct Case {
   bool paths = false;
 };
 
-std::string describe(const Case& c) {
+[[maybe_unused]] std::string describe(const Case& c) {
   return "V=" + std::to_string(c.spec.V) + " E=" + std::to_string(c.spec.E) + " seed=" + std::to_string(c.spec.seed) +
          " dtype=" + apsp::dtype_name(c.dtype) + " block=" + std::to_string(c.block) + (c.paths ? " paths" : "") +
          (c.spec.directed ? "" : " undirected");

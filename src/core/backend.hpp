@@ -21,6 +21,8 @@ class BackendImpl {
   virtual bool supports(Dtype t) const = 0;
   /// Tile size used when SolveOptions::block is 0.
   virtual int default_block(Dtype t, std::int64_t n) const = 0;
+  /// The tile size run() really uses when asked for `block` (Result::block reports it).
+  virtual int effective_block(Dtype t, int block) const { (void)t; return block; }
   /// Host matrices get a stride and row count rounded up to a multiple of this. The CPU backend
   /// works in place and wants `block`; a GPU backend pads on the device and may return 1.
   virtual int pad_multiple(Dtype t, int block) const { (void)t; return block; }

@@ -226,7 +226,7 @@ Result solve(const Graph& input, const SolveOptions& options) {
   hand_out(result.dist, options.dist_sink);
   hand_out(result.next, options.next_sink);
   result.backend = backend->name();
-  result.block = block;
+  result.block = backend->effective_block(t, block);
   return result;
 }
 

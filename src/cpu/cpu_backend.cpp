@@ -234,6 +234,7 @@ class CpuBackend final : public BackendImpl {
   std::string name() const override { return "cpu"; }
   bool supports(Dtype) const override { return true; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
+  int effective_block(Dtype t, int block) const override { return cpu::effective_block(t, block); }
   int pad_multiple(Dtype, int) const override { return kPadMultiple; }
   void run(const Graph&, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     const double t0 = omp_get_wtime();

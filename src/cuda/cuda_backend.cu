@@ -74,6 +74,7 @@ class CudaBackend final : public BackendImpl {
   std::string name() const override { return "cuda"; }
   bool supports(Dtype t) const override { return t == Dtype::Int32 || t == Dtype::Float32; }
   int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
+  int effective_block(Dtype, int) const override { return cuda::kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
   // Plain host memory: with a sink (the CLI) it is never touched, so never paged in; without one

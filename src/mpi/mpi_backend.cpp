@@ -670,6 +670,7 @@ class MpiBackend final : public BackendImpl {
   std::string name() const override { return "mpi"; }
   bool supports(Dtype) const override { return true; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
+  int effective_block(Dtype t, int block) const override { return cpu::effective_block(t, block); }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
 

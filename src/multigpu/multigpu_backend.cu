@@ -988,6 +988,7 @@ class MultiGpuBackend final : public BackendImpl {
   std::string name() const override { return "multi-gpu"; }
   bool supports(Dtype t) const override { return t == Dtype::Int32 || t == Dtype::Float32; }
   int default_block(Dtype, std::int64_t) const override { return kTile; }
+  int effective_block(Dtype, int) const override { return kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
