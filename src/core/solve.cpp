@@ -212,8 +212,7 @@ Result solve(const Graph& input, const SolveOptions& options) {
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
 
-  // A negative diagonal entry after the solve means a negative cycle through that vertex; with
-  // Johnson this cannot happen (potentials exist), and without negative weights neither.
+  // Johnson's potentials exist only without negative cycles, so the kernels never see one.
   if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
   // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);
   // repair those columns. Streamed next hops (next_sink without a matrix) cannot be repaired here.
