@@ -41,12 +41,15 @@ std::string one_line(std::string s) {
   return s;
 }
 
-/// Progress on stderr: only on a terminal, only once a run has lasted a second.
+/// Progress on stderr: only on a terminal, only once a run has lasted a second
+/// (APSP_PROGRESS_DELAY=seconds changes that; the tests use 0).
 class Progress {
  public:
-  explicit Progress(bool enabled) : enabled_(enabled && isatty(2)), t0_(Clock::now()) {}
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(2)), t0_(Clock::now()) {
+    if (const char* e = std::getenv("APSP_PROGRESS_DELAY")) delay_ = std::atof(e);
+  }
   void operator()(std::int64_t done, std::int64_t total) {
-    if (!enabled_ || since(t0_) < 1.0) return;
+    if (!enabled_ || since(t0_) < delay_) return;
     std::fprintf(stderr, "\rapsp: round %lld/%lld (%3.0f%%)", (long long)done, (long long)total, 100.0 * done / total);
     shown_ = true;
     if (done == total) finish();
@@ -58,6 +61,7 @@ class Progress {
 
  private:
   bool enabled_;
+  double delay_ = 1.0;
   bool shown_ = false;
   Clock::time_point t0_;
 };

@@ -137,6 +137,25 @@ TEST(Cli, GenerateIsDeterministicPerSeed) {
   }
 }
 
+TEST(Cli, ProgressOnATerminalOnlyAndQuietSilencesIt) {
+  // `script` gives the CLI a terminal on stderr; APSP_PROGRESS_DELAY=0 shows progress at once.
+  const std::string script = "/usr/bin/script", env = "/usr/bin/env";
+  if (!fs::exists(script) || !fs::exists(env)) GTEST_SKIP() << "no /usr/bin/script (bsdutils): terminal progress not checked";
+  test::TempDir d;
+  const std::string in = make_graph(d, 700, 5000);
+  const std::string cmd = env + " APSP_PROGRESS_DELAY=0 " + APSP_CLI + " solve " + in + " " + (d / "o.bin") + " --backend cpu --block 32";
+  auto r = test::run_program(script, {"-qec", cmd, "/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("apsp: round 22/22 (100%)"), std::string::npos) << r.out;
+  r = test::run_program(script, {"-qec", cmd + " --quiet", "/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("apsp: round"), std::string::npos) << r.out;
+  // Not a terminal: nothing on stderr even with no delay.
+  r = test::run_program(env, {"APSP_PROGRESS_DELAY=0", APSP_CLI, "solve", in, d / "o.bin", "--backend", "cpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+}
+
 TEST(Cli, InfoListsBackends) {
   const auto r = test::run_cli({"info"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
