@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake --preset release >/dev/null
+cmake --preset release | grep "apsp:"   # what was found and built (CUDA, NCCL, MPI, Python)
 cmake --build --preset release
 mkdir -p build/sample
 build/release/apsp generate build/sample/graph.bin -V 2000 -E 200000 --wmin 0 --wmax 1000 --seed 1

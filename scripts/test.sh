@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake --preset ci >/dev/null
+cmake --preset ci | grep "apsp:"
 cmake --build --preset ci
 ctest --preset ci -j "$(nproc)" --timeout 900
