@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -69,6 +70,33 @@ std::string compare(const Matrix& got, const Matrix& want, double tol) {
     }
   if (bad) os << bad << " mismatches";
   return os.str();
+}
+
+RowSink StripeCollector::sink() {
+  return [this](const RowBlock& b) {
+    if (m.empty()) m = Matrix(b.cols, b.cols, b.dtype);
+    if (!problem.empty()) return;
+    if (b.cols != m.cols() || b.dtype != m.dtype() || b.rows < 0 || b.row0 + b.rows > m.rows()) {
+      problem = "stripe of rows " + std::to_string(b.row0) + "+" + std::to_string(b.rows) + " out of shape";
+      return;
+    }
+    if (b.row0 != next_row) {
+      problem = "stripe starts at row " + std::to_string(b.row0) + ", expected " + std::to_string(next_row);
+      return;
+    }
+    const std::size_t es = dtype_size(b.dtype);
+    for (std::int64_t r = 0; r < b.rows; ++r)
+      std::memcpy(static_cast<char*>(m.raw()) + std::size_t(b.row0 + r) * std::size_t(m.stride()) * es,
+                  static_cast<const char*>(b.data) + std::size_t(r) * std::size_t(b.stride) * es, std::size_t(b.cols) * es);
+    next_row += b.rows;
+  };
+}
+
+std::string StripeCollector::check() const {
+  if (!problem.empty()) return problem;
+  if (m.empty()) return "no stripe was handed out";
+  if (next_row != m.rows()) return "stripes covered " + std::to_string(next_row) + " of " + std::to_string(m.rows()) + " rows";
+  return "";
 }
 
 std::int64_t finite_off_diagonal(const Matrix& m) {

@@ -9,6 +9,7 @@
 
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
+#include "apsp/solve.hpp"
 
 namespace apsp::test {
 
@@ -31,6 +32,19 @@ Graph random_graph(const RandomGraphSpec& s);
 /// integers; for floats exact too unless tol > 0 relative); else "(i,j): got X want Y" for up to
 /// 5 mismatches and the count.
 std::string compare(const Matrix& got, const Matrix& want, double tol = 0);
+
+/// Collects the stripes a streaming solve hands to SolveOptions::dist_sink / next_sink into a
+/// whole matrix, checking the RowSink contract: consecutive stripes in increasing row order that
+/// cover every row exactly once, all of one shape and dtype.
+struct StripeCollector {
+  Matrix m;
+  std::int64_t next_row = 0;
+  std::string problem;
+  /// The sink to put in SolveOptions (captures this collector by reference).
+  RowSink sink();
+  /// "" when the stripes were well formed and covered every row; else the first problem.
+  std::string check() const;
+};
 
 /// Number of finite off-diagonal entries (to assert a test input is non-trivial).
 std::int64_t finite_off_diagonal(const Matrix& m);

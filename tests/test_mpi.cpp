@@ -42,37 +42,7 @@ int world_rank() {
 }
 #endif
 
-/// Collects stripes into a whole matrix, checking they are disjoint and cover every row once.
-struct Collector {
-  Matrix m;
-  std::vector<int> seen;
-  std::string problem;
-  apsp::RowSink sink() {
-    return [this](const apsp::RowBlock& b) {
-      if (m.empty()) {
-        m = Matrix(b.cols, b.cols, b.dtype);
-        seen.assign(std::size_t(b.cols), 0);
-      }
-      if (b.cols != m.cols() || b.row0 < 0 || b.row0 + b.rows > m.rows() || b.dtype != m.dtype()) {
-        problem = "stripe out of shape";
-        return;
-      }
-      const std::size_t es = apsp::dtype_size(b.dtype);
-      for (std::int64_t r = 0; r < b.rows; ++r) {
-        if (seen[std::size_t(b.row0 + r)]++) problem = "row " + std::to_string(b.row0 + r) + " handed out twice";
-        std::memcpy(static_cast<char*>(m.raw()) + std::size_t(b.row0 + r) * std::size_t(m.stride()) * es,
-                    static_cast<const char*>(b.data) + std::size_t(r) * std::size_t(b.stride) * es,
-                    std::size_t(b.cols) * es);
-      }
-    };
-  }
-  std::string check_complete() const {
-    if (!problem.empty()) return problem;
-    for (std::size_t i = 0; i < seen.size(); ++i)
-      if (seen[i] != 1) return "row " + std::to_string(i) + " handed out " + std::to_string(seen[i]) + " times";
-    return "";
-  }
-};
+using Collector = apsp::test::StripeCollector;
 
 /// "" if every next-hop walk i -> j ends at j along edges of g with total weight dist(i, j), and
 /// next(i, j) = -1 exactly where j is unreachable; else the first problem.
@@ -156,7 +126,7 @@ void check_against_cpu(const Case& c) {
     EXPECT_TRUE(dist.m.empty()) << "only rank 0 may call the sink";
     return;
   }
-  ASSERT_EQ(dist.check_complete(), "");
+  ASSERT_EQ(dist.check(), "");
   apsp::SolveOptions ref = o;
   ref.backend = apsp::Backend::Cpu;
   ref.dist_sink = nullptr;
@@ -167,7 +137,7 @@ void check_against_cpu(const Case& c) {
   }
   EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
   if (c.paths) {
-    ASSERT_EQ(next.check_complete(), "");
+    ASSERT_EQ(next.check(), "");
     if (apsp::detail::cpu::positive_weights(g, c.dtype)) {
       EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
     } else {

@@ -55,33 +55,7 @@ int gpu_count() {
     if (gpu_count() < (k)) GTEST_SKIP() << "needs " << (k) << " GPUs, this machine has " << gpu_count(); \
   } while (0)
 
-/// Collects streamed stripes into a whole matrix; checks each row comes exactly once.
-struct Collector {
-  Matrix m;
-  std::vector<int> seen;
-  std::string problem;
-  apsp::RowSink sink() {
-    return [this](const apsp::RowBlock& b) {
-      if (m.empty()) {
-        m = Matrix(b.cols, b.cols, b.dtype);
-        seen.assign(std::size_t(b.cols), 0);
-      }
-      const std::size_t es = apsp::dtype_size(b.dtype);
-      for (std::int64_t r = 0; r < b.rows; ++r) {
-        if (seen[std::size_t(b.row0 + r)]++) problem = "row handed out twice";
-        std::memcpy(static_cast<char*>(m.raw()) + std::size_t(b.row0 + r) * std::size_t(m.stride()) * es,
-                    static_cast<const char*>(b.data) + std::size_t(r) * std::size_t(b.stride) * es,
-                    std::size_t(b.cols) * es);
-      }
-    };
-  }
-  std::string check() const {
-    if (!problem.empty()) return problem;
-    for (std::size_t i = 0; i < seen.size(); ++i)
-      if (seen[i] != 1) return "row " + std::to_string(i) + " handed out " + std::to_string(seen[i]) + " times";
-    return "";
-  }
-};
+using Collector = apsp::test::StripeCollector;
 
 apsp::Backend single_device() {
   for (const auto& b : apsp::backends())
