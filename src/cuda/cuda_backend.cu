@@ -182,31 +182,20 @@ std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaB
 
 BackendInfo cuda_backend_info() {
   BackendInfo info{"cuda", true, false, ""};
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    info.detail = e != cudaSuccess ? std::string("no usable CUDA device: ") + cudaGetErrorString(e)
-                                   : std::string("no CUDA device");
-    cudaGetLastError();
+  const cuda::DeviceProbe d = cuda::probe_devices();
+  if (!d.error.empty()) {
+    info.detail = d.error;
     return info;
   }
-  cudaDeviceProp p{};
-  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
-    info.detail = "cannot read the properties of CUDA device 0";
-    cudaGetLastError();
-    return info;
-  }
+  const cudaDeviceProp& p = d.props;
+  const int count = d.count;
   std::ostringstream os;
   os.precision(3);
   os << p.name << ", " << p.multiProcessorCount << " SMs, compute " << p.major << "." << p.minor << ", "
      << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
   if (count > 1) os << " (device 0 of " << count << ")";
-  if (p.major < 9) {
-    info.detail = os.str() + ": needs compute capability 9.0 or newer (built for sm_90a)";
-    return info;
-  }
-  info.usable = true;
-  info.detail = os.str();
+  info.usable = d.capable();
+  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsSm90);
   return info;
 }
 

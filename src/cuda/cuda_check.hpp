@@ -21,6 +21,31 @@ namespace apsp::cuda {
   throw Error(msg);
 }
 
+/// What the backends' info lines need: how many devices, device 0's properties, and whether it
+/// can run our sm_90a code. `error` is set (and the rest meaningless) when there is no usable device.
+struct DeviceProbe {
+  int count = 0;
+  cudaDeviceProp props{};
+  std::string error;
+  bool capable() const { return error.empty() && props.major >= 9; }
+};
+
+inline DeviceProbe probe_devices() {
+  DeviceProbe d;
+  const cudaError_t e = cudaGetDeviceCount(&d.count);
+  if (e != cudaSuccess || d.count == 0) {
+    cudaGetLastError();
+    d.error = e != cudaSuccess ? std::string("no usable CUDA device: ") + cudaGetErrorString(e) : std::string("no CUDA device");
+  } else if (cudaGetDeviceProperties(&d.props, 0) != cudaSuccess) {
+    cudaGetLastError();
+    d.error = "cannot read the properties of CUDA device 0";
+  }
+  return d;
+}
+
+/// Appended to a device description when !capable().
+inline constexpr const char* kNeedsSm90 = ": needs compute capability 9.0 or newer (built for sm_90a)";
+
 #ifdef APSP_CUDA_DEBUG_SYNC
 inline constexpr bool kDebugSync = true;
 #else

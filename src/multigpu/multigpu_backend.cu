@@ -1062,32 +1062,21 @@ std::unique_ptr<BackendImpl> make_multigpu_backend() { return std::make_unique<m
 
 BackendInfo multigpu_backend_info() {
   BackendInfo info{"multi-gpu", true, false, ""};
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess || count == 0) {
-    info.detail = e != cudaSuccess ? std::string("no usable CUDA device: ") + cudaGetErrorString(e)
-                                   : std::string("no CUDA device");
-    cudaGetLastError();
+  const cuda::DeviceProbe d = cuda::probe_devices();
+  if (!d.error.empty()) {
+    info.detail = d.error;
     return info;
   }
+  const cudaDeviceProp& p = d.props;
+  const int count = d.count;
   int version = 0;
   ncclGetVersion(&version);
-  cudaDeviceProp p{};
-  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
-    cudaGetLastError();
-    info.detail = "cannot read the properties of CUDA device 0";
-    return info;
-  }
   const multigpu::Grid grid = multigpu::Grid::for_workers(count);
   std::ostringstream os;
   os << count << " x " << p.name << ", NCCL " << version / 10000 << "." << version / 100 % 100 << "."
      << version % 100 << ", grid " << grid.Pr << " x " << grid.Pc;
-  if (p.major < 9) {
-    info.detail = os.str() + ": needs compute capability 9.0 or newer (built for sm_90a)";
-    return info;
-  }
-  info.usable = true;
-  info.detail = os.str();
+  info.usable = d.capable();
+  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsSm90);
   return info;
 }
 
