@@ -5,10 +5,14 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,startup,python]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
+#   steps startup and python are not in the default list: `startup` times a fresh process's CUDA
+#               start-up step by step (dev/cuda/startup_probe) and `apsp --version`; `python` builds
+#               the module (pybind11 from pip on the device image), runs the pytest suite (its cuda
+#               tests included) and bench/profile.py with the GPU columns.
 #   --deps DIR  a folder with include/{gtest,gmock,CLI} and lib/libgtest*.a, used when the machine
 #               lacks GoogleTest / CLI11 (the device image has neither packaged), and
 #               nthu-testcases/ (the course cases, which live outside the repository).
@@ -68,14 +72,20 @@ if has build; then
   if [ -n "$DEPS" ] && [ ! -e /usr/include/CLI/CLI.hpp ]; then
     EXTRA+=(-DCLI11_INCLUDE_DIR="$DEPS/include" -DCLI11_DIR=/nonexistent)
   fi
+  TARGETS=(apsp fw_lab test_cuda startup_probe)
+  PY=(-DAPSP_WITH_PYTHON=OFF)
+  if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
+    PY=(-DAPSP_WITH_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$PYB")
+    TARGETS+=(apsp_python)
+  fi
   rm -rf "$BUILD"
   echo "== configure"
   cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_WITH_CUDA=ON -DAPSP_WITH_MPI=${APSP_WITH_MPI:-AUTO} -DAPSP_WITH_NCCL=${APSP_WITH_NCCL:-AUTO} \
-    -DAPSP_WITH_PYTHON=OFF "${EXTRA[@]}" >"$OUTDIR/configure.log" 2>&1
+    "${PY[@]}" "${EXTRA[@]}" >"$OUTDIR/configure.log" 2>&1
   rc=$?; grep "apsp:" "$OUTDIR/configure.log"
   [ $rc -eq 0 ] || { tail -30 "$OUTDIR/configure.log"; note "configure: FAIL"; exit 1; }
   echo "== build"
-  ninja -C "$BUILD" apsp fw_lab test_cuda >"$OUTDIR/build.log" 2>&1
+  ninja -C "$BUILD" "${TARGETS[@]}" >"$OUTDIR/build.log" 2>&1
   rc=$?
   [ $rc -eq 0 ] || { grep -E "error|FAILED" "$OUTDIR/build.log" | head -30; note "build: FAIL"; exit 1; }
   note "build: ok ($(( $(date +%s) - T0 )) s)"
@@ -200,6 +210,43 @@ EOF
     [ -n "$best" ] && note "whole V=$V: best of 3 $best ms; stats: $(tr '\n' ' ' <"$OUTDIR/stats_$V.log" | cut -c1-300) (outputs $same)"
     rm -f "$DATA/out${V}s.bin"
   done
+fi
+
+# ---- start-up: what a fresh process pays before the first kernel ----
+if has startup; then
+  echo "== start-up"
+  { echo "ldd apsp:"; ldd "$APSP"; } >"$OUTDIR/startup.log" 2>&1
+  for r in 1 2 3; do
+    s=$(date +%s%N); "$APSP" --version >/dev/null 2>&1; t1=$(( ($(date +%s%N) - s) / 1000 ))
+    s=$(date +%s%N); /bin/true; t0=$(( ($(date +%s%N) - s) / 1000 ))
+    echo "run $r: apsp --version $t1 us, /bin/true $t0 us" >>"$OUTDIR/startup.log"
+  done
+  for r in 1 2 3; do
+    echo "-- startup_probe run $r" >>"$OUTDIR/startup.log"
+    "$BUILD/dev/cuda/startup_probe" 100 >>"$OUTDIR/startup.log" 2>&1
+  done
+  CUDA_MODULE_LOADING=EAGER "$BUILD/dev/cuda/startup_probe" 100 >"$OUTDIR/startup_eager.log" 2>&1
+  cat "$OUTDIR/startup.log"
+  note "start-up (last probe run): $(grep -E '^(cuInit|cuDevicePrimaryCtxRetain|cudaMallocHost|first kernel)' "$OUTDIR/startup.log" | tail -4 | awk '{printf "%s %s ms; ", $1, $(NF-3)}')"
+fi
+
+# ---- Python: the module's tests (cuda ones included) and bench/profile.py's GPU columns ----
+if has python; then
+  echo "== python"
+  if [ ! -d "$BUILD/python/apsp" ]; then
+    note "python: SKIPPED (module not built: no pybind11 for $(command -v python3))"
+  else
+    (cd "$SRC" && PYTHONPATH="$BUILD/python" timeout 900 python3 -m pytest -q -p no:cacheprovider python/tests) >"$OUTDIR/pytest.log" 2>&1
+    rc=$?
+    tail -3 "$OUTDIR/pytest.log"
+    note "pytest (all, cuda included): rc=$rc $(tail -1 "$OUTDIR/pytest.log")"
+    (cd "$SRC" && PYTHONPATH="$BUILD/python" PYTHONUNBUFFERED=1 timeout 900 python3 bench/profile.py --build "$BUILD" --cli "$APSP" \
+      --backends cpu,cuda-naive,cuda,scipy --sizes ${PROFILE_SIZES:-1000,2048,5000,10000} --scipy-max-v 2048 \
+      --out "$OUTDIR/profile_gpu" --note "scripts/gpu_check.sh --steps python") >"$OUTDIR/profile.log" 2>&1
+    rc=$?
+    tail -25 "$OUTDIR/profile.log"
+    note "profile.py: rc=$rc (profile_gpu.csv + png in logs.tgz)"
+  fi
 fi
 
 tar czf "$FINAL/logs.tgz" -C "$OUTDIR" . 2>/dev/null
