@@ -29,6 +29,7 @@
 #include "apsp/solve.hpp"
 #include "core/bench.hpp"
 #include "core/reference.hpp"
+#include "core/trace.hpp"
 
 namespace {
 
@@ -119,11 +120,17 @@ int run_solve(const SolveArgs& a) {
   apsp::SolveOptions so;
   so.backend = apsp::parse_backend(a.backend);
   // GPU context creation (~0.2 s) overlaps reading the input.
-  std::jthread warm([b = so.backend, d = a.devices] { apsp::warm_up(b, d); });
+  using apsp::detail::trace;
+  trace("solve command starts");
+  std::jthread warm([b = so.backend, d = a.devices] {
+    apsp::warm_up(b, d);
+    trace("warm-up done");
+  });
 
   const auto t_read = Clock::now();
   apsp::Graph g = apsp::read_graph(a.in, ro);
   const double read_s = since(t_read);
+  trace("input read");
 
   if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
   so.block = a.block;
@@ -151,6 +158,7 @@ int run_solve(const SolveArgs& a) {
   }
 
   warm.join();
+  trace("warm-up joined, solve starts");
   apsp::Result r;
   try {
     r = apsp::solve(g, so);
@@ -162,6 +170,7 @@ int run_solve(const SolveArgs& a) {
     throw apsp::UsageError(a.in + ": " + e.what());
   }
   progress.finish();
+  trace("solve returned");
   r.timings.read = read_s;
 
   // Under mpirun only rank 0 holds (or streams) the result; the other ranks end here quietly.
@@ -175,6 +184,7 @@ int run_solve(const SolveArgs& a) {
   if (next_w) next_w->commit();
   if (dist_w) dist_w->commit();
   r.timings.write = write_s + since(t_write);
+  trace("outputs committed");
 
   int rc = 0;
   if (a.verify) {

@@ -19,6 +19,7 @@
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
 #include "core/pinned.hpp"
+#include "core/trace.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
 
@@ -112,6 +113,7 @@ class CudaBackend final : public BackendImpl {
  private:
   template <class T>
   void run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o, Timings& timings) {
+    trace("cuda: run starts");
     cudaStream_t s = nullptr;
     APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     struct StreamGuard {
@@ -128,6 +130,7 @@ class CudaBackend final : public BackendImpl {
     }
     if (!s16) fw.build(g);  // synchronizes
     timings.h2d = seconds_since(t0);
+    trace("cuda: device matrix built");
     t0 = Clock::now();
     bool done = false;
     if constexpr (std::is_same_v<T, int>) {
@@ -137,6 +140,7 @@ class CudaBackend final : public BackendImpl {
     if (next) fw.compute_next(g);  // synchronizes
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.compute = seconds_since(t0);
+    trace("cuda: rounds done");
     t0 = Clock::now();
     const std::int64_t n = g.num_vertices;
     double in_sink = 0;
@@ -156,6 +160,7 @@ class CudaBackend final : public BackendImpl {
     }
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.d2h = seconds_since(t0) - in_sink;
+    trace("cuda: result downloaded (and streamed to the sink)");
   }
 
   /// Device matrix (ld n_pad) -> host matrix m: directly when m is pinned, else through pinned

@@ -6,16 +6,20 @@
 #include <cuda_runtime.h>
 
 #include "core/backend.hpp"
+#include "core/trace.hpp"
 
 namespace apsp::detail {
 
 void cuda_warm_up(int device) {
   int count = 0;
+  trace("warm-up: cuInit starts");
   if (cudaGetDeviceCount(&count) != cudaSuccess || count <= device || device < 0) {
     cudaGetLastError();
     return;
   }
+  trace("warm-up: driver initialised (cudaGetDeviceCount)");
   if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) cudaGetLastError();
+  trace("warm-up: context created");
 }
 
 }  // namespace apsp::detail
