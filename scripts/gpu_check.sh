@@ -209,6 +209,17 @@ EOF
     cmp -s "$DATA/out$V.bin" "$DATA/out${V}s.bin" && same=same || same=DIFFERENT
     [ -n "$best" ] && note "whole V=$V: best of 3 $best ms; stats: $(tr '\n' ' ' <"$OUTDIR/stats_$V.log" | cut -c1-300) (outputs $same)"
     rm -f "$DATA/out${V}s.bin"
+    # Where the time goes: one traced run (APSP_TRACE=1, stage timestamps) and the CPU backend.
+    rm -f "$DATA/out${V}t.bin"; sync
+    s=$(date +%s%N); APSP_TRACE=1 "$APSP" "$IN" "$DATA/out${V}t.bin" >"$OUTDIR/trace_$V.log" 2>&1
+    echo "wall $(( ($(date +%s%N) - s) / 1000000 )) ms" >>"$OUTDIR/trace_$V.log"
+    cat "$OUTDIR/trace_$V.log"
+    rm -f "$DATA/out${V}t.bin" "$DATA/out${V}c.bin"; sync
+    s=$(date +%s%N); "$APSP" solve "$IN" "$DATA/out${V}c.bin" --backend cpu --stats -q >"$OUTDIR/cpu_$V.log" 2>&1
+    t=$(( ($(date +%s%N) - s) / 1000000 ))
+    cmp -s "$DATA/out$V.bin" "$DATA/out${V}c.bin" && same=same || same=DIFFERENT
+    note "whole V=$V --backend cpu: $t ms; stats: $(tr '\n' ' ' <"$OUTDIR/cpu_$V.log" | cut -c1-300) (outputs $same)"
+    rm -f "$DATA/out${V}c.bin"
   done
 fi
 
