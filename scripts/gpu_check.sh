@@ -61,7 +61,7 @@ echo "== machine"
 nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.max.sm,driver_version --format=csv 2>&1 | tee "$OUTDIR/machine.txt"
 { nvcc --version | tail -1; cmake --version | head -1; ninja --version; nproc; } 2>&1 | tee -a "$OUTDIR/machine.txt"
 note "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-note "source: $SRC ($(cd "$SRC" && (git rev-parse --short HEAD 2>/dev/null || cat .commit 2>/dev/null || echo unknown)))"
+note "source: $SRC ($(cd "$SRC" && (cat .commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)))"
 
 # ---- build ----
 if has build; then
