@@ -78,6 +78,12 @@ if has build; then
     PY=(-DAPSP_WITH_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$PYB")
     TARGETS+=(apsp_python)
   fi
+  # The device image's CXX=/opt/gcc/bin/g++ is a wrapper around the system GCC 13 that links
+  # libstdc++ statically: a Python module built with it holds a second libstdc++ beside the shared
+  # one that CUDA, NCCL and MPI load, and crashed in iostreams (2026-11-21). Use the plain GCC.
+  if [ -x /usr/bin/g++ ] && [ "${CXX:-}" != /usr/bin/g++ ] && [ -z "${APSP_KEEP_CXX:-}" ]; then
+    export CXX=/usr/bin/g++ CC=/usr/bin/gcc
+  fi
   rm -rf "$BUILD"
   echo "== configure"
   cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DAPSP_WITH_CUDA=ON -DAPSP_WITH_MPI=${APSP_WITH_MPI:-AUTO} -DAPSP_WITH_NCCL=${APSP_WITH_NCCL:-AUTO} \
