@@ -67,11 +67,15 @@ def machine_header(apsp, args):
     except OSError:
         pass
     try:
+        if (REPO / ".commit").is_file():  # a `git archive` snapshot (scripts/gpu_check.sh) names its commit
+            raise FileExistsError
         commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--untracked-files=no"],
                                capture_output=True, text=True).stdout.strip()
         commit += " (working tree has uncommitted changes)" if dirty else ""
+    except FileExistsError:
+        commit = (REPO / ".commit").read_text().strip() + " (snapshot)"
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown"
     import scipy
