@@ -7,7 +7,12 @@
 //   apsp info                         backends built, devices found, their ceilings
 //   apsp bench --backend B            kernel and whole-solve benchmarks with baselines
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -111,6 +116,72 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
 
+// ---- returning to the shell before the GPU driver's teardown -------------------------------------
+// A process that used CUDA spends about 0.1 s in exit() while the driver releases its context
+// (H200, APSP_TRACE=1: "outputs committed" -> process gone in 105 ms at V=5000 and at V=11000;
+// bench/results/2026-11-21-startup-h200.md). The result is complete and renamed by then. So the
+// solve runs in a child process and the parent, which the shell waits for, exits as soon as the
+// child reports its exit code; the child's teardown then finishes on its own. The child dies with
+// the parent (PR_SET_PDEATHSIG), so `timeout` or `kill` on the parent still stops the solve.
+// Off under MPI (mpirun manages its ranks), for --backend cpu, and with APSP_DETACH_EXIT=0.
+int g_report_fd = -1;
+
+bool under_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALRANKID"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+void split_off_teardown(const std::string& backend) {
+  const char* env = std::getenv("APSP_DETACH_EXIT");
+  if ((env && env[0] == '0') || under_mpi() || (backend != "auto" && backend != "cuda" && backend != "multi-gpu"))
+    return;
+  int fds[2];
+  if (::pipe(fds) != 0) return;
+  std::fflush(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return;
+  }
+  if (pid == 0) {  // the child does the work
+    ::close(fds[0]);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) std::_Exit(1);  // the parent is already gone
+    g_report_fd = fds[1];
+    return;
+  }
+  ::close(fds[1]);
+  unsigned char rc = 1;
+  ssize_t n;
+  do n = ::read(fds[0], &rc, 1);
+  while (n < 0 && errno == EINTR);
+  if (n == 1) ::_exit(rc);  // reported: the outputs are final
+  // The child ended without a report (a crash, a signal): pass on how it ended.
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(st)) ::_exit(WEXITSTATUS(st));
+  if (WIFSIGNALED(st)) {
+    std::signal(WTERMSIG(st), SIG_DFL);
+    ::raise(WTERMSIG(st));
+  }
+  ::_exit(1);
+}
+
+/// In the child: everything is written; tell the parent the exit code (once).
+void report_exit(int rc) {
+  if (g_report_fd < 0) return;
+  std::fflush(nullptr);
+  const unsigned char c = static_cast<unsigned char>(rc);
+  while (::write(g_report_fd, &c, 1) < 0 && errno == EINTR) {
+  }
+  ::close(g_report_fd);
+  g_report_fd = -1;
+}
+
 int run_solve(const SolveArgs& a) {
   apsp::ReadOptions ro;
   ro.format = apsp::parse_input_format(a.input_format);
@@ -208,6 +279,7 @@ int run_solve(const SolveArgs& a) {
     // buffers at exit (tens of ms): the process ends here and the OS reclaims it all.
     std::fflush(stdout);
     std::fflush(stderr);
+    report_exit(rc);
     std::_Exit(rc);
   }
   return rc;
@@ -335,7 +407,10 @@ int main(int argc, char** argv) {
   try {
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
-      return run_solve(sa);
+      split_off_teardown(sa.backend);
+      const int rc = run_solve(sa);
+      report_exit(rc);
+      return rc;
     }
     if (*gen) {
       apsp::Graph g;
@@ -367,12 +442,15 @@ int main(int argc, char** argv) {
     }
   } catch (const apsp::Error& e) {
     std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
+    report_exit(e.exit_code());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "apsp: error: out of memory\n");
+    report_exit(4);
     return 4;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
+    report_exit(1);
     return 1;
   }
   return 0;
