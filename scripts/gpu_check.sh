@@ -220,7 +220,18 @@ EOF
     s=$(date +%s%N); APSP_TRACE=1 "$APSP" "$IN" "$DATA/out${V}t.bin" >"$OUTDIR/trace_$V.log" 2>&1
     echo "wall $(( ($(date +%s%N) - s) / 1000000 )) ms" >>"$OUTDIR/trace_$V.log"
     cat "$OUTDIR/trace_$V.log"
-    rm -f "$DATA/out${V}t.bin" "$DATA/out${V}c.bin"; sync
+    # The same without returning before the CUDA teardown (apps/apsp.cpp, split_off_teardown).
+    bestk=""
+    for r in 1 2 3; do
+      rm -f "$DATA/out${V}k.bin"; sync
+      s=$(date +%s%N); APSP_DETACH_EXIT=0 "$APSP" "$IN" "$DATA/out${V}k.bin" >/dev/null 2>&1
+      t=$(( ($(date +%s%N) - s) / 1000000 ))
+      if [ -z "$bestk" ] || [ "$t" -lt "$bestk" ]; then bestk=$t; fi
+    done
+    cmp -s "$DATA/out$V.bin" "$DATA/out${V}k.bin" && same=same || same=DIFFERENT
+    note "whole V=$V with APSP_DETACH_EXIT=0 (process waits for the CUDA teardown): best of 3 $bestk ms (outputs $same)"
+    rm -f "$DATA/out${V}t.bin" "$DATA/out${V}c.bin" "$DATA/out${V}k.bin"; sync
+    [ "$V" -le "${CPU_MAX_V:-11000}" ] || continue
     s=$(date +%s%N); "$APSP" solve "$IN" "$DATA/out${V}c.bin" --backend cpu --stats -q >"$OUTDIR/cpu_$V.log" 2>&1
     t=$(( ($(date +%s%N) - s) / 1000000 ))
     cmp -s "$DATA/out$V.bin" "$DATA/out${V}c.bin" && same=same || same=DIFFERENT
