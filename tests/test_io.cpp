@@ -829,5 +829,95 @@ TEST(IoBadInput, BadMatrixFiles) {
   EXPECT_THROW(read_matrix(dir / "t.npy"), InputError);
 }
 
+
+// ---- MatrixStreamWriter: stripes in, the same bytes as write_matrix out ---------------------
+// Raw formats whose rows need no conversion (NTHU int32, .npy) are copied into a mapped file by
+// all threads; the rest (and APSP_WRITE_MMAP=0) go through write(). Both must give write_matrix's
+// bytes for stripes of any size from a padded matrix, and an uncommitted writer leaves nothing.
+struct EnvGuard {
+  explicit EnvGuard(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  ~EnvGuard() {
+    if (had_) ::setenv(name_, old_.c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+template <class T> Matrix padded_random(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  Matrix m(rows, cols, rows + 3, cols + 5, DtypeOf<T>::value, Memory::Host);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      m.at<T>(i, j) = (x % 97 == 0) ? unreachable<T>() : T(x % 100000);
+    }
+  return m;
+}
+
+void stream_in_stripes(const std::string& path, const Matrix& m, OutputFormat f, const std::vector<std::int64_t>& cuts) {
+  MatrixStreamWriter w(path, m.rows(), m.cols(), m.dtype(), f);
+  std::int64_t r0 = 0;
+  for (std::int64_t r1 : cuts) {
+    const std::size_t es = dtype_size(m.dtype());
+    w.write(r0, Matrix::view(static_cast<const char*>(m.raw()) + std::size_t(r0 * m.stride()) * es, r1 - r0, m.cols(),
+                             m.stride(), m.dtype()));
+    r0 = r1;
+  }
+  EXPECT_EQ(w.rows_written(), m.rows());
+  w.commit();
+}
+
+TEST(StreamWriter, MappedAndWrittenFilesMatchWriteMatrix) {
+  test::TempDir dir;
+  const std::int64_t rows = 301, cols = 277;
+  const std::vector<std::int64_t> cuts = {1, 2, 64, 65, 200, 301};
+  const Matrix i32 = padded_random<std::int32_t>(rows, cols, 1);
+  const Matrix f64 = padded_random<double>(rows, cols, 2);
+  const Matrix i64 = padded_random<std::int64_t>(rows, cols, 3);
+  struct Case { const Matrix* m; OutputFormat f; const char* ext; };
+  const Case cases[] = {{&i32, OutputFormat::Nthu, ".bin"}, {&i32, OutputFormat::Npy, ".npy"},
+                        {&f64, OutputFormat::Npy, ".npy"},  {&i64, OutputFormat::Npy, ".npy"},
+                        {&i32, OutputFormat::Text, ".txt"}};
+  int k = 0;
+  for (const Case& c : cases) {
+    const std::string want = dir / ("want" + std::to_string(k) + c.ext);
+    write_matrix(want, *c.m, c.f);
+    for (const char* mmap_env : {static_cast<const char*>(nullptr), "0"}) {
+      EnvGuard env("APSP_WRITE_MMAP", mmap_env);
+      const std::string got = dir / ("got" + std::to_string(k) + (mmap_env ? "w" : "m") + c.ext);
+      stream_in_stripes(got, *c.m, c.f, cuts);
+      EXPECT_EQ(test::read_bytes(got), test::read_bytes(want)) << "case " << k << (mmap_env ? " via write()" : " mapped");
+    }
+    ++k;
+  }
+  // Read back once, so the bytes compared above are also the right ones.
+  const Matrix back = read_matrix(dir / "got0m.bin");
+  for (std::int64_t i = 0; i < rows; i += 37)
+    for (std::int64_t j = 0; j < cols; j += 11) EXPECT_EQ(back.at<std::int32_t>(i, j), i32.at<std::int32_t>(i, j));
+}
+
+TEST(StreamWriter, UncommittedWriterLeavesNoFileAndRejectsStripesOutOfOrder) {
+  test::TempDir dir;
+  const Matrix m = padded_random<std::int32_t>(100, 90, 4);
+  const std::string path = dir / "out.bin";
+  for (const char* mmap_env : {static_cast<const char*>(nullptr), "0"}) {
+    EnvGuard env("APSP_WRITE_MMAP", mmap_env);
+    {
+      MatrixStreamWriter w(path, 100, 90, Dtype::Int32, OutputFormat::Nthu);
+      w.write(0, Matrix::view(m.raw(), 50, 90, m.stride(), Dtype::Int32));
+      EXPECT_THROW(w.write(60, Matrix::view(m.raw(), 10, 90, m.stride(), Dtype::Int32)), Error);
+      EXPECT_THROW(w.commit(), Error);  // only 50 of 100 rows
+    }
+    EXPECT_FALSE(fs::exists(path));
+    EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
+  }
+}
+
 }  // namespace
 }  // namespace apsp
