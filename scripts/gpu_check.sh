@@ -232,16 +232,6 @@ EOF
     done
     cmp -s "$DATA/out$V.bin" "$DATA/out${V}k.bin" && same=same || same=DIFFERENT
     note "whole V=$V with APSP_DETACH_EXIT=0 (process waits for the CUDA teardown): best of 3 $bestk ms (outputs $same)"
-    bestw=""
-    for r in 1 2 3; do
-      rm -f "$DATA/out${V}w.bin"; sync; sleep 1
-      s=$(date +%s%N); APSP_WRITE_MMAP=0 "$APSP" "$IN" "$DATA/out${V}w.bin" >/dev/null 2>&1
-      t=$(( ($(date +%s%N) - s) / 1000000 ))
-      if [ -z "$bestw" ] || [ "$t" -lt "$bestw" ]; then bestw=$t; fi
-    done
-    cmp -s "$DATA/out$V.bin" "$DATA/out${V}w.bin" && same=same || same=DIFFERENT
-    note "whole V=$V with APSP_WRITE_MMAP=0 (one write() per stripe instead of the mapped file): best of 3 $bestw ms (outputs $same)"
-    rm -f "$DATA/out${V}w.bin"
     rm -f "$DATA/out${V}t.bin" "$DATA/out${V}c.bin" "$DATA/out${V}k.bin"; sync
     [ "$V" -le "${CPU_MAX_V:-11000}" ] || continue
     s=$(date +%s%N); "$APSP" solve "$IN" "$DATA/out${V}c.bin" --backend cpu --stats -q >"$OUTDIR/cpu_$V.log" 2>&1

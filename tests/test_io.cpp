@@ -831,24 +831,8 @@ TEST(IoBadInput, BadMatrixFiles) {
 
 
 // ---- MatrixStreamWriter: stripes in, the same bytes as write_matrix out ---------------------
-// Raw formats whose rows need no conversion (NTHU int32, .npy) are copied into a mapped file by
-// all threads; the rest (and APSP_WRITE_MMAP=0) go through write(). Both must give write_matrix's
-// bytes for stripes of any size from a padded matrix, and an uncommitted writer leaves nothing.
-struct EnvGuard {
-  explicit EnvGuard(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
-  }
-  ~EnvGuard() {
-    if (had_) ::setenv(name_, old_.c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
+// (A mapped, multi-threaded fill of the output file was tried and measured slower than write()
+// on ext4: bench/results/2026-11-21-startup-h200.md. One path, checked here.)
 template <class T> Matrix padded_random(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
   Matrix m(rows, cols, /*stride=*/cols + 5, /*alloc_rows=*/rows + 3, DtypeOf<T>::value, Memory::Host);
   std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -888,16 +872,13 @@ TEST(StreamWriter, MappedAndWrittenFilesMatchWriteMatrix) {
   for (const Case& c : cases) {
     const std::string want = dir / ("want" + std::to_string(k) + c.ext);
     write_matrix(want, *c.m, c.f);
-    for (const char* mmap_env : {static_cast<const char*>(nullptr), "0"}) {
-      EnvGuard env("APSP_WRITE_MMAP", mmap_env);
-      const std::string got = dir / ("got" + std::to_string(k) + (mmap_env ? "w" : "m") + c.ext);
-      stream_in_stripes(got, *c.m, c.f, cuts);
-      EXPECT_EQ(test::read_bytes(got), test::read_bytes(want)) << "case " << k << (mmap_env ? " via write()" : " mapped");
-    }
+    const std::string got = dir / ("got" + std::to_string(k) + c.ext);
+    stream_in_stripes(got, *c.m, c.f, cuts);
+    EXPECT_EQ(test::read_bytes(got), test::read_bytes(want)) << "case " << k;
     ++k;
   }
   // Read back once, so the bytes compared above are also the right ones.
-  const Matrix back = read_matrix(dir / "got1m.npy");  // (NTHU files must be square)
+  const Matrix back = read_matrix(dir / "got1.npy");  // (NTHU files must be square)
   for (std::int64_t i = 0; i < rows; i += 37)
     for (std::int64_t j = 0; j < cols; j += 11) EXPECT_EQ(back.at<std::int32_t>(i, j), i32.at<std::int32_t>(i, j));
 }
@@ -906,17 +887,14 @@ TEST(StreamWriter, UncommittedWriterLeavesNoFileAndRejectsStripesOutOfOrder) {
   test::TempDir dir;
   const Matrix m = padded_random<std::int32_t>(100, 90, 4);
   const std::string path = dir / "out.bin";
-  for (const char* mmap_env : {static_cast<const char*>(nullptr), "0"}) {
-    EnvGuard env("APSP_WRITE_MMAP", mmap_env);
-    {
-      MatrixStreamWriter w(path, 100, 90, Dtype::Int32, OutputFormat::Nthu);
-      w.write(0, Matrix::view(m.raw(), 50, 90, m.stride(), Dtype::Int32));
-      EXPECT_THROW(w.write(60, Matrix::view(m.raw(), 10, 90, m.stride(), Dtype::Int32)), Error);
-      EXPECT_THROW(w.commit(), Error);  // only 50 of 100 rows
-    }
-    EXPECT_FALSE(fs::exists(path));
-    EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
+  {
+    MatrixStreamWriter w(path, 100, 90, Dtype::Int32, OutputFormat::Nthu);
+    w.write(0, Matrix::view(m.raw(), 50, 90, m.stride(), Dtype::Int32));
+    EXPECT_THROW(w.write(60, Matrix::view(m.raw(), 10, 90, m.stride(), Dtype::Int32)), Error);
+    EXPECT_THROW(w.commit(), Error);  // only 50 of 100 rows
   }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
 }
 
 }  // namespace

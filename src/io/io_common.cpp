@@ -11,8 +11,6 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 
 namespace apsp::io {
@@ -145,7 +143,6 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
 }
 
 OutputFile::~OutputFile() {
-  if (map_) ::munmap(map_, map_size_);
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
 }
@@ -202,43 +199,7 @@ void OutputFile::write_strided(const void* base, std::int64_t rows, std::size_t 
   }
 }
 
-bool OutputFile::map(std::uint64_t size) {
-  if (direct_ || map_ || fd_ < 0 || size == 0 || written_ > size) return false;
-  if (const char* e = std::getenv("APSP_WRITE_MMAP"); e && e[0] == '0') return false;
-  if (::fallocate(fd_, 0, 0, off_t(size)) != 0) {
-    if (errno == ENOSPC || errno == EFBIG || errno == EDQUOT)
-      throw Error(path_ + ": cannot write " + std::to_string(size) + " bytes: " + errno_text(errno));
-    return false;  // not supported here: write() instead
-  }
-  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-  if (p == MAP_FAILED) {
-    if (::ftruncate(fd_, off_t(written_)) != 0) throw Error(path_ + ": cannot truncate: " + errno_text(errno));
-    return false;
-  }
-  map_ = static_cast<char*>(p);
-  map_size_ = size;
-  return true;
-}
-
-void OutputFile::write_at(std::uint64_t offset, const void* base, std::int64_t rows, std::size_t row_bytes,
-                          std::size_t stride_bytes) {
-  if (!map_ || rows < 0 || offset + std::uint64_t(rows) * row_bytes > map_size_)
-    throw Error(path_ + ": internal error: write of " + std::to_string(rows) + " rows at byte " +
-                std::to_string(offset) + " outside the mapped file");
-  const char* src = static_cast<const char*>(base);
-  char* dst = map_ + offset;
-  // Rows in contiguous blocks per thread, so each thread faults in its own pages of the file.
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < rows; ++i)
-    std::memcpy(dst + std::size_t(i) * row_bytes, src + std::size_t(i) * stride_bytes, row_bytes);
-}
-
 void OutputFile::commit() {
-  if (map_) {
-    // The pages are the file's page cache already: no msync (write() does not fsync either).
-    ::munmap(map_, map_size_);
-    map_ = nullptr;
-  }
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0)

@@ -71,24 +71,9 @@ class OutputFile {
   /// Writes `rows` rows of `row_bytes` bytes that lie `stride_bytes` apart, straight from memory
   /// with writev() (no gather copy); throws Error on failure.
   void write_strided(const void* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride_bytes);
-  /// Prepares the file to be filled in place at its final `size` bytes: reserves the space
-  /// (fallocate, so a full disk is an error here and never a SIGBUS later) and maps it, so that
-  /// write_at() can copy from many threads. One core's write() into the page cache runs at about
-  /// 5 GB/s, which was 1.3 s of a 1.8 s V=30000 GPU solve (bench/results/2026-11-21-startup-h200.md).
-  /// Bytes already written stay (an .npy header). Returns false, changing nothing, where that is
-  /// not possible: a direct target (/dev/stdout, a FIFO), a filesystem without fallocate or
-  /// mmap, or APSP_WRITE_MMAP=0; the caller then uses write(). Throws Error when the disk is full.
-  bool map(std::uint64_t size);
-  bool mapped() const { return map_ != nullptr; }
-  /// Copies `rows` rows of `row_bytes` bytes (`stride_bytes` apart in memory) to the mapped file
-  /// at byte `offset`, rows split over the OpenMP threads. Requires map().
-  void write_at(std::uint64_t offset, const void* base, std::int64_t rows, std::size_t row_bytes,
-                std::size_t stride_bytes);
   /// Closes and renames into place; throws Error on failure.
   void commit();
   const std::string& path() const { return path_; }
-  /// Bytes written with write() / write_strided() so far.
-  std::uint64_t written() const { return written_; }
 
  private:
   std::string path_, tmp_;
@@ -96,8 +81,6 @@ class OutputFile {
   bool direct_ = false;
   bool committed_ = false;
   std::uint64_t written_ = 0;
-  char* map_ = nullptr;
-  std::uint64_t map_size_ = 0;
 };
 
 /// Writes `rows` rows of `row_bytes` bytes each. fill(i, out) formats row i into out and returns

@@ -15,7 +15,6 @@ struct MatrixStreamWriter::Impl {
   OutputFormat format;
   Impl(const std::string& path, std::int64_t r, std::int64_t c, Dtype t, OutputFormat f)
       : file(path), rows(r), cols(c), dtype(t), format(f) {}
-  std::uint64_t row_bytes = 0, body = 0;  // for a mapped file: bytes per row, offset of row 0
 };
 
 MatrixStreamWriter::MatrixStreamWriter(const std::string& path, std::int64_t rows, std::int64_t cols, Dtype dtype,
@@ -23,14 +22,6 @@ MatrixStreamWriter::MatrixStreamWriter(const std::string& path, std::int64_t row
   if (format == OutputFormat::Auto) format = output_format_for(path);
   impl_ = std::make_unique<Impl>(path, rows, cols, dtype, format);
   if (format == OutputFormat::Npy) io::write_npy_header(impl_->file, dtype, rows, cols);
-  // Raw rows that need no conversion (NTHU's int32, .npy's own dtype) are copied into the mapped
-  // file by all cores; everything else goes through write().
-  Impl& s = *impl_;
-  if ((format == OutputFormat::Npy || (format == OutputFormat::Nthu && dtype == Dtype::Int32)) && rows > 0 && cols > 0) {
-    s.row_bytes = std::uint64_t(cols) * dtype_size(dtype);
-    s.body = s.file.written();
-    s.file.map(s.body + std::uint64_t(rows) * s.row_bytes);
-  }
 }
 
 MatrixStreamWriter::~MatrixStreamWriter() = default;
@@ -42,12 +33,6 @@ void MatrixStreamWriter::write(std::int64_t row0, const Matrix& stripe) {
   if (row0 != s.written || stripe.cols() != s.cols || stripe.dtype() != s.dtype || row0 + stripe.rows() > s.rows)
     throw Error(s.file.path() + ": internal error: stripe of rows " + std::to_string(row0) + ".." +
                 std::to_string(row0 + stripe.rows()) + " out of order (next row is " + std::to_string(s.written) + ")");
-  if (s.file.mapped()) {
-    s.file.write_at(s.body + std::uint64_t(row0) * s.row_bytes, stripe.raw(), stripe.rows(), s.row_bytes,
-                    std::size_t(stripe.stride()) * dtype_size(stripe.dtype()));
-    s.written += stripe.rows();
-    return;
-  }
   switch (s.format) {
     case OutputFormat::Npy: io::write_npy_body(s.file, stripe); break;
     case OutputFormat::Text: io::write_matrix_text(s.file, stripe); break;
