@@ -228,8 +228,9 @@ int run_solve(const SolveArgs& a) {
     if (a.paths) so.next_sink = sink_to(next_w, next_path_for(a.out));
   }
 
-  warm.join();
-  trace("warm-up joined, solve starts");
+  // No join here: solve()'s host-side checks overlap the rest of the context creation, and its
+  // first CUDA call waits for the warm-up thread's by itself (the runtime's init is thread-safe).
+  trace("solve starts");
   apsp::Result r;
   try {
     r = apsp::solve(g, so);
