@@ -1,14 +1,35 @@
-// apsp/graph.hpp — an edge-list graph as read from a file or built in memory.
+// apsp/graph.hpp — a graph as read from a file or built in memory: an edge list, or a view of a
+// caller's dense V x V adjacency matrix.
 //
 // Vertices are 0..num_vertices-1. Weights are held as double, which is exact for every integer
 // of magnitude below 2^53 (far beyond the int32/int64 distance bounds we accept).
+//
+// A dense graph (Graph::from_dense) reads its edges from the caller's matrix in place, the way
+// SciPy reads a dense csgraph: entry (i, j) is the weight of edge i -> j unless it is 0 or +inf.
+// solve() builds the CPU backend's distance matrix straight from it. It copies the entries into
+// an edge list once (edges_from_dense, 16 bytes per edge, and says so in Result::notes) only
+// where edges are needed: negative weights (Johnson reweighting), paths, and backends that build
+// their matrix from edges (cuda, multi-gpu, mpi). The answers are the same either way.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "apsp/types.hpp"
+
 namespace apsp {
+
+/// A non-owning view of a dense V x V adjacency matrix. Entry (i, j) lies at
+/// `data + i*row_stride + j*col_stride` bytes (strides of any sign; elements need no alignment),
+/// so a transposed or otherwise strided NumPy array is viewed as it is. 0 and +inf mean "no
+/// edge"; NaN and -inf are errors (Graph::validate names the entry).
+struct DenseAdjacency {
+  const void* data = nullptr;
+  Dtype kind = Dtype::Float64;                  ///< element type of the entries
+  std::int64_t row_stride = 0, col_stride = 0;  ///< bytes from (i, j) to (i+1, j) / (i, j+1)
+  bool unweighted = false;                      ///< every edge weighs 1 (the entry only says "edge")
+};
 
 struct Graph {
   std::int64_t num_vertices = 0;
@@ -16,19 +37,37 @@ struct Graph {
   bool directed = true;
   /// true when every weight is an integer (then integer dtypes are exact).
   bool integer_weights = true;
+  /// The edge list (empty for a dense graph).
   std::vector<std::int32_t> src, dst;
   std::vector<double> weight;
+  /// Set (data != nullptr) for a dense graph: the edges are the matrix's entries. The matrix is
+  /// not owned; whoever builds the Graph keeps it alive and unchanged for the Graph's lifetime.
+  DenseAdjacency dense;
 
-  std::size_t num_edges() const { return src.size(); }
+  bool is_dense() const { return dense.data != nullptr; }
+  /// Number of edges; for a dense graph the entries that are edges (a parallel scan, O(V^2)).
+  std::size_t num_edges() const { return is_dense() ? count_dense_edges() : src.size(); }
   void reserve(std::size_t e);
   void add_edge(std::int32_t u, std::int32_t v, double w);
 
-  /// Throws InputError/UsageError for V <= 0, V > kMaxVertices, ids out of range, NaN weights.
+  /// A dense graph on the n x n matrix `a` (not copied: it must outlive the Graph). Scans it once
+  /// (in parallel): throws UsageError naming the first NaN or -inf entry ("graph[i, j] is NaN"),
+  /// and sets integer_weights.
+  static Graph from_dense(std::int64_t n, const DenseAdjacency& a, bool directed = true);
+  /// The edge list of a dense graph (a copy: 16 bytes per edge), edges in row-major order of the
+  /// view, same directed / integer_weights; an edge-list graph is returned as it is (copied).
+  Graph edges_from_dense() const;
+
+  /// Throws InputError/UsageError for V <= 0, V > kMaxVertices, ids out of range, NaN weights
+  /// (for a dense graph: a missing matrix, a NaN or -inf entry).
   void validate() const;
   /// Largest |w| over all edges (0 for none).
   double max_abs_weight() const;
   /// Smallest weight over all edges (0 for none).
   double min_weight() const;
+
+ private:
+  std::size_t count_dense_edges() const;
 };
 
 /// Largest vertex count accepted (int32 vertex ids; the V*V matrix limits far earlier).

@@ -71,6 +71,42 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
   }
 }
 
+/// fill_matrix for a dense graph, straight from its matrix: entry (i, j) of the distances is
+/// 0 / +inf (unreachable) on / off the diagonal, lowered by the view's entry (i, j) when it is an
+/// edge and, undirected, by entry (j, i) too (the edge list's "both directions, lightest wins").
+/// Square tiles, so a transposed view or the (j, i) reads of an undirected one stay in cache.
+template <class T, class S> void fill_matrix_dense(const Graph& g, Matrix& m) {
+  const DenseAdjacency& a = g.dense;
+  const std::int64_t n = g.num_vertices, rows = m.alloc_rows(), stride = m.stride();
+  const T inf = unreachable<T>();
+  const bool both = !g.directed;
+  constexpr std::int64_t kTile = 64;
+  auto lower = [&](T& d, S x) {
+    if (!dense_is_edge(x)) return;
+    const T w = convert_weight<T>(dense_weight(a, x));
+    if (w < d) d = w;
+  };
+#pragma omp parallel for schedule(dynamic, 1) if (rows * stride > (1 << 18))
+  for (std::int64_t I = 0; I < rows; I += kTile) {
+    const std::int64_t i_end = std::min(rows, I + kTile);
+    for (std::int64_t i = I; i < i_end; ++i) {  // padding rows and columns
+      T* r = m.row<T>(i);
+      std::fill(r + (i < n ? n : 0), r + stride, inf);
+      if (i >= n && i < stride) r[i] = T(0);
+    }
+    for (std::int64_t J = 0; J < n; J += kTile)
+      for (std::int64_t i = I; i < std::min(i_end, n); ++i) {
+        T* r = m.row<T>(i);
+        for (std::int64_t j = J; j < std::min(J + kTile, n); ++j) {
+          T d = i == j ? T(0) : inf;  // a self loop only counts when negative (a negative cycle)
+          lower(d, dense_entry<S>(a, i, j));
+          if (both && i != j) lower(d, dense_entry<S>(a, j, i));
+          r[j] = d;
+        }
+      }
+  }
+}
+
 template <class T> void fw_loop(Matrix& d, Matrix* next) {
   const std::int64_t n = d.rows();
   const T inf = unreachable<T>();
@@ -108,7 +144,11 @@ double as_double(const Matrix& m, std::int64_t i, std::int64_t j) {
 
 Matrix build_matrix(const Graph& g, Dtype t, std::int64_t stride, std::int64_t alloc_rows, Memory memory) {
   Matrix m(g.num_vertices, g.num_vertices, stride, alloc_rows, t, memory);
-  visit_dtype(t, [&](auto tag) { fill_matrix<decltype(tag)>(g, m); });
+  visit_dtype(t, [&](auto tag) {
+    using T = decltype(tag);
+    if (g.is_dense()) visit_dtype(g.dense.kind, [&](auto s) { fill_matrix_dense<T, decltype(s)>(g, m); });
+    else fill_matrix<T>(g, m);
+  });
   return m;
 }
 
@@ -132,7 +172,9 @@ void reference_floyd_warshall(Matrix& dist, Matrix* next) {
   visit_dtype(dist.dtype(), [&](auto tag) { fw_loop<decltype(tag)>(dist, next); });
 }
 
-std::vector<double> reference_dijkstra(const Graph& g, std::int64_t source) {
+std::vector<double> reference_dijkstra(const Graph& graph, std::int64_t source) {
+  const Graph edges = graph.is_dense() ? graph.edges_from_dense() : Graph{};
+  const Graph& g = graph.is_dense() ? edges : graph;
   const std::int64_t n = g.num_vertices;
   std::vector<std::int64_t> start(n + 1, 0);
   std::vector<std::pair<std::int32_t, double>> adj;
@@ -168,7 +210,9 @@ std::vector<double> reference_dijkstra(const Graph& g, std::int64_t source) {
   return d;
 }
 
-bool reference_bellman_ford(const Graph& g, std::int64_t source, std::vector<double>& d) {
+bool reference_bellman_ford(const Graph& graph, std::int64_t source, std::vector<double>& d) {
+  const Graph edges = graph.is_dense() ? graph.edges_from_dense() : Graph{};
+  const Graph& g = graph.is_dense() ? edges : graph;
   const std::int64_t n = g.num_vertices;
   d.assign(n, std::numeric_limits<double>::infinity());
   d[source] = 0;
@@ -208,12 +252,14 @@ std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, 
     for (std::int64_t i = 0; i < n; ++i)
       for (std::int64_t j = 0; j < n; ++j) check(i, j, as_double(ref, i, j));
   } else {
+    const Graph edges = g.is_dense() ? g.edges_from_dense() : Graph{};  // once, not per source
+    const Graph& ge = g.is_dense() ? edges : g;
     std::mt19937_64 rng(seed);
     for (int s = 0; s < samples; ++s) {
       const std::int64_t src = std::int64_t(rng() % std::uint64_t(n));
       std::vector<double> d;
-      if (negative) reference_bellman_ford(g, src, d);
-      else d = reference_dijkstra(g, src);
+      if (negative) reference_bellman_ford(ge, src, d);
+      else d = reference_dijkstra(ge, src);
       for (std::int64_t j = 0; j < n; ++j) check(src, j, d[j]);
     }
   }

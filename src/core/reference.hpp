@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -9,8 +12,26 @@
 
 namespace apsp::detail {
 
+// ---- reading a dense adjacency (Graph::dense) ---------------------------------------------------
+/// Entry (i, j) of `a` as S, the C++ type of a.kind (memcpy: NumPy data need not be aligned).
+template <class S> S dense_entry(const DenseAdjacency& a, std::int64_t i, std::int64_t j) {
+  S x;
+  std::memcpy(&x, static_cast<const char*>(a.data) + i * a.row_stride + j * a.col_stride, sizeof x);
+  return x;
+}
+/// Whether an entry is an edge: not 0 and not +inf (NaN and -inf, which validate() refuses, are
+/// not edges either).
+template <class S> bool dense_is_edge(S x) {
+  if constexpr (std::is_floating_point_v<S>)
+    return x != S(0) && x < std::numeric_limits<S>::infinity() && x > -std::numeric_limits<S>::infinity();
+  else return x != S(0);
+}
+/// The weight an edge entry stands for, as the edge list would hold it.
+template <class S> double dense_weight(const DenseAdjacency& a, S x) { return a.unweighted ? 1.0 : double(x); }
+
 /// n x n (stride n) matrix of `t` with 0 diagonal, unreachable elsewhere, min weight per edge.
 /// Self loops with w >= 0 are ignored; a negative self loop is kept (FW then sees it).
+/// A dense graph is read straight from its matrix (no edge list), in parallel.
 Matrix build_matrix(const Graph& g, Dtype t, std::int64_t stride, std::int64_t alloc_rows,
                     Memory memory = Memory::Host);
 /// next[i][j] = j for every edge i -> j (i != j) that is the minimum in `dist`, -1 otherwise.

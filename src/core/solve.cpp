@@ -1,4 +1,5 @@
-// src/core/solve.cpp — solve(): validation, dtype choice, Johnson reweighting, backend dispatch.
+// src/core/solve.cpp — solve(): validation, dtype choice, Johnson reweighting, backend dispatch;
+// dense graphs straight into the distance matrix, or into an edge list where edges are needed.
 #include "apsp/solve.hpp"
 
 #include <unistd.h>
@@ -152,15 +153,30 @@ Result solve(const Graph& input, const SolveOptions& options) {
   input.validate();
   if (options.block < 0) throw UsageError("block size must be positive");
 
+  // A dense graph (a view of the caller's V x V matrix) goes straight into the distance matrix
+  // when solve() builds that matrix (backends without builds_matrix(): the CPU backend) and the
+  // kernels see the graph as it is. Its entries are copied into an edge list once, here, when
+  // something needs edges: Johnson reweighting (negative weights), a backend that builds its
+  // matrix from the edges itself (cuda, multi-gpu, mpi), and paths (the backend's next hops and
+  // repair_next_hops() walk out-edges). `in` is the input from then on.
+  Graph copied;
+  const Graph* in = &input;
+  auto to_edges = [&](const std::string& why) {
+    if (!in->is_dense()) return;
+    copied = input.edges_from_dense();
+    in = &copied;
+    result.notes.push_back("dense input copied into an edge list (16 bytes per edge): " + why);
+  };
+
   // Johnson: with a negative weight, solve the reweighted (non-negative) graph and map back.
   std::vector<double> h;
   Graph reweighted;
-  const Graph* g = &input;
-  if (input.min_weight() < 0) {
-    h = detail::johnson_potentials(input);
-    reweighted = detail::reweight(input, h);
-    g = &reweighted;
+  if (in->min_weight() < 0) {
+    to_edges("negative weights (Johnson reweighting)");
+    h = detail::johnson_potentials(*in);
+    reweighted = detail::reweight(*in, h);
   }
+  const Graph* g = h.empty() ? in : &reweighted;
 
   // dtype: decided on the graph the kernels see; fractional weights go to float32 when the
   // backend cannot do float64 and the user did not ask for a type.
@@ -171,12 +187,12 @@ Result solve(const Graph& input, const SolveOptions& options) {
     result.notes.push_back("fractional weights solved in float32 (the " + backend->name() + " backend has no float64)");
   }
   Dtype t = choose_dtype(*g, o);
-  if (!h.empty() && t == Dtype::Int32 && distance_bound(input) >= kInt32Bound) {
+  if (!h.empty() && t == Dtype::Int32 && distance_bound(*in) >= kInt32Bound) {
     // Under Johnson the kernels see d' (bounded by the reweighted graph, checked above) but the
     // restored d = d' - h(u) + h(v) is bounded by the original graph: it must fit int32 too.
     if (o.dtype)
       throw UsageError("int32 cannot be exact for this graph: the restored distances can reach (V-1)*max|w| = " +
-                       std::to_string(std::llround(distance_bound(input))) + " >= 2^30-1; use --type int64");
+                       std::to_string(std::llround(distance_bound(*in))) + " >= 2^30-1; use --type int64");
     t = Dtype::Int64;
   }
   if (!backend->supports(t)) {
@@ -197,6 +213,11 @@ Result solve(const Graph& input, const SolveOptions& options) {
   const bool streamed = backend->builds_matrix() && options.dist_sink && !options.paths;
   if (!streamed) check_host_memory(n, n_pad, t, options.paths);
   backend->check_fits(n, t, block, options.paths);
+  if (g->is_dense() && (backend->builds_matrix() || options.paths)) {
+    to_edges(backend->builds_matrix() ? "the " + backend->name() + " backend builds its matrix from edges"
+                                      : std::string("paths"));
+    g = in;
+  }
 
   if (streamed) {
     result.dist = Matrix(0, 0, t);
@@ -216,7 +237,7 @@ Result solve(const Graph& input, const SolveOptions& options) {
   if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
   // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);
   // repair those columns. Streamed next hops (next_sink without a matrix) cannot be repaired here.
-  if (options.paths && !result.next.empty() && !result.dist.empty()) repair_next_hops(input, result.dist, result.next);
+  if (options.paths && !result.next.empty() && !result.dist.empty()) repair_next_hops(*in, result.dist, result.next);
   // Backends that did not stream leave the full matrices here: hand them to the sinks now.
   auto hand_out = [](const Matrix& m, const RowSink& sink) {
     if (!sink || m.empty()) return;

@@ -1,0 +1,371 @@
+// tests/test_dense.cpp — dense graphs (Graph::from_dense, a view of a V x V matrix) against the
+// same graph as an edge list.
+//
+// Each case fills a V x V matrix of weights (0 or +inf = no edge, as SciPy reads a dense graph)
+// into a buffer of one element kind (int32, int64, float32, float64) and one layout (row-major,
+// column-major = a transposed view, a padded and unaligned sub-block, negative strides), views it,
+// and builds the edge list of the same entries with a plain loop of its own. Both go through
+// solve() with the same options and must give bit-identical distances (and next hops); the
+// Graph queries (edge count, weight range, integer_weights, edges_from_dense) must agree too.
+// Weights are small integers or halves, so every dtype is exact. Seeds are printed on failure.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "apsp/errors.hpp"
+#include "apsp/solve.hpp"
+#include "core/reference.hpp"
+#include "support.hpp"
+
+namespace apsp {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Layout { RowMajor, ColMajor, PaddedUnaligned, Reversed };
+const char* layout_name(Layout l) {
+  switch (l) {
+    case Layout::RowMajor: return "row-major";
+    case Layout::ColMajor: return "col-major";
+    case Layout::PaddedUnaligned: return "padded+unaligned";
+    case Layout::Reversed: return "negative strides";
+  }
+  return "?";
+}
+
+/// A V x V matrix stored in a byte buffer with one element kind and layout, plus its view.
+class DenseBuffer {
+ public:
+  DenseBuffer(std::int64_t n, Dtype kind, Layout layout) : n_(n), kind_(kind) {
+    const auto es = std::int64_t(dtype_size(kind));
+    std::int64_t base = 0;
+    switch (layout) {
+      case Layout::RowMajor:
+        bytes_.resize(std::size_t(n * n * es));
+        rs_ = n * es, cs_ = es;
+        break;
+      case Layout::ColMajor:
+        bytes_.resize(std::size_t(n * n * es));
+        rs_ = es, cs_ = n * es;
+        break;
+      case Layout::PaddedUnaligned:  // every other column of a wider buffer, one byte off
+        bytes_.resize(std::size_t(n * (2 * n + 3) * es + 1));
+        base = 1, rs_ = (2 * n + 3) * es, cs_ = 2 * es;
+        break;
+      case Layout::Reversed:  // rows and columns both in reverse order in memory
+        bytes_.resize(std::size_t(n * n * es));
+        base = (n * n - 1) * es, rs_ = -n * es, cs_ = -es;
+        break;
+    }
+    data_ = bytes_.data() + base;
+  }
+
+  void set(std::int64_t i, std::int64_t j, double w) {
+    char* p = data_ + i * rs_ + j * cs_;
+    visit_dtype(kind_, [&](auto tag) {
+      using S = decltype(tag);
+      S x;
+      if constexpr (std::is_integral_v<S>) x = std::isinf(w) ? S(0) : S(w);  // integers: 0 = no edge
+      else x = S(w);
+      std::memcpy(p, &x, sizeof x);
+    });
+  }
+
+  DenseAdjacency view(bool unweighted = false) const {
+    DenseAdjacency a;
+    a.data = data_;
+    a.kind = kind_;
+    a.row_stride = rs_;
+    a.col_stride = cs_;
+    a.unweighted = unweighted;
+    return a;
+  }
+
+ private:
+  std::int64_t n_;
+  Dtype kind_;
+  std::vector<char> bytes_;
+  char* data_ = nullptr;
+  std::int64_t rs_ = 0, cs_ = 0;
+};
+
+struct Weights {
+  std::int64_t n = 0;
+  std::vector<double> w;  // row-major; 0 or +inf = no edge
+  double at(std::int64_t i, std::int64_t j) const { return w[std::size_t(i * n + j)]; }
+};
+
+/// Random weights: about `density` of the entries are edges (1..9, or halves when !integer;
+/// with `negative` shifted by a potential, w + p(i) - p(j), so no cycle turns negative), the rest
+/// 0 or +inf at random (only 0 when !allow_inf). A few diagonal entries are self loops.
+Weights random_weights(std::int64_t n, double density, bool integer, bool negative, bool allow_inf,
+                       std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> wi(1, 9), pi(-6, 6), half(2, 19);
+  std::vector<double> p(std::size_t(n), 0);
+  if (negative)
+    for (double& x : p) x = pi(rng);
+  Weights W;
+  W.n = n;
+  W.w.resize(std::size_t(n * n));
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double x;
+      if (u(rng) < (i == j ? 0.2 : density)) x = (integer ? wi(rng) : half(rng) / 2.0) + p[i] - p[j];
+      else x = allow_inf && u(rng) < 0.5 ? kInf : 0.0;
+      W.w[std::size_t(i * n + j)] = x;
+    }
+  if (n > 1 && W.at(0, 1) == 0) W.w[1] = 3;  // never edgeless
+  return W;
+}
+
+/// The edge list of W as SciPy reads a dense graph: every entry but 0 and +inf, row-major.
+Graph edge_list(const Weights& W, bool directed, bool unweighted) {
+  Graph g;
+  g.num_vertices = W.n;
+  g.directed = directed;
+  for (std::int64_t i = 0; i < W.n; ++i)
+    for (std::int64_t j = 0; j < W.n; ++j) {
+      const double x = W.at(i, j);
+      if (x != 0 && !std::isinf(x)) g.add_edge(std::int32_t(i), std::int32_t(j), unweighted ? 1.0 : x);
+    }
+  return g;
+}
+
+/// W in a buffer of `kind` and `layout` (the buffer must outlive the Graph).
+Graph dense_graph(const Weights& W, DenseBuffer& buf, bool directed, bool unweighted) {
+  for (std::int64_t i = 0; i < W.n; ++i)
+    for (std::int64_t j = 0; j < W.n; ++j) buf.set(i, j, W.at(i, j));
+  return Graph::from_dense(W.n, buf.view(unweighted), directed);
+}
+
+bool mentions_copy(const Result& r) {
+  for (const auto& note : r.notes)
+    if (note.find("copied into an edge list") != std::string::npos) return true;
+  return false;
+}
+
+struct Case {
+  std::int64_t V;
+  Dtype kind;
+  Layout layout;
+  bool directed = true, negative = false, unweighted = false, paths = false;
+  std::optional<Dtype> dtype;
+  int block = 32;
+  std::uint64_t seed = 1;
+
+  std::string str() const {
+    std::ostringstream os;
+    os << "V=" << V << " kind=" << dtype_name(kind) << " layout=" << layout_name(layout)
+       << (directed ? "" : " undirected") << (negative ? " negative" : "") << (unweighted ? " unweighted" : "")
+       << (paths ? " paths" : "") << " dtype=" << (dtype ? dtype_name(*dtype) : "auto") << " block=" << block
+       << " seed=" << seed;
+    return os.str();
+  }
+};
+
+/// Solves the case as a dense view and as an edge list; both must agree exactly.
+void check_case(const Case& c) {
+  SCOPED_TRACE(c.str());
+  const bool integer = is_integer(c.kind) || c.seed % 2 == 0;
+  const Weights W = random_weights(c.V, 0.15, integer, c.negative, !is_integer(c.kind), c.seed);
+  DenseBuffer buf(c.V, c.kind, c.layout);
+  const Graph dense = dense_graph(W, buf, c.directed, c.unweighted);
+  const Graph edges = edge_list(W, c.directed, c.unweighted);
+
+  // The queries agree, and the materialized edge list is exactly the reference one.
+  ASSERT_TRUE(dense.is_dense());
+  EXPECT_EQ(dense.num_edges(), edges.num_edges());
+  EXPECT_EQ(dense.min_weight(), edges.min_weight());
+  EXPECT_EQ(dense.max_abs_weight(), edges.max_abs_weight());
+  EXPECT_EQ(dense.integer_weights, edges.integer_weights);
+  const Graph copied = dense.edges_from_dense();
+  EXPECT_FALSE(copied.is_dense());
+  EXPECT_EQ(copied.src, edges.src);
+  EXPECT_EQ(copied.dst, edges.dst);
+  EXPECT_EQ(copied.weight, edges.weight);
+  EXPECT_EQ(copied.directed, edges.directed);
+
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.dtype = c.dtype;
+  o.block = c.block;
+  o.paths = c.paths;
+  const Result got = solve(dense, o);
+  const Result want = solve(edges, o);
+  ASSERT_EQ(got.dtype(), want.dtype());
+  if (c.V >= 8) {
+    ASSERT_GT(test::finite_off_diagonal(want.dist), c.V) << "trivial input";
+  }
+  EXPECT_EQ(test::compare(got.dist, want.dist), "");
+  if (c.paths) {
+    EXPECT_EQ(test::compare(got.next, want.next), "");
+  }
+  // The edge list is built only where edges are needed (and the notes say so).
+  const bool copy_expected = c.paths || edges.min_weight() < 0;
+  EXPECT_EQ(mentions_copy(got), copy_expected);
+  EXPECT_FALSE(mentions_copy(want));
+}
+
+const Dtype kKinds[] = {Dtype::Float64, Dtype::Float32, Dtype::Int64, Dtype::Int32};
+const Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor, Layout::PaddedUnaligned, Layout::Reversed};
+
+TEST(Dense, EveryKindAndLayoutMatchesTheEdgeList) {
+  std::uint64_t seed = 100;
+  for (const std::int64_t V : {1, 2, 31, 33, 67})
+    for (const Dtype kind : kKinds)
+      for (const Layout layout : kLayouts) check_case({V, kind, layout, true, false, false, false, {}, 32, ++seed});
+}
+
+TEST(Dense, UndirectedTakesTheLighterOfBothEntries) {
+  std::uint64_t seed = 200;
+  for (const std::int64_t V : {2, 37, 97})
+    for (const Dtype kind : kKinds)
+      for (const Layout layout : {Layout::RowMajor, Layout::ColMajor})
+        check_case({V, kind, layout, false, false, false, false, {}, 32, ++seed});
+}
+
+TEST(Dense, NegativeWeightsGoThroughJohnson) {
+  std::uint64_t seed = 300;
+  for (const std::int64_t V : {3, 41, 99})
+    for (const Dtype kind : kKinds)
+      for (const Layout layout : {Layout::RowMajor, Layout::Reversed})
+        check_case({V, kind, layout, true, true, false, false, {}, 32, ++seed});
+}
+
+TEST(Dense, UndirectedNegativeEdgeIsANegativeCycle) {
+  Weights W = random_weights(9, 0.3, true, false, true, 7);
+  W.w[std::size_t(2 * 9 + 5)] = -1;
+  DenseBuffer buf(9, Dtype::Float64, Layout::RowMajor);
+  const Graph dense = dense_graph(W, buf, false, false);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  try {
+    solve(dense, o);
+    FAIL() << "expected a negative cycle";
+  } catch (const NegativeCycleError& e) {
+    EXPECT_EQ(e.cycle().size(), 2u);
+  }
+}
+
+TEST(Dense, UnweightedCountsEdges) {
+  std::uint64_t seed = 400;
+  for (const Dtype kind : kKinds)
+    for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
+      check_case({53, kind, layout, true, false, true, false, {}, 32, ++seed});
+      check_case({53, kind, layout, false, true, true, false, {}, 32, ++seed});  // negatives count 1 too
+    }
+}
+
+TEST(Dense, PathsMatchTheEdgeList) {
+  std::uint64_t seed = 500;
+  for (const Dtype kind : kKinds)
+    for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
+      check_case({45, kind, layout, true, false, false, true, {}, 32, ++seed});
+      check_case({45, kind, layout, false, false, false, true, {}, 32, ++seed});
+      check_case({45, kind, layout, true, true, false, true, {}, 32, ++seed});
+    }
+}
+
+TEST(Dense, EveryResultDtype) {
+  std::uint64_t seed = 600;
+  for (const Dtype t : kKinds)
+    for (const Dtype kind : kKinds) check_case({71, kind, Layout::ColMajor, true, false, false, false, t, 32, ++seed * 2});
+}
+
+TEST(Dense, LargerThanOneParallelChunk) {
+  // Above the parallel thresholds of the scans and of the matrix fill (V^2 > 2^18), default block.
+  check_case({613, Dtype::Float64, Layout::RowMajor, true, false, false, false, {}, 0, 701});
+  check_case({613, Dtype::Int32, Layout::ColMajor, false, false, false, false, {}, 0, 702});
+}
+
+TEST(Dense, BuildMatrixPadsLikeTheEdgeList) {
+  std::uint64_t seed = 800;
+  for (const Dtype kind : kKinds)
+    for (const Dtype t : kKinds)
+      for (const bool directed : {true, false}) {
+        SCOPED_TRACE(std::string(dtype_name(kind)) + " -> " + dtype_name(t) + (directed ? "" : " undirected"));
+        const Weights W = random_weights(45, 0.2, true, true, !is_integer(kind), ++seed);
+        DenseBuffer buf(45, kind, Layout::PaddedUnaligned);
+        const Graph dense = dense_graph(W, buf, directed, false);
+        const Graph edges = edge_list(W, directed, false);
+        const Matrix a = detail::build_matrix(dense, t, 64, 96);
+        const Matrix b = detail::build_matrix(edges, t, 64, 96);
+        ASSERT_EQ(a.bytes(), b.bytes());
+        EXPECT_EQ(std::memcmp(a.raw(), b.raw(), a.bytes()), 0) << "padded matrices differ";
+      }
+}
+
+TEST(Dense, VerifyAcceptsADenseGraph) {
+  const Weights W = random_weights(40, 0.2, true, true, true, 9);
+  DenseBuffer buf(40, Dtype::Float64, Layout::RowMajor);
+  const Graph dense = dense_graph(W, buf, true, false);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  const Result r = solve(dense, o);
+  EXPECT_EQ(detail::verify(dense, r.dist), "");
+  EXPECT_EQ(detail::verify(dense, r.dist, /*full_limit=*/10, 4), "");  // Bellman-Ford from sources
+}
+
+TEST(Dense, NanAndMinusInfAreNamedErrors) {
+  for (const Layout layout : kLayouts)
+    for (const Dtype kind : {Dtype::Float64, Dtype::Float32}) {
+      SCOPED_TRACE(std::string(layout_name(layout)) + " " + dtype_name(kind));
+      DenseBuffer buf(5, kind, layout);
+      const Weights W = random_weights(5, 0.5, true, false, true, 3);
+      for (std::int64_t i = 0; i < 5; ++i)
+        for (std::int64_t j = 0; j < 5; ++j) buf.set(i, j, W.at(i, j));
+      buf.set(3, 1, std::nan(""));
+      buf.set(4, 0, std::nan(""));
+      try {
+        (void)Graph::from_dense(5, buf.view(), true);
+        FAIL() << "NaN accepted";
+      } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("graph[3, 1] is NaN"), std::string::npos) << e.what();
+      }
+      buf.set(3, 1, -kInf);
+      try {
+        (void)Graph::from_dense(5, buf.view(true), true);  // unweighted too
+        FAIL() << "-inf accepted";
+      } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("graph[3, 1] is -inf"), std::string::npos) << e.what();
+      }
+      // A Graph made by hand is checked by validate() (solve() calls it) the same way.
+      Graph g;
+      g.num_vertices = 5;
+      g.dense = buf.view();
+      EXPECT_THROW(g.validate(), UsageError);
+      SolveOptions o;
+      o.backend = Backend::Cpu;
+      EXPECT_THROW(solve(g, o), UsageError);
+    }
+}
+
+TEST(Dense, ValidationRejectsBadShapes) {
+  DenseBuffer buf(3, Dtype::Int32, Layout::RowMajor);
+  EXPECT_THROW(Graph::from_dense(0, buf.view(), true), UsageError);
+  EXPECT_THROW(Graph::from_dense(3, DenseAdjacency{}, true), UsageError);
+  Graph g = Graph::from_dense(3, buf.view(), true);
+  g.add_edge(0, 1, 1);  // both a view and an edge list
+  EXPECT_THROW(g.validate(), UsageError);
+}
+
+TEST(Dense, EdgeListGraphsAreUnchanged) {
+  Graph g;
+  g.num_vertices = 3;
+  g.add_edge(0, 1, 2.5);
+  EXPECT_FALSE(g.is_dense());
+  EXPECT_EQ(g.num_edges(), 1u);
+  const Graph same = g.edges_from_dense();
+  EXPECT_EQ(same.src, g.src);
+  EXPECT_EQ(same.weight, g.weight);
+  EXPECT_FALSE(same.integer_weights);
+}
+
+}  // namespace
+}  // namespace apsp
