@@ -18,8 +18,11 @@ format's value) or :data:`UNREACHABLE_INT64` (``2**62 - 1``). ``float32`` / ``fl
 
 Memory
 ------
-Inputs are read in place (the edge arrays are copied once, straight into the solver's graph; no
-temporary arrays). Results are NumPy views of the solver's own matrix: no copy is made except the
+Inputs are read in place. A dense int32/int64/float32/float64 array is viewed as it is (any
+strides) and the CPU backend builds its distance matrix straight from it; an edge-list copy (16
+bytes per edge) is made only for negative weights, paths (predecessors, next hops) or a GPU/MPI
+backend, and other dtypes are converted once. Edge arrays are copied once, straight into the
+solver's graph (no temporary arrays). Results are NumPy views of the solver's own matrix: no copy is made except the
 float64 conversion of an integer solve (``dtype=None``). A view may have a row stride larger than
 V (the solver pads rows to its tile size); it is an ordinary ndarray.
 """
@@ -109,6 +112,25 @@ def _numeric_array(a, name, allow_float=True):
     return arr
 
 
+# Dense dtypes the solver reads in place, and what the others become (exactly the same weights).
+_DENSE_IN_PLACE = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _dense_array(a):
+    """A dense graph as an ndarray the solver views in place (no copy for int32, int64, float32,
+    float64 in native byte order, whatever the strides); other dtypes are converted, once: bool and
+    integers up to 16 bits to int32, uint32 to int64, uint64 to float64 (as the solver would read
+    it), float16 / longdouble to float64."""
+    arr = _numeric_array(a, "graph")
+    if arr.dtype in _DENSE_IN_PLACE:
+        return arr
+    if arr.dtype.kind == "b" or arr.dtype.itemsize <= 2:
+        return arr.astype(np.int32)
+    if arr.dtype == np.uint32:
+        return arr.astype(np.int64)
+    return arr.astype(np.float64)
+
+
 def _sparse_module(obj):
     """scipy.sparse if obj is a SciPy sparse matrix/array (never imports SciPy itself)."""
     sp = sys.modules.get("scipy.sparse")
@@ -181,7 +203,7 @@ def _to_graph(graph, directed, unweighted, reverse, num_vertices):
         raise ValueError(f"num_vertices={num_vertices} but the matrix is {arr.shape[0]} x {arr.shape[1]}")
     if arr.shape[0] == 0:
         return None, 0
-    arr = _numeric_array(arr, "graph")
+    arr = _dense_array(arr)
     return _core.graph_from_dense(arr, directed, reverse, unweighted), arr.shape[0]
 
 

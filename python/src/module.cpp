@@ -1,7 +1,8 @@
 // python/src/module.cpp — apsp._core, the compiled half of the `apsp` Python package.
 //
-// Converts NumPy inputs (edge arrays, dense matrices) straight into apsp::Graph vectors (one pass,
-// no intermediate arrays), runs apsp::solve() with the GIL released (Ctrl-C still interrupts it
+// Converts NumPy edge arrays straight into apsp::Graph vectors (one pass, no intermediate arrays)
+// and wraps a dense matrix as a Graph that views it in place (no copy; the array is kept alive by
+// the Graph object), runs apsp::solve() with the GIL released (Ctrl-C still interrupts it
 // between rounds), and hands every result apsp::Matrix to NumPy without copying: the array views
 // the matrix's memory (strided when the backend padded the rows) and a "apsp.Matrix" capsule owns it. The SciPy-style argument handling
 // lives in apsp/__init__.py; this file is the part that touches O(E) or O(V^2) data.
@@ -288,46 +289,28 @@ apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<V
   return g;
 }
 
-/// Builds a Graph from a dense square matrix: entry (i, j) is an edge unless it is 0 or +inf.
+/// A dense Graph viewing the square matrix `m` in place (Graph::from_dense: one parallel scan that
+/// refuses NaN / -inf naming the entry and learns whether the weights are integers). The caller
+/// keeps the array alive as long as the Graph (graph_from_dense below: keep_alive). The entries
+/// must be int32, int64, float32 or float64 (apsp/__init__.py converts other dtypes first).
+/// reverse: the transposed view (swapped strides), i.e. the reversed graph, at no cost.
 apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a) {
   if (m.rows != m.cols)
     throw py::value_error("a dense graph must be square, got shape (" + std::to_string(m.rows) + ", " +
                           std::to_string(m.cols) + ")");
   if (m.rows > apsp::kMaxVertices) throw py::value_error("too many vertices for int32 ids");
-  apsp::Graph g;
-  g.directed = a.directed;
-  g.num_vertices = m.rows;
-  visit_numeric(m, "graph", true, [&](auto tag) {
-    using T = decltype(tag);
-    const std::int64_t n = m.rows;
-    std::size_t count = 0;  // first pass: validate and count, so the vectors are allocated once
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        const T x = m.at<T>(i, j);
-        if (x == T(0)) continue;
-        const Weight k = classify(x);
-        check_weight(k, [i, j] { return "graph[" + std::to_string(i) + ", " + std::to_string(j) + "]"; });
-        count += k == Weight::Edge;
-      }
-    g.src.resize(count);
-    g.dst.resize(count);
-    g.weight.resize(count);
-    std::int32_t* from = (a.reverse ? g.dst : g.src).data();
-    std::int32_t* to = (a.reverse ? g.src : g.dst).data();
-    bool integral = true;
-    std::size_t e = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        const T x = m.at<T>(i, j);
-        if (x == T(0) || classify(x) != Weight::Edge) continue;
-        const double w = a.unweighted ? 1.0 : double(x);
-        if constexpr (std::is_floating_point_v<T>) integral = integral && w == std::floor(w);
-        from[e] = std::int32_t(i);
-        to[e] = std::int32_t(j);
-        g.weight[e++] = w;
-      }
-    g.integer_weights = integral;
-  });
+  apsp::DenseAdjacency d;
+  d.data = m.data;
+  if (m.kind == 'i' && m.itemsize == 4) d.kind = apsp::Dtype::Int32;
+  else if (m.kind == 'i' && m.itemsize == 8) d.kind = apsp::Dtype::Int64;
+  else if (m.kind == 'f' && m.itemsize == 4) d.kind = apsp::Dtype::Float32;
+  else if (m.kind == 'f' && m.itemsize == 8) d.kind = apsp::Dtype::Float64;
+  else throw py::type_error("graph: a dense matrix must be int32, int64, float32 or float64 here");
+  d.row_stride = m.row_stride;
+  d.col_stride = m.col_stride;
+  d.unweighted = a.unweighted;
+  apsp::Graph g = apsp::Graph::from_dense(m.rows, d, a.directed);
+  if (a.reverse) std::swap(g.dense.row_stride, g.dense.col_stride);
   return g;
 }
 
@@ -448,15 +431,44 @@ template <class T> py::array vector_view(const std::vector<T>& vec, py::handle o
   return a;
 }
 
+/// A 1-D array copy of one of the edge arrays of a dense Graph's edge list.
+template <class T> py::array edge_copy(const std::vector<T>& vec) { return py::array_t<T>(py::ssize_t(vec.size()), vec.data()); }
+
+/// The edge arrays of a Graph: read-only views of its vectors, or for a dense Graph (which has
+/// none) copies made from its matrix.
+py::array edge_array(py::object self, int which) {
+  const auto& g = self.cast<const apsp::Graph&>();
+  if (!g.is_dense()) {
+    if (which == 0) return vector_view(g.src, self);
+    if (which == 1) return vector_view(g.dst, self);
+    return vector_view(g.weight, self);
+  }
+  apsp::Graph edges;
+  {
+    py::gil_scoped_release nogil;
+    edges = g.edges_from_dense();
+  }
+  if (which == 0) return edge_copy(edges.src);
+  if (which == 1) return edge_copy(edges.dst);
+  return edge_copy(edges.weight);
+}
+
+/// A copy of a Graph, made undirected / reversed (directed only) / unweighted as asked. A dense
+/// Graph stays a view of the same matrix (reversed = transposed strides); the Python binding keeps
+/// `g` (and so its matrix) alive as long as the copy.
 apsp::Graph transformed(const apsp::Graph& g, bool directed, bool reverse, bool unweighted) {
   apsp::Graph out;
   {
     py::gil_scoped_release nogil;
     out = g;
     out.directed = g.directed && directed;
-    if (reverse && out.directed) std::swap(out.src, out.dst);
+    if (reverse && out.directed) {
+      std::swap(out.src, out.dst);
+      std::swap(out.dense.row_stride, out.dense.col_stride);
+    }
     if (unweighted) {
       std::fill(out.weight.begin(), out.weight.end(), 1.0);
+      out.dense.unweighted = true;
       out.integer_weights = true;
     }
   }
@@ -539,17 +551,25 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("num_vertices", &apsp::Graph::num_vertices)
       .def_readonly("directed", &apsp::Graph::directed)
       .def_readonly("integer_weights", &apsp::Graph::integer_weights, "True when every weight is an integer.")
-      .def_property_readonly("num_edges", &apsp::Graph::num_edges)
-      .def_property_readonly("src", [](py::object self) { return vector_view(self.cast<const apsp::Graph&>().src, self); },
-                             "Source vertex of each edge (read-only int32 view).")
-      .def_property_readonly("dst", [](py::object self) { return vector_view(self.cast<const apsp::Graph&>().dst, self); },
-                             "Target vertex of each edge (read-only int32 view).")
-      .def_property_readonly("weight",
-                             [](py::object self) { return vector_view(self.cast<const apsp::Graph&>().weight, self); },
-                             "Weight of each edge (read-only float64 view).")
+      .def_property_readonly(
+          "num_edges",
+          [](const apsp::Graph& g) {
+            py::gil_scoped_release nogil;
+            return g.num_edges();
+          },
+          "Number of edges (for a dense graph: its entries that are edges, counted by a scan).")
+      .def_property_readonly("is_dense", &apsp::Graph::is_dense,
+                             "True when the graph views a dense matrix in place instead of holding an edge list.")
+      .def_property_readonly("src", [](py::object self) { return edge_array(self, 0); },
+                             "Source vertex of each edge (read-only int32 view; a new array for a dense graph).")
+      .def_property_readonly("dst", [](py::object self) { return edge_array(self, 1); },
+                             "Target vertex of each edge (read-only int32 view; a new array for a dense graph).")
+      .def_property_readonly("weight", [](py::object self) { return edge_array(self, 2); },
+                             "Weight of each edge (read-only float64 view; a new array for a dense graph).")
       .def("__repr__", [](const apsp::Graph& g) {
         return "apsp.Graph(num_vertices=" + std::to_string(g.num_vertices) + ", num_edges=" +
-               std::to_string(g.num_edges()) + ", directed=" + (g.directed ? "True" : "False") + ")";
+               std::to_string(g.num_edges()) + ", directed=" + (g.directed ? "True" : "False") +
+               (g.is_dense() ? ", dense=True)" : ")");
       });
 
   m.def(
@@ -573,8 +593,11 @@ PYBIND11_MODULE(_core, m) {
         py::gil_scoped_release nogil;
         return graph_from_dense(v, args);
       },
-      py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"));
+      py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"),
+      py::keep_alive<0, 1>(),  // the Graph views the array: the array lives as long as the Graph
+      "A dense Graph viewing `graph` (a square int32/int64/float32/float64 ndarray) in place.");
   m.def("transformed", &transformed, py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"),
+        py::keep_alive<0, 1>(),  // a dense copy views the original's matrix
         "Copy of a Graph, made undirected / reversed (directed only) / unweighted as asked.");
 
   m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"), py::arg("threads"),
@@ -634,8 +657,10 @@ PYBIND11_MODULE(_core, m) {
       py::arg("path"), py::arg("format"));
   m.def(
       "write_graph",
-      [](const std::string& path, const apsp::Graph& g, const std::string& format) {
+      [](const std::string& path, const apsp::Graph& graph, const std::string& format) {
         py::gil_scoped_release nogil;
+        const apsp::Graph edges = graph.is_dense() ? graph.edges_from_dense() : apsp::Graph{};  // writers read edges
+        const apsp::Graph& g = graph.is_dense() ? edges : graph;
         if (format == "nthu") apsp::write_graph_nthu(path, g);
         else if (format == "edgelist") apsp::write_graph_edgelist(path, g);
         else throw apsp::UsageError("unknown graph output format '" + format + "' (expected nthu or edgelist)");
