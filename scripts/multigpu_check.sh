@@ -1,28 +1,47 @@
 #!/usr/bin/env bash
-# scripts/multigpu_check.sh — one call on a multi-GPU machine: build from scratch with CUDA + NCCL,
-# run the multi-gpu tests, then the scaling benchmark; logs go under $OUT, a short table comes last.
+# scripts/multigpu_check.sh — one call on a multi-GPU machine: build from scratch with CUDA + NCCL
+# (+ MPI when found), run the tests and benchmarks asked for; logs go under $OUT, a short table
+# comes last.
 #
-#   OUT=/tmp/out scripts/multigpu_check.sh [tests|bench|all]     (default: all)
-#   APSP_SCALING="32768:1,41285:2,..." overrides the benchmark list (V:GPUS pairs).
-#   GTEST_FILTER='MultiGpu.Paths*' runs a subset of the tests (GoogleTest reads it).
+#   OUT=/tmp/out scripts/multigpu_check.sh [tests|bench|mpi|all]     (default: all)
+#     tests  the multi-gpu tests (tests/test_multigpu: one process, all GPUs)
+#     bench  the multi-gpu scaling benchmark; APSP_SCALING="32768:1,41285:2,..." overrides its list
+#     mpi    the mpi backend on GPU ranks (one rank per GPU, NCCL): tests/test_mpi_gpu under
+#            `mpirun -np 1`, `-np 2` and `-np 4` (with fewer than 4 GPUs, -np 4 checks the fall-back:
+#            GPU tests skip, ranks that would share a GPU give CPU ranks or, forced, an error on
+#            every rank), the CLI end to end on GPU ranks and the CPU-rank tests (ctest -L mpi),
+#            tests/test_multigpu again (the two backends share the driver), then the comparison
+#            mpi GPU ranks vs multi-gpu at V = APSP_MPI_BENCH_V (default 32768), compute time,
+#            best of 2, on 2 GPUs (and 4 when there are 4)
+#     all    tests, bench and mpi (longer than one 10-minute device call on 4 GPUs: use one mode a call)
+#   GTEST_FILTER='MultiGpu.Paths*' runs a subset of the GoogleTest tests (GoogleTest reads it).
+#   STEP_TIMEOUT (seconds, default 300) bounds each test run, so a hang cannot eat the whole call.
 #
 # The device image has nvcc and NCCL (the nvidia-nccl wheel) but may lack GoogleTest and CLI11:
 # if so they are taken from .devcarry/ (googletest sources, CLI11 headers; see docs/distributed.md).
-# NVLink multicast stays off (NCCL_NVLS_ENABLE=0): see the device notes.
+# MPI: mpirun / mpicxx on the PATH (or mpi.h beside mpirun's prefix); as root, OpenMPI needs
+# OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM), set below. NVLink multicast stays off (NCCL_NVLS_ENABLE=0,
+# also for every rank mpirun starts): see the device notes.
 set -uo pipefail
 what=${1:-all}
 OUT=${OUT:-/tmp/multigpu-out}
 mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0
+export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=/tmp/build-multigpu
 jobs=$(nproc)
+step_timeout=${STEP_TIMEOUT:-300}
 say() { echo "== $*" | tee -a "$OUT/steps.log"; }
+summary=()  # "| step | result |" rows for the last table
+note() { summary+=("| $1 | $2 |"); echo "   -> $2" | tee -a "$OUT/steps.log"; }
+want() { [ "$what" = all ] || [ "$what" = "$1" ]; }
 
 say "machine"
-{ date -u; nvidia-smi -L; nvidia-smi topo -m; nvcc --version | tail -2; } > "$OUT/machine.txt" 2>&1
-cat "$OUT/machine.txt" | head -12
-gpus=$(nvidia-smi -L | wc -l)
+{ date -u; nvidia-smi -L; nvidia-smi topo -m; nvcc --version | tail -2; df -h /dev/shm | tail -1; } > "$OUT/machine.txt" 2>&1
+head -14 "$OUT/machine.txt"
+gpus=$(nvidia-smi -L | grep -c '^GPU')
 
 extra=()
 if ! ls /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h >/dev/null 2>&1; then
@@ -45,24 +64,159 @@ if [ ! -e /usr/local/cuda/include/nccl.h ] && [ ! -e /usr/include/nccl.h ]; then
   echo "NCCL from the wheel: $nccl" | tee -a "$OUT/steps.log"
 fi
 
-say "configure + build (Release, CUDA + NCCL, -Werror)"
+# MPI only where the mpi step runs: AUTO, so that a missing MPI leaves the other steps running.
+mpi=OFF
+mpirun_args=()
+if want mpi; then
+  say "MPI"
+  mpirun_bin=$(command -v mpirun || true)
+  { echo "mpirun: ${mpirun_bin:-none}"; [ -n "$mpirun_bin" ] && mpirun --version 2>&1 | head -2
+    echo "mpicxx: $(command -v mpicxx || echo none)"; } | tee "$OUT/mpi.txt"
+  if [ -n "$mpirun_bin" ]; then
+    mpi=AUTO
+    prefix=$(dirname "$(dirname "$(readlink -f "$mpirun_bin")")")
+    if ! command -v mpicxx >/dev/null && [ -e "$prefix/include/mpi.h" ]; then extra+=(-DMPI_HOME="$prefix"); fi
+    if mpirun --version 2>&1 | grep -qi "open mpi"; then
+      mpirun_args=(--allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE -x NCCL_DEBUG)
+      # Shared-memory transport without cross-process memory attach (CMA), which VMs and
+      # containers may forbid; the result gather is not what is timed.
+      export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_btl_sm_single_copy_mechanism=none
+    fi
+  else
+    { echo "no mpirun on the PATH: the mpi step is skipped. Candidates:";
+      find / -xdev \( -name mpi.h -o -name mpirun \) 2>/dev/null | head -10; } | tee -a "$OUT/mpi.txt"
+  fi
+fi
+
+say "configure + build (Release, CUDA + NCCL, MPI $mpi, -Werror)"
 rm -rf "$build"
 t0=$(date +%s)
-cmake -S "$root" -B "$build" -G Ninja -DAPSP_WITH_CUDA=ON -DAPSP_WITH_NCCL=ON -DAPSP_WITH_MPI=OFF \
+cmake -S "$root" -B "$build" -G Ninja -DAPSP_WITH_CUDA=ON -DAPSP_WITH_NCCL=ON -DAPSP_WITH_MPI=$mpi \
   -DAPSP_WITH_PYTHON=OFF -DAPSP_WERROR=ON "${extra[@]}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 grep "apsp:" "$OUT/configure.log"
-ninja -C "$build" -j "$jobs" apsp test_multigpu >"$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; exit 1; }
+have_mpi=0
+grep -q "MPI backend \.* ON" "$OUT/configure.log" && have_mpi=1
+targets=(apsp test_multigpu)
+if [ "$have_mpi" = 1 ]; then targets+=(test_mpi test_mpi_gpu); fi
+if want mpi && [ "$mpi" != OFF ] && [ "$have_mpi" = 0 ]; then
+  echo "mpirun exists but CMake found no MPI to build with (mpi.h / mpicxx): see $OUT/configure.log" | tee -a "$OUT/mpi.txt"
+  grep -i "mpi" "$OUT/configure.log" | head -5
+fi
+ninja -C "$build" -j "$jobs" "${targets[@]}" >"$OUT/build.log" 2>&1 || { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
 "$build/apsp" info | head -8 | tee "$OUT/info.txt"
 
 status=0
-if [ "$what" = all ] || [ "$what" = tests ]; then
+
+# gtest_result NAME LOG RC: one summary row from a GoogleTest log (skips are not passes).
+gtest_result() {
+  local name=$1 log=$2 rc=$3
+  local failed skipped why
+  failed=$(grep -E "^\[  FAILED  \] [A-Za-z]" "$log" | sed 's/.*\] //; s/ (.*//' | sort -u | tr '\n' ' ')
+  skipped=$(grep -E "^\[  SKIPPED \] [A-Za-z]" "$log" | sed 's/.*\] //; s/ (.*//' | sort -u | wc -l)
+  why=$(grep -m1 -oE "(GPU ranks cannot run here|needs [0-9]+ GPUs|not usable)[^\"]*" "$log" | head -1)
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then note "$name" "TIMEOUT after ${step_timeout} s (hang?) — $log"; status=1
+  elif [ "$rc" -ne 0 ]; then note "$name" "FAIL (rc $rc): ${failed:-see $(basename "$log")}"; status=1
+  elif [ "$skipped" -gt 0 ]; then note "$name" "pass, $skipped skipped: ${why:-see log}"
+  else note "$name" "PASS"; fi
+}
+
+if want tests; then
   say "multi-gpu tests ($gpus GPUs)"
-  "$build/tests/test_multigpu" 2>&1 | tee "$OUT/tests.log" | grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure|got|PASSED|FAILED" | head -40
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  timeout -k 10 "$step_timeout" "$build/tests/test_multigpu" > "$OUT/tests.log" 2>&1
+  rc=$?
+  grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure|got|PASSED|FAILED" "$OUT/tests.log" | head -40
+  gtest_result "multi-gpu tests (test_multigpu, $gpus GPUs)" "$OUT/tests.log" $rc
 fi
 
-if [ "$what" = all ] || [ "$what" = bench ]; then
+if want mpi && [ "$have_mpi" = 1 ]; then
+  for np in 1 2 4; do
+    say "mpi GPU ranks: mpirun -np $np test_mpi_gpu ($gpus GPUs)"
+    log="$OUT/mpi_gpu_np$np.log"
+    timeout -k 10 "$step_timeout" mpirun "${mpirun_args[@]}" -np "$np" "$build/tests/test_mpi_gpu" > "$log" 2>&1
+    rc=$?
+    grep -E "^\[ +(OK|FAILED) +\]|Failure|got |GPU ranks cannot" "$log" | sort | uniq -c | head -30
+    label="mpi GPU ranks, test_mpi_gpu -np $np"
+    [ "$np" -gt "$gpus" ] && label="$label (> $gpus GPUs: fall-back checks)"
+    gtest_result "$label" "$log" $rc
+  done
+
+  say "ctest -L mpi: CPU-rank tests, then the CLI on GPU ranks"
+  (cd "$build" && timeout -k 10 "$step_timeout" ctest -L mpi -LE gpu -j 8 --output-on-failure) > "$OUT/ctest_mpi_cpu.log" 2>&1
+  rc=$?
+  tail -3 "$OUT/ctest_mpi_cpu.log"
+  res=$(grep -E "tests passed" "$OUT/ctest_mpi_cpu.log" | tail -1)
+  [ $rc -eq 0 ] && note "mpi CPU ranks (ctest -L mpi -LE gpu)" "PASS: $res" || { note "mpi CPU ranks (ctest -L mpi -LE gpu)" "FAIL: $res"; status=1; }
+  (cd "$build" && timeout -k 10 "$step_timeout" ctest -L gpu -E mpi_gpu_lib --output-on-failure) > "$OUT/ctest_mpi_gpu.log" 2>&1
+  rc=$?
+  grep -E "Test +#|tests passed" "$OUT/ctest_mpi_gpu.log" | tail -8
+  res=$(grep -E "tests passed" "$OUT/ctest_mpi_gpu.log" | tail -1)
+  skipped=$(grep -c "Skipped" "$OUT/ctest_mpi_gpu.log")
+  [ $rc -eq 0 ] && note "mpi GPU ranks, CLI vs cpu (ctest -L gpu)" "PASS: $res ($skipped lines say skipped: need more GPUs)" ||
+    { note "mpi GPU ranks, CLI vs cpu (ctest -L gpu)" "FAIL: $res"; status=1; }
+
+  if ! want tests; then
+    say "multi-gpu tests again (the driver is shared with GPU ranks)"
+    timeout -k 10 "$step_timeout" "$build/tests/test_multigpu" > "$OUT/tests.log" 2>&1
+    rc=$?
+    grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure" "$OUT/tests.log" | head -20
+    gtest_result "multi-gpu tests (test_multigpu, $gpus GPUs)" "$OUT/tests.log" $rc
+  fi
+
+  V=${APSP_MPI_BENCH_V:-32768}
+  sizes=(2)
+  [ "$gpus" -ge 4 ] && sizes+=(4)
+  say "mpi GPU ranks vs multi-gpu at V=$V (${sizes[*]} GPUs, best of 2)"
+  export APSP_HOST_MEMORY=$((200 << 30))
+  list=""
+  for g in "${sizes[@]}"; do list="$list${list:+,}$V:$g,$V:$g"; done
+  APSP_SCALING="$list" timeout -k 10 "$step_timeout" "$build/tests/test_multigpu" --gtest_also_run_disabled_tests \
+    --gtest_filter='MultiGpuBench.*' > "$OUT/cmp_multigpu.log" 2>&1 || status=1
+  grep -E "^scaling|Failure" "$OUT/cmp_multigpu.log"
+  for g in "${sizes[@]}"; do
+    # Local ranks inherit this environment (APSP_MPI_BENCH, NCCL_NVLS_ENABLE=0).
+    APSP_MPI_BENCH="$V,$V" timeout -k 10 "$step_timeout" mpirun "${mpirun_args[@]}" -np "$g" \
+      "$build/tests/test_mpi_gpu" --gtest_also_run_disabled_tests --gtest_filter='MpiGpuBench.*' \
+      > "$OUT/cmp_mpi_np$g.log" 2>&1 || status=1
+    grep -E "^mpibench|Failure|SKIPPED \]" "$OUT/cmp_mpi_np$g.log" | head -5
+  done
+  python3 - "$OUT"/cmp_multigpu.log "$OUT"/cmp_mpi_np*.log <<'EOF' > "$OUT/mpi_compare.md"
+import sys
+best = {}  # (backend, gpus, V) -> fields of the fastest run
+for path in sys.argv[1:]:
+    for line in open(path):
+        if line.startswith("scaling ") and "skipped" not in line:
+            kind, key = "multi-gpu (1 process)", "gpus"
+        elif line.startswith("mpibench "):
+            kind, key = "mpi GPU ranks", "ranks"
+        else:
+            continue
+        f = dict(kv.split("=", 1) for kv in line.split()[1:])
+        k = (kind, int(f[key]), int(f["V"]))
+        f["runs"] = best.get(k, {}).get("runs", 0) + 1
+        f["verify_all"] = "PASS" if f["verify"] == "PASS" and best.get(k, {}).get("verify_all", "PASS") == "PASS" else "FAIL"
+        if k not in best or float(f["compute_s"]) < float(best[k]["compute_s"]):
+            best[k] = f
+        else:
+            best[k]["runs"], best[k]["verify_all"] = f["runs"], f["verify_all"]
+print("| backend | GPUs | V | compute s (best) | runs | T updates/s | gather s | verify |")
+print("|---|---|---|---|---|---|---|---|")
+for (kind, g, V), f in sorted(best.items(), key=lambda x: (x[0][1], x[0][0])):
+    print(f"| {kind} | {g} | {V} | {float(f['compute_s']):.3f} | {f['runs']} | {float(f['T_updates_per_s']):.2f} | "
+          f"{float(f['gather_s']):.2f} | {f['verify_all']} (all runs) |")
+for (kind, g, V), f in sorted(best.items()):
+    if kind == "mpi GPU ranks" and ("multi-gpu (1 process)", g, V) in best:
+        m = float(best[("multi-gpu (1 process)", g, V)]["compute_s"])
+        print(f"{g} GPUs, V={V}: mpi GPU ranks compute / multi-gpu compute = {float(f['compute_s']) / m:.3f}")
+if not best:
+    print("(no benchmark lines: see cmp_*.log)")
+EOF
+elif want mpi; then
+  note "mpi GPU ranks" "NOT RUN: no MPI to build with (see $OUT/mpi.txt)"
+  status=1
+fi
+
+if want bench; then
   # Weak scaling from V1 = 32768: V_N = V1 * N^(1/3); strong scaling at V = 65536; V = 131072 on 4.
   list=${APSP_SCALING:-"32768:1,41285:2,52016:4,65536:4,65536:2,65536:1,131072:4"}
   say "scaling benchmark: $list"
@@ -94,4 +248,8 @@ if t(65536, 1):
             print(f"strong scaling V=65536 N={g}: speed-up {t(65536, 1) / t(65536, g):.2f}x")
 EOF
 fi
+
+say "summary ($gpus GPUs, mode $what, exit $status)"
+{ echo "| step | result |"; echo "|---|---|"; printf '%s\n' "${summary[@]}"; } | tee "$OUT/summary.md"
+if [ -s "$OUT/mpi_compare.md" ]; then echo; tee -a "$OUT/summary.md" < "$OUT/mpi_compare.md"; fi
 exit $status

@@ -6,7 +6,8 @@
 // and tile size: distances must be identical, and next hops too, except where the mpi backend
 // streams next hops of a graph with zero-weight edges (it then breaks ties by hop count instead of
 // relying on solve()'s loop repair; see mpi_backend.cpp): there every path walk must end at its
-// target with exactly the shortest length. Seeds are fixed and printed on failure.
+// target with exactly the shortest length. Seeds are fixed and printed on failure. CPU ranks only
+// (APSP_MPI_GPU=0 below), also on machines with GPUs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -43,6 +44,14 @@ int world_rank() {
 #endif
 
 using Collector = apsp::test::StripeCollector;
+
+// These tests are about CPU ranks (next hops identical to the cpu backend with the same --block):
+// keep them on CPU ranks where GPUs exist too (tests/test_mpi_gpu.cpp covers GPU ranks). Set
+// before main(), so before any solve.
+[[maybe_unused]] const int kCpuRanks = setenv("APSP_MPI_GPU", "0", 1);
+// The reference: the cpu backend with next hops tracked in its kernels (the arithmetic the mpi
+// backend repeats op for op), not derived from the edges afterwards (src/cpu/next_hops.hpp).
+[[maybe_unused]] const int kTrackedNextHops = setenv("APSP_CPU_NEXT", "tracked", 1);
 
 /// "" if every next-hop walk i -> j ends at j along edges of g with total weight dist(i, j), and
 /// next(i, j) = -1 exactly where j is unreachable; else the first problem.

@@ -57,6 +57,10 @@ int gpu_count() {
 
 using Collector = apsp::test::StripeCollector;
 
+// The --paths reference: the cpu backend with next hops tracked in its kernels (the arithmetic the
+// multi-gpu backend repeats), not derived from the edges afterwards (src/cpu/next_hops.hpp).
+[[maybe_unused]] const int kTrackedNextHops = setenv("APSP_CPU_NEXT", "tracked", 1);
+
 apsp::Backend single_device() {
   for (const auto& b : apsp::backends())
     if (b.name == "cuda" && b.usable) return apsp::Backend::Cuda;

@@ -1,6 +1,20 @@
-// src/mpi/mpi_backend.cpp — the mpi backend: blocked Floyd-Warshall over MPI ranks (CPU kernels).
+// src/mpi/mpi_backend.cpp — the mpi backend: blocked Floyd-Warshall over MPI ranks, one GPU per rank
+// (NCCL between the GPUs) where every rank has a GPU of its own, else CPU kernels on every rank.
 //
-// Every rank builds only its own tiles of a 2D block-cyclic layout (block_cyclic.hpp) from the
+// Which kind: choose_device() decides collectively (every rank the same kind): GPU ranks when the
+// build has NCCL, the type is int32 or float32, and every rank has a usable GPU no other rank of
+// its host uses (local rank l takes GPU l mod count, of --devices if given); APSP_MPI_GPU=0|1
+// forces CPU ranks / GPU ranks (or an error on every rank). Both kinds use the 2D block-cyclic
+// layout of block_cyclic.hpp and the same gather (gather_to_root); Result::block says which tile
+// ran (128 on GPU ranks, whatever --block asked).
+//
+// GPU ranks run the multi-gpu backend's driver with this rank's GPU as its one worker
+// (multigpu/gpu_rank.hpp, multigpu_backend.cu): the cuda backend's kernels, NCCL broadcasts along
+// grid rows and columns on communicators made with ncclCommInitRank (the id travels over the MPI
+// row / column communicators), two-stream lookahead. Distances are identical to the cuda and cpu
+// backends; with --paths, next hops equal `--backend cpu --block 128`.
+//
+// CPU ranks: every rank builds only its own tiles of the layout from the
 // edge list, which every rank has read. Round t: the owner of the pivot tile closes it and
 // broadcasts it along its grid row and grid column; the grid row holding tile row t updates the
 // row panel (P* (x) D[t,J]), the grid column holding tile column t the column panel (D[I,t] (x)
@@ -13,14 +27,16 @@
 // zero-weight edges use the (distance, hop count) comparison (next_hop_mode below), because the
 // loop repair solve() applies to the cpu backend's whole matrix cannot run on stripes.
 //
-// Lookahead (inside update_rest of the shared round scheduler, rounds.hpp): round t's rest update
-// first does the tiles of tile row t+1 and tile column t+1, then closes pivot t+1, updates the
-// t+1 panels and starts their broadcasts with MPI_Ibcast, and only then does the remaining tiles
-// of round t; the master thread calls MPI_Testall between macro tiles so the broadcasts progress
-// while the threads compute. close_pivot(t+1) / update_panels(t+1) then find their work done.
+// Lookahead (CPU ranks; inside update_rest of the shared round scheduler, rounds.hpp): round t's
+// rest update first does the tiles of tile row t+1 and tile column t+1, then closes pivot t+1,
+// updates the t+1 panels and starts their broadcasts with MPI_Ibcast, and only then does the
+// remaining tiles of round t; the master thread calls MPI_Testall between macro tiles so the
+// broadcasts progress while the threads compute. close_pivot(t+1) / update_panels(t+1) then find
+// their work done.
 //
-// Output: after the last round rank 0 gathers stripes of whole tile rows (about 32 MiB each;
-// non-root ranks send every stripe with MPI_Isend up front, rank 0 receives stripe s+1 while it
+// Output (both kinds): after the last round rank 0 gathers stripes of whole tile rows (about
+// 32 MiB each; non-root ranks send their rows of every stripe with MPI_Isend — GPU ranks copy
+// stripe s+1 to pinned memory while stripe s is sent — and rank 0 receives stripe s+1 while it
 // hands stripe s to the sink) and calls SolveOptions::dist_sink / next_sink; every rank leaves
 // Result::dist / next empty. Without a sink rank 0 assembles the whole matrix in Result::dist
 // (next), like a gather to root; the other ranks return empty matrices.
@@ -33,9 +49,11 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -47,6 +65,9 @@
 #include "cpu/blocked_fw.hpp"
 #include "cpu/kernels.hpp"
 #include "mpi/block_cyclic.hpp"
+#ifdef APSP_WITH_NCCL
+#include "multigpu/gpu_rank.hpp"
+#endif
 
 namespace apsp::detail {
 
@@ -162,6 +183,116 @@ constexpr i64 kMacroRows = 128;  // rows of C per task (rounded down to the micr
 constexpr i64 kMacroCols = 256;  // columns of C per task (a multiple of every nr)
 constexpr i64 kStripeBytes = i64(32) << 20;
 constexpr int kInnerBlock = 64;  // the CPU backend closes wider pivots by blocked FW with this block
+
+/// One rank's side of gathering a result matrix to rank 0 (gather_to_root).
+template <class U> struct StripeSource {
+  Grid grid;
+  int rank = 0;
+  i64 n = 0, R = 0, B = 0;
+  /// Local row stride (elements) of rank q.
+  std::function<i64(int q)> ld_of;
+  /// This rank's local tile rows `lr` (contiguous, ld_of(rank) elements a row) in host memory,
+  /// valid until the next call with the same slot (0 or 1).
+  std::function<const U*(TileRange lr, int slot)> rows;
+  /// rows() copies into one buffer per slot (GPU ranks): a slot's send must end before it is refilled.
+  bool copies = false;
+};
+
+/// Gathers a matrix to rank 0 in stripes of whole tile rows (about kStripeBytes each), in row
+/// order: the other ranks send their local rows of every stripe (MPI_Isend), rank 0 receives
+/// stripe s+1 while it reassembles stripe s and hands it to `sink`, or copies it into `whole`
+/// (rows x whole_stride) without one. Only rank 0 calls the sink. If the sink throws, rank 0
+/// keeps receiving so that no rank hangs, then rethrows. Collective over `world`.
+template <class U>
+void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, const RowSink& sink, U* whole,
+                    i64 whole_stride, Dtype dtype, int threads) {
+  const Grid& grid = src.grid;
+  const i64 B = src.B, n = src.n;
+  const auto stripes = dist::output_stripes(src.R, B, src.R * B, i64(sizeof(U)), kStripeBytes);
+  const int tag0 = next_hops ? 1 << 20 : 0;
+  // Local tile rows of rank q in stripe s.
+  auto rows_of = [&](int q, const TileRange& s) {
+    return TileRange{Layout::first_local(s.begin, grid.Pr, grid.row_of(q)),
+                     Layout::first_local(s.end, grid.Pr, grid.row_of(q))};
+  };
+  if (src.rank != 0) {
+    std::vector<MPI_Request> sends;
+    MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // the send that last used each slot
+    const i64 ld = src.ld_of(src.rank);
+    for (std::size_t s = 0; s < stripes.size(); ++s) {
+      const TileRange lr = rows_of(src.rank, stripes[s]);
+      if (lr.empty()) continue;
+      const int slot = int(s % 2);
+      if (src.copies) APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
+      const U* data = src.rows(lr, slot);
+      MPI_Request req = MPI_REQUEST_NULL;
+      APSP_MPI_TRY(MPI_Isend(data, mpi_count((lr.end - lr.begin) * B * ld), mpi_type<U>(), 0, tag0 + int(s), world, &req));
+      if (src.copies) last[slot] = req;
+      else sends.push_back(req);
+    }
+    for (MPI_Request& r : last) sends.push_back(r);
+    APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+    return;
+  }
+  // Rank 0: receive stripe s+1 while stripe s is assembled and handed out.
+  std::vector<Buffer<U>> recv[2];
+  std::vector<MPI_Request> reqs[2];
+  for (auto& r : recv) r.resize(std::size_t(grid.P));
+  auto post = [&](std::size_t s) {
+    const int b = int(s % 2);
+    reqs[b].clear();
+    for (int q = 1; q < grid.P; ++q) {
+      const TileRange lr = rows_of(q, stripes[s]);
+      if (lr.empty()) continue;
+      const i64 count = (lr.end - lr.begin) * B * src.ld_of(q);
+      if (recv[b][q].size() < count) recv[b][q].resize(count);
+      reqs[b].emplace_back();
+      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s), world,
+                             &reqs[b].back()));
+    }
+  };
+  Buffer<U> out;
+  if (sink && !stripes.empty()) out.resize(std::min<i64>(stripes.front().end * B, src.R * B) * n);
+  std::exception_ptr failed;
+  if (!stripes.empty()) post(0);
+  for (std::size_t s = 0; s < stripes.size(); ++s) {
+    const int b = int(s % 2);
+    APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
+    if (s + 1 < stripes.size()) post(s + 1);
+    const i64 row0 = stripes[s].begin * B;
+    const i64 rows = std::min(stripes[s].end * B, n) - row0;
+    if (rows <= 0) continue;
+    const TileRange own = rows_of(0, stripes[s]);
+    const U* own_rows = own.empty() ? nullptr : src.rows(own, 0);
+    U* dst = sink ? out.get() : whole + row0 * whole_stride;
+    const i64 dst_ld = sink ? n : whole_stride;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (i64 r = 0; r < rows; ++r) {
+      const i64 gi = row0 + r, I = gi / B;
+      const int qr = int(I % grid.Pr);
+      for (int qc = 0; qc < grid.Pc; ++qc) {
+        const int q = grid.rank_of(qr, qc);
+        const TileRange lr = rows_of(q, stripes[s]);
+        const i64 q_ld = src.ld_of(q);
+        const U* base = q == 0 ? own_rows : recv[b][q].get();
+        const U* from = base + ((I / grid.Pr - lr.begin) * B + gi % B) * q_ld;
+        for (i64 lj = 0; lj * B < q_ld; ++lj) {
+          const i64 j0 = (lj * grid.Pc + qc) * B;
+          if (j0 >= n) break;
+          std::memcpy(dst + r * dst_ld + j0, from + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(U));
+        }
+      }
+    }
+    if (sink && !failed) {
+      try {
+        sink(RowBlock{row0, rows, n, n, dtype, out.get()});
+      } catch (...) {
+        failed = std::current_exception();  // keep receiving so no rank is left hanging
+      }
+    }
+  }
+  if (failed) std::rethrow_exception(failed);
+}
 
 /// What the kernels keep beside the distances (as in the CPU backend).
 enum class Mode { Distances, NextHops, HopCounts };
@@ -298,84 +429,18 @@ template <class T> class MpiRounds final : public RoundOps {
   template <class U>
   void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
     const U* local = next_hops ? reinterpret_cast<const U*>(N_.get()) : reinterpret_cast<const U*>(D_.get());
-    const Grid& grid = L_.grid;
-    const int rank = grid.rank_of(L_.pr, L_.pc);
-    const auto stripes = dist::output_stripes(L_.R, B_, L_.n_pad(), i64(sizeof(U)), kStripeBytes);
-    const int tag0 = next_hops ? 1 << 20 : 0;
-    // Local tile rows of rank q in stripe s.
-    auto rows_of = [&](int q, const TileRange& s) {
-      return TileRange{Layout::first_local(s.begin, grid.Pr, grid.row_of(q)),
-                       Layout::first_local(s.end, grid.Pr, grid.row_of(q))};
-    };
-    auto cols_of = [&](int q) { return Layout::tiles_of(L_.R, grid.Pc, grid.col_of(q)) * B_; };
-    if (rank != 0) {
-      std::vector<MPI_Request> sends;
-      for (std::size_t s = 0; s < stripes.size(); ++s) {
-        const TileRange lr = rows_of(rank, stripes[s]);
-        if (lr.empty()) continue;
-        sends.emplace_back();
-        APSP_MPI_TRY(MPI_Isend(local + lr.begin * B_ * ld_, mpi_count((lr.end - lr.begin) * B_ * ld_), mpi_type<U>(), 0,
-                               tag0 + int(s), world_, &sends.back()));
-      }
-      APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
-      return;
-    }
-    // Rank 0: receive stripe s+1 while stripe s is assembled and handed out.
-    std::vector<Buffer<U>> recv[2];
-    std::vector<MPI_Request> reqs[2];
-    for (auto& r : recv) r.resize(std::size_t(grid.P));
-    auto post = [&](std::size_t s) {
-      const int b = int(s % 2);
-      reqs[b].clear();
-      for (int q = 1; q < grid.P; ++q) {
-        const TileRange lr = rows_of(q, stripes[s]);
-        if (lr.empty()) continue;
-        const i64 count = (lr.end - lr.begin) * B_ * cols_of(q);
-        if (recv[b][q].size() < count) recv[b][q].resize(count);
-        reqs[b].emplace_back();
-        APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s), world_,
-                               &reqs[b].back()));
-      }
-    };
-    Buffer<U> out;
-    if (sink) out.resize(std::min<i64>(stripes.front().end * B_, L_.n_pad()) * L_.n);
-    std::exception_ptr failed;
-    if (!stripes.empty()) post(0);
-    for (std::size_t s = 0; s < stripes.size(); ++s) {
-      const int b = int(s % 2);
-      APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
-      if (s + 1 < stripes.size()) post(s + 1);
-      const i64 row0 = stripes[s].begin * B_;
-      const i64 rows = std::min(stripes[s].end * B_, L_.n) - row0;
-      if (rows <= 0) continue;
-      U* dst = sink ? out.get() : whole + row0 * whole_stride;
-      const i64 dst_ld = sink ? L_.n : whole_stride;
-#pragma omp parallel for schedule(dynamic) num_threads(threads_)
-      for (i64 r = 0; r < rows; ++r) {
-        const i64 gi = row0 + r, I = gi / B_;
-        const int qr = int(I % grid.Pr);
-        for (int qc = 0; qc < grid.Pc; ++qc) {
-          const int q = grid.rank_of(qr, qc);
-          const TileRange lr = rows_of(q, stripes[s]);
-          const i64 q_ld = cols_of(q);
-          const U* src = q == 0 ? local + (Layout::first_local(I, grid.Pr, qr) * B_ + gi % B_) * q_ld
-                                : recv[b][q].get() + ((I / grid.Pr - lr.begin) * B_ + gi % B_) * q_ld;
-          for (i64 lj = 0; lj * B_ < q_ld; ++lj) {
-            const i64 j0 = (lj * grid.Pc + qc) * B_;
-            if (j0 >= L_.n) break;
-            std::memcpy(dst + r * dst_ld + j0, src + lj * B_, std::size_t(std::min(B_, L_.n - j0)) * sizeof(U));
-          }
-        }
-      }
-      if (sink && !failed) {
-        try {
-          sink(RowBlock{row0, rows, L_.n, L_.n, dtype, out.get()});
-        } catch (...) {
-          failed = std::current_exception();  // keep receiving so no rank is left hanging
-        }
-      }
-    }
-    if (failed) std::rethrow_exception(failed);
+    StripeSource<U> src;
+    src.grid = L_.grid;
+    src.rank = L_.grid.rank_of(L_.pr, L_.pc);
+    src.n = L_.n;
+    src.R = L_.R;
+    src.B = B_;
+    const Grid grid = L_.grid;
+    const i64 R = L_.R, B = B_, ld = ld_;
+    src.ld_of = [grid, R, B](int q) { return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B; };
+    src.rows = [local, B, ld](TileRange lr, int) { return local + lr.begin * B * ld; };
+    src.copies = false;
+    gather_to_root(world_, src, next_hops, sink, whole, whole_stride, dtype, threads_);
   }
 
  private:
@@ -651,26 +716,169 @@ Mode next_hop_mode(const Graph& g, Dtype t, bool paths, bool streamed) {
   return !streamed || cpu::positive_weights(g, t) ? Mode::NextHops : Mode::HopCounts;
 }
 
-/// Ranks on this host (to split the cores between them).
-int ranks_on_this_host(MPI_Comm world) {
-  Comm local;
-  APSP_MPI_TRY(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local.c));
-  return local.size();
+/// The ranks of this rank's host (MPI_Comm_split_type SHARED): this rank's local rank (in
+/// world-rank order) and how many there are.
+struct Host {
+  Comm comm;
+  int rank = 0, size = 1;
+  explicit Host(MPI_Comm world) {
+    APSP_MPI_TRY(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &comm.c));
+    APSP_MPI_TRY(MPI_Comm_rank(comm.c, &rank));
+    size = comm.size();
+  }
+};
+
+/// "" when `problem` is empty on every rank, else "rank R: <its problem>" for the lowest rank R
+/// that has one: the same text on every rank, so that all of them fail alike. Collective.
+std::string first_problem(MPI_Comm comm, const std::string& problem) {
+  int rank = 0, size = 1;
+  APSP_MPI_TRY(MPI_Comm_rank(comm, &rank));
+  APSP_MPI_TRY(MPI_Comm_size(comm, &size));
+  int mine = problem.empty() ? size : rank, first = size;
+  APSP_MPI_TRY(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) return "";
+  char text[512] = {};
+  if (rank == first) problem.copy(text, sizeof(text) - 1);
+  APSP_MPI_TRY(MPI_Bcast(text, int(sizeof(text)), MPI_CHAR, first, comm));
+  return size > 1 ? "rank " + std::to_string(first) + ": " + text : std::string(text);
 }
 
-/// True on every rank iff `ok` is true on every rank.
-bool all_ok(MPI_Comm comm, bool ok) {
-  int mine = ok ? 1 : 0, all = 0;
-  APSP_MPI_TRY(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
-  return all == 1;
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g GiB", bytes / double(std::size_t(1) << 30));
+  return text;
 }
+
+/// APSP_MPI_GPU: "0" CPU ranks, "1" GPU ranks or an error, unset or empty: GPU ranks where possible.
+enum class GpuWish { Auto, Off, On };
+GpuWish gpu_wish() {
+  const char* v = std::getenv("APSP_MPI_GPU");
+  if (!v || !*v) return GpuWish::Auto;
+  if (std::strcmp(v, "0") == 0) return GpuWish::Off;
+  if (std::strcmp(v, "1") == 0) return GpuWish::On;
+  throw UsageError(std::string("APSP_MPI_GPU must be 0 or 1 (got '") + v + "')");
+}
+
+/// The CUDA device this rank computes on, or -1 for CPU ranks: the same kind on every rank
+/// (collective). GPU ranks need a build with NCCL, int32 or float32, and for every rank a usable
+/// GPU of its own (NCCL refuses two ranks of one communicator on one GPU): local rank l takes GPU
+/// l mod count of --devices (default: every GPU the rank sees, in order), and no two ranks of a
+/// host may end up on one physical GPU (compared by PCI bus id, so launchers that give each rank
+/// its own CUDA_VISIBLE_DEVICES work too). Otherwise CPU ranks, or with APSP_MPI_GPU=1 a
+/// BackendUnavailable on every rank. A GPU rank whose device lacks the memory is a ResourceError
+/// on every rank (no silent fall-back to CPU ranks).
+int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, bool paths, const SolveOptions& o) {
+  const GpuWish wish = gpu_wish();
+  std::string why;    // why this rank cannot be a GPU rank
+  std::string usage;  // a --devices mistake
+  int device = -1;
+  if (wish == GpuWish::Off) {
+    why = "APSP_MPI_GPU=0";
+  } else if (t != Dtype::Int32 && t != Dtype::Float32) {
+    why = std::string("GPU ranks support int32 and float32, not ") + dtype_name(t);
+  } else {
+#ifdef APSP_WITH_NCCL
+    const int count = multigpu::gpu_count();
+    std::vector<int> usable = o.devices;
+    if (usable.empty())
+      for (int d = 0; d < count; ++d) usable.push_back(d);
+    std::vector<int> sorted = usable;
+    std::sort(sorted.begin(), sorted.end());
+    for (int d : o.devices)
+      if (d < 0 || d >= count)
+        usage = "--devices: no GPU " + std::to_string(d) + " (this host has " + std::to_string(count) + ")";
+    if (usage.empty() && std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      usage = "--devices: a GPU is listed twice";
+    if (!usage.empty()) {
+      why = usage;
+    } else if (count == 0) {
+      why = "no usable CUDA device";
+    } else {
+      device = usable[std::size_t(host.rank) % usable.size()];
+      why = multigpu::gpu_unusable(device);
+    }
+#else
+    (void)o;
+    why = "this build has no GPU ranks (CUDA and NCCL were not found at configure time)";
+#endif
+  }
+#ifdef APSP_WITH_NCCL
+  // Two ranks of one host on one GPU: compare the chosen GPUs' bus ids within the host.
+  {
+    constexpr int kIdChars = 64;
+    std::vector<char> ids(std::size_t(host.size) * kIdChars, '\0');
+    char mine[kIdChars] = {};
+    if (device >= 0) multigpu::gpu_bus_id(device).copy(mine, kIdChars - 1);
+    APSP_MPI_TRY(MPI_Allgather(mine, kIdChars, MPI_CHAR, ids.data(), kIdChars, MPI_CHAR, host.comm.c));
+    for (int r = 0; r < host.size && device >= 0 && why.empty(); ++r)
+      if (r != host.rank && std::strncmp(mine, ids.data() + std::size_t(r) * kIdChars, kIdChars) == 0)
+        why = "local ranks " + std::to_string(std::min(r, host.rank)) + " and " + std::to_string(std::max(r, host.rank)) +
+              " would share GPU " + mine + " (a GPU rank needs a GPU of its own: " + std::to_string(host.size) +
+              " ranks on this host)";
+  }
+#endif
+  if (const std::string u = first_problem(world, usage); !u.empty()) throw UsageError(u);
+  if (const std::string missing = first_problem(world, why); !missing.empty()) {
+    if (wish == GpuWish::On) throw BackendUnavailable("APSP_MPI_GPU=1 but GPU ranks are not possible: " + missing);
+    return -1;
+  }
+#ifdef APSP_WITH_NCCL
+  std::string short_of;
+  try {
+    int size = 1;
+    APSP_MPI_TRY(MPI_Comm_size(world, &size));
+    const std::size_t need = multigpu::bytes_per_gpu(n, size, 4, paths);
+    const std::size_t free_b = multigpu::free_device_bytes(device);
+    if (need > free_b)
+      short_of = "V=" + std::to_string(n) + " needs " + gib(double(need)) + " on each of " + std::to_string(size) +
+                 " GPUs; GPU " + std::to_string(device) + " has " + gib(double(free_b)) + " free";
+  } catch (const std::exception& e) {
+    short_of = e.what();
+  }
+  if (const std::string m = first_problem(world, short_of); !m.empty()) throw ResourceError(m);
+#else
+  (void)n;
+  (void)paths;
+#endif
+  return device;
+}
+
+#ifdef APSP_WITH_NCCL
+/// The NCCL id exchange of a GPU rank, over the MPI communicators of its grid row and column
+/// (made with MPI_Comm_split keyed by the grid column / row index, so index = rank in them).
+class MpiLinks final : public multigpu::RankLinks {
+ public:
+  MpiLinks(MPI_Comm row, MPI_Comm col) : row_(row), col_(col) {}
+  void broadcast(void* data, std::size_t bytes, int root, bool row) override {
+    APSP_MPI_TRY(MPI_Bcast(data, mpi_count(i64(bytes)), MPI_BYTE, root, row ? row_ : col_));
+  }
+
+ private:
+  MPI_Comm row_, col_;
+};
+
+multigpu::Mode gpu_mode(Mode m) {
+  switch (m) {
+    case Mode::Distances: break;
+    case Mode::NextHops: return multigpu::Mode::NextHops;
+    case Mode::HopCounts: return multigpu::Mode::HopCounts;
+  }
+  return multigpu::Mode::Distances;
+}
+#endif
 
 class MpiBackend final : public BackendImpl {
  public:
   std::string name() const override { return "mpi"; }
   bool supports(Dtype) const override { return true; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
-  int effective_block(Dtype t, int block) const override { return cpu::effective_block(t, block); }
+  /// CPU ranks: the CPU backend's rule. GPU ranks (known once run() chose them): the GPU tile.
+  int effective_block(Dtype t, int block) const override {
+#ifdef APSP_WITH_NCCL
+    if (gpu_ranks_) return multigpu::kGpuTile;
+#endif
+    return cpu::effective_block(t, block);
+  }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
 
@@ -682,7 +890,17 @@ class MpiBackend final : public BackendImpl {
     int rank = 0, size = 1;
     APSP_MPI_TRY(MPI_Comm_rank(world.c, &rank));
     APSP_MPI_TRY(MPI_Comm_size(world.c, &size));
+    const Host host(world.c);
+    const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
+    const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, o);
+    gpu_ranks_ = device >= 0;
+    if (device >= 0) run_gpu(g, dist, next, device, o, timings, world.c, rank, size, threads);
+    else run_cpu(g, dist, next, block, o, timings, world.c, rank, size, threads);
+  }
 
+ private:
+  void run_cpu(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings,
+               MPI_Comm world, int rank, int size, int threads) {
     const Dtype t = dist.dtype();
     const i64 n = g.num_vertices;
     // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.
@@ -690,10 +908,8 @@ class MpiBackend final : public BackendImpl {
     const Grid grid = Grid::for_workers(size);
     const Layout lay(grid, rank, n, B);
     Comm row_comm, col_comm;
-    APSP_MPI_TRY(MPI_Comm_split(world.c, lay.pr, lay.pc, &row_comm.c));
-    APSP_MPI_TRY(MPI_Comm_split(world.c, lay.pc, lay.pr, &col_comm.c));
-    const int local_ranks = ranks_on_this_host(world.c);
-    const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, local_ranks));
+    APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
+    APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
 
     visit_dtype(t, [&](auto tag) {
       using T = decltype(tag);
@@ -702,19 +918,18 @@ class MpiBackend final : public BackendImpl {
       std::string error;
       try {
         const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
-        rounds = std::make_unique<MpiRounds<T>>(lay, world.c, row_comm.c, col_comm.c, mode, threads,
+        rounds = std::make_unique<MpiRounds<T>>(lay, world, row_comm.c, col_comm.c, mode, threads,
                                                 cpu::kernels_for<T>(cpu::active_isa()));
         rounds->build(g);
       } catch (const std::exception& e) {
         error = e.what();
       }
-      if (!all_ok(world.c, error.empty()))
-        throw ResourceError(error.empty() ? "mpi backend: another rank could not set up its tiles" : error);
+      if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
       const double t1 = MPI_Wtime();
       timings.build += t1 - t0;
       ProgressFn progress = rank == 0 ? o.progress : ProgressFn{};
       run_rounds(*rounds, progress);
-      APSP_MPI_TRY(MPI_Barrier(world.c));
+      APSP_MPI_TRY(MPI_Barrier(world));
       const double t2 = MPI_Wtime();
       timings.compute = t2 - t1;
 
@@ -730,6 +945,74 @@ class MpiBackend final : public BackendImpl {
       timings.d2h = MPI_Wtime() - t2;
     });
   }
+
+  // GPU ranks: the multi-gpu driver with this rank's GPU as its one worker (multigpu/gpu_rank.hpp),
+  // NCCL between the ranks' GPUs, the result gathered to rank 0 over MPI as with CPU ranks.
+  void run_gpu(const Graph& g, Matrix& dist, Matrix* next, int device, const SolveOptions& o, Timings& timings,
+               MPI_Comm world, int rank, int size, int threads) {
+#ifdef APSP_WITH_NCCL
+    const Dtype t = dist.dtype();
+    const i64 n = g.num_vertices;
+    const i64 B = multigpu::kGpuTile;
+    const Grid grid = Grid::for_workers(size);
+    const Layout lay(grid, rank, n, B);
+    Comm row_comm, col_comm;
+    APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
+    APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
+
+    const double t0 = MPI_Wtime();
+    std::unique_ptr<multigpu::GpuRank> gpu;
+    std::string error;
+    try {
+      const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
+      gpu = multigpu::make_gpu_rank(device, grid, rank, n, t, gpu_mode(mode));
+      gpu->build(g);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
+    // A rank whose NCCL set-up fails leaves the others waiting in ncclCommInitRank; mpirun ends
+    // the job when that rank exits with its error.
+    MpiLinks links(row_comm.c, col_comm.c);
+    gpu->connect(links);
+    const double t1 = MPI_Wtime();
+    timings.h2d = t1 - t0;
+    gpu->run(rank == 0 ? o.progress : ProgressFn{});
+    APSP_MPI_TRY(MPI_Barrier(world));
+    const double t2 = MPI_Wtime();
+    timings.compute = t2 - t1;
+
+    auto gather = [&](auto tag, bool next_hops, const RowSink& sink, Matrix& m) {
+      using U = decltype(tag);
+      const bool keep = rank == 0 && !sink;
+      StripeSource<U> src;
+      src.grid = grid;
+      src.rank = rank;
+      src.n = n;
+      src.R = lay.R;
+      src.B = B;
+      src.ld_of = [grid, R = lay.R, B](int q) { return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B; };
+      multigpu::GpuRank* gr = gpu.get();
+      src.rows = [gr, B, next_hops](TileRange lr, int slot) {
+        return static_cast<const U*>(gr->rows_to_host(next_hops, lr.begin * B, (lr.end - lr.begin) * B, slot));
+      };
+      src.copies = true;
+      gather_to_root(world, src, next_hops, sink, keep ? m.data<U>() : nullptr, m.stride(),
+                     next_hops ? Dtype::Int32 : t, threads);
+      if (!keep) m = Matrix{};
+    };
+    if (t == Dtype::Int32) gather(i32{}, false, o.dist_sink, dist);
+    else gather(float{}, false, o.dist_sink, dist);
+    if (next) gather(i32{}, true, o.next_sink, *next);
+    timings.d2h = MPI_Wtime() - t2;
+#else
+    (void)g, (void)dist, (void)next, (void)device, (void)o, (void)timings, (void)world, (void)rank, (void)size,
+        (void)threads;
+    throw BackendUnavailable("this build has no GPU ranks");
+#endif
+  }
+
+  bool gpu_ranks_ = false;
 };
 
 }  // namespace
@@ -745,11 +1028,19 @@ BackendInfo mpi_backend_info() {
   version = "Open MPI " + std::to_string(OMPI_MAJOR_VERSION) + "." + std::to_string(OMPI_MINOR_VERSION) + "." +
             std::to_string(OMPI_RELEASE_VERSION);
 #endif
+#ifdef APSP_WITH_NCCL
+  const int gpus = multigpu::gpu_count();
+  const std::string kernels = gpus > 0 ? "GPU ranks when every rank has a GPU of its own (" + std::to_string(gpus) +
+                                             " here), else CPU kernels; APSP_MPI_GPU=0|1 forces"
+                                       : "CPU kernels per rank (no GPU here)";
+#else
+  const std::string kernels = "CPU kernels per rank";
+#endif
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
     if (const char* s = std::getenv(var))
-      return {"mpi", true, true, "run under mpirun: " + std::string(s) + " ranks (" + version + ", CPU kernels per rank)"};
+      return {"mpi", true, true, "run under mpirun: " + std::string(s) + " ranks (" + version + ", " + kernels + ")"};
   }
-  return {"mpi", true, true, version + ", CPU kernels per rank; run under `mpirun -np N` (alone: 1 rank)"};
+  return {"mpi", true, true, version + ", " + kernels + "; run under `mpirun -np N` (alone: 1 rank)"};
 }
 
 }  // namespace apsp::detail

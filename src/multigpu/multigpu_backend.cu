@@ -21,6 +21,11 @@
 // One host thread drives every GPU; NCCL calls for several GPUs are grouped (ncclGroupStart/End).
 // rowp/colT/pivot buffers are double-buffered by round parity.
 //
+// The driver (MultiGpuRounds) works on whichever workers of the grid this process holds: all of
+// them here (communicators by ncclCommInitAll), or one in an mpi GPU rank (gpu_rank.hpp:
+// GpuRankOf, communicators by ncclCommInitRank from ids the mpi backend broadcasts over MPI; the
+// mpi backend gathers the result).
+//
 // Output: stripes of whole tile rows are copied device -> pinned host (stripe s+1 in flight while
 // stripe s is reassembled and handed to SolveOptions::dist_sink), or into Result::dist without a
 // sink. References: Venkataraman et al. (JEA 2003) for the blocking; ScaLAPACK's 2D block-cyclic
@@ -48,6 +53,7 @@
 #include "cuda/fw_kernels.cuh"
 #include "cpu/blocked_fw.hpp"
 #include "mpi/block_cyclic.hpp"
+#include "multigpu/gpu_rank.hpp"
 
 #define APSP_NCCL_TRY(call)                                                                          \
   do {                                                                                               \
@@ -349,9 +355,7 @@ __global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __
 
 template <class T> ncclDataType_t nccl_type() { return std::is_same_v<T, int> ? ncclInt32 : ncclFloat32; }
 
-/// What the kernels keep beside the distances (as the CPU backend: hop counts only when
-/// zero-weight edges could make equal-length alternatives point at each other).
-enum class Mode { Distances, NextHops, HopCounts };
+static_assert(kGpuTile == kTile, "gpu_rank.hpp's tile must be the cuda backend's");
 
 /// One GPU's share: its layout, streams, events, communicators and buffers.
 template <class T> struct Gpu {
@@ -403,17 +407,6 @@ template <class T> struct PinnedArray {
 /// one element count on every member of a communicator.
 i64 uniform_ld(const Grid& g, i64 R) { return Layout::tiles_of(R, std::min(g.Pr, g.Pc), 0) * kTile; }
 
-/// Device memory one GPU needs (bytes).
-std::size_t bytes_per_gpu(i64 n, int gpus, std::size_t elem, bool paths) {
-  const Grid g = Grid::for_workers(gpus);
-  const i64 R = (n + kTile - 1) / kTile;
-  const i64 ld = uniform_ld(g, R), rows = Layout::tiles_of(R, g.Pr, 0) * kTile;
-  const i64 chunk = cuda::kEdgeChunk;
-  const i64 words = paths ? 3 * rows * ld + 6 * kTile * ld + 9 * rows * kTile + 6 * kTile * kTile
-                          : rows * ld + 5 * kTile * ld + 4 * kTile * kTile;
-  return std::size_t(words) * elem + std::size_t(chunk) * 16;
-}
-
 std::string gib(double b) {
   std::ostringstream os;
   os.precision(3);
@@ -436,18 +429,27 @@ template <class F> void parallel_rows(i64 rows, const F& f) {
   for (auto& th : pool) th.join();
 }
 
+/// A GPU of the grid that this process drives: its device ordinal and its worker index in the grid.
+struct Member {
+  int ordinal = 0;
+  int worker = 0;
+};
+
+/// The round loop over the GPUs this process drives (`members`), which hold some or all of the
+/// grid's workers: all of them (the multi-gpu backend: one process, connect_in_process()) or one
+/// (an mpi GPU rank: connect_ranks()). Everything below works on the members it has; only the
+/// in-process gather() needs every worker here.
 template <class T> class MultiGpuRounds final : public RoundOps {
  public:
-  MultiGpuRounds(const std::vector<int>& ordinals, i64 n, Mode mode)
-      : grid_(Grid::for_workers(int(ordinals.size()))), mode_(mode) {
+  MultiGpuRounds(const Grid& grid, const std::vector<Member>& members, i64 n, Mode mode) : grid_(grid), mode_(mode) {
     const i64 R = (n + kTile - 1) / kTile;
     ld_ = uniform_ld(grid_, R);
-    gpus_.reserve(ordinals.size());
-    for (std::size_t q = 0; q < ordinals.size(); ++q) {
+    gpus_.reserve(members.size());
+    for (const Member& m : members) {
       gpus_.push_back(std::make_unique<Gpu<T>>());
       Gpu<T>& g = *gpus_.back();
-      g.ordinal = ordinals[q];
-      g.L = Layout(grid_, int(q), n, kTile);
+      g.ordinal = m.ordinal;
+      g.L = Layout(grid_, m.worker, n, kTile);
       APSP_CUDA_TRY(cudaSetDevice(g.ordinal));
       int lo = 0, hi = 0;
       APSP_CUDA_TRY(cudaDeviceGetStreamPriorityRange(&lo, &hi));
@@ -484,14 +486,49 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          int(cuda::kClosureSmemBytes)));
     }
-    // One communicator per grid row and per grid column (cliques of this process's GPUs).
+  }
+
+  /// One communicator per grid row and per grid column, every worker in this process
+  /// (ncclCommInitAll over the members of each row and column).
+  void connect_in_process() {
+    APSP_EXPECTS(int(gpus_.size()) == grid_.P, "connect_in_process needs every worker of the grid in this process");
     if (grid_.Pc > 1)
       for (int pr = 0; pr < grid_.Pr; ++pr) make_comms(pr, true);
     if (grid_.Pr > 1)
       for (int pc = 0; pc < grid_.Pc; ++pc) make_comms(pc, false);
   }
 
+  /// The communicators of this process's one worker (an MPI rank): its grid row, then its grid
+  /// column, each from an NCCL id that the member with index 0 creates and `links` broadcasts.
+  /// Every rank joins its row before its column, so the blocking ncclCommInitRank calls cannot
+  /// wait on each other in a cycle.
+  void connect_ranks(RankLinks& links) {
+    APSP_EXPECTS(gpus_.size() == 1, "connect_ranks drives exactly one GPU");
+    Gpu<T>& q = *gpus_.front();
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    if (grid_.Pc > 1) q.row = join(links, true, grid_.Pc, q.L.pc);
+    if (grid_.Pr > 1) q.col = join(links, false, grid_.Pr, q.L.pr);
+  }
+
   const Grid& grid() const { return grid_; }
+  i64 ld() const { return ld_; }
+
+  /// Copies `rows` local rows from local row `row0` of member 0's distances (or next hops) to
+  /// host memory at `dst`, densely: local_cols() 4-byte elements a row (the device rows are ld()
+  /// wide, which may be more). Returns when they are there.
+  void rows_to_host(bool next_hops, i64 row0, i64 rows, void* dst) {
+    Gpu<T>& q = *gpus_.front();
+    const i64 cols = q.L.local_cols();
+    if (rows <= 0 || cols <= 0) return;
+    APSP_EXPECTS(row0 >= 0 && row0 + rows <= q.L.local_rows(), "rows_to_host: rows outside the local matrix");
+    APSP_EXPECTS(!next_hops || q.N.get(), "rows_to_host: no next hops were kept");
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    const void* src = next_hops ? static_cast<const void*>(q.N.get() + row0 * ld_)
+                                : static_cast<const void*>(q.D.get() + row0 * ld_);
+    APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, std::size_t(cols) * 4, src, std::size_t(ld_) * 4, std::size_t(cols) * 4,
+                                    std::size_t(rows), cudaMemcpyDeviceToHost, q.main));
+    APSP_CUDA_TRY(cudaStreamSynchronize(q.main));
+  }
 
   void build(const Graph& g) {
     const i64 E = i64(g.num_edges());
@@ -611,6 +648,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   /// Hands out the distances (U = T) or next hops (U = int, next_hops) in stripes of tile rows:
   /// to `sink` if set, else into `whole`.
   template <class U> void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
+    APSP_EXPECTS(int(gpus_.size()) == grid_.P, "the in-process gather needs every worker of the grid in this process");
     auto source = [&](Gpu<T>& q) -> const U* {
       return next_hops ? reinterpret_cast<const U*>(q.N.get()) : reinterpret_cast<const U*>(q.D.get());
     };
@@ -675,6 +713,27 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   }
 
  private:
+  /// Joins the NCCL communicator of this worker's grid row (`row`) or column: `members` ranks,
+  /// this one with index `me`.
+  static ncclComm_t join(RankLinks& links, bool row, int members, int me) {
+    struct {
+      ncclUniqueId id;
+      int ok;
+    } msg{};
+    ncclResult_t made = ncclSuccess;
+    if (me == 0) {
+      made = ncclGetUniqueId(&msg.id);
+      msg.ok = made == ncclSuccess ? 1 : 0;
+    }
+    links.broadcast(&msg, sizeof(msg), 0, row);
+    if (!msg.ok)
+      throw Error(std::string("NCCL: the first rank of a grid ") + (row ? "row" : "column") +
+                  " could not create an id" + (me == 0 ? std::string(": ") + ncclGetErrorString(made) : std::string()));
+    ncclComm_t comm = nullptr;
+    APSP_NCCL_TRY(ncclCommInitRank(&comm, members, msg.id, me));
+    return comm;
+  }
+
   void make_comms(int index, bool rows) {
     const int members = rows ? grid_.Pc : grid_.Pr;
     std::vector<int> devs(std::size_t(members), 0);
@@ -1034,7 +1093,10 @@ class MultiGpuBackend final : public BackendImpl {
     const Mode mode = !next                                                       ? Mode::Distances
                       : !o.next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
                                                                                 : Mode::HopCounts;
-    MultiGpuRounds<T> fw(devs, g.num_vertices, mode);
+    std::vector<Member> members;
+    for (std::size_t q = 0; q < devs.size(); ++q) members.push_back({devs[q], int(q)});
+    MultiGpuRounds<T> fw(Grid::for_workers(int(devs.size())), members, g.num_vertices, mode);
+    fw.connect_in_process();
     fw.build(g);
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
@@ -1054,7 +1116,87 @@ class MultiGpuBackend final : public BackendImpl {
   }
 };
 
+/// An mpi GPU rank: the round loop with this rank's GPU as its one member, and two pinned
+/// buffers for the stripes it hands to the gather.
+template <class T> class GpuRankOf final : public GpuRank {
+ public:
+  GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode)
+      : fw_(grid, {Member{device, rank}}, n, mode), cols_(Layout(grid, rank, n, kTile).local_cols()) {}
+  void build(const Graph& g) override { fw_.build(g); }
+  void connect(RankLinks& links) override { fw_.connect_ranks(links); }
+  void run(const ProgressFn& progress) override {
+    fw_.set_progress(progress);
+    run_rounds(fw_, progress);
+    fw_.synchronize();
+  }
+  const void* rows_to_host(bool next_hops, i64 row0, i64 rows, int slot) override {
+    PinnedArray<int>& stage = stage_[slot & 1];
+    const i64 count = std::max<i64>(1, rows * cols_);
+    if (stage.count < count) stage.resize(count);
+    fw_.rows_to_host(next_hops, row0, rows, stage.p);
+    return stage.p;
+  }
+
+ private:
+  MultiGpuRounds<T> fw_;
+  i64 cols_;                   // local columns (the host rows' width)
+  PinnedArray<int> stage_[2];  // 4-byte elements: int32 or float32 distances, int32 next hops
+};
+
 }  // namespace
+
+std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i64 n, Dtype t, Mode mode) {
+  APSP_EXPECTS(rank >= 0 && rank < grid.P, "make_gpu_rank: rank outside the grid");
+  if (t == Dtype::Int32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode);
+  if (t == Dtype::Float32) return std::make_unique<GpuRankOf<float>>(device, grid, rank, n, mode);
+  throw UsageError(std::string("GPU ranks support int32 and float32, not ") + dtype_name(t));
+}
+
+int gpu_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+std::string gpu_unusable(int device) {
+  cudaDeviceProp p{};
+  const cudaError_t e = cudaGetDeviceProperties(&p, device);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return "GPU " + std::to_string(device) + ": " + cudaGetErrorString(e);
+  }
+  if (p.major < 9) return "GPU " + std::to_string(device) + " (" + p.name + ")" + cuda::kNeedsSm90;
+  return "";
+}
+
+std::string gpu_bus_id(int device) {
+  char id[64] = {};
+  if (cudaDeviceGetPCIBusId(id, int(sizeof(id)), device) != cudaSuccess) {
+    cudaGetLastError();
+    return "device " + std::to_string(device);
+  }
+  return id;
+}
+
+std::size_t free_device_bytes(int device) {
+  APSP_CUDA_TRY(cudaSetDevice(device));
+  std::size_t free_b = 0, total_b = 0;
+  APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+  return free_b;
+}
+
+std::size_t bytes_per_gpu(i64 n, int workers, std::size_t elem, bool paths) {
+  const Grid g = Grid::for_workers(workers);
+  const i64 R = (n + kTile - 1) / kTile;
+  const i64 ld = uniform_ld(g, R), rows = Layout::tiles_of(R, g.Pr, 0) * kTile;
+  const i64 chunk = cuda::kEdgeChunk;
+  const i64 words = paths ? 3 * rows * ld + 6 * kTile * ld + 9 * rows * kTile + 6 * kTile * kTile
+                          : rows * ld + 5 * kTile * ld + 4 * kTile * kTile;
+  return std::size_t(words) * elem + std::size_t(chunk) * 16;
+}
 
 }  // namespace multigpu
 

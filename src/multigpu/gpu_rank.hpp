@@ -1,0 +1,76 @@
+// src/multigpu/gpu_rank.hpp — the multi-gpu driver as one MPI rank's GPU (internal; no CUDA, NCCL
+// or MPI types here).
+//
+// The multi-gpu backend drives every GPU of one host from one process. The mpi backend with GPU
+// ranks runs the same driver (multigpu_backend.cu: the round loop, the cuda backend's kernels, NCCL
+// broadcasts along grid rows and columns, two-stream lookahead) with a single member: this rank's
+// GPU at this rank's place in the 2D block-cyclic grid. Its NCCL communicators are made with
+// ncclCommInitRank from an id that the first member of each grid row / column creates and the
+// mpi backend broadcasts over MPI (RankLinks). The result leaves the GPU stripe by stripe
+// (rows_to_host) and the mpi backend gathers it to rank 0 over MPI.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "apsp/solve.hpp"
+#include "mpi/block_cyclic.hpp"
+
+namespace apsp::detail::multigpu {
+
+/// Tile size of every GPU path (cuda::kTile; the .cu checks that they agree).
+inline constexpr int kGpuTile = 128;
+
+/// What the kernels keep beside the distances (as the CPU backend: hop counts only when
+/// zero-weight edges could make equal-length alternatives point at each other).
+enum class Mode { Distances, NextHops, HopCounts };
+
+/// How a GPU rank's NCCL communicators find their members: a broadcast of a few bytes (an NCCL
+/// unique id) within the rank's grid row or grid column. Implemented over MPI by the mpi backend.
+class RankLinks {
+ public:
+  virtual ~RankLinks() = default;
+  /// Broadcasts `bytes` at `data` from the member with index `root` (its grid column index within
+  /// a grid row, its grid row index within a grid column) to every member of this rank's grid row
+  /// (`row`) or grid column. Collective over that row or column.
+  virtual void broadcast(void* data, std::size_t bytes, int root, bool row) = 0;
+};
+
+/// One MPI rank's GPU: its tiles of the 2D block-cyclic layout (tile kGpuTile), built on the GPU
+/// from the edge list.
+class GpuRank {
+ public:
+  virtual ~GpuRank() = default;
+  /// Fills this rank's tiles from the edges (every rank passes the same graph).
+  virtual void build(const Graph& g) = 0;
+  /// Makes the NCCL communicators of this rank's grid row and column. Collective over the world:
+  /// every rank calls it once, after build().
+  virtual void connect(RankLinks& links) = 0;
+  /// Runs every round; returns when this GPU is idle. Collective (NCCL) over the world.
+  virtual void run(const ProgressFn& progress) = 0;
+  /// Copies `rows` local rows from local row `row0` of the distances (or the next hops) into host
+  /// memory this object owns (pinned; one buffer per `slot`, 0 or 1), densely (the rank's local
+  /// columns a row, 4-byte elements), and returns it; the data stays valid until the next call
+  /// with the same slot. Synchronous.
+  virtual const void* rows_to_host(bool next_hops, std::int64_t row0, std::int64_t rows, int slot) = 0;
+};
+
+/// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (int32 or float32).
+std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n, Dtype t,
+                                       Mode mode);
+
+/// CUDA devices on this host; 0 when there is none or the driver cannot be used (never throws).
+int gpu_count();
+/// "" when `device` can run this build's kernels, else why not (never throws).
+std::string gpu_unusable(int device);
+/// The PCI bus id of `device` (which physical GPU it is, whatever CUDA_VISIBLE_DEVICES says).
+std::string gpu_bus_id(int device);
+/// Free bytes on `device` (throws on a CUDA error).
+std::size_t free_device_bytes(int device);
+/// Device memory that each of `workers` GPUs needs for n vertices of `elem` bytes (with `paths`:
+/// next hops and hop counts too).
+std::size_t bytes_per_gpu(std::int64_t n, int workers, std::size_t elem, bool paths);
+
+}  // namespace apsp::detail::multigpu
