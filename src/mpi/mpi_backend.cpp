@@ -743,7 +743,7 @@ std::string first_problem(MPI_Comm comm, const std::string& problem) {
   return size > 1 ? "rank " + std::to_string(first) + ": " + text : std::string(text);
 }
 
-std::string gib(double bytes) {
+[[maybe_unused]] std::string gib(double bytes) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.3g GiB", bytes / double(std::size_t(1) << 30));
   return text;
@@ -799,6 +799,7 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
     }
 #else
     (void)o;
+    (void)host;
     why = "this build has no GPU ranks (CUDA and NCCL were not found at configure time)";
 #endif
   }
