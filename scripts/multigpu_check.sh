@@ -29,6 +29,7 @@ mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export GTEST_COLOR=no  # mpirun gives ranks a terminal, and colour codes would hide the result lines
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=/tmp/build-multigpu
 jobs=$(nproc)
@@ -112,9 +113,11 @@ status=0
 gtest_result() {
   local name=$1 log=$2 rc=$3
   local failed skipped why
-  failed=$(grep -E "^\[  FAILED  \] [A-Za-z]" "$log" | sed 's/.*\] //; s/ (.*//' | sort -u | tr '\n' ' ')
-  skipped=$(grep -E "^\[  SKIPPED \] [A-Za-z]" "$log" | sed 's/.*\] //; s/ (.*//' | sort -u | wc -l)
-  why=$(grep -m1 -oE "(GPU ranks cannot run here|needs [0-9]+ GPUs|not usable)[^\"]*" "$log" | head -1)
+  local text
+  text=$(sed 's/\x1b\[[0-9;]*m//g' "$log")
+  failed=$(grep -E "^\[  FAILED  \] [A-Za-z]" <<<"$text" | sed 's/.*\] //; s/ (.*//' | sort -u | tr '\n' ' ')
+  skipped=$(grep -E "^\[  SKIPPED \] [A-Za-z]" <<<"$text" | sed 's/.*\] //; s/ (.*//' | sort -u | wc -l)
+  why=$(grep -m1 -oE "(GPU ranks cannot run here|needs [0-9]+ GPUs|not usable)[^\"]*" <<<"$text" | head -1)
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then note "$name" "TIMEOUT after ${step_timeout} s (hang?) — $log"; status=1
   elif [ "$rc" -ne 0 ]; then note "$name" "FAIL (rc $rc): ${failed:-see $(basename "$log")}"; status=1
   elif [ "$skipped" -gt 0 ]; then note "$name" "pass, $skipped skipped: ${why:-see log}"
