@@ -4,14 +4,16 @@
 // Families: random, many zero weights (zero-weight cycles everywhere), all-zero weights (every
 // path ties), duplicates, self loops, disconnected parts, undirected, negative weights (Johnson),
 // every dtype, several tile sizes, and a gadget built so that a careless tie rule would point two
-// vertices of a zero-weight cycle at each other. Backends: cpu always, cuda when usable. All pairs
-// for small V, sampled pairs plus whole rows for larger V. Seeds are in the trace on failure.
+// vertices of a zero-weight cycle at each other. Backends: cpu always (as its cost model picks
+// the next-hop method, and with each method forced), cuda when usable. All pairs for small V,
+// sampled pairs plus whole rows for larger V. Seeds are in the trace on failure.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <unordered_map>
 
@@ -19,6 +21,7 @@
 #include "apsp/paths.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
+#include "cpu/next_hops.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -232,21 +235,31 @@ bool backend_usable(Backend b, std::string& why) {
   return false;
 }
 
-class PathsOnBackend : public ::testing::TestWithParam<Backend> {
+/// A backend to run the path tests on; for the CPU, also how it keeps next hops (forced).
+struct BackendCase {
+  Backend backend;
+  std::optional<detail::cpu::NextMethod> cpu_next;
+  std::string name;
+};
+
+class PathsOnBackend : public ::testing::TestWithParam<BackendCase> {
  protected:
   void SetUp() override {
     std::string why;
-    if (!backend_usable(GetParam(), why))
-      GTEST_SKIP() << "backend '" << backend_name(GetParam()) << "' not usable here: " << why;
+    if (!backend_usable(backend(), why))
+      GTEST_SKIP() << "backend '" << backend_name(backend()) << "' not usable here: " << why;
+    if (GetParam().cpu_next) detail::cpu::force_next_method(GetParam().cpu_next);
   }
+  void TearDown() override { detail::cpu::force_next_method(std::nullopt); }
+  Backend backend() const { return GetParam().backend; }
   /// Runs solve with paths; a backend that does not keep paths yet makes the test skip.
   std::optional<Result> run(const Graph& g, std::optional<Dtype> t = std::nullopt, int block = 0) {
     try {
-      return solve_paths(g, GetParam(), t, block);
+      return solve_paths(g, backend(), t, block);
     } catch (const Error& e) {
       const std::string msg = e.what();
-      if (GetParam() != Backend::Cpu && msg.find("path") != std::string::npos) {
-        skipped_ = "backend '" + std::string(backend_name(GetParam())) + "' does not keep paths yet: " + msg;
+      if (backend() != Backend::Cpu && msg.find("path") != std::string::npos) {
+        skipped_ = "backend '" + std::string(backend_name(backend())) + "' does not keep paths yet: " + msg;
         return std::nullopt;
       }
       throw;
@@ -279,7 +292,7 @@ TEST_P(PathsOnBackend, EveryDtype) {
       try {
         r = run(g, t, 16);
       } catch (const UsageError&) {  // a GPU backend without this dtype
-        if (GetParam() == Backend::Cpu) throw;
+        if (backend() == Backend::Cpu) throw;
         continue;
       }
       if (!r) GTEST_SKIP() << skipped_;
@@ -358,8 +371,13 @@ TEST_P(PathsOnBackend, LargerNegativeSampled) {
   check_paths(g, *r, 9);
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, PathsOnBackend, ::testing::Values(Backend::Cpu, Backend::Cuda),
-                         [](const auto& pinfo) { return std::string(backend_name(pinfo.param)); });
+// The CPU backend three ways: as its cost model picks, and with each next-hop method forced.
+INSTANTIATE_TEST_SUITE_P(Backends, PathsOnBackend,
+                         ::testing::Values(BackendCase{Backend::Cpu, std::nullopt, "cpu"},
+                                           BackendCase{Backend::Cpu, detail::cpu::NextMethod::Edges, "cpu_edges"},
+                                           BackendCase{Backend::Cpu, detail::cpu::NextMethod::Tracked, "cpu_tracked"},
+                                           BackendCase{Backend::Cuda, std::nullopt, "cuda"}),
+                         [](const auto& pinfo) { return pinfo.param.name; });
 
 TEST(Paths, WithoutPathsNextIsEmpty) {
   test::RandomGraphSpec s;

@@ -25,14 +25,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
 #include "core/rounds.hpp"
 #include "cpu/blocked_fw.hpp"
+#include "cpu/next_hops.hpp"
 
 namespace apsp::detail::cpu {
 
@@ -236,14 +239,48 @@ class CpuBackend final : public BackendImpl {
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
   int effective_block(Dtype t, int block) const override { return cpu::effective_block(t, block); }
   int pad_multiple(Dtype, int) const override { return kPadMultiple; }
-  void run(const Graph&, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
+  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     const double t0 = omp_get_wtime();
-    // Next hops: the plain strict-less kernels (about 2x the distances-only time) even with
-    // zero-weight edges, because solve() runs repair_next_hops() on every result with paths
-    // (src/core/paths.cpp), which re-points the rare columns that loop, in about a millisecond.
-    // The hop-count kernels (3-7x) stay for callers without that repair.
-    blocked_floyd_warshall(dist, next, block, o.threads, active_isa(), o.progress, /*positive_weights=*/true);
+    const Isa isa = active_isa();
+    if (!next) {
+      blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress);
+      timings.compute = omp_get_wtime() - t0;
+      return;
+    }
+    // Next hops: by the edges method (distances only, then one pass over the out-edges) or
+    // tracked in the kernels, whichever the cost model expects to be cheaper (next_hops.hpp).
+    // Tracked uses the plain strict-less kernels (about 2.3x the distances-only time) even with
+    // zero-weight edges: solve() runs repair_next_hops() on every result with paths
+    // (src/core/paths.cpp), which re-points the rare columns that loop, for both methods. The
+    // hop-count kernels (3-7x) stay for callers without that repair.
+    const NextChoice choice = choose_next_method(g, dist, isa);
+    const double t1 = omp_get_wtime();
+    if (choice.method == NextMethod::Edges) {
+      blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress);
+      const double t2 = omp_get_wtime();
+      const NextPassStats pass = next_hops_from_edges(g, dist, *next, threads_for(o.threads), isa);
+      trace(choice, t1 - t0, t2 - t1, &pass);
+    } else {
+      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/true);
+      trace(choice, t1 - t0, omp_get_wtime() - t1, nullptr);
+    }
     timings.compute = omp_get_wtime() - t0;
+  }
+
+ private:
+  // APSP_CPU_NEXT_TRACE=1: one line on stderr per solve with paths (for benchmarks).
+  static void trace(const NextChoice& c, double choose_s, double solve_s, const NextPassStats* pass) {
+    const char* env = std::getenv("APSP_CPU_NEXT_TRACE");
+    if (!env || !*env || std::string(env) == "0") return;
+    std::fprintf(stderr, "apsp cpu next: %s (%s", next_method_name(c.method), c.why.c_str());
+    if (c.why == "model")
+      std::fprintf(stderr, ": edges %.3g s, tracked %.3g s, scanned arcs %.4g, %d sampled rows", c.edges_s,
+                   c.tracked_s, c.scanned_arcs, c.sampled_rows);
+    std::fprintf(stderr, ") choose %.4f s, solve %.4f s", choose_s, solve_s);
+    if (pass)
+      std::fprintf(stderr, ", lists %.4f s (%lld arcs), pass %.4f s", pass->lists_s, static_cast<long long>(pass->arcs),
+                   pass->pass_s);
+    std::fprintf(stderr, "\n");
   }
 };
 

@@ -10,6 +10,11 @@
 //   A (m x k):  strips of `mr` rows; strip s holds k columns of mr values each: A[s][kk][r].
 //               Rows past m in the last strip hold "unreachable" (next hop -1).
 //   B (k x n):  strips of `nr` columns (n is a multiple of nr): B[s][kk][c].
+//
+// Next hops from out-edges (next_hops.cpp drives them): after a distances-only solve,
+// next[i][j] = the out-neighbour v of i minimising w(i,v) + d[v][j], the first in CSR (input
+// edge) order on ties, -1 for j == i or d[i][j] unreachable. A row's arcs come as NextArc lists
+// (next_hops.cpp says which arcs and in which order).
 #pragma once
 
 #include <cstdint>
@@ -35,6 +40,32 @@ void force_isa(std::optional<Isa> isa);
 /// Whether this CPU and build can run `isa`.
 bool isa_supported(Isa isa);
 
+/// One out-arc i -> v of weight w; pos = its index among i's arcs in CSR (input) order.
+template <class T> struct NextArc {
+  T w;
+  i32 v;
+  i32 pos;
+};
+
+/// Arguments of KernelSet::next_hops: the closed distances, the next-hop matrix to fill, and
+/// each row's arc list arcs[start[i] .. start[i+1]).
+template <class T> struct NextHopsArgs {
+  const T* d = nullptr;  ///< distances, row stride ld (padded)
+  i64 ld = 0;
+  i32* next = nullptr;  ///< next hops, row stride ldn
+  i64 ldn = 0;
+  const i64* start = nullptr;
+  const NextArc<T>* arcs = nullptr;
+  /// Exact types: only the arcs that can be first hops (w(i,v) == d[i][v]), in REVERSE CSR order;
+  /// a match overwrites, so the first arc in CSR order wins. Floats: every arc; those up to
+  /// sorted_end[i] by increasing w, all later ones heavier than bound[i], in any order.
+  bool exact = true;
+  /// Floats: the v of each row's arcs in CSR order (by_pos[start[i] + pos]).
+  const i32* by_pos = nullptr;
+  const i64* sorted_end = nullptr;
+  const T* bound = nullptr;
+};
+
 template <class T> struct KernelSet {
   Isa isa = Isa::Scalar;
   int mr = 1, nr = 1;              ///< distances-only micro-tile (rows x columns)
@@ -54,6 +85,11 @@ template <class T> struct KernelSet {
   /// B); A packed with mr_hops, B with nr_paths.
   void (*gemm_hops)(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, int k, T* c,
                     i64 ldc, i32* nc, i32* hc, i64 ldn, i64 m, i64 n) = nullptr;
+  /// Next hops of rows [row0, row1) x columns [col0, col1) (col1 - col0 a multiple of 32).
+  void (*next_hops)(const NextHopsArgs<T>& a, i64 row0, i64 row1, i64 col0, i64 col1) = nullptr;
+  /// out[0 .. cols) = min over arcs of w + d[v][c] (d already offset to the first column; cols a
+  /// multiple of 32): one row of the min-plus product, for the cost model's samples.
+  void (*row_minplus)(const T* d, i64 ld, const NextArc<T>* arcs, i64 count, i64 cols, T* out) = nullptr;
   /// Register-resident min-plus loop (the ceiling probe): `iters` x updates_per_iter updates.
   long (*probe)(long iters, int seed) = nullptr;
   int probe_updates_per_iter = 0;

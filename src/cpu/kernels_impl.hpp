@@ -21,6 +21,15 @@
 // lexicographically instead, for graphs with zero-weight edges (cpu_backend.cpp says why).
 //
 // Ops for next hops also supply eq (V), nadd/nlt (N, nlt giving an M mask), mand and mor.
+//
+// next_hops (next hops from out-edges after a distances-only solve; see next_hops.cpp): a chunk
+// of 32 or 64 columns of one row i lives in registers while i's arcs stream past, each arc
+// loading the same columns of row v. Exact types compare w + d[v][j] with d[i][j] itself (the
+// minimum, exactly: the distances are closed) and let each match overwrite, over the arcs in
+// reverse CSR order, so the first match in CSR order stays: 3 vector ops per 16 (or 8) updates.
+// Floats cannot rely on d[i][j] being the rounded minimum, so they first take the minimum over
+// the arcs, by increasing weight, stopping once a weight exceeds every column's minimum so far
+// (w + d >= w), then find the smallest CSR position reaching it.
 #ifndef APSP_CPU_ISA_NS
 #error "define APSP_CPU_ISA_NS before including kernels_impl.hpp"
 #endif
@@ -249,6 +258,137 @@ template <class O> struct Kernels {
     }
   }
 
+  // ---- next hops from out-edges --------------------------------------------------------------
+  // Columns per register chunk: 64 with 32 registers (AVX-512), else 4 vectors (AVX2: 16
+  // registers hold 4 distances + 4 next hops and the temporaries), 32 scalars for the fallback.
+  static constexpr int kNextNV = L * int(sizeof(T)) == 64 ? 64 / L : L == 1 ? 32 : 4;
+  static constexpr int kNextCols = kNextNV * L;
+  static_assert(64 % kNextCols == 0 && (kNextCols % 32 == 0 || 32 % kNextCols == 0), "chunk must tile 32 columns");
+
+  template <int NV> static void next_chunk_exact(const NextHopsArgs<T>& a, i64 i, i64 c0) {
+    const NextArc<T>* arc = a.arcs + a.start[i];
+    const i64 count = a.start[i + 1] - a.start[i];
+    const T* d0 = a.d + c0;
+    const T* di = d0 + i * a.ld;
+    V tgt[NV];
+    N arg[NV];
+#pragma GCC unroll 32
+    for (int v = 0; v < NV; ++v) tgt[v] = O::load(di + v * L), arg[v] = O::nbcast(-1);
+    for (i64 e = 0; e < count; ++e) {
+      const T* dv = d0 + i64(arc[e].v) * a.ld;
+      const V w = O::bcast(arc[e].w);
+      const N nv = O::nbcast(arc[e].v);
+#pragma GCC unroll 32
+      for (int v = 0; v < NV; ++v) arg[v] = O::nselect(O::eq(O::add(w, O::load(dv + v * L)), tgt[v]), nv, arg[v]);
+    }
+    const V inf = O::bcast(kInf);
+    const N none = O::nbcast(-1);
+    i32* out = a.next + i * a.ldn + c0;
+#pragma GCC unroll 32
+    for (int v = 0; v < NV; ++v) O::nstore(out + v * L, O::nselect(O::lt(tgt[v], inf), arg[v], none));
+    if (i >= c0 && i < c0 + NV * L) out[i - c0] = -1;
+  }
+
+  template <int NV> static void next_chunk_min(const NextHopsArgs<T>& a, i64 i, i64 c0) {
+    constexpr int W = NV * L;
+    constexpr i64 kCheck = 8;  // arcs between two looks at the stopping weight
+    const NextArc<T>* arc = a.arcs + a.start[i];
+    const i64 count = a.start[i + 1] - a.start[i];
+    const T* d0 = a.d + c0;
+    const T* di = d0 + i * a.ld;
+    i32* out = a.next + i * a.ldn + c0;
+    // Columns that get a next hop: reachable and off the diagonal. Only they bound the scan.
+    bool live[W];
+    bool any = false;
+    for (int x = 0; x < W; ++x) any |= live[x] = di[x] < kInf && c0 + x != i;
+    if (!any) {
+      for (int x = 0; x < W; ++x) out[x] = -1;
+      return;
+    }
+    V best[NV];
+#pragma GCC unroll 32
+    for (int v = 0; v < NV; ++v) best[v] = O::bcast(kInf);
+    // The largest minimum so far over the live columns: no arc heavier than it can reach one
+    // (w + d >= w), so the scan of the sorted arcs stops at the first such weight.
+    auto top = [&] {
+      T buf[W];
+      for (int v = 0; v < NV; ++v) O::store(buf + v * L, best[v]);
+      T t = T(0);
+      for (int x = 0; x < W; ++x)
+        if (live[x] && buf[x] > t) t = buf[x];
+      return t;
+    };
+    auto relax = [&](i64 e0, i64 e1) {
+      for (i64 e = e0; e < e1; ++e) {
+        const T* dv = d0 + i64(arc[e].v) * a.ld;
+        const V w = O::bcast(arc[e].w);
+#pragma GCC unroll 32
+        for (int v = 0; v < NV; ++v) best[v] = O::min(best[v], O::add(w, O::load(dv + v * L)));
+      }
+    };
+    const i64 sorted = a.sorted_end[i] - a.start[i];
+    i64 stop = -1;
+    for (i64 e0 = 0; e0 < sorted; e0 += kCheck) {
+      if (e0 > 0 && arc[e0].w > top()) {
+        stop = e0;
+        break;
+      }
+      relax(e0, e0 + kCheck < sorted ? e0 + kCheck : sorted);
+    }
+    if (stop < 0) {  // the unsorted rest, all heavier than bound[i]: all of it or none
+      stop = sorted == count || a.bound[i] >= top() ? sorted : count;
+      relax(sorted, stop);
+    }
+    N arg[NV];
+#pragma GCC unroll 32
+    for (int v = 0; v < NV; ++v) arg[v] = O::nbcast(0x7fffffff);
+    for (i64 e = 0; e < stop; ++e) {
+      const T* dv = d0 + i64(arc[e].v) * a.ld;
+      const V w = O::bcast(arc[e].w);
+      const N pos = O::nbcast(arc[e].pos);
+#pragma GCC unroll 32
+      for (int v = 0; v < NV; ++v) {
+        const M m = O::mand(O::eq(O::add(w, O::load(dv + v * L)), best[v]), O::nlt(pos, arg[v]));
+        arg[v] = O::nselect(m, pos, arg[v]);
+      }
+    }
+    i32 buf[W];
+    for (int v = 0; v < NV; ++v) O::nstore(buf + v * L, arg[v]);
+    const i32* by_pos = a.by_pos + a.start[i];
+    for (int x = 0; x < W; ++x) out[x] = live[x] && buf[x] < i32(count) ? by_pos[buf[x]] : -1;
+  }
+
+  template <int NV> static void next_chunk(const NextHopsArgs<T>& a, i64 i, i64 c0) {
+    if (a.exact) next_chunk_exact<NV>(a, i, c0);
+    else next_chunk_min<NV>(a, i, c0);
+  }
+
+  static void next_hops(const NextHopsArgs<T>& a, i64 row0, i64 row1, i64 col0, i64 col1) {
+    for (i64 i = row0; i < row1; ++i) {
+      i64 c0 = col0;
+      for (; c0 + kNextCols <= col1; c0 += kNextCols) next_chunk<kNextNV>(a, i, c0);
+      if constexpr (kNextCols > 32)
+        if (c0 < col1) next_chunk<32 / L>(a, i, c0);  // the 32-column tail
+    }
+  }
+
+  static void row_minplus(const T* d, i64 ld, const NextArc<T>* arcs, i64 count, i64 cols, T* out) {
+    constexpr int NV = 32 / L < 1 ? 1 : 32 / L;
+    for (i64 c0 = 0; c0 < cols; c0 += NV * L) {
+      V best[NV];
+#pragma GCC unroll 32
+      for (int v = 0; v < NV; ++v) best[v] = O::bcast(kInf);
+      for (i64 e = 0; e < count; ++e) {
+        const T* dv = d + i64(arcs[e].v) * ld + c0;
+        const V w = O::bcast(arcs[e].w);
+#pragma GCC unroll 32
+        for (int v = 0; v < NV; ++v) best[v] = O::min(best[v], O::add(w, O::load(dv + v * L)));
+      }
+#pragma GCC unroll 32
+      for (int v = 0; v < NV; ++v) O::store(out + c0 + v * L, best[v]);
+    }
+  }
+
   // ---- ceiling probe: 12 register accumulators, no memory traffic (cf. shared/probes) ---------
   static constexpr int kProbeUpdates = 12 * L;
   static long probe(long iters, int seed) {
@@ -285,6 +425,8 @@ template <class O> struct Kernels {
     k.gemm_hops = &gemm_hops;
     k.gemm = &gemm;
     k.gemm_paths = &gemm_paths;
+    k.next_hops = &next_hops;
+    k.row_minplus = &row_minplus;
     k.probe = &probe;
     k.probe_updates_per_iter = kProbeUpdates;
     return k;

@@ -4,6 +4,7 @@ set(APSP_CPU_DIR ${CMAKE_CURRENT_LIST_DIR})
 target_sources(apsp_lib PRIVATE
   ${APSP_CPU_DIR}/cpu_backend.cpp
   ${APSP_CPU_DIR}/isa.cpp
+  ${APSP_CPU_DIR}/next_hops.cpp
   ${APSP_CPU_DIR}/baselines.cpp
   ${APSP_CPU_DIR}/bench_cpu.cpp
   ${APSP_CPU_DIR}/kernels_scalar.cpp)
