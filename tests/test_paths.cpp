@@ -379,6 +379,31 @@ INSTANTIATE_TEST_SUITE_P(Backends, PathsOnBackend,
                                            BackendCase{Backend::Cuda, std::nullopt, "cuda"}),
                          [](const auto& pinfo) { return pinfo.param.name; });
 
+// The cpu backend's edges method and the cuda backend follow one rule (docs/paths.md, "Tie
+// rule"), so on int32 their next hops agree entry for entry, zero-weight loops repaired alike.
+// Runs where a GPU is usable; skips elsewhere (CI).
+TEST(Paths, CpuEdgesMethodEqualsCuda) {
+  std::string why;
+  if (!backend_usable(Backend::Cuda, why)) GTEST_SKIP() << "cuda not usable here: " << why;
+  detail::cpu::force_next_method(detail::cpu::NextMethod::Edges);
+  for (const Family& f : families())
+    for (std::uint64_t seed : {1u, 2u}) {
+      SCOPED_TRACE(std::string(f.name) + " seed=" + std::to_string(seed));
+      const Graph g = make(f, seed);
+      const auto cpu = solve_paths(g, Backend::Cpu, Dtype::Int32, 0);
+      const auto cuda = solve_paths(g, Backend::Cuda, Dtype::Int32, 0);
+      EXPECT_EQ(test::compare(cpu->dist, cuda->dist), "");
+      EXPECT_EQ(test::compare(cpu->next, cuda->next), "");
+    }
+  test::RandomGraphSpec s;
+  s.V = 1500, s.E = 150000, s.wmin = 0, s.wmax = 20, s.seed = 5;  // many ties, some zero cycles
+  const Graph g = test::random_graph(s);
+  const auto cpu = solve_paths(g, Backend::Cpu, Dtype::Int32, 0);
+  const auto cuda = solve_paths(g, Backend::Cuda, Dtype::Int32, 0);
+  EXPECT_EQ(test::compare(cpu->next, cuda->next), "");
+  detail::cpu::force_next_method(std::nullopt);
+}
+
 TEST(Paths, WithoutPathsNextIsEmpty) {
   test::RandomGraphSpec s;
   s.V = 10, s.E = 30;
