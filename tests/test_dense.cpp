@@ -158,13 +158,14 @@ struct Case {
   std::optional<Dtype> dtype;
   int block = 32;
   std::uint64_t seed = 1;
+  Backend backend = Backend::Cpu;
 
   std::string str() const {
     std::ostringstream os;
     os << "V=" << V << " kind=" << dtype_name(kind) << " layout=" << layout_name(layout)
        << (directed ? "" : " undirected") << (negative ? " negative" : "") << (unweighted ? " unweighted" : "")
        << (paths ? " paths" : "") << " dtype=" << (dtype ? dtype_name(*dtype) : "auto") << " block=" << block
-       << " seed=" << seed;
+       << " seed=" << seed << " backend=" << backend_name(backend);
     return os.str();
   }
 };
@@ -192,7 +193,7 @@ void check_case(const Case& c) {
   EXPECT_EQ(copied.directed, edges.directed);
 
   SolveOptions o;
-  o.backend = Backend::Cpu;
+  o.backend = c.backend;
   o.dtype = c.dtype;
   o.block = c.block;
   o.paths = c.paths;
@@ -207,7 +208,7 @@ void check_case(const Case& c) {
     EXPECT_EQ(test::compare(got.next, want.next), "");
   }
   // The edge list is built only where edges are needed (and the notes say so).
-  const bool copy_expected = c.paths || edges.min_weight() < 0;
+  const bool copy_expected = c.paths || edges.min_weight() < 0 || c.backend != Backend::Cpu;
   EXPECT_EQ(mentions_copy(got), copy_expected);
   EXPECT_FALSE(mentions_copy(want));
 }
@@ -282,6 +283,21 @@ TEST(Dense, LargerThanOneParallelChunk) {
   // Above the parallel thresholds of the scans and of the matrix fill (V^2 > 2^18), default block.
   check_case({613, Dtype::Float64, Layout::RowMajor, true, false, false, false, {}, 0, 701});
   check_case({613, Dtype::Int32, Layout::ColMajor, false, false, false, false, {}, 0, 702});
+}
+
+TEST(Dense, GpuBackendsGetTheEdgeList) {
+  int ran = 0;
+  std::uint64_t seed = 900;
+  for (const BackendInfo& b : backends()) {
+    if (b.name == "cpu" || b.name == "mpi" || !b.usable) continue;
+    const Backend backend = parse_backend(b.name);
+    for (const Dtype kind : kKinds) {
+      check_case({131, kind, Layout::ColMajor, true, false, false, false, Dtype::Float32, 0, ++seed * 2, backend});
+      check_case({131, kind, Layout::RowMajor, false, false, false, true, Dtype::Int32, 0, ++seed * 2, backend});
+    }
+    ++ran;
+  }
+  if (!ran) GTEST_SKIP() << "no usable GPU backend";
 }
 
 TEST(Dense, BuildMatrixPadsLikeTheEdgeList) {
