@@ -65,6 +65,12 @@ struct Graph {
   double max_abs_weight() const;
   /// Smallest weight over all edges (0 for none).
   double min_weight() const;
+  struct WeightRange {
+    double min_weight = 0, max_abs_weight = 0;
+  };
+  /// validate(), then min_weight() and max_abs_weight(), in one pass over the edges (for a dense
+  /// graph one parallel scan of the matrix instead of three): what solve() asks first.
+  WeightRange validated_weight_range() const;
 
  private:
   std::size_t count_dense_edges() const;

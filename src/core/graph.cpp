@@ -52,7 +52,7 @@ template <class S> DenseScan scan_dense(const Graph& g) {
         ++edges;
         lo = std::min(lo, w);
         hi = std::max(hi, std::fabs(w));
-        if constexpr (std::is_floating_point_v<S>) integer = integer && w == std::floor(w);
+        if constexpr (std::is_floating_point_v<S>) integer = integer && detail::is_integral_value(w);
       } else if constexpr (std::is_floating_point_v<S>) {
         if (std::isnan(x) || x < S(0)) bad = std::min(bad, rows_outer ? o * n + k : k * n + o);
       }
@@ -160,13 +160,12 @@ std::size_t Graph::count_dense_edges() const { return scan_dense(*this).edges; }
 
 void Graph::validate() const {
   check_vertex_count(num_vertices);
-  if (src.size() != dst.size() || src.size() != weight.size())
-    throw UsageError("graph edge arrays differ in length");
   if (is_dense()) {
-    if (!src.empty()) throw UsageError("a graph is either dense or an edge list, not both");
-    check_scan(*this, scan_dense(*this));
+    (void)validated_weight_range();
     return;
   }
+  if (src.size() != dst.size() || src.size() != weight.size())
+    throw UsageError("graph edge arrays differ in length");
   for (std::size_t e = 0; e < src.size(); ++e) {
     if (src[e] < 0 || src[e] >= num_vertices || dst[e] < 0 || dst[e] >= num_vertices)
       throw UsageError("edge " + std::to_string(e) + " (" + std::to_string(src[e]) + " -> " +
@@ -175,6 +174,19 @@ void Graph::validate() const {
     if (!std::isfinite(weight[e]))
       throw UsageError("edge " + std::to_string(e) + " has a non-finite weight");
   }
+}
+
+Graph::WeightRange Graph::validated_weight_range() const {
+  if (!is_dense()) {
+    validate();
+    return {min_weight(), max_abs_weight()};
+  }
+  check_vertex_count(num_vertices);
+  if (!src.empty() || !dst.empty() || !weight.empty())
+    throw UsageError("a graph is either dense or an edge list, not both");
+  const DenseScan s = scan_dense(*this);
+  check_scan(*this, s);
+  return {s.min_weight, s.max_abs_weight};
 }
 
 double Graph::max_abs_weight() const {

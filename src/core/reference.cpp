@@ -72,38 +72,57 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
 }
 
 /// fill_matrix for a dense graph, straight from its matrix: entry (i, j) of the distances is
-/// 0 / +inf (unreachable) on / off the diagonal, lowered by the view's entry (i, j) when it is an
-/// edge and, undirected, by entry (j, i) too (the edge list's "both directions, lightest wins").
-/// Square tiles, so a transposed view or the (j, i) reads of an undirected one stay in cache.
+/// +inf (unreachable) lowered by the view's entry (i, j) when it is an edge and, undirected, by
+/// entry (j, i) too (the edge list's "both directions, lightest wins"); the diagonal is 0 unless
+/// a self loop is negative. Square tiles, so a transposed view or the (j, i) reads of an
+/// undirected one stay in cache; rows of tiles in parallel.
 template <class T, class S> void fill_matrix_dense(const Graph& g, Matrix& m) {
-  const DenseAdjacency& a = g.dense;
   const std::int64_t n = g.num_vertices, rows = m.alloc_rows(), stride = m.stride();
+  const char* base = static_cast<const char*>(g.dense.data);
+  const std::int64_t rs = g.dense.row_stride, cs = g.dense.col_stride;  // locals: stores to T may alias
+  const bool unweighted = g.dense.unweighted, both = !g.directed;
   const T inf = unreachable<T>();
-  const bool both = !g.directed;
   constexpr std::int64_t kTile = 64;
-  auto lower = [&](T& d, S x) {
-    if (!dense_is_edge(x)) return;
-    const T w = convert_weight<T>(dense_weight(a, x));
-    if (w < d) d = w;
+  auto load = [](const char* p) {
+    S x;
+    std::memcpy(&x, p, sizeof x);
+    return x;
+  };
+  // The edge weight of x as T (convert_weight's value; an integer weight in range skips its
+  // llround, a libm call per entry), or inf for "no edge".
+  auto weight = [&](S x) -> T {
+    if (!dense_is_edge(x)) return inf;
+    const double w = unweighted ? 1.0 : double(x);
+    if constexpr (std::is_integral_v<T>) {
+      constexpr double kInRange = std::is_same_v<T, std::int32_t> ? 0x1p31 : 0x1p62;
+      if (std::fabs(w) < kInRange && double(std::int64_t(w)) == w) return T(std::int64_t(w));
+    }
+    return convert_weight<T>(w);
   };
 #pragma omp parallel for schedule(dynamic, 1) if (rows * stride > (1 << 18))
   for (std::int64_t I = 0; I < rows; I += kTile) {
-    const std::int64_t i_end = std::min(rows, I + kTile);
+    const std::int64_t i_end = std::min(rows, I + kTile), i_last = std::min(i_end, n);
     for (std::int64_t i = I; i < i_end; ++i) {  // padding rows and columns
       T* r = m.row<T>(i);
       std::fill(r + (i < n ? n : 0), r + stride, inf);
       if (i >= n && i < stride) r[i] = T(0);
     }
-    for (std::int64_t J = 0; J < n; J += kTile)
-      for (std::int64_t i = I; i < std::min(i_end, n); ++i) {
+    for (std::int64_t J = 0; J < n; J += kTile) {
+      const std::int64_t j_end = std::min(J + kTile, n);
+      for (std::int64_t i = I; i < i_last; ++i) {
         T* r = m.row<T>(i);
-        for (std::int64_t j = J; j < std::min(J + kTile, n); ++j) {
-          T d = i == j ? T(0) : inf;  // a self loop only counts when negative (a negative cycle)
-          lower(d, dense_entry<S>(a, i, j));
-          if (both && i != j) lower(d, dense_entry<S>(a, j, i));
-          r[j] = d;
+        const char* row_i = base + i * rs;  // entries (i, j)
+        const char* col_i = base + i * cs;  // entries (j, i)
+        if (both)
+          for (std::int64_t j = J; j < j_end; ++j) r[j] = std::min(weight(load(row_i + j * cs)), weight(load(col_i + j * rs)));
+        else
+          for (std::int64_t j = J; j < j_end; ++j) r[j] = weight(load(row_i + j * cs));
+        if (J <= i && i < j_end) {  // the diagonal: a self loop only counts when negative (a negative cycle)
+          const T self = weight(load(row_i + i * cs));
+          r[i] = self < T(0) ? self : T(0);
         }
       }
+    }
   }
 }
 

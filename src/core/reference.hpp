@@ -1,6 +1,7 @@
 // src/core/reference.hpp — plain, obviously-correct solvers for tests and --verify (internal).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -26,6 +27,9 @@ template <class S> bool dense_is_edge(S x) {
     return x != S(0) && x < std::numeric_limits<S>::infinity() && x > -std::numeric_limits<S>::infinity();
   else return x != S(0);
 }
+/// w == floor(w) for a finite w, without a libm call (floor is one where SSE4.1 is not assumed):
+/// from 2^52 on every double is an integer, below it the round trip through int64 is exact.
+inline bool is_integral_value(double w) { return !(std::fabs(w) < 0x1p52) || double(std::int64_t(w)) == w; }
 /// The weight an edge entry stands for, as the edge list would hold it.
 template <class S> double dense_weight(const DenseAdjacency& a, S x) { return a.unweighted ? 1.0 : double(x); }
 

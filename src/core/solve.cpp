@@ -23,7 +23,8 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 /// Largest finite distance magnitude a graph can produce: (V-1) * max|w|.
-double distance_bound(const Graph& g) { return double(g.num_vertices - 1) * g.max_abs_weight(); }
+double distance_bound(std::int64_t n, double max_abs_weight) { return double(n - 1) * max_abs_weight; }
+double distance_bound(const Graph& g) { return distance_bound(g.num_vertices, g.max_abs_weight()); }
 constexpr double kInt32Bound = double((std::int64_t{1} << 30) - 1);
 constexpr double kInt64Bound = double((std::int64_t{1} << 62) - 1);
 
@@ -115,11 +116,13 @@ RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
 
 }  // namespace
 
-Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
-  const double bound = distance_bound(g);
+namespace {
+
+/// choose_dtype for a graph whose distances are bounded by `bound` in magnitude.
+Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o) {
   if (o.dtype) {
     const Dtype t = *o.dtype;
-    if (is_integer(t) && !g.integer_weights)
+    if (is_integer(t) && !integer_weights)
       throw UsageError(std::string("type ") + dtype_name(t) + " cannot hold fractional weights; use float32 or float64");
     if (t == Dtype::Int32 && bound >= kInt32Bound) {
       std::ostringstream os;
@@ -132,10 +135,16 @@ Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
       throw UsageError("int64 cannot be exact for this graph: (V-1)*max|w| reaches 2^62-1");
     return t;
   }
-  if (!g.integer_weights) return Dtype::Float64;
+  if (!integer_weights) return Dtype::Float64;
   if (bound < kInt32Bound) return Dtype::Int32;
   if (bound < kInt64Bound) return Dtype::Int64;
   throw UsageError("weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type float64");
+}
+
+}  // namespace
+
+Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
+  return choose_dtype_for(distance_bound(g), g.integer_weights, o);
 }
 
 void warm_up(Backend backend, const std::vector<int>& devices) {
@@ -150,7 +159,7 @@ std::vector<BackendInfo> backends() {
 Result solve(const Graph& input, const SolveOptions& options) {
   Result result;
   const auto t_build = Clock::now();
-  input.validate();
+  const Graph::WeightRange range = input.validated_weight_range();  // one scan for a dense graph
   if (options.block < 0) throw UsageError("block size must be positive");
 
   // A dense graph (a view of the caller's V x V matrix) goes straight into the distance matrix
@@ -171,7 +180,7 @@ Result solve(const Graph& input, const SolveOptions& options) {
   // Johnson: with a negative weight, solve the reweighted (non-negative) graph and map back.
   std::vector<double> h;
   Graph reweighted;
-  if (in->min_weight() < 0) {
+  if (range.min_weight < 0) {
     to_edges("negative weights (Johnson reweighting)");
     h = detail::johnson_potentials(*in);
     reweighted = detail::reweight(*in, h);
@@ -186,13 +195,14 @@ Result solve(const Graph& input, const SolveOptions& options) {
     o.dtype = Dtype::Float32;
     result.notes.push_back("fractional weights solved in float32 (the " + backend->name() + " backend has no float64)");
   }
-  Dtype t = choose_dtype(*g, o);
-  if (!h.empty() && t == Dtype::Int32 && distance_bound(*in) >= kInt32Bound) {
+  const double input_bound = distance_bound(input.num_vertices, range.max_abs_weight);
+  Dtype t = choose_dtype_for(h.empty() ? input_bound : distance_bound(*g), g->integer_weights, o);
+  if (!h.empty() && t == Dtype::Int32 && input_bound >= kInt32Bound) {
     // Under Johnson the kernels see d' (bounded by the reweighted graph, checked above) but the
     // restored d = d' - h(u) + h(v) is bounded by the original graph: it must fit int32 too.
     if (o.dtype)
       throw UsageError("int32 cannot be exact for this graph: the restored distances can reach (V-1)*max|w| = " +
-                       std::to_string(std::llround(distance_bound(*in))) + " >= 2^30-1; use --type int64");
+                       std::to_string(std::llround(input_bound)) + " >= 2^30-1; use --type int64");
     t = Dtype::Int64;
   }
   if (!backend->supports(t)) {
