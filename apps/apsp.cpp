@@ -346,7 +346,7 @@ int main(int argc, char** argv) {
   solve->add_option("--type", sa.type, "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be exact, float64 for fractional weights)");
   solve->add_option("--block", sa.block, "tile size (default: the backend's)");
   solve->add_option("--threads", sa.threads, "CPU threads (default: all)");
-  solve->add_option("--devices", sa.devices, "GPU ordinals for cuda/multi-gpu")->delimiter(',');
+  solve->add_option("--devices", sa.devices, "GPU ordinals for cuda/multi-gpu; for mpi GPU ranks, the GPU of each local rank")->delimiter(',');
   solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
   solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
