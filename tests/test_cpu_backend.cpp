@@ -350,14 +350,14 @@ TEST(CpuBackend, NextMethodFromTheEnvironment) {
   EXPECT_EQ(detail::cpu::requested_next_method(), std::nullopt);
 }
 
-// The cost model at its extremes: a sparse graph takes the edges pass without sampling; a
-// complete graph of equal weights (every arc a possible first hop: about n^3 arc-column steps)
+// The cost model at its extremes: a sparse graph takes the edges pass without sampling, unless
+// it has a zero-weight cycle; a complete graph of equal weights (every arc a possible first hop: about n^3 arc-column steps)
 // keeps the tracked kernels; a complete graph of random weights (few tight arcs) takes the pass.
 TEST(CpuBackend, CostModelExtremes) {
   auto choice = [](const Graph& g) {
     const std::int64_t n = g.num_vertices;
     const Matrix w = detail::build_matrix(g, Dtype::Int32, n, n);
-    return detail::cpu::choose_next_method(g, w, detail::cpu::active_isa());
+    return detail::cpu::choose_next_method(g, w, 2, detail::cpu::active_isa());
   };
   std::mt19937_64 rng(81);
   auto complete = [&](std::int32_t V, bool random_weights) {
@@ -370,11 +370,24 @@ TEST(CpuBackend, CostModelExtremes) {
     return g;
   };
   test::RandomGraphSpec s = spec_for(1024, 80);
-  s.E = 16 * 1024, s.components = 1, s.self_loops = false;
-  const auto sparse = choice(test::random_graph(s));
+  s.E = 16 * 1024, s.components = 1, s.self_loops = false, s.wmin = 1;
+  Graph sparse_graph = test::random_graph(s);
+  const auto sparse = choice(sparse_graph);
   EXPECT_EQ(sparse.method, NextMethod::Edges);
   EXPECT_EQ(sparse.sampled_rows, 0);
   EXPECT_EQ(sparse.why, "model");
+  // A zero-weight cycle (here 3 -> 7 -> 9 -> 3 among zero-weight edges that close none) keeps
+  // the tracked kernels: the edges rule would loop in nearly every column, for solve() to repair.
+  sparse_graph.add_edge(3, 7, 0);
+  sparse_graph.add_edge(7, 9, 0);
+  sparse_graph.add_edge(5, 3, 0);
+  EXPECT_EQ(choice(sparse_graph).method, NextMethod::Edges);
+  sparse_graph.add_edge(9, 3, 0);
+  EXPECT_EQ(choice(sparse_graph).method, NextMethod::Tracked);
+  EXPECT_EQ(choice(sparse_graph).why, "zero-weight cycle");
+  sparse_graph.directed = false;  // any zero-weight edge is a 2-cycle
+  sparse_graph.add_edge(3, 7, 0);
+  EXPECT_EQ(choice(sparse_graph).why, "zero-weight cycle");
   const auto equal = choice(complete(1024, false));
   EXPECT_EQ(equal.method, NextMethod::Tracked);
   EXPECT_GT(equal.sampled_rows, 0);

@@ -248,12 +248,13 @@ class CpuBackend final : public BackendImpl {
       return;
     }
     // Next hops: by the edges method (distances only, then one pass over the out-edges) or
-    // tracked in the kernels, whichever the cost model expects to be cheaper (next_hops.hpp).
+    // tracked in the kernels, whichever the cost model expects to be cheaper (next_hops.hpp;
+    // graphs with a zero-weight cycle keep the tracked kernels, see choose_next_method).
     // Tracked uses the plain strict-less kernels (about 2.3x the distances-only time) even with
     // zero-weight edges: solve() runs repair_next_hops() on every result with paths
     // (src/core/paths.cpp), which re-points the rare columns that loop, for both methods. The
     // hop-count kernels (3-7x) stay for callers without that repair.
-    const NextChoice choice = choose_next_method(g, dist, isa);
+    const NextChoice choice = choose_next_method(g, dist, threads_for(o.threads), isa);
     const double t1 = omp_get_wtime();
     if (choice.method == NextMethod::Edges) {
       blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress);
