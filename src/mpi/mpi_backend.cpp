@@ -45,6 +45,7 @@
 // finalised at exit when we initialised it; runs of other backends never touch MPI.
 #include <mpi.h>
 #include <omp.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <climits>
@@ -883,6 +884,22 @@ class MpiBackend final : public BackendImpl {
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
 
+  /// A GPU rank needs more than one CPU: the host thread that drives the GPU and NCCL's proxy
+  /// thread share whatever the rank is bound to, and OpenMPI binds each rank to one core by
+  /// default when np <= 2. Measured on 2 x H200, V=32768: 16.7 T updates/s bound to a core each,
+  /// 26.4 T with --bind-to none (bench/results/mpi-gpu-2026-11-21.md). Rank 0 says so.
+  static void warn_if_bound_to_one_cpu(MPI_Comm world, int rank) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int mine = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    int fewest = mine;
+    APSP_MPI_TRY(MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, world));
+    if (rank == 0 && fewest == 1)
+      std::fprintf(stderr,
+                   "apsp: warning: mpi GPU ranks are bound to one CPU each (mpirun's default for -np <= 2); the GPU's "
+                   "host thread and NCCL share it, about 1.6x slower: run mpirun --bind-to none (or --map-by numa)\n");
+  }
+
   void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     ensure_mpi_initialised();
     Comm world;
@@ -895,6 +912,7 @@ class MpiBackend final : public BackendImpl {
     const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
     const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, o);
     gpu_ranks_ = device >= 0;
+    if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);
     if (device >= 0) run_gpu(g, dist, next, device, o, timings, world.c, rank, size, threads);
     else run_cpu(g, dist, next, block, o, timings, world.c, rank, size, threads);
   }
