@@ -114,10 +114,6 @@ RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
   };
 }
 
-}  // namespace
-
-namespace {
-
 /// choose_dtype for a graph whose distances are bounded by `bound` in magnitude.
 Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o) {
   if (o.dtype) {
