@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "apsp/errors.hpp"
+#include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
 #include "support.hpp"
@@ -381,6 +382,28 @@ TEST(Dense, EdgeListGraphsAreUnchanged) {
   EXPECT_EQ(same.src, g.src);
   EXPECT_EQ(same.weight, g.weight);
   EXPECT_FALSE(same.integer_weights);
+}
+
+
+// The graph writers read edge arrays; a dense graph has none and is written through its edge list.
+TEST(Dense, GraphWritersWriteTheMatrixEdges) {
+  test::TempDir dir;
+  const Weights W = random_weights(41, 0.3, true, false, true, 7);
+  DenseBuffer buf(W.n, Dtype::Float64, Layout::ColMajor);
+  const Graph dense = dense_graph(W, buf, true, false);
+  const Result want = solve(edge_list(W, true, false));
+  for (const char* name : {"g.bin", "g.txt"}) {
+    const std::string path = dir / name;
+    if (std::string(name) == "g.bin") write_graph_nthu(path, dense);
+    else write_graph_edgelist(path, dense);
+    ReadOptions ro;
+    const Graph back = read_graph(path, ro);
+    EXPECT_EQ(back.num_edges(), edge_list(W, true, false).num_edges()) << name;
+    const Result got = solve(back);
+    for (std::int64_t i = 0; i < W.n; ++i)
+      for (std::int64_t j = 0; j < W.n; ++j)
+        ASSERT_EQ(got.dist.at<std::int32_t>(i, j), want.dist.at<std::int32_t>(i, j)) << name << " " << i << "," << j;
+  }
 }
 
 }  // namespace

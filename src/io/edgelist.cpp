@@ -154,7 +154,10 @@ Graph read_edgelist(const InputFile& in) {
 
 namespace apsp {
 
-void write_graph_edgelist(const std::string& path, const Graph& g) {
+void write_graph_edgelist(const std::string& path, const Graph& graph) {
+  // A dense adjacency view has no edge arrays: write its edges (a copy, 16 B per edge).
+  const Graph copied = graph.is_dense() ? graph.edges_from_dense() : Graph{};
+  const Graph& g = graph.is_dense() ? copied : graph;
   std::string out;
   out.reserve(g.num_edges() * 16 + 128);
   out += "# apsp edge list: " + std::to_string(g.num_vertices) + " vertices, " +

@@ -175,7 +175,10 @@ Matrix read_matrix_nthu(const InputFile& in) {
 
 namespace apsp {
 
-void write_graph_nthu(const std::string& path, const Graph& g) {
+void write_graph_nthu(const std::string& path, const Graph& graph) {
+  // A dense adjacency view has no edge arrays: write its edges (a copy, 16 B per edge).
+  const Graph copied = graph.is_dense() ? graph.edges_from_dense() : Graph{};
+  const Graph& g = graph.is_dense() ? copied : graph;
   if (g.num_vertices < 1 || g.num_vertices > std::numeric_limits<std::int32_t>::max())
     throw UsageError(path + ": cannot write NTHU graph: V = " + std::to_string(g.num_vertices) +
                      " is outside 1..2147483647");
