@@ -3,7 +3,10 @@
 // solve() validates the graph, picks the element type (int32 unless the exactness bound
 // (V-1)*max|w| < 2^30-1 fails, then int64; or what options.dtype says), applies Johnson
 // reweighting when there are negative weights, builds the padded distance matrix and hands it to
-// a backend (cpu, cuda, multi-gpu, mpi), which runs blocked Floyd-Warshall on it.
+// a backend (cpu, cuda, multi-gpu, mpi), which runs blocked Floyd-Warshall on it. The graph is an
+// edge list or a dense adjacency view (Graph::dense, e.g. a NumPy array): the CPU backend's
+// matrix is then filled straight from the view; other cases copy it into an edge list once and
+// say so in Result::notes (apsp/graph.hpp).
 #pragma once
 
 #include <cstdint>

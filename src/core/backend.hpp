@@ -36,6 +36,10 @@ class BackendImpl {
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the
   /// kernels see (already reweighted when it had negative weights; edge weights are exact in the
   /// dtype). `next` is null unless paths were asked for. Fills timings.h2d/compute/d2h.
+  /// A dense input graph (Graph::dense) reaches run() as it is, with empty src/dst, only for a
+  /// backend that does not builds_matrix(), without paths and without negative weights; every
+  /// other run() gets its edge list (solve() copies it once). So a run() that reads g.src/g.dst
+  /// outside those cases must check g.is_dense() (and num_edges() of a dense graph is a scan).
   /// Streaming: a backend may hand finished stripes to options.dist_sink / next_sink (when set)
   /// instead; it must then leave `dist` / `*next` empty (Matrix{}) so solve() does not hand
   /// them out a second time. solve() has already wrapped the sink for Johnson's restore.
