@@ -241,6 +241,7 @@ struct BackendCase {
   std::optional<detail::cpu::NextMethod> cpu_next;
   std::string name;
 };
+void PrintTo(const BackendCase& c, std::ostream* os) { *os << c.name; }
 
 class PathsOnBackend : public ::testing::TestWithParam<BackendCase> {
  protected:
