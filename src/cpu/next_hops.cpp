@@ -9,7 +9,8 @@
 // Work: exact types keep only the arcs that can be a first hop at all, w(i,v) == d[i][v]: for
 // w(i,v) > d[i][v], w(i,v) + d[v][j] > d[i][v] + d[v][j] >= d[i][j] for every j. On random
 // graphs that is a few per cent of the arcs; on a complete graph of equal weights it is all of
-// them. Floats keep every arc, sorted by weight, and stop each chunk's scan early (kernels_impl.hpp).
+// them. Floats keep every arc, the light ones sorted by weight so that each chunk's scan can stop
+// early (sorted_arcs, kernels_impl.hpp).
 // The pass then costs about (kept arcs) x V vector-lane updates against the V^3 of the solve: the
 // kernel holds a chunk of 32-64 columns of row i in registers while i's arcs stream past, over
 // column strips sized to stay in L2 (every row's arcs are re-read per strip; they are short).
@@ -19,9 +20,9 @@
 // scanned_arcs is first taken as all arcs, an upper bound: then the edges method wins outright
 // unless the graph is nearly complete. Else it is estimated on sampled rows of the weight matrix:
 // an arc that a 2-hop path beats is never tight, so the 2-hop survivors bound the tight arcs.
-// Before all that, a graph with a zero-weight cycle keeps the tracked kernels: solve()'s repair
-// of next-hop loops costs more on the edges rule's next hops of such a graph than tracking does
-// (see choose_next_method).
+// Last, a graph with a zero-weight cycle keeps the tracked kernels even where the edges method
+// would win: solve()'s repair of next-hop loops costs more on the edges rule's next hops of such
+// a graph than tracking does (see choose_next_method).
 #include "cpu/next_hops.hpp"
 
 #include <omp.h>
