@@ -20,7 +20,8 @@
 // other). blocked_floyd_warshall() then compares (distance, number of edges) lexicographically,
 // which restores a strict decrease along every walk, at the price of a hop-count matrix and
 // slower kernels; the backend inside solve() skips that and leaves the rare loops to solve()'s
-// repair_next_hops() (see CpuBackend::run).
+// repair_next_hops() (see CpuBackend::run). Inside solve() the backend may also leave next hops
+// out of the kernels altogether and derive them from the out-edges afterwards (next_hops.hpp).
 #include <omp.h>
 
 #include <algorithm>
@@ -252,7 +253,7 @@ class CpuBackend final : public BackendImpl {
     // graphs with a zero-weight cycle keep the tracked kernels, see choose_next_method).
     // Tracked uses the plain strict-less kernels (about 2.3x the distances-only time) even with
     // zero-weight edges: solve() runs repair_next_hops() on every result with paths
-    // (src/core/paths.cpp), which re-points the rare columns that loop, for both methods. The
+    // (src/core/paths.cpp), which re-points the columns that loop (rare for these kernels). The
     // hop-count kernels (3-7x) stay for callers without that repair.
     const NextChoice choice = choose_next_method(g, dist, threads_for(o.threads), isa);
     const double t1 = omp_get_wtime();
