@@ -350,6 +350,40 @@ TEST(CpuBackend, NextMethodFromTheEnvironment) {
   EXPECT_EQ(detail::cpu::requested_next_method(), std::nullopt);
 }
 
+// Dense graphs with a zero-weight cycle get the (distance, hops) kernels: their next hops never
+// loop, so solve()'s repair (which grew to tens of seconds on such graphs) has nothing to do.
+TEST(CpuBackend, DenseZeroWeightCycleUsesLoopFreeKernels) {
+  Graph g;
+  g.num_vertices = 300;
+  std::mt19937_64 rng(5);
+  for (std::int32_t u = 0; u < 300; ++u)
+    for (std::int32_t v = 0; v < 300; ++v)
+      if (u != v) g.add_edge(u, v, double(rng() % 21));  // weights 0..20: many zero-weight cycles
+  const Matrix w = detail::build_matrix(g, Dtype::Int32, 320, 320);
+  const auto c = detail::cpu::choose_next_method(g, w, 2, detail::cpu::active_isa());
+  EXPECT_TRUE(c.zero_weight_cycle);
+  EXPECT_TRUE(c.hop_counts);
+  EXPECT_EQ(c.method, NextMethod::Tracked);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.paths = true;
+  const Result r = solve(g, o);
+  EXPECT_EQ(check_paths_any(g, r.dist, r.next), "");
+  Matrix again = Matrix(r.next.rows(), r.next.cols(), Dtype::Int32);
+  for (std::int64_t i = 0; i < r.next.rows(); ++i)
+    for (std::int64_t j = 0; j < r.next.cols(); ++j) again.at<std::int32_t>(i, j) = r.next.at<std::int32_t>(i, j);
+  EXPECT_EQ(repair_next_hops(g, r.dist, again), 0);  // nothing loops: nothing to re-point
+  EXPECT_EQ(test::compare(again, r.next), "");
+  // A sparse graph with a zero-weight cycle keeps the strict kernels (the repair stays cheap there).
+  test::RandomGraphSpec s = spec_for(500, 82);
+  s.E = 8 * 500, s.wmin = 0, s.wmax = 3;
+  const Graph sparse = test::random_graph(s);
+  const Matrix ws = detail::build_matrix(sparse, Dtype::Int32, 512, 512);
+  const auto cs = detail::cpu::choose_next_method(sparse, ws, 2, detail::cpu::active_isa());
+  EXPECT_TRUE(cs.zero_weight_cycle);
+  EXPECT_FALSE(cs.hop_counts);
+}
+
 // The cost model at its extremes: a sparse graph takes the edges pass without sampling, unless
 // it has a zero-weight cycle; a complete graph of equal weights (every arc a possible first hop: about n^3 arc-column steps)
 // keeps the tracked kernels; a complete graph of random weights (few tight arcs) takes the pass.

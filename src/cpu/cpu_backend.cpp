@@ -263,7 +263,8 @@ class CpuBackend final : public BackendImpl {
       const NextPassStats pass = next_hops_from_edges(g, dist, *next, threads_for(o.threads), isa);
       trace(choice, t1 - t0, t2 - t1, &pass);
     } else {
-      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/true);
+      // Dense graphs with a zero-weight cycle: (distance, hops) kernels, whose next hops never loop.
+      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/!choice.hop_counts);
       trace(choice, t1 - t0, omp_get_wtime() - t1, nullptr);
     }
     timings.compute = omp_get_wtime() - t0;

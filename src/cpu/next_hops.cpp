@@ -333,11 +333,18 @@ NextChoice choose_next_method(const Graph& g, const Matrix& weights, int threads
   // its cycle arc wherever that comes first in CSR order), and the repair then costs more than
   // the tracked kernels (2-3 s against 0.9 s at V = 4096, docs/paths.md); the tracked kernels'
   // next hops rarely loop. So such graphs keep the tracked kernels while the repair costs that.
-  if (c.method == NextMethod::Edges &&
-      visit_dtype(t, [&](auto tag) { return has_zero_weight_cycle<decltype(tag)>(g, threads); })) {
+  c.zero_weight_cycle = visit_dtype(t, [&](auto tag) { return has_zero_weight_cycle<decltype(tag)>(g, threads); });
+  if (c.zero_weight_cycle && c.method == NextMethod::Edges) {
     c.method = NextMethod::Tracked;
     c.why = "zero-weight cycle";
   }
+  // The strict '<' tracked kernels loop there too, and on dense graphs the repair grows without
+  // bound: complete graph, weights 0..1000, V = 1024: 1.66 s with the repair vs 0.24 s with the
+  // (distance, hops) kernels, whose next hops never loop; V = 2048: 38 s (bench/results/paths-cpu-*).
+  // On the course-like E = V^2/4 graph the repair stays cheaper (V = 2048: 0.63 vs 1.16 s), so
+  // the hop-count kernels are kept for graphs with a zero-weight cycle and E >= V^2/2.
+  c.hop_counts = c.zero_weight_cycle && arcs >= 0.5 * double(g.num_vertices) * double(g.num_vertices);
+  if (c.hop_counts) c.why += ", (distance, hops) kernels";
   return c;
 }
 

@@ -37,6 +37,11 @@ struct NextChoice {
   double scanned_arcs = 0;            ///< estimated arcs the edges pass scans per row chunk, in all
   int sampled_rows = 0;               ///< rows the estimate sampled (0: the edge count decided)
   std::string why;                    ///< "forced", "APSP_CPU_NEXT", "zero-weight cycle", "model"
+  /// The graph has a cycle of zero-weight edges (checked unless a method was requested).
+  bool zero_weight_cycle = false;
+  /// Tracked with (distance, hops) kernels, whose next hops never loop: chosen for dense graphs
+  /// with a zero-weight cycle, where solve()'s loop repair costs far more than they do.
+  bool hop_counts = false;
 };
 
 /// Picks the method for graph g whose weight matrix (before the solve: 0 diagonal, min weight
