@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "apsp/types.hpp"
@@ -176,6 +177,52 @@ std::vector<char> read_bytes(const std::string& path) {
 std::string nthu_cases_dir() {
   const auto p = std::filesystem::path(APSP_SOURCE_DIR) / ".." / "shared" / "nthu-testcases";
   return std::filesystem::is_directory(p) ? std::filesystem::canonical(p).string() : std::string();
+}
+
+std::string check_next_hop_walks(const Graph& g, const Matrix& dist, const Matrix& next) {
+  const std::int64_t n = g.num_vertices;
+  std::unordered_map<std::uint64_t, double> w;
+  auto add = [&](std::int64_t u, std::int64_t v, double x) {
+    const std::uint64_t key = std::uint64_t(u) * std::uint64_t(n) + std::uint64_t(v);
+    auto it = w.find(key);
+    if (it == w.end() || x < it->second) w[key] = x;
+  };
+  const Graph edges = g.is_dense() ? g.edges_from_dense() : Graph{};
+  const Graph& e = g.is_dense() ? edges : g;
+  for (std::size_t k = 0; k < e.src.size(); ++k) {
+    add(e.src[k], e.dst[k], e.weight[k]);
+    if (!e.directed) add(e.dst[k], e.src[k], e.weight[k]);
+  }
+  return visit_dtype(dist.dtype(), [&](auto tag) -> std::string {
+    using T = decltype(tag);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const T d = dist.at<T>(i, j);
+        auto fail = [&](const char* what, double x = 0) {
+          std::ostringstream os;
+          os << "(" << i << "," << j << "): " << what << x;
+          return os.str();
+        };
+        if (d >= unreachable<T>()) {
+          if (next.at<std::int32_t>(i, j) != -1) return fail("unreachable but next hop set");
+          continue;
+        }
+        double len = 0;
+        std::int64_t v = i, steps = 0;
+        while (v != j) {
+          const std::int32_t u = next.at<std::int32_t>(v, j);
+          if (u < 0 || u >= n || ++steps > n) return fail("the walk breaks or loops at step ", double(steps));
+          const auto it = w.find(std::uint64_t(v) * std::uint64_t(n) + std::uint64_t(u));
+          if (it == w.end()) return fail("the walk uses a missing edge from vertex ", double(v));
+          len += it->second;
+          v = u;
+        }
+        const double want = double(d);
+        if (std::fabs(len - want) > 1e-4 * std::max(1.0, std::fabs(want))) return fail("walk length differs by ", len - want);
+      }
+    return "";
+  });
 }
 
 }  // namespace apsp::test

@@ -33,6 +33,11 @@ Graph random_graph(const RandomGraphSpec& s);
 /// 5 mismatches and the count.
 std::string compare(const Matrix& got, const Matrix& want, double tol = 0);
 
+/// "" if every next-hop walk i -> j ends at j along edges of g (the lightest of duplicates; both
+/// directions when undirected) with total weight dist(i, j) (1e-4 relative for floats), and
+/// next(i, j) = -1 exactly where j is unreachable; else the first problem.
+std::string check_next_hop_walks(const Graph& g, const Matrix& dist, const Matrix& next);
+
 /// Collects the stripes a streaming solve hands to SolveOptions::dist_sink / next_sink into a
 /// whole matrix, checking the RowSink contract: consecutive stripes in increasing row order that
 /// cover every row exactly once, all of one shape and dtype.

@@ -14,7 +14,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
-#include <unordered_map>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -52,52 +51,6 @@ using Collector = apsp::test::StripeCollector;
 // The reference: the cpu backend with next hops tracked in its kernels (the arithmetic the mpi
 // backend repeats op for op), not derived from the edges afterwards (src/cpu/next_hops.hpp).
 [[maybe_unused]] const int kTrackedNextHops = setenv("APSP_CPU_NEXT", "tracked", 1);
-
-/// "" if every next-hop walk i -> j ends at j along edges of g with total weight dist(i, j), and
-/// next(i, j) = -1 exactly where j is unreachable; else the first problem.
-[[maybe_unused]] std::string check_next_hops(const apsp::Graph& g, const Matrix& dist, const Matrix& next) {
-  const std::int64_t n = g.num_vertices;
-  std::unordered_map<std::uint64_t, double> w;
-  auto add = [&](std::int64_t u, std::int64_t v, double x) {
-    const std::uint64_t key = std::uint64_t(u) * std::uint64_t(n) + std::uint64_t(v);
-    auto it = w.find(key);
-    if (it == w.end() || x < it->second) w[key] = x;
-  };
-  for (std::size_t e = 0; e < g.num_edges(); ++e) {
-    add(g.src[e], g.dst[e], g.weight[e]);
-    if (!g.directed) add(g.dst[e], g.src[e], g.weight[e]);
-  }
-  return apsp::visit_dtype(dist.dtype(), [&](auto tag) -> std::string {
-    using T = decltype(tag);
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        if (i == j) continue;
-        const T d = dist.at<T>(i, j);
-        auto fail = [&](const char* what, double x = 0) {
-          std::ostringstream os;
-          os << "(" << i << "," << j << "): " << what << x;
-          return os.str();
-        };
-        if (d >= apsp::unreachable<T>()) {
-          if (next.at<std::int32_t>(i, j) != -1) return fail("unreachable but next hop set");
-          continue;
-        }
-        double len = 0;
-        std::int64_t v = i, steps = 0;
-        while (v != j) {
-          const std::int32_t u = next.at<std::int32_t>(v, j);
-          if (u < 0 || u >= n || ++steps > n) return fail("the walk breaks or loops at step ", double(steps));
-          const auto it = w.find(std::uint64_t(v) * std::uint64_t(n) + std::uint64_t(u));
-          if (it == w.end()) return fail("the walk uses a missing edge from vertex ", double(v));
-          len += it->second;
-          v = u;
-        }
-        const double want = double(d);
-        if (std::fabs(len - want) > 1e-4 * std::max(1.0, std::fabs(want))) return fail("walk length differs by ", len - want);
-      }
-    return "";
-  });
-}
 
 struct Case {
   RandomGraphSpec spec;
@@ -150,7 +103,7 @@ void check_against_cpu(const Case& c) {
     if (apsp::detail::cpu::positive_weights(g, c.dtype)) {
       EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
     } else {
-      EXPECT_EQ(check_next_hops(g, dist.m, next.m), "");
+      EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
     }
   }
 #endif

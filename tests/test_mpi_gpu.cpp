@@ -126,48 +126,6 @@ void set_gpu_env(const char* value) {
     set_gpu_env("1");                                                                    \
   } while (0)
 
-/// "" if every next-hop walk i -> j follows edges of g and adds up to dist(i, j), and next(i, j)
-/// is -1 exactly where j is unreachable; else the first problem.
-std::string check_walks(const apsp::Graph& g, const Matrix& dist, const Matrix& next) {
-  const std::int64_t n = g.num_vertices;
-  std::vector<double> w(std::size_t(n * n), INFINITY);  // test sizes only
-  auto add = [&](std::int64_t u, std::int64_t v, double x) {
-    double& a = w[std::size_t(u * n + v)];
-    a = std::min(a, x);
-  };
-  for (std::size_t e = 0; e < g.num_edges(); ++e) {
-    add(g.src[e], g.dst[e], g.weight[e]);
-    if (!g.directed) add(g.dst[e], g.src[e], g.weight[e]);
-  }
-  return apsp::visit_dtype(dist.dtype(), [&](auto tag) -> std::string {
-    using T = decltype(tag);
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        if (i == j) continue;
-        std::ostringstream os;
-        os << "(" << i << "," << j << "): ";
-        const T d = dist.at<T>(i, j);
-        if (d >= apsp::unreachable<T>()) {
-          if (next.at<std::int32_t>(i, j) != -1) return (os << "unreachable but a next hop is set", os.str());
-          continue;
-        }
-        double len = 0;
-        std::int64_t v = i, steps = 0;
-        while (v != j) {
-          const std::int32_t u = next.at<std::int32_t>(v, j);
-          if (u < 0 || u >= n || ++steps > n) return (os << "the walk breaks or loops at step " << steps, os.str());
-          const double x = w[std::size_t(v * n + u)];
-          if (std::isinf(x)) return (os << "the walk uses a missing edge from " << v, os.str());
-          len += x;
-          v = u;
-        }
-        if (std::fabs(len - double(d)) > 1e-4 * std::max(1.0, std::fabs(double(d))))
-          return (os << "walk length " << len << ", distance " << double(d), os.str());
-      }
-    return "";
-  });
-}
-
 struct Case {
   RandomGraphSpec spec;
   Dtype dtype = Dtype::Int32;
@@ -246,7 +204,7 @@ void check_against_single_device(const Case& c) {
   }
   if (c.paths) {
     if (c.streamed && c.spec.wmin <= 0) {
-      EXPECT_EQ(check_walks(g, dist.m, next.m), "");
+      EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
     } else {
       EXPECT_EQ(apsp::test::compare(next.m, want.next), "") << "next hops vs --backend cpu --block 128";
     }

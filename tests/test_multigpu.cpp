@@ -164,45 +164,6 @@ TEST(MultiGpu, RefusesWhatItCannotDo) {
 // distances and next hops must equal `--backend cpu --block 128` bit for bit, except for streamed
 // next hops of graphs with zero-weight edges (hop-count tie rule): there every walk must end at its
 // target with the shortest length.
-std::string check_next_hops(const apsp::Graph& g, const Matrix& dist, const Matrix& next) {
-  const std::int64_t n = g.num_vertices;
-  std::vector<double> w(std::size_t(n * n), INFINITY);  // test sizes only
-  for (std::size_t e = 0; e < g.num_edges(); ++e) {
-    double& a = w[std::size_t(g.src[e]) * std::size_t(n) + std::size_t(g.dst[e])];
-    a = std::min(a, g.weight[e]);
-    if (!g.directed) {
-      double& b = w[std::size_t(g.dst[e]) * std::size_t(n) + std::size_t(g.src[e])];
-      b = std::min(b, g.weight[e]);
-    }
-  }
-  return apsp::visit_dtype(dist.dtype(), [&](auto tag) -> std::string {
-    using T = decltype(tag);
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        if (i == j) continue;
-        std::ostringstream os;
-        os << "(" << i << "," << j << "): ";
-        const T d = dist.at<T>(i, j);
-        if (d >= apsp::unreachable<T>()) {
-          if (next.at<std::int32_t>(i, j) != -1) return (os << "unreachable but next hop set", os.str());
-          continue;
-        }
-        double len = 0;
-        std::int64_t v = i, steps = 0;
-        while (v != j) {
-          const std::int32_t u = next.at<std::int32_t>(v, j);
-          if (u < 0 || u >= n || ++steps > n) return (os << "the walk breaks or loops", os.str());
-          const double x = w[std::size_t(v) * std::size_t(n) + std::size_t(u)];
-          if (std::isinf(x)) return (os << "the walk uses a missing edge", os.str());
-          len += x;
-          v = u;
-        }
-        if (std::fabs(len - double(d)) > 1e-4 * std::max(1.0, std::fabs(double(d)))) return (os << "walk length differs", os.str());
-      }
-    return "";
-  });
-}
-
 void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, double wmin, double wmax,
                  const std::vector<int>& devices, bool streamed) {
   std::ostringstream what;
@@ -243,7 +204,7 @@ void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, do
   ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
   EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
   if (streamed && wmin <= 0) {
-    EXPECT_EQ(check_next_hops(g, dist.m, next.m), "");
+    EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
   } else {
     EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
   }
