@@ -239,3 +239,63 @@ TEST(Mpi, WithoutSinkRankZeroGetsTheWholeMatrix) {
 }
 
 }  // namespace
+
+// No rank holds the whole matrix: with both sinks, --paths streams next hops too, so solve()
+// allocates no V x V matrix on any rank; without sinks only rank 0 gets (and allocates) them.
+// APSP_HOST_MEMORY below the size of one whole matrix makes solve() refuse any rank that would.
+TEST(Mpi, NoRankAllocatesTheWholeMatrixWithPaths) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  RandomGraphSpec s;
+  s.V = 333;
+  s.E = 3000;
+  s.seed = 51;
+  s.wmin = 0;  // zero-weight edges: the streamed next hops use hop counts
+  s.wmax = 9;
+  const apsp::Graph g = apsp::test::random_graph(s);
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::Mpi;
+  o.block = 32;
+  o.paths = true;
+  const std::string whole = std::to_string(333 * 333 * 4);  // one int32 matrix: less than dist + next
+  apsp::Result want;
+  if (world_rank() == 0) {
+    apsp::SolveOptions ref = o;
+    ref.backend = apsp::Backend::Cpu;
+    want = apsp::solve(g, ref);
+  }
+  Collector dist, next;
+  o.dist_sink = dist.sink();
+  o.next_sink = next.sink();
+  setenv("APSP_HOST_MEMORY", whole.c_str(), 1);
+  apsp::Result r;
+  EXPECT_NO_THROW(r = apsp::solve(g, o)) << "a streamed --paths solve must not need a whole matrix";
+  // Without sinks: rank 0 gets the matrices; the others must still allocate none.
+  o.dist_sink = nullptr;
+  o.next_sink = nullptr;
+  if (world_rank() == 0) unsetenv("APSP_HOST_MEMORY");
+  apsp::Result gathered;
+  EXPECT_NO_THROW(gathered = apsp::solve(g, o));
+  unsetenv("APSP_HOST_MEMORY");
+  EXPECT_TRUE(r.dist.empty());
+  EXPECT_TRUE(r.next.empty());
+  if (world_rank() != 0) {
+    EXPECT_TRUE(gathered.dist.empty());
+    EXPECT_TRUE(gathered.next.empty());
+    return;
+  }
+  ASSERT_EQ(dist.check(), "");
+  ASSERT_EQ(next.check(), "");
+  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
+  EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
+  EXPECT_EQ(apsp::test::compare(gathered.dist, want.dist), "");
+  EXPECT_EQ(apsp::test::check_next_hop_walks(g, gathered.dist, gathered.next), "");
+  // The limit is real: the cpu backend needs the whole matrices and is refused.
+  setenv("APSP_HOST_MEMORY", whole.c_str(), 1);
+  apsp::SolveOptions cpu = o;
+  cpu.backend = apsp::Backend::Cpu;
+  EXPECT_THROW((void)apsp::solve(g, cpu), apsp::ResourceError);
+  unsetenv("APSP_HOST_MEMORY");
+#endif
+}

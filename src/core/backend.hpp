@@ -29,6 +29,13 @@ class BackendImpl {
   /// When true, solve() leaves the host matrices allocated but unfilled and run() must build
   /// the distances (and next hops) from `g` itself, e.g. on the device from the edge list.
   virtual bool builds_matrix() const { return false; }
+  /// With paths and both sinks set: true when run() streams next hops to options.next_sink as it
+  /// streams distances, with walks that end without solve()'s repair_next_hops() (which needs the
+  /// whole matrices). solve() then allocates no whole matrix (multi-gpu, mpi).
+  virtual bool streams_paths() const { return false; }
+  /// False in a process that gets no result matrices (an MPI rank other than 0): solve() then
+  /// allocates none there, and run() leaves dist / next empty.
+  virtual bool receives_result() const { return true; }
   /// Memory the host matrices should live in (Pinned for GPU backends).
   virtual Memory host_memory() const { return Memory::Host; }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).

@@ -213,11 +213,15 @@ Result solve(const Graph& input, const SolveOptions& options) {
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);
   const std::int64_t n_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
-  // A backend that builds its own matrix and streams distances to a sink never needs the host
-  // matrix (with paths the whole matrices come back for the next-hop repair): it gets an empty
-  // matrix that only carries the dtype, and V is not limited by this host's memory (MPI ranks).
-  const bool streamed = backend->builds_matrix() && options.dist_sink && !options.paths;
-  if (!streamed) check_host_memory(n, n_pad, t, options.paths);
+  // A backend that builds its own matrix and streams distances (and, with paths, next hops that
+  // need no repair) to the sinks never needs the host matrices; nor does an MPI rank other than
+  // 0. They get empty matrices that only carry the dtype, and V is not limited by this host's
+  // memory. Otherwise (paths on a backend that does not stream them) the whole matrices come
+  // back for the next-hop repair.
+  const bool streamed = backend->builds_matrix() && options.dist_sink &&
+                        (!options.paths || (options.next_sink && backend->streams_paths()));
+  const bool no_matrices = streamed || (backend->builds_matrix() && !backend->receives_result());
+  if (!no_matrices) check_host_memory(n, n_pad, t, options.paths);
   backend->check_fits(n, t, block, options.paths);
   if (g->is_dense() && (backend->builds_matrix() || options.paths)) {
     to_edges(backend->builds_matrix() ? "the " + backend->name() + " backend builds its matrix from edges"
@@ -225,8 +229,9 @@ Result solve(const Graph& input, const SolveOptions& options) {
     g = in;
   }
 
-  if (streamed) {
+  if (no_matrices) {
     result.dist = Matrix(0, 0, t);
+    if (options.paths) result.next = Matrix(0, 0, Dtype::Int32);
   } else if (backend->builds_matrix()) {
     result.dist = Matrix(n, n, n_pad, n_pad, t, backend->host_memory());
     if (options.paths) result.next = Matrix(n, n, n_pad, n_pad, Dtype::Int32, backend->host_memory());

@@ -883,6 +883,15 @@ class MpiBackend final : public BackendImpl {
   }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
+  /// Streamed next hops are loop-free (hop counts where zero-weight edges exist: next_hop_mode).
+  bool streams_paths() const override { return true; }
+  /// Only rank 0 gets the gathered matrices; the other ranks hold their blocks alone.
+  bool receives_result() const override {
+    ensure_mpi_initialised();
+    int rank = 0;
+    APSP_MPI_TRY(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    return rank == 0;
+  }
 
   /// A GPU rank needs more than one CPU: the host thread that drives the GPU and NCCL's proxy
   /// thread share whatever the rank is bound to, and OpenMPI binds each rank to one core by

@@ -1050,6 +1050,8 @@ class MultiGpuBackend final : public BackendImpl {
   int effective_block(Dtype, int) const override { return kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
+  /// Streamed next hops are loop-free (hop counts where zero-weight edges exist; see run()).
+  bool streams_paths() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     if (block != kTile)
       throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) + " (got --block " +
