@@ -13,7 +13,12 @@
 #            tests/test_multigpu again (the two backends share the driver), then the comparison
 #            mpi GPU ranks vs multi-gpu at V = APSP_MPI_BENCH_V (default 32768), compute time,
 #            best of 2, on 2 GPUs (and 4 when there are 4)
+#     diag   where the time goes, mpi GPU ranks vs multi-gpu at V = APSP_MPI_BENCH_V (default 32768):
+#            APSP_MG_PROFILE=1 per-phase GPU times of every GPU (closure, broadcasts, panels, rest,
+#            stream waits), on 2 and 4 GPUs, the default grid and APSP_GRID=1xN / Nx1, and the NCCL
+#            transports (NCCL_DEBUG=INFO); prints a table of the mgprof lines
 #     all    tests, bench and mpi (longer than one 10-minute device call on 4 GPUs: use one mode a call)
+#   Modes combine with commas: `mpi,diag`.
 #   GTEST_FILTER='MultiGpu.Paths*' runs a subset of the GoogleTest tests (GoogleTest reads it).
 #   STEP_TIMEOUT (seconds, default 300) bounds each test run, so a hang cannot eat the whole call.
 #
@@ -37,7 +42,7 @@ step_timeout=${STEP_TIMEOUT:-300}
 say() { echo "== $*" | tee -a "$OUT/steps.log"; }
 summary=()  # "| step | result |" rows for the last table
 note() { summary+=("| $1 | $2 |"); echo "   -> $2" | tee -a "$OUT/steps.log"; }
-want() { [ "$what" = all ] || [ "$what" = "$1" ]; }
+want() { { [ "$what" = all ] && [ "$1" != diag ]; } || [[ ",$what," == *",$1,"* ]]; }
 
 say "machine"
 { date -u; nvidia-smi -L; nvidia-smi topo -m; nvcc --version | tail -2; df -h /dev/shm | tail -1; } > "$OUT/machine.txt" 2>&1
@@ -68,7 +73,7 @@ fi
 # MPI only where the mpi step runs: AUTO, so that a missing MPI leaves the other steps running.
 mpi=OFF
 mpirun_args=()
-if want mpi; then
+if want mpi || want diag; then
   say "MPI"
   mpirun_bin=$(command -v mpirun || true)
   { echo "mpirun: ${mpirun_bin:-none}"; [ -n "$mpirun_bin" ] && mpirun --version 2>&1 | head -2
@@ -218,6 +223,55 @@ EOF
 elif want mpi; then
   note "mpi GPU ranks" "NOT RUN: no MPI to build with (see $OUT/mpi.txt)"
   status=1
+fi
+
+if want diag && [ "$have_mpi" = 1 ]; then
+  V=${APSP_MPI_BENCH_V:-32768}
+  export APSP_HOST_MEMORY=$((200 << 30)) APSP_MG_PROFILE=1
+  diag=$OUT/diag
+  mkdir -p "$diag"
+  # run_diag NAME GPUS GRID(or "") -- one multi-gpu run and one mpi run, both profiled
+  run_diag() {
+    local name=$1 g=$2 grid=$3
+    say "diag: $name ($g GPUs${grid:+, APSP_GRID=$grid})"
+    APSP_GRID=$grid APSP_SCALING="$V:$g" timeout -k 10 "$step_timeout" "$build/tests/test_multigpu" \
+      --gtest_also_run_disabled_tests --gtest_filter='MultiGpuBench.*' > "$diag/mg_$name.log" 2>&1
+    APSP_GRID=$grid APSP_MPI_BENCH="$V" timeout -k 10 "$step_timeout" mpirun "${mpirun_args[@]}" -x APSP_GRID \
+      -x APSP_MG_PROFILE -np "$g" "$build/tests/test_mpi_gpu" --gtest_also_run_disabled_tests \
+      --gtest_filter='MpiGpuBench.*' > "$diag/mpi_$name.log" 2>&1
+    grep -hE "^scaling|^mpibench|^mgprof|Failure|rror" "$diag/mg_$name.log" "$diag/mpi_$name.log" | head -20
+  }
+  run_diag g2 2 ""
+  if [ "$gpus" -ge 4 ]; then
+    run_diag g4 4 ""
+    run_diag g4_1x4 4 1x4
+    run_diag g4_4x1 4 4x1
+  fi
+  say "diag: NCCL transports of mpi GPU ranks (NCCL_DEBUG=INFO, V=4096)"
+  np=$(( gpus >= 4 ? 4 : 2 ))
+  NCCL_DEBUG=INFO APSP_MPI_BENCH=4096 timeout -k 10 "$step_timeout" mpirun "${mpirun_args[@]}" -np "$np" \
+    "$build/tests/test_mpi_gpu" --gtest_also_run_disabled_tests --gtest_filter='MpiGpuBench.*' > "$diag/nccl_info.log" 2>&1
+  grep -oE "Channel [0-9]+/[0-9]+ : [0-9]+\[[0-9]+\] -> [0-9]+\[[0-9]+\] via [A-Za-z0-9/_]+" "$diag/nccl_info.log" |
+    sed 's/Channel [0-9]*\/[0-9]* : //' | sort | uniq -c | head -20 | tee "$diag/transports.txt"
+  grep -hE "NCCL INFO (comm .* nRanks|Using network|NCCL_)" "$diag/nccl_info.log" | sort | uniq | head -20
+  unset APSP_MG_PROFILE
+  python3 - "$diag"/mg_*.log "$diag"/mpi_*.log <<'EOF' | tee "$OUT/diag.md"
+import os, sys
+print("| run | process | gpu | grid | span ms | rest | main_wait | look_wait | closure | pivot_bcast | panels | panel_bcast | compute s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+for path in sys.argv[1:]:
+    name = os.path.basename(path)[:-4]
+    compute = ""
+    for line in open(path):
+        if line.startswith(("scaling ", "mpibench ")) and "compute_s=" in line:
+            compute = dict(kv.split("=", 1) for kv in line.split()[1:])["compute_s"]
+    for line in open(path):
+        if line.startswith("mgprof "):
+            f = dict(kv.split("=", 1) for kv in line.split()[1:])
+            print(f"| {name} | {'mpi rank' if name.startswith('mpi') else 'one process'} | {f['gpu']} | {f['grid']} | "
+                  f"{f['span_ms']} | {f['rest_ms']} | {f['main_wait_ms']} | {f['look_wait_ms']} | {f['closure_ms']} | "
+                  f"{f['pivot_bcast_ms']} | {f['panels_ms']} | {f['panel_bcast_ms']} | {compute} |")
+EOF
 fi
 
 if want bench; then

@@ -109,3 +109,18 @@ foreach(case ${APSP_MPI_GPU_CLI_CASES})
   set_tests_properties(mpi_gpu_cli_${name} PROPERTIES ENVIRONMENT "${APSP_MPI_GPU_ENV}" LABELS "mpi;gpu"
                        SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
+
+# Other grid shapes (APSP_GRID=RxC; the default for 4 ranks is 2 x 2): 4 x 1 and 1 x 4, with paths.
+foreach(shape 4x1 1x4)
+  add_test(NAME mpi_cli_np4_grid${shape}
+           COMMAND ${APSP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/mpi_compare.sh $<TARGET_FILE:apsp> ${APSP_MPIRUN} 4
+                   ${CMAKE_CURRENT_BINARY_DIR}/mpi_work/grid${shape} 409 3000 --block 32 --paths)
+  set_tests_properties(mpi_cli_np4_grid${shape} PROPERTIES ENVIRONMENT "${APSP_MPI_ENV};APSP_GRID=${shape}"
+                       LABELS "mpi" TIMEOUT 300)
+  add_test(NAME mpi_gpu_cli_np4_grid${shape}
+           COMMAND ${APSP_SH} -c "${APSP_GPU_CLI_GUARD}" ${CMAKE_CURRENT_SOURCE_DIR}/mpi_compare.sh
+                   $<TARGET_FILE:apsp> ${APSP_MPIRUN} 4 ${CMAKE_CURRENT_BINARY_DIR}/mpi_work/gpu_grid${shape} 1001 7000
+                   --block 128 --paths)
+  set_tests_properties(mpi_gpu_cli_np4_grid${shape} PROPERTIES ENVIRONMENT "${APSP_MPI_GPU_ENV};APSP_GRID=${shape}"
+                       LABELS "mpi;gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()

@@ -19,6 +19,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 #include "cpu/blocked_fw.hpp"
+#include "mpi/block_cyclic.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_MPI
@@ -298,4 +299,22 @@ TEST(Mpi, NoRankAllocatesTheWholeMatrixWithPaths) {
   EXPECT_THROW((void)apsp::solve(g, cpu), apsp::ResourceError);
   unsetenv("APSP_HOST_MEMORY");
 #endif
+}
+
+// The grid shape: as square as P allows, or APSP_GRID=RxC when R * C = P (else a clear error).
+TEST(Mpi, GridShapeFromTheEnvironment) {
+  using apsp::detail::dist::Grid;
+  unsetenv("APSP_GRID");
+  const Grid sq = Grid::for_workers(4), six = Grid::for_workers(6), prime = Grid::for_workers(7);
+  EXPECT_EQ(sq.Pr * 10 + sq.Pc, 22);
+  EXPECT_EQ(six.Pr * 10 + six.Pc, 23);
+  EXPECT_EQ(prime.Pr * 10 + prime.Pc, 17);
+  setenv("APSP_GRID", "4x1", 1);
+  const Grid tall = Grid::for_workers(4);
+  EXPECT_EQ(tall.Pr * 10 + tall.Pc, 41);
+  for (const char* bad : {"3x3", "2x", "x2", "0x4", "2x2x1", "two", "2x2 "}) {
+    setenv("APSP_GRID", bad, 1);
+    EXPECT_THROW((void)Grid::for_workers(4), apsp::UsageError) << bad;
+  }
+  unsetenv("APSP_GRID");
 }

@@ -10,8 +10,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
+#include <string>
 #include <vector>
+
+#include "apsp/errors.hpp"
 
 namespace apsp::detail::dist {
 
@@ -20,10 +25,22 @@ using i64 = std::int64_t;
 /// The Pr x Pc worker grid; rank = pr * Pc + pc.
 struct Grid {
   int P = 1, Pr = 1, Pc = 1;
-  /// The most square factorisation P = Pr * Pc with Pr <= Pc (1 x P for a prime P).
+  /// The most square factorisation P = Pr * Pc with Pr <= Pc (1 x P for a prime P), or the
+  /// shape APSP_GRID="RxC" names (R * C must be P; for experiments with the grid's shape).
   static Grid for_workers(int P) {
     Grid g;
     g.P = P;
+    if (const char* e = std::getenv("APSP_GRID"); e && *e) {
+      int r = 0, c = 0;
+      char x = 0, tail = 0;
+      if (std::sscanf(e, "%d%c%d%c", &r, &x, &c, &tail) != 3 || (x != 'x' && x != 'X') || r < 1 || c < 1 ||
+          r * c != P)
+        throw UsageError("APSP_GRID=" + std::string(e) + " is not a grid RxC of the " + std::to_string(P) +
+                         " workers");
+      g.Pr = r;
+      g.Pc = c;
+      return g;
+    }
     for (int r = 1; r * r <= P; ++r)
       if (P % r == 0) g.Pr = r;
     g.Pc = P / g.Pr;

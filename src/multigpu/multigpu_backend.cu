@@ -370,6 +370,13 @@ template <class T> struct Gpu {
   DeviceBuffer<int> pw[2];                    // pivot: values | next | hops, B^2 each
   DeviceBuffer<int> rowpw[2], rowold;         // row panel: values | hops, B x ld each
   DeviceBuffer<int> colpw[2], colold;         // column panel: values | next | hops, local_rows x B each
+  // APSP_MG_PROFILE=1: timed events bracketing each phase (phase, begin, end), read after the run.
+  struct Span {
+    int phase;
+    cudaEvent_t begin, end;
+  };
+  std::vector<Span> spans;
+  std::vector<cudaEvent_t> marks;
 
   Gpu() = default;
   Gpu(const Gpu&) = delete;
@@ -380,6 +387,7 @@ template <class T> struct Gpu {
     if (col) ncclCommDestroy(col);
     for (cudaEvent_t e : {ready[0], ready[1], a_done, copied[0], copied[1]})
       if (e) cudaEventDestroy(e);
+    for (cudaEvent_t e : marks) cudaEventDestroy(e);
     if (main) cudaStreamDestroy(main);
     if (look) cudaStreamDestroy(look);
   }
@@ -585,6 +593,43 @@ template <class T> class MultiGpuRounds final : public RoundOps {
 
   void set_progress(ProgressFn f) { progress_ = std::move(f); }
 
+  /// APSP_MG_PROFILE=1 (distances only): after the rounds, one line per GPU on stderr with the
+  /// summed GPU time of each phase, measured by timed events on its two streams: "closure",
+  /// "pivot_bcast", "panels", "panel_bcast" (look stream), "rest" (main stream, from the end of
+  /// its wait for the round's panels to its last rest tile), "main_wait" (the main stream idle
+  /// until the panels are ready), "look_wait" (the look stream idle until this round's first
+  /// rest tiles are done), and "span" (first to last event). A diagnostic, off by default.
+  void report_profile() {
+    if (!profiling_) return;
+    static const char* names[] = {"closure", "pivot_bcast", "panels", "panel_bcast", "rest", "main_wait", "look_wait"};
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      double sum[kPhases] = {}, total = 0;
+      if (q.marks.size() >= 2) {
+        float ms = 0;
+        APSP_CUDA_TRY(cudaEventSynchronize(q.marks.back()));
+        for (const auto& sp : q.spans) {
+          APSP_CUDA_TRY(cudaEventElapsedTime(&ms, sp.begin, sp.end));
+          sum[sp.phase] += ms;
+        }
+        float first = 0, last = 0;
+        for (cudaEvent_t e : q.marks) {  // the earliest and latest event on either stream
+          APSP_CUDA_TRY(cudaEventElapsedTime(&ms, q.marks.front(), e));
+          first = std::min(first, ms);
+          last = std::max(last, ms);
+        }
+        total = last - first;
+      }
+      std::ostringstream os;
+      os.precision(1);
+      os << std::fixed << "mgprof gpu=" << q.ordinal << " worker=" << grid_.rank_of(q.L.pr, q.L.pc)
+         << " grid=" << grid_.Pr << "x" << grid_.Pc << " rounds=" << q.L.R << " span_ms=" << total;
+      for (int ph = 0; ph < kPhases; ++ph) os << " " << names[ph] << "_ms=" << sum[ph];
+      std::fprintf(stderr, "%s\n", os.str().c_str());
+    }
+  }
+
   // ---- RoundOps ----
   i64 num_rounds() const override { return gpus_.front()->L.R; }
   void close_pivot(i64 t) override {
@@ -599,17 +644,21 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   void update_rest(i64 t) override {
     const int slot = int(t % 2);
     const i64 R = num_rounds();
+    const auto w0 = mark_all(&Gpu<T>::main);
     for (auto& p : gpus_) {
       Gpu<T>& q = *p;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       APSP_CUDA_TRY(cudaStreamWaitEvent(q.main, q.ready[slot], 0));
     }
+    span_all(kMainWait, w0, &Gpu<T>::main);
     if (mode_ != Mode::Distances) {
       update_rest_paths(t);
       return;
     }
+    const auto r0 = mark_all(&Gpu<T>::main);
     if (t + 1 >= R) {
       for (auto& p : gpus_) rest(*p, slot, {0, p->L.lr}, {0, p->L.lc});
+      span_all(kRest, r0, &Gpu<T>::main);
       return;
     }
     for (auto& p : gpus_) {
@@ -621,7 +670,9 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1})) rest(q, slot, rr, {c1, c1 + 1});
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       APSP_CUDA_TRY(cudaEventRecord(q.a_done, q.main));
+      cudaEvent_t l0 = mark(q, q.look);
       APSP_CUDA_TRY(cudaStreamWaitEvent(q.look, q.a_done, 0));
+      span(q, kLookWait, l0, q.look);
     }
     pivot(t + 1);
     panels(t + 1);
@@ -633,6 +684,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
         for (const TileRange& cr : dist::ranges_without(q.L.lc, {c1})) rest(q, slot, rr, cr);
     }
+    span_all(kRest, r0, &Gpu<T>::main);
   }
   void finish_round(i64 t) override {
     // Progress is reported after the host has queued the round; wait for the GPUs now and then
@@ -771,10 +823,13 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       a.csT = q.csT.get();  // block 0 also writes P*^T here; the transpose below rewrites csT anyway
       a.pS = q.piv[slot].get();
       a.pT = q.piv[slot].get() + kTile * kTile;
+      cudaEvent_t c0 = mark(q, q.look);
       cuda::closure_and_transpose<T><<<1, cuda::kClosureThreads, cuda::kClosureSmemBytes, q.look>>>(a);
       APSP_CUDA_CHECK_LAUNCH(q.look);
+      span(q, kClosure, c0, q.look);
     }
     if (grid_.P == 1) return;
+    const auto b0 = mark_all(&Gpu<T>::look);
     APSP_NCCL_TRY(ncclGroupStart());
     for (auto& p : gpus_) {
       Gpu<T>& q = *p;
@@ -785,6 +840,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tr, q.col, q.look));
     }
     APSP_NCCL_TRY(ncclGroupEnd());
+    span_all(kPivotBcast, b0, &Gpu<T>::look);
   }
 
   // Row panel on the pivot's grid row, column panel (transposed) on its grid column, then the
@@ -792,6 +848,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   void panels(i64 t) {
     const int slot = int(t % 2);
     const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    const auto p0 = mark_all(&Gpu<T>::look);
     for (auto& p : gpus_) {
       Gpu<T>& q = *p;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
@@ -819,7 +876,9 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         APSP_CUDA_CHECK_LAUNCH(q.look);
       }
     }
+    span_all(kPanels, p0, &Gpu<T>::look);
     if (grid_.P > 1) {
+      const auto b0 = mark_all(&Gpu<T>::look);
       APSP_NCCL_TRY(ncclGroupStart());
       for (auto& p : gpus_) {
         Gpu<T>& q = *p;
@@ -831,6 +890,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
                                       tc, q.row, q.look));
       }
       APSP_NCCL_TRY(ncclGroupEnd());
+      span_all(kPanelBcast, b0, &Gpu<T>::look);
     }
     for (auto& p : gpus_) {
       APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
@@ -1004,6 +1064,33 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   }
 
   // Rest GEMM over local tile rows `rr` x local tile columns `cr` on the main stream.
+  enum Phase { kClosure, kPivotBcast, kPanels, kPanelBcast, kRest, kMainWait, kLookWait, kPhases };
+  /// A timed event recorded on `s` (APSP_MG_PROFILE), else null.
+  cudaEvent_t mark(Gpu<T>& q, cudaStream_t s) {
+    if (!profiling_) return nullptr;
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    cudaEvent_t e = nullptr;
+    APSP_CUDA_TRY(cudaEventCreate(&e));
+    q.marks.push_back(e);
+    APSP_CUDA_TRY(cudaEventRecord(e, s));
+    return e;
+  }
+  /// Ends the span that `begin` started: `phase`, up to an event recorded now on `s`.
+  void span(Gpu<T>& q, int phase, cudaEvent_t begin, cudaStream_t s) {
+    if (profiling_) q.spans.push_back({phase, begin, mark(q, s)});
+  }
+  /// mark() on every GPU's stream `which` (look or main): begin events, by position in gpus_.
+  std::vector<cudaEvent_t> mark_all(cudaStream_t Gpu<T>::*which) {
+    std::vector<cudaEvent_t> m;
+    if (profiling_)
+      for (auto& p : gpus_) m.push_back(mark(*p, (*p).*which));
+    return m;
+  }
+  void span_all(int phase, const std::vector<cudaEvent_t>& begins, cudaStream_t Gpu<T>::*which) {
+    if (!profiling_) return;
+    for (std::size_t x = 0; x < gpus_.size(); ++x) span(*gpus_[x], phase, begins[x], (*gpus_[x]).*which);
+  }
+
   void rest(Gpu<T>& q, int slot, TileRange rr, TileRange cr) {
     if (rr.empty() || cr.empty()) return;
     APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
@@ -1023,6 +1110,10 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   std::vector<std::unique_ptr<Gpu<T>>> gpus_;
   ProgressFn progress_;
   i64 ahead_ = -1;
+  bool profiling_ = [] {
+    const char* e = std::getenv("APSP_MG_PROFILE");
+    return e && e[0] == '1';
+  }();
 };
 
 std::vector<int> devices_of(const SolveOptions& o) {
@@ -1106,6 +1197,7 @@ class MultiGpuBackend final : public BackendImpl {
     run_rounds(fw, o.progress);
     fw.synchronize();
     timings.compute = seconds_since(t0);
+    fw.report_profile();
     t0 = Clock::now();
     fw.template gather<T>(false, o.dist_sink, o.dist_sink ? nullptr : dist.data<T>(), dist.stride(), dist.dtype());
     if (o.dist_sink) dist = Matrix{};
@@ -1130,6 +1222,7 @@ template <class T> class GpuRankOf final : public GpuRank {
     fw_.set_progress(progress);
     run_rounds(fw_, progress);
     fw_.synchronize();
+    fw_.report_profile();
   }
   const void* rows_to_host(bool next_hops, i64 row0, i64 rows, int slot) override {
     PinnedArray<int>& stage = stage_[slot & 1];
