@@ -242,6 +242,7 @@ if want diag && [ "$have_mpi" = 1 ]; then
     grep -hE "^scaling|^mpibench|^mgprof|Failure|rror" "$diag/mg_$name.log" "$diag/mpi_$name.log" | head -20
   }
   run_diag g2 2 ""
+  run_diag g2_2x1 2 2x1
   if [ "$gpus" -ge 4 ]; then
     run_diag g4 4 ""
     run_diag g4_1x4 4 1x4
