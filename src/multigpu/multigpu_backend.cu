@@ -504,6 +504,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       for (int pr = 0; pr < grid_.Pr; ++pr) make_comms(pr, true);
     if (grid_.Pr > 1)
       for (int pc = 0; pc < grid_.Pc; ++pc) make_comms(pc, false);
+    warm_up_comms();
   }
 
   /// The communicators of this process's one worker (an MPI rank): its grid row, then its grid
@@ -516,6 +517,32 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
     if (grid_.Pc > 1) q.row = join(links, true, grid_.Pc, q.L.pc);
     if (grid_.Pr > 1) q.col = join(links, false, grid_.Pr, q.L.pr);
+    warm_up_comms();
+  }
+
+  /// NCCL connects a communicator's peers lazily, inside its first collective (NCCL 2.22+). Left
+  /// to round 0's pivot broadcast, that set-up lands in the rounds: measured on 2 x H200 at
+  /// V=32768, the pivot broadcasts took 169 ms in all with one process per GPU vs 68 ms in one
+  /// process (APSP_MG_PROFILE=1; 256 rounds, the same per-round cost otherwise). So every row
+  /// and column communicator does one panel-sized broadcast here, grouped as in the rounds, and
+  /// the set-up counts as set-up. Collective over the grid (all members call connect_*()).
+  void warm_up_comms() {
+    if (grid_.P == 1) return;
+    const std::size_t bytes = std::size_t(kTile * ld_) * sizeof(T);
+    std::vector<DeviceBuffer<char>> scratch;
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      scratch.emplace_back(bytes);
+    }
+    APSP_NCCL_TRY(ncclGroupStart());
+    for (std::size_t x = 0; x < gpus_.size(); ++x) {
+      Gpu<T>& q = *gpus_[x];
+      char* buf = scratch[x].get();
+      if (q.col) APSP_NCCL_TRY(ncclBroadcast(buf, buf, bytes, ncclInt8, 0, q.col, q.look));
+      if (q.row) APSP_NCCL_TRY(ncclBroadcast(buf, buf, bytes, ncclInt8, 0, q.row, q.look));
+    }
+    APSP_NCCL_TRY(ncclGroupEnd());
+    synchronize();
   }
 
   const Grid& grid() const { return grid_; }
