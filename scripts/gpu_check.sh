@@ -5,11 +5,12 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,startup,python]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,startup,python,paths]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
-#   steps startup and python are not in the default list: `startup` times a fresh process's CUDA
+#   steps startup, python and paths are not in the default list: `paths` times --paths against
+#               distances only (PATHS_SIZES, default 16384; issue 5's 1.6x); `startup` times a fresh process's CUDA
 #               start-up step by step (dev/cuda/startup_probe) and `apsp --version`; `python` builds
 #               the module (pybind11 from pip on the device image), runs the pytest suite (its cuda
 #               tests included) and bench/profile.py with the GPU columns.
@@ -239,6 +240,42 @@ EOF
     cmp -s "$DATA/out$V.bin" "$DATA/out${V}c.bin" && same=same || same=DIFFERENT
     note "whole V=$V --backend cpu: $t ms; stats: $(tr '\n' ' ' <"$OUTDIR/cpu_$V.log" | cut -c1-300) (outputs $same)"
     rm -f "$DATA/out${V}c.bin"
+  done
+fi
+
+# ---- --paths cost: the same solve with and without the next-hop matrix ----
+# Issue 5's GPU target: --paths <= 1.6x the distances-only time at V=16384. Graphs: E=5M,
+# weights 0..1000 (zero-weight edges, as the course's) and 1..1000. Each variant twice,
+# alternating, best wall time of the whole process (read .. write, the host's next-hop repair
+# included, which --stats' total leaves out) and --stats' compute.
+if has paths; then
+  echo "== --paths cost (PATHS_SIZES=${PATHS_SIZES:=16384})"
+  DATA=/tmp/apsp-gpu-data
+  mkdir -p "$DATA"
+  IFS=, read -ra PVS <<<"$PATHS_SIZES"
+  for V in "${PVS[@]}"; do
+    for wmin in 0 1; do
+      IN=$DATA/p${V}w$wmin.bin
+      [ -s "$IN" ] || "$APSP" generate "$IN" -V "$V" -E 5000000 --wmin "$wmin" --wmax 1000 --seed 3 >/dev/null
+      declare -A best=() comp=()
+      for trial in 1 2; do
+        for mode in dist paths; do
+          extra=(); [ $mode = paths ] && extra=(--paths)
+          rm -f "$DATA/pout.bin" "$DATA/pout.bin.next"; sync; sleep 1
+          s=$(date +%s%N)
+          "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --stats "$OUTDIR/pstats.json" "${extra[@]}" \
+            >>"$OUTDIR/paths.log" 2>&1 || { note "paths V=$V wmin=$wmin $mode: FAIL"; continue; }
+          t=$(( ($(date +%s%N) - s) / 1000000 ))
+          c=$(python3 -c 'import json,sys; print("%.1f" % (1000 * json.loads(open(sys.argv[1]).read().splitlines()[-1])["compute_s"]))' "$OUTDIR/pstats.json")
+          echo "V=$V wmin=$wmin $mode trial $trial: wall $t ms, compute $c ms" | tee -a "$OUTDIR/paths.log"
+          if [ -z "${best[$mode]:-}" ] || [ "$t" -lt "${best[$mode]}" ]; then best[$mode]=$t; comp[$mode]=$c; fi
+        done
+      done
+      [ $wmin = 0 ] && { APSP_TRACE=1 "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --paths >"$OUTDIR/paths_trace_$V.log" 2>&1; cat "$OUTDIR/paths_trace_$V.log"; }
+      note "paths V=$V E=5M w $wmin..1000 (cuda): wall ${best[dist]} -> ${best[paths]} ms ($(python3 -c "print('%.2f' % (${best[paths]} / ${best[dist]}))")x), compute ${comp[dist]} -> ${comp[paths]} ms"
+      unset best comp
+      rm -f "$DATA/pout.bin" "$DATA/pout.bin.next"
+    done
   done
 fi
 
