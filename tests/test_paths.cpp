@@ -8,6 +8,7 @@
 // the next-hop method, and with each method forced), cuda when usable. All pairs for small V,
 // sampled pairs plus whole rows for larger V. Seeds are in the trace on failure.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include <unordered_map>
 
 #include "apsp/errors.hpp"
+#include "apsp/generate.hpp"
 #include "apsp/paths.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
@@ -581,6 +583,331 @@ TEST(Paths, RepairLeavesSolvedMatricesAlone) {
     EXPECT_EQ(repair_next_hops(g, r.dist, r.next), 0) << name << ": solve() left a looping walk";
     check_paths(g, r, 7);
   }
+}
+
+// ---- repair_next_hops on next hops of the edges rule --------------------------------------------
+// The edges rule (cpu edges method, cuda) loops across nearly every zero-weight cycle, so it is
+// the repair's main customer. These tests build such matrices directly: reference distances, then
+// a plain implementation of the rule, then the repair.
+
+/// Closed distances of g in dtype t by the triple-loop reference.
+Matrix reference_dist(const Graph& g, Dtype t) {
+  Matrix d = detail::build_matrix(g, t, g.num_vertices, g.num_vertices);
+  detail::reference_floyd_warshall(d);
+  return d;
+}
+
+/// The edges rule, plainly: next[i][j] = the first out-arc (i,v) in CSR order (input edge order;
+/// undirected edges both ways; self loops skipped) minimising w(i,v) + d[v][j] in the distance
+/// type; -1 where i == j or j is unreachable.
+Matrix edges_rule_next(const Graph& g0, const Matrix& dist) {
+  const Graph g = g0.is_dense() ? g0.edges_from_dense() : g0;
+  const std::int64_t n = g.num_vertices;
+  std::vector<std::vector<std::pair<std::int32_t, double>>> out(static_cast<std::size_t>(n));
+  for (std::size_t e = 0; e < g.src.size(); ++e) {
+    if (g.src[e] == g.dst[e]) continue;
+    out[std::size_t(g.src[e])].push_back({g.dst[e], g.weight[e]});
+    if (!g.directed) out[std::size_t(g.dst[e])].push_back({g.src[e], g.weight[e]});
+  }
+  Matrix next(n, n, Dtype::Int32);
+  visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T inf = unreachable<T>();
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        std::int32_t best = -1;
+        T best_val = inf;
+        if (i != j && dist.at<T>(i, j) < inf)
+          for (const auto& [v, w] : out[std::size_t(i)]) {
+            const T dv = v == j ? T(0) : dist.at<T>(v, j);
+            if (!(dv < inf)) continue;
+            const T val = T(std::is_integral_v<T> ? T(std::llround(w)) : T(w)) + dv;
+            if (best < 0 || val < best_val) best = v, best_val = val;
+          }
+        next.at<std::int32_t>(i, j) = best;
+      }
+  });
+  return next;
+}
+
+/// Whether the walk i -> j of `next` ends (at j, or where a hop is -1).
+bool walk_ends(const Matrix& next, std::int64_t i, std::int64_t j) {
+  for (std::int64_t v = i, steps = 0; v != j; ++steps) {
+    if (steps > next.rows()) return false;
+    v = next.at<std::int32_t>(v, j);
+    if (v < 0) return true;
+  }
+  return true;
+}
+
+Matrix copy_of(const Matrix& m) {
+  Matrix c(m.rows(), m.cols(), m.dtype());
+  for (std::int64_t i = 0; i < m.rows(); ++i)
+    std::copy(m.row<std::int32_t>(i), m.row<std::int32_t>(i) + m.cols(), c.row<std::int32_t>(i));
+  return c;
+}
+
+struct RepairOutcome {
+  std::int64_t looping = 0;  ///< entries whose walk looped before
+  std::int64_t changed = 0;  ///< what repair_next_hops returned
+  Matrix next;
+};
+
+/// Repairs a copy of `next` and checks: the count returned is the number of entries that differ,
+/// every one of them looped before, every walk now ends on a shortest path, and a second repair
+/// finds nothing.
+RepairOutcome repair_and_check(const Graph& g, const Matrix& dist, const Matrix& next) {
+  RepairOutcome r;
+  r.next = copy_of(next);
+  const std::int64_t n = next.rows();
+  std::vector<char> looped(static_cast<std::size_t>(n * n));
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) r.looping += looped[std::size_t(i * n + j)] = !walk_ends(next, i, j);
+  r.changed = repair_next_hops(g, dist, r.next);
+  std::int64_t differ = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      if (r.next.at<std::int32_t>(i, j) != next.at<std::int32_t>(i, j)) {
+        ++differ;
+        EXPECT_TRUE(looped[std::size_t(i * n + j)]) << "(" << i << "," << j << ") changed but its walk ended";
+      }
+  EXPECT_EQ(r.changed, differ);
+  EXPECT_EQ(r.changed > 0, r.looping > 0);
+  EXPECT_EQ(test::check_next_hop_walks(g, dist, r.next), "");
+  Matrix again = copy_of(r.next);
+  EXPECT_EQ(repair_next_hops(g, dist, again), 0) << "a second repair must find nothing";
+  return r;
+}
+
+// Zero-weight 2-cycles (undirected zero-weight edges, and directed pairs u -> v -> u) in random
+// graphs: the edges rule loops in many columns; each loop costs a re-pointed entry or two, far
+// fewer than the entries caught in the loops.
+TEST(Paths, RepairEdgesRuleZeroWeightTwoCycles) {
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    test::RandomGraphSpec s;
+    s.V = 40 + std::int64_t(seed) * 7, s.E = 6 * s.V, s.wmin = 0, s.wmax = 3 + double(seed % 5), s.seed = seed;
+    s.directed = seed % 3 != 0;
+    Graph g = test::random_graph(s);
+    std::mt19937_64 rng(seed);
+    for (int k = 0; k < 6; ++k) {  // a few explicit 2-cycles, one arc of each first in CSR order
+      const auto u = std::int32_t(rng() % std::uint64_t(s.V)), v = std::int32_t(rng() % std::uint64_t(s.V));
+      g.src.insert(g.src.begin(), {u, v});
+      g.dst.insert(g.dst.begin(), {v, u});
+      g.weight.insert(g.weight.begin(), {0.0, 0.0});
+    }
+    const Matrix d = reference_dist(g, Dtype::Int32);
+    const RepairOutcome r = repair_and_check(g, d, edges_rule_next(g, d));
+    EXPECT_GT(r.looping, 0);
+    EXPECT_LT(r.changed, r.looping);
+  }
+}
+
+// A directed zero-weight cycle 0 -> 1 -> ... -> k-1 -> 0 whose only tight way out toward t is
+// from vertex k/2: every vertex takes its cycle arc (first in CSR order), so every walk toward t
+// loops; the repair re-points exactly vertex k/2. A second case needs a route through a vertex
+// off the cycle: x <-> y (zero weight), b -> x (zero, first), x -> b (zero), and only b has a
+// tight arc to t: b goes to t and x to b, two entries for t.
+TEST(Paths, RepairLongZeroWeightCycleTakesOneEntry) {
+  for (const std::int32_t k : {3, 5, 17}) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    Graph g;
+    g.num_vertices = k + 1;
+    const std::int32_t t = k;
+    for (std::int32_t v = 0; v < k; ++v) g.add_edge(v, (v + 1) % k, 0);
+    for (std::int32_t v = 0; v < k; ++v) g.add_edge(v, t, v == k / 2 ? 5 : 7);
+    const Matrix d = reference_dist(g, Dtype::Int32);
+    const Matrix next = edges_rule_next(g, d);
+    for (std::int32_t v = 0; v < k; ++v) ASSERT_EQ(next.at<std::int32_t>(v, t), (v + 1) % k);
+    const RepairOutcome r = repair_and_check(g, d, next);
+    EXPECT_EQ(r.looping, k);
+    EXPECT_EQ(r.changed, 1);
+    EXPECT_EQ(r.next.at<std::int32_t>(k / 2, t), t);
+  }
+  Graph g;  // x = 0, y = 1, b = 2, t = 3
+  g.num_vertices = 4;
+  g.add_edge(0, 1, 0);
+  g.add_edge(1, 0, 0);
+  g.add_edge(2, 0, 0);
+  g.add_edge(0, 2, 0);
+  g.add_edge(2, 3, 4);
+  g.add_edge(0, 3, 9);
+  const Matrix d = reference_dist(g, Dtype::Int32);
+  const RepairOutcome r = repair_and_check(g, d, edges_rule_next(g, d));
+  EXPECT_EQ(r.changed, 3);  // and toward b itself x <-> y loop too: x takes its arc to b
+  EXPECT_EQ(r.next.at<std::int32_t>(0, 2), 2);
+  EXPECT_EQ(r.next.at<std::int32_t>(2, 3), 3);
+  EXPECT_EQ(r.next.at<std::int32_t>(0, 3), 2);
+  EXPECT_EQ(r.next.at<std::int32_t>(1, 3), 0);
+}
+
+// Every arc weighs 0 and every pair ties: the edges rule points every vertex at its first
+// out-neighbour, which makes a cycle toward nearly every target. Edges in a shuffled order, so
+// that the cycles differ per vertex; directed and undirected.
+TEST(Paths, RepairCompleteGraphOfZeroWeights) {
+  for (const bool directed : {true, false}) {
+    Graph g;
+    g.num_vertices = 60;
+    g.directed = directed;
+    for (std::int32_t u = 0; u < 60; ++u)
+      for (std::int32_t v = 0; v < 60; ++v)
+        if (u != v && (directed || u < v)) g.add_edge(u, v, 0);
+    std::mt19937_64 rng(directed ? 3 : 4);
+    for (std::size_t e = g.src.size(); e > 1; --e) {
+      const std::size_t f = rng() % e;
+      std::swap(g.src[e - 1], g.src[f]), std::swap(g.dst[e - 1], g.dst[f]);
+    }
+    const Matrix d = reference_dist(g, Dtype::Int64);
+    const RepairOutcome r = repair_and_check(g, d, edges_rule_next(g, d));
+    EXPECT_GT(r.looping, 60) << (directed ? "directed" : "undirected");
+  }
+}
+
+// A dense view (Graph::from_dense; 0 means no edge) repairs exactly like its edge-list copy
+// (same CSR order), directed and undirected, int32 and float64. Zero-weight cycles in a view:
+// directed, weights c + p(u) - p(v) with c in {0, 1, 2} (u -> v -> u weighs 0 where both c are 0);
+// undirected, weights 1e-20 (0 once rounded to int32; a float64 sum never sees it) besides 1, 2.
+TEST(Paths, RepairDenseViewEqualsEdgeList) {
+  for (const bool directed : {true, false})
+    for (const Dtype t : {Dtype::Int32, Dtype::Float64}) {
+      SCOPED_TRACE(std::string(directed ? "directed " : "undirected ") + dtype_name(t));
+      const std::int64_t n = 45;
+      std::mt19937_64 rng(directed ? 11 : 12);
+      std::vector<double> a(static_cast<std::size_t>(n * n), 0.0);
+      std::vector<double> p(static_cast<std::size_t>(n));
+      for (double& x : p) x = double(rng() % 7);
+      for (std::int64_t u = 0; u < n; ++u)
+        for (std::int64_t v = 0; v < n; ++v) {
+          if (u == v || rng() % 3 != 0) continue;
+          const double c = double(std::max<int>(0, int(rng() % 4) - 1));  // 0, 0, 1, 2
+          if (directed) a[std::size_t(u * n + v)] = c + p[std::size_t(u)] - p[std::size_t(v)];
+          else if (u < v) a[std::size_t(u * n + v)] = c == 0 ? 1e-20 : c;  // (v,u) stays 0: one edge
+        }
+      DenseAdjacency view;
+      view.data = a.data();
+      view.kind = Dtype::Float64;
+      view.row_stride = n * std::int64_t(sizeof(double));
+      view.col_stride = sizeof(double);
+      const Graph dense = Graph::from_dense(n, view, directed);
+      const Graph edges = dense.edges_from_dense();
+      const Matrix d = reference_dist(edges, t);
+      const Matrix next = edges_rule_next(edges, d);
+      const RepairOutcome by_view = repair_and_check(dense, d, next);
+      const RepairOutcome by_edges = repair_and_check(edges, d, next);
+      EXPECT_GT(by_view.looping, 0) << "the test should loop";
+      EXPECT_EQ(by_view.changed, by_edges.changed);
+      EXPECT_EQ(test::compare(by_view.next, by_edges.next), "");
+    }
+}
+
+// Fractional weights in float32 and float64 with exact ties (multiples of 0.25, and zero-weight
+// cycles): the tight test's tolerance and the float candidate arcs.
+TEST(Paths, RepairFloatTies) {
+  for (const Dtype t : {Dtype::Float32, Dtype::Float64})
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      SCOPED_TRACE(std::string(dtype_name(t)) + " seed " + std::to_string(seed));
+      test::RandomGraphSpec s;
+      s.V = 70, s.E = 500, s.wmin = 0, s.wmax = 3, s.seed = seed;
+      Graph g = test::random_graph(s);
+      for (double& w : g.weight) w *= 0.25;
+      g.integer_weights = false;
+      const Matrix d = reference_dist(g, t);
+      const RepairOutcome r = repair_and_check(g, d, edges_rule_next(g, d));
+      EXPECT_GT(r.looping, 0);
+    }
+}
+
+// Parts with no edges between them: unreachable pairs keep -1, loops in each part are repaired.
+TEST(Paths, RepairDisconnectedParts) {
+  test::RandomGraphSpec s;
+  s.V = 120, s.E = 700, s.wmin = 0, s.wmax = 2, s.components = 4, s.seed = 9;
+  const Graph g = test::random_graph(s);
+  const Matrix d = reference_dist(g, Dtype::Int32);
+  const RepairOutcome r = repair_and_check(g, d, edges_rule_next(g, d));
+  EXPECT_GT(r.looping, 0);
+  std::int64_t unreachable_pairs = 0;
+  for (std::int64_t i = 0; i < 120; ++i)
+    for (std::int64_t j = 0; j < 120; ++j)
+      if (i != j && d.at<std::int32_t>(i, j) >= unreachable<std::int32_t>()) {
+        ++unreachable_pairs;
+        EXPECT_EQ(r.next.at<std::int32_t>(i, j), -1);
+      }
+  EXPECT_GT(unreachable_pairs, 0);
+}
+
+// The same matrix and count for 1, 2 and 3 threads (columns are independent; each is done by one
+// thread), on a graph large enough for every parallel loop of the repair to run in parallel.
+TEST(Paths, RepairIsTheSameForAnyThreadCount) {
+  test::RandomGraphSpec s;
+  s.V = 700, s.E = 16 * 700, s.wmin = 0, s.wmax = 4, s.seed = 21;
+  const Graph g = test::random_graph(s);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.dtype = Dtype::Int32;
+  const Matrix d = solve(g, o).dist;
+  const Matrix next = edges_rule_next(g, d);
+  const int saved = omp_get_max_threads();
+  std::optional<RepairOutcome> first;
+  for (const int threads : {1, 2, 3}) {
+    omp_set_num_threads(threads);
+    RepairOutcome r;
+    r.next = copy_of(next);
+    r.changed = repair_next_hops(g, d, r.next);
+    if (!first) {
+      EXPECT_GT(r.changed, 0);
+      EXPECT_EQ(test::check_next_hop_walks(g, d, r.next), "");
+      first = std::move(r);
+      continue;
+    }
+    EXPECT_EQ(r.changed, first->changed) << threads << " threads";
+    EXPECT_EQ(test::compare(r.next, first->next), "") << threads << " threads";
+  }
+  omp_set_num_threads(saved);
+}
+
+// Distances that do not match the graph (here d(x,t) = d(y,t) = 4 for the 2-cycle x <-> y whose
+// arcs to t weigh 5 and 6): no tight way out exists, and the least-slack route (x -> t) is taken,
+// so the walks still end.
+TEST(Paths, RepairWithoutATightWayOut) {
+  for (const Dtype t : {Dtype::Int32, Dtype::Float64}) {
+    Graph g;  // x = 0, y = 1, t = 2
+    g.num_vertices = 3;
+    g.add_edge(0, 1, 0);
+    g.add_edge(1, 0, 0);
+    g.add_edge(0, 2, 5);
+    g.add_edge(1, 2, 6);
+    Matrix d = reference_dist(g, t);
+    visit_dtype(t, [&](auto tag) {
+      using T = decltype(tag);
+      d.at<T>(0, 2) = T(4), d.at<T>(1, 2) = T(4);
+    });
+    Matrix next(3, 3, Dtype::Int32);
+    const std::int32_t hops[3][3] = {{-1, 1, 1}, {0, -1, 0}, {-1, -1, -1}};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) next.at<std::int32_t>(i, j) = hops[i][j];
+    EXPECT_EQ(repair_next_hops(g, d, next), 1) << dtype_name(t);
+    EXPECT_EQ(next.at<std::int32_t>(0, 2), 2);
+    EXPECT_EQ(next.at<std::int32_t>(1, 2), 0);
+    EXPECT_NO_THROW(path_from_next(next, 1, 2));
+  }
+}
+
+// solve() with the edges method on a graph like the course's (the generator's uniform graph,
+// E = V^2/4; weights 0..100 so that V = 600 has zero-weight cycles, as V = 4096 has with
+// 0..1000): it returns the rule's next hops with the loops repaired.
+TEST(Paths, EdgesMethodOnCourseLikeGraph) {
+  const Graph g = generate_uniform(600, 600 * 599 / 4, 0, 100, 1);
+  detail::cpu::force_next_method(detail::cpu::NextMethod::Edges);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.paths = true;
+  const Result r = solve(g, o);
+  detail::cpu::force_next_method(std::nullopt);
+  EXPECT_EQ(test::check_next_hop_walks(g, r.dist, r.next), "");
+  const Matrix raw = edges_rule_next(g, r.dist);
+  const RepairOutcome again = repair_and_check(g, r.dist, raw);
+  EXPECT_GT(again.looping, 0);
+  EXPECT_EQ(test::compare(again.next, r.next), "") << "solve() = the rule, then the repair";
 }
 
 TEST(Paths, ReversedGraph) {

@@ -26,15 +26,18 @@ Graph reversed(const Graph& g);
 /// Throws UsageError if next_rev is not a square int32 matrix.
 Matrix predecessors_from_reversed_next(const Matrix& next_rev);
 
-/// Makes every next-hop walk end. Blocked Floyd-Warshall with strict improvement keeps each hop
-/// on a shortest path (d(v,j) = w(v,a) + d(a,j) for a = next[v][j]), but across a zero-weight
-/// cycle two vertices can end up pointing at each other toward some j (a rest-tile update may take
-/// a tied k whose panel path already runs through the other one). This finds every such target
-/// column (O(E) to find the vertices Z with an edge closing a zero-weight cycle, then O(|Z| V))
-/// and re-points only the caught vertices along tight edges (w(v,a) + d(a,j) == d(v,j); a small
-/// relative tolerance for float dtypes) to vertices whose walk already ends.
-/// `g` is the graph `dist` was solved for (the original one, also under Johnson reweighting).
-/// solve() calls it whenever paths are kept. Returns the number of entries changed.
+/// Makes every next-hop walk end. Every hop a backend returns is tight (d(v,j) = w(v,a) + d(a,j)
+/// for a = next[v][j]), but across a zero-weight cycle the hops toward some j can go round in a
+/// circle (the edges rule does that in most columns of a graph with such a cycle; blocked FW's
+/// update order rarely). For each cycle of each looping column this points the vertices of one
+/// shortest route of tight arcs from the cycle to a vertex whose walk ends along that route
+/// (usually one entry per cycle); every other entry stays. Cost: one pass over the edges to find
+/// the vertices that can be on such a cycle (usually none: then it returns 0 at once), then about
+/// their number times V, plus, only with loops, one pass over the edges and a little per cycle.
+/// Deterministic (independent of the thread count); the rule is in docs/paths.md.
+/// `g` is the graph `dist` was solved for (the original one, also under Johnson reweighting); an
+/// edge list or a dense view. solve() calls it whenever paths are kept. Returns the number of
+/// entries changed.
 std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next);
 
 /// Vertices of the i -> j path read from a predecessor matrix (i first, j last; {i} for i == j;

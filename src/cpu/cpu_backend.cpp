@@ -249,13 +249,13 @@ class CpuBackend final : public BackendImpl {
       return;
     }
     // Next hops: by the edges method (distances only, then one pass over the out-edges) or
-    // tracked in the kernels, whichever the cost model expects to be cheaper (next_hops.hpp;
-    // graphs with a zero-weight cycle keep the tracked kernels, see choose_next_method).
+    // tracked in the kernels, whichever the cost model expects to be cheaper (next_hops.hpp).
+    // Either way zero-weight cycles can make next-hop walks loop (the edges rule's in most
+    // columns, the tracked kernels' rarely); solve() runs repair_next_hops() on every result
+    // with paths (src/core/paths_repair.cpp), which breaks each loop at the cost of the loop.
     // Tracked uses the plain strict-less kernels (about 2.3x the distances-only time) even with
-    // zero-weight edges: solve() runs repair_next_hops() on every result with paths
-    // (src/core/paths.cpp), which re-points the columns that loop (rare for these kernels). The
-    // hop-count kernels (3-7x) stay for callers without that repair.
-    const NextChoice choice = choose_next_method(g, dist, threads_for(o.threads), isa);
+    // zero-weight edges; the hop-count kernels (3-7x) stay for callers without that repair.
+    const NextChoice choice = choose_next_method(g, dist, isa);
     const double t1 = omp_get_wtime();
     if (choice.method == NextMethod::Edges) {
       blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress);
@@ -263,8 +263,7 @@ class CpuBackend final : public BackendImpl {
       const NextPassStats pass = next_hops_from_edges(g, dist, *next, threads_for(o.threads), isa);
       trace(choice, t1 - t0, t2 - t1, &pass);
     } else {
-      // Dense graphs with a zero-weight cycle: (distance, hops) kernels, whose next hops never loop.
-      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/!choice.hop_counts);
+      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/true);
       trace(choice, t1 - t0, omp_get_wtime() - t1, nullptr);
     }
     timings.compute = omp_get_wtime() - t0;

@@ -20,9 +20,10 @@
 // scanned_arcs is first taken as all arcs, an upper bound: then the edges method wins outright
 // unless the graph is nearly complete. Else it is estimated on sampled rows of the weight matrix:
 // an arc that a 2-hop path beats is never tight, so the 2-hop survivors bound the tight arcs.
-// Last, a graph with a zero-weight cycle keeps the tracked kernels even where the edges method
-// would win: solve()'s repair of next-hop loops costs more on the edges rule's next hops of such
-// a graph than tracking does (see choose_next_method).
+// Zero-weight cycles need no exception: the edges rule's next hops then loop in most target
+// columns, but solve()'s repair_next_hops() breaks each loop at the cost of the loop, not of the
+// vertices caught in it (src/core/paths_repair.cpp; 40-80 ms at V = 4096 on the course-like
+// graph, bench/results/paths-cpu-2026-11-21-repair.md).
 #include "cpu/next_hops.hpp"
 
 #include <omp.h>
@@ -240,43 +241,6 @@ template <class T> double sampled_scan_fraction(const Matrix& W, const KernelSet
   return seen > 0 ? kept / seen : 1.0;
 }
 
-// Whether the arcs of weight 0 (as the kernels see them; self loops aside) close a cycle: Kahn's
-// algorithm on the zero-weight subgraph, O(E) to find the arcs, O(V + zero arcs) after that.
-template <class T> bool has_zero_weight_cycle(const Graph& g, int threads) {
-  const i64 n = g.num_vertices, E = i64(g.num_edges());
-  std::vector<std::pair<i32, i32>> zero;
-#pragma omp parallel num_threads(threads) if (E >= (1 << 16))
-  {
-    std::vector<std::pair<i32, i32>> mine;
-#pragma omp for schedule(static) nowait
-    for (i64 e = 0; e < E; ++e)
-      if (weight_as<T>(g.weight[std::size_t(e)]) == T(0) && g.src[std::size_t(e)] != g.dst[std::size_t(e)])
-        mine.push_back({g.src[std::size_t(e)], g.dst[std::size_t(e)]});
-#pragma omp critical
-    zero.insert(zero.end(), mine.begin(), mine.end());
-  }
-  if (zero.empty()) return false;
-  if (!g.directed) return true;  // u -> v -> u
-  std::vector<i64> start(std::size_t(n) + 1, 0), indeg(std::size_t(n), 0);
-  for (const auto& [u, v] : zero) ++start[std::size_t(u) + 1], ++indeg[std::size_t(v)];
-  for (i64 i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
-  std::vector<i32> to(zero.size());
-  std::vector<i64> cursor(start.begin(), start.end() - 1);
-  for (const auto& [u, v] : zero) to[std::size_t(cursor[std::size_t(u)]++)] = v;
-  std::vector<i32> ready;
-  for (i64 v = 0; v < n; ++v)
-    if (indeg[std::size_t(v)] == 0) ready.push_back(i32(v));
-  i64 done = 0;
-  while (!ready.empty()) {
-    const i32 u = ready.back();
-    ready.pop_back();
-    ++done;
-    for (i64 a = start[std::size_t(u)]; a < start[std::size_t(u) + 1]; ++a)
-      if (--indeg[std::size_t(to[std::size_t(a)])] == 0) ready.push_back(to[std::size_t(a)]);
-  }
-  return done < n;
-}
-
 }  // namespace
 
 const char* next_method_name(NextMethod m) { return m == NextMethod::Edges ? "edges" : "tracked"; }
@@ -295,7 +259,7 @@ std::optional<NextMethod> requested_next_method() {
   return std::nullopt;
 }
 
-NextChoice choose_next_method(const Graph& g, const Matrix& weights, int threads, Isa isa) {
+NextChoice choose_next_method(const Graph& g, const Matrix& weights, Isa isa) {
   NextChoice c;
   if (g_forced.load() >= 0) c.why = "forced";
   else if (const char* env = std::getenv("APSP_CPU_NEXT"); env && *env) c.why = "APSP_CPU_NEXT";
@@ -328,23 +292,6 @@ NextChoice choose_next_method(const Graph& g, const Matrix& weights, int threads
     c.edges_s = edges_cost(fraction);
   }
   c.method = c.edges_s <= c.tracked_s ? NextMethod::Edges : NextMethod::Tracked;
-  // solve() repairs next-hop loops afterwards (repair_next_hops). Under the edges rule a
-  // zero-weight cycle loops in nearly every target column (its members all tie, and each takes
-  // its cycle arc wherever that comes first in CSR order), and the repair then costs more than
-  // the tracked kernels (2-3 s against 0.9 s at V = 4096, docs/paths.md); the tracked kernels'
-  // next hops rarely loop. So such graphs keep the tracked kernels while the repair costs that.
-  c.zero_weight_cycle = visit_dtype(t, [&](auto tag) { return has_zero_weight_cycle<decltype(tag)>(g, threads); });
-  if (c.zero_weight_cycle && c.method == NextMethod::Edges) {
-    c.method = NextMethod::Tracked;
-    c.why = "zero-weight cycle";
-  }
-  // The strict '<' tracked kernels loop there too, and on dense graphs the repair grows without
-  // bound: complete graph, weights 0..1000, V = 1024: 1.66 s with the repair vs 0.24 s with the
-  // (distance, hops) kernels, whose next hops never loop; V = 2048: 38 s (bench/results/paths-cpu-*).
-  // On the course-like E = V^2/4 graph the repair stays cheaper (V = 2048: 0.63 vs 1.16 s), so
-  // the hop-count kernels are kept for graphs with a zero-weight cycle and E >= V^2/2.
-  c.hop_counts = c.zero_weight_cycle && arcs >= 0.5 * double(g.num_vertices) * double(g.num_vertices);
-  if (c.hop_counts) c.why += ", (distance, hops) kernels";
   return c;
 }
 

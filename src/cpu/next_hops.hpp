@@ -36,17 +36,12 @@ struct NextChoice {
   double edges_s = 0, tracked_s = 0;  ///< estimated extra time over the distances-only solve
   double scanned_arcs = 0;            ///< estimated arcs the edges pass scans per row chunk, in all
   int sampled_rows = 0;               ///< rows the estimate sampled (0: the edge count decided)
-  std::string why;                    ///< "forced", "APSP_CPU_NEXT", "zero-weight cycle", "model"
-  /// The graph has a cycle of zero-weight edges (checked unless a method was requested).
-  bool zero_weight_cycle = false;
-  /// Tracked with (distance, hops) kernels, whose next hops never loop: chosen for dense graphs
-  /// with a zero-weight cycle, where solve()'s loop repair costs far more than they do.
-  bool hop_counts = false;
+  std::string why;                    ///< "forced", "APSP_CPU_NEXT", "model"
 };
 
 /// Picks the method for graph g whose weight matrix (before the solve: 0 diagonal, min weight
 /// per edge, unreachable elsewhere, padded) is `weights`. Honours requested_next_method().
-NextChoice choose_next_method(const Graph& g, const Matrix& weights, int threads, Isa isa);
+NextChoice choose_next_method(const Graph& g, const Matrix& weights, Isa isa);
 
 /// What the edges pass did (for APSP_CPU_NEXT_TRACE and the benchmarks).
 struct NextPassStats {

@@ -1,0 +1,626 @@
+// src/core/paths_repair.cpp — repair_next_hops(): makes every next-hop walk end (paths.hpp).
+//
+// A walk i -> next[i][j] -> ... that never reaches j goes round a cycle of the functional graph
+// x -> next[x][j]. Every hop a backend returns is tight, d(x,j) = w(x,a) + d(a,j), so such a cycle
+// weighs 0, and every arc (u,v) on it has w(u,v) + d(v,u) == 0. The repair:
+//  1. Z = the vertices with an out-arc closing a zero-weight cycle (one pass over the arcs; empty
+//     for most graphs, and then nothing else runs). A cycle of column j lies inside Z, so walking
+//     the hops restricted to Z's rows finds every looping column and every cycle in it: O(|Z| V),
+//     64 columns at a time from a packed copy of Z's rows.
+//  2. The candidate arcs: those that can be a hop of a shortest path at all, w(u,a) == d(u,a)
+//     (a tolerance for floats, below), each vertex's in CSR order. A few per vertex on random graphs.
+//  3. Per looping column, each cycle in increasing order of its smallest vertex, unless an earlier
+//     step in the column already broke it: a breadth-first search from the cycle's vertices (taken
+//     in increasing order) along candidate arcs that are tight for j, through vertices whose walk
+//     loops, stops at the first arc (BFS order, each vertex's arcs in CSR order) into a vertex whose
+//     walk ends; each vertex on the search path from the cycle to that arc is pointed along it.
+//     The rest of the cycle, and every walk that ran into it, then ends too. So the work and the
+//     entries changed follow the cycles (usually one entry per cycle), not the vertices caught in
+//     them. Whether a walk ends is found lazily by walking it (remembered for the column: a walk
+//     that ends never passes a re-pointed vertex, so it keeps ending). Columns are independent and
+//     each is done by one thread: the result does not depend on the thread count.
+// For exact types a tight way out always exists (a shortest path from the cycle to j consists of
+// candidate arcs tight for j, and j's walk ends). Where none is found (distances that do not
+// match the graph, float rounding beyond the tolerance) the column is done again afterwards, those
+// cycles routed by least total slack over all out-arcs (Dijkstra; slack = w + d(a,j) - d(u,j)).
+//
+// Tolerance: an arc is tight for j when w(u,a) + d(a,j) - d(u,j) <= tol * max(1, |d(u,j)|), tol =
+// 0 for integer types, 1e-5 for float32, 1e-12 for float64; weights as the matrix build rounds them.
+// Float candidates are the arcs with w(u,a) - d(u,a) <= 4 * tol * max(1, R_u), R_u the largest
+// finite |d(u,.)|: a bound on what can be tight for some j if the distances keep the triangle
+// inequality to within 3 * tol * R_u.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <queue>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "apsp/paths.hpp"
+#include "core/reference.hpp"
+#include "core/trace.hpp"
+
+namespace apsp {
+
+namespace {
+
+using i32 = std::int32_t;
+using i64 = std::int64_t;
+
+template <class T> constexpr double tolerance() {
+  return std::is_same_v<T, float> ? 1e-5 : std::is_same_v<T, double> ? 1e-12 : 0.0;
+}
+
+// A weight as build_matrix stores it (llround for integer types).
+template <class T> T weight_as(double w) {
+  if constexpr (std::is_integral_v<T>) {
+    const T t = T(w);
+    return double(t) == w ? t : T(std::llround(w));
+  } else {
+    return T(w);
+  }
+}
+
+/// Calls f(t, u, v, w) for every arc u -> v of g (self loops skipped; both directions of an
+/// undirected edge), in parallel, t = the calling thread's number (in 0..max_threads()-1).
+template <class F> void for_each_arc_parallel(const Graph& g, F f) {
+  const i64 n = g.num_vertices;
+  if (g.is_dense()) {
+    visit_dtype(g.dense.kind, [&](auto tag) {
+      using S = decltype(tag);
+#pragma omp parallel for schedule(dynamic, 16) if (n >= 256)
+      for (i64 u = 0; u < n; ++u)
+        for (i64 v = 0; v < n; ++v) {
+          if (u == v) continue;
+          const S x = detail::dense_entry<S>(g.dense, u, v);
+          if (!detail::dense_is_edge(x)) continue;
+          const double w = detail::dense_weight(g.dense, x);
+          f(omp_get_thread_num(), i32(u), i32(v), w);
+          if (!g.directed) f(omp_get_thread_num(), i32(v), i32(u), w);
+        }
+    });
+    return;
+  }
+  const i64 E = i64(g.src.size());
+#pragma omp parallel if (E >= (1 << 16))
+  {
+    const i64 t = omp_get_thread_num(), nt = omp_get_num_threads();
+    for (i64 e = E * t / nt; e < E * (t + 1) / nt; ++e) {
+      const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
+      if (u == v) continue;
+      f(int(t), u, v, g.weight[std::size_t(e)]);
+      if (!g.directed) f(int(t), v, u, g.weight[std::size_t(e)]);
+    }
+  }
+}
+
+int max_threads() { return std::max(1, omp_get_max_threads()); }
+
+/// Vertices with an out-arc (u,v) that closes a zero-weight cycle, w(u,v) + d(v,u) == 0 (within
+/// the tolerance for floats, erring on the side of inclusion); sorted. d(v,u), a cache miss for
+/// edges in random order, is read only for arcs that can close one (w <= 0 when no weight is
+/// negative) out of vertices not yet known to be in Z.
+template <class T> std::vector<i32> zero_cycle_vertices(const Graph& g, const Matrix& dist) {
+  const T inf = unreachable<T>();
+  const double tol = tolerance<T>();
+  const bool nonnegative = g.min_weight() >= 0;
+  const std::size_t n = std::size_t(g.num_vertices);
+  std::vector<std::vector<char>> in_z(static_cast<std::size_t>(max_threads()));
+  for_each_arc_parallel(g, [&](int t, i32 u, i32 v, double w0) {
+    const double w = double(weight_as<T>(w0)), limit = tol * std::max(1.0, std::fabs(w));
+    if (nonnegative && w > limit) return;  // then w + d(v,u) >= w > limit
+    std::vector<char>& mine = in_z[std::size_t(t)];
+    if (mine.empty()) mine.assign(n, 0);
+    if (mine[std::size_t(u)]) return;
+    const T back = dist.at<T>(v, u);
+    if (back < inf && w + double(back) <= limit) mine[std::size_t(u)] = 1;
+  });
+  std::vector<i32> z;
+  for (std::size_t u = 0; u < n; ++u)
+    for (const auto& mine : in_z)
+      if (!mine.empty() && mine[u]) {
+        z.push_back(i32(u));
+        break;
+      }
+  return z;
+}
+
+template <class T> struct Arc {
+  i32 to;
+  T w;
+};
+
+/// Out-arcs per vertex in CSR order: each vertex's arcs in the order of the input edges (an
+/// undirected edge u - v gives u -> v and v -> u at the edge's position; for a dense view the
+/// position of entry (u,v) is u * V + v). Only the arcs `keep(u, v, w)` accepts; if keep reads
+/// d(u,v), pass the distances as `prefetch` (edge lists read them ahead).
+template <class T> struct ArcLists {
+  std::vector<i64> start;
+  std::vector<Arc<T>> arcs;
+  const Arc<T>* begin(i64 u) const { return arcs.data() + start[std::size_t(u)]; }
+  const Arc<T>* end(i64 u) const { return arcs.data() + start[std::size_t(u) + 1]; }
+};
+
+template <class T, class Keep> ArcLists<T> arc_lists(const Graph& g, Keep keep, const Matrix* prefetch = nullptr) {
+  const i64 n = g.num_vertices;
+  ArcLists<T> L;
+  L.start.assign(std::size_t(n) + 1, 0);
+  if (g.is_dense()) {
+    // Per row, in CSR order: for an undirected view, entries (v,u) with v < u come first (their
+    // edges precede row u), then row u, then (v,u) with v > u.
+    std::vector<std::vector<Arc<T>>> rows(static_cast<std::size_t>(n));
+    visit_dtype(g.dense.kind, [&](auto tag) {
+      using S = decltype(tag);
+#pragma omp parallel for schedule(dynamic, 16) if (n >= 256)
+      for (i64 u = 0; u < n; ++u) {
+        auto& out = rows[std::size_t(u)];
+        auto take = [&](i64 r, i64 c, i64 v) {
+          const S x = detail::dense_entry<S>(g.dense, r, c);
+          if (v == u || !detail::dense_is_edge(x)) return;
+          const T w = weight_as<T>(detail::dense_weight(g.dense, x));
+          if (keep(i32(u), i32(v), w)) out.push_back({i32(v), w});
+        };
+        if (!g.directed)
+          for (i64 v = 0; v < u; ++v) take(v, u, v);
+        for (i64 v = 0; v < n; ++v) take(u, v, v);
+        if (!g.directed)
+          for (i64 v = u + 1; v < n; ++v) take(v, u, v);
+      }
+    });
+    for (i64 u = 0; u < n; ++u) L.start[std::size_t(u) + 1] = L.start[std::size_t(u)] + i64(rows[std::size_t(u)].size());
+    L.arcs.resize(std::size_t(L.start[std::size_t(n)]));
+    for (i64 u = 0; u < n; ++u) std::copy(rows[std::size_t(u)].begin(), rows[std::size_t(u)].end(), L.arcs.begin() + L.start[std::size_t(u)]);
+    return L;
+  }
+  // Edge list: each thread keeps the arcs of a contiguous range of edges; the ranges in thread
+  // order are the input order, so a stable counting sort by tail gives CSR order.
+  struct Tagged {
+    i32 u;
+    Arc<T> a;
+  };
+  std::vector<std::vector<Tagged>> part(static_cast<std::size_t>(max_threads()));
+  const i64 E = i64(g.src.size());
+  constexpr i64 kLookAhead = 32;  // keep() reads d(u,v), a cache miss for edges in random order
+#pragma omp parallel if (E >= (1 << 16))
+  {
+    const i64 t = omp_get_thread_num(), nt = omp_get_num_threads(), e1 = E * (t + 1) / nt;
+    auto& out = part[std::size_t(t)];
+    for (i64 e = E * t / nt; e < e1; ++e) {
+      if (prefetch && e + kLookAhead < e1) {
+        const std::size_t f = std::size_t(e + kLookAhead);
+        __builtin_prefetch(prefetch->row<T>(g.src[f]) + g.dst[f]);
+        if (!g.directed) __builtin_prefetch(prefetch->row<T>(g.dst[f]) + g.src[f]);
+      }
+      const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
+      if (u == v) continue;
+      const T w = weight_as<T>(g.weight[std::size_t(e)]);
+      if (keep(u, v, w)) out.push_back({u, {v, w}});
+      if (!g.directed && keep(v, u, w)) out.push_back({v, {u, w}});
+    }
+  }
+  for (const auto& p : part)
+    for (const Tagged& x : p) ++L.start[std::size_t(x.u) + 1];
+  for (i64 u = 0; u < n; ++u) L.start[std::size_t(u) + 1] += L.start[std::size_t(u)];
+  L.arcs.resize(std::size_t(L.start[std::size_t(n)]));
+  std::vector<i64> cursor(L.start.begin(), L.start.end() - 1);
+  for (const auto& p : part)
+    for (const Tagged& x : p) L.arcs[std::size_t(cursor[std::size_t(x.u)]++)] = x.a;
+  return L;
+}
+
+/// The candidate arcs (see the file comment).
+template <class T> ArcLists<T> candidate_arcs(const Graph& g, const Matrix& dist) {
+  const T inf = unreachable<T>();
+  if constexpr (std::is_integral_v<T>) {
+    return arc_lists<T>(g, [&](i32 u, i32 v, T w) {
+      const T d = dist.at<T>(u, v);
+      return d < inf && w <= d;
+    }, &dist);
+  } else {
+    const i64 n = g.num_vertices;
+    std::vector<double> slack(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static) if (n >= 256)
+    for (i64 u = 0; u < n; ++u) {
+      double top = 0;
+      const T* row = dist.row<T>(u);
+      for (i64 v = 0; v < n; ++v)
+        if (row[v] < inf) top = std::max(top, std::fabs(double(row[v])));
+      slack[std::size_t(u)] = 4 * tolerance<T>() * std::max(1.0, top);
+    }
+    return arc_lists<T>(g, [&](i32 u, i32 v, T w) {
+      const T d = dist.at<T>(u, v);
+      return d < inf && double(w) - double(d) <= slack[std::size_t(u)];
+    }, &dist);
+  }
+}
+
+/// A looping column: its target and one vertex of each of its cycles (the smallest), ascending.
+struct LoopColumn {
+  i64 j;
+  std::vector<i32> cycles;
+};
+
+enum : std::uint8_t { kUnknown = 0, kOnWalk = 1, kEnds = 2, kLoops = 3 };
+
+/// Walks the functional graph on nodes 0..m-1 (succ(x) = the next node, or -1 where the walk
+/// stops) and appends the smallest id(x) of each cycle to `cycles`. Returns whether any walk loops.
+template <class Succ, class Id>
+bool find_cycles(i64 m, Succ succ, Id id, std::vector<std::uint8_t>& state, std::vector<i64>& walk,
+                 std::vector<i32>& cycles) {
+  state.assign(std::size_t(m), kUnknown);
+  bool loops = false;
+  for (i64 s = 0; s < m; ++s) {
+    if (state[std::size_t(s)] != kUnknown) continue;
+    walk.clear();
+    i64 v = s;
+    std::uint8_t verdict = kEnds;
+    while (true) {
+      state[std::size_t(v)] = kOnWalk;
+      walk.push_back(v);
+      const i64 a = succ(v);
+      if (a < 0) break;
+      const std::uint8_t sa = state[std::size_t(a)];
+      if (sa == kUnknown) {
+        v = a;
+        continue;
+      }
+      if (sa == kOnWalk) {  // closed a cycle: a .. v
+        i32 low = id(a);
+        for (auto it = walk.rbegin(); *it != a; ++it) low = std::min(low, id(*it));
+        cycles.push_back(low);
+        verdict = kLoops;
+      } else {
+        verdict = sa;
+      }
+      break;
+    }
+    for (i64 x : walk) state[std::size_t(x)] = verdict;
+    loops |= verdict == kLoops;
+  }
+  std::sort(cycles.begin(), cycles.end());
+  return loops;
+}
+
+constexpr i64 kBlockCols = 64;  // columns per block: 256 bytes of each int32 row
+
+/// Stride of a column copied out of a block: n rounded up to 16 elements, plus 16, so that the
+/// 64 columns a row is scattered into do not all fall into the same cache sets.
+i64 copy_stride(i64 n) { return (n + 15) / 16 * 16 + 16; }
+
+/// Step 1: the looping columns and their cycles, from Z's rows of `next`, 64 columns at a time:
+/// each column's hops among Z copied out contiguously (as indices into Z, -1 where the walk stops
+/// or leaves Z), so the walks run in L1.
+std::vector<LoopColumn> loop_columns(const Matrix& next, const std::vector<i32>& z) {
+  const i64 n = next.rows(), m = i64(z.size());
+  std::vector<i32> zidx(static_cast<std::size_t>(n), -1);
+  for (i64 k = 0; k < m; ++k) zidx[std::size_t(z[std::size_t(k)])] = i32(k);
+  const i64 blocks = (n + kBlockCols - 1) / kBlockCols;
+  std::vector<std::vector<LoopColumn>> per_block(static_cast<std::size_t>(blocks));
+#pragma omp parallel if (n * m >= (1 << 16))
+  {
+    const i64 ld = copy_stride(m);
+    std::vector<i32> packed(static_cast<std::size_t>(ld * kBlockCols));  // (column, k)
+    std::vector<std::uint8_t> state;
+    std::vector<i64> walk;
+    std::vector<i32> cycles;
+#pragma omp for schedule(dynamic)
+    for (i64 b = 0; b < blocks; ++b) {
+      const i64 j0 = b * kBlockCols, w = std::min(kBlockCols, n - j0);
+      for (i64 k = 0; k < m; ++k) {
+        const i32* row = next.row<i32>(z[std::size_t(k)]) + j0;
+        for (i64 c = 0; c < w; ++c) {
+          const i32 a = row[c];
+          packed[std::size_t(c * ld + k)] = a < 0 || a >= n || a == j0 + c ? -1 : zidx[std::size_t(a)];
+        }
+      }
+      for (i64 c = 0; c < w; ++c) {
+        const i32* hop = packed.data() + c * ld;
+        cycles.clear();
+        if (find_cycles(m, [&](i64 k) -> i64 { return hop[k]; }, [&](i64 k) { return z[std::size_t(k)]; }, state,
+                        walk, cycles))
+          per_block[std::size_t(b)].push_back({j0 + c, cycles});
+      }
+    }
+  }
+  std::vector<LoopColumn> out;
+  for (auto& v : per_block)
+    for (auto& c : v) out.push_back(std::move(c));
+  return out;
+}
+
+/// One column of `next` and of the distances: entry v at next[v * next_step] and
+/// dist[v * dist_step] (a column of the matrices themselves, or a packed copy); changed hops are
+/// also written to write_through[v * write_step] when that is set (the matrix, under a copy).
+template <class T> struct ColumnView {
+  i32* next;
+  i64 next_step;
+  const T* dist;
+  i64 dist_step;
+  i32* write_through = nullptr;
+  i64 write_step = 0;
+};
+
+/// Step 3 for one column at a time; one per thread (scratch of a few V-sized arrays, stamped so
+/// that nothing is cleared per column).
+template <class T> class ColumnRepair {
+ public:
+  ColumnRepair(i64 n, const ArcLists<T>& candidates)
+      : cand_(candidates), n_(n), ends_(std::size_t(n_), 0), loops_(std::size_t(n_), 0),
+        on_walk_(std::size_t(n_), 0), seen_(std::size_t(n_), 0), parent_(std::size_t(n_), -1) {}
+
+  /// Breaks the cycles of column j (one vertex of each in `cycles`, ascending). `all_arcs`: null
+  /// for the tight search over candidate arcs; else the least-slack search over these arcs.
+  /// Returns the entries changed; sets `stuck` when a cycle had no way out in the search used.
+  i64 run(i64 j, const ColumnView<T>& view, const std::vector<i32>& cycles, const ArcLists<T>* all_arcs, bool& stuck) {
+    j_ = j;
+    v_ = view;
+    bump(column_, {&ends_});
+    i64 changed = 0;
+    for (const i32 r : cycles) {
+      bump(search_, {&loops_, &seen_});
+      if (ends(r)) continue;  // broken by an earlier route in this column
+      if (!(d(r) < unreachable<T>())) continue;  // j unreachable: no route to take
+      // The cycle through r (r's walk loops and r was on a cycle; only routes to walks that end
+      // change hops, so it is still that cycle).
+      std::vector<i32>& cyc = queue_;
+      cyc.clear();
+      for (i64 x = r;;) {
+        cyc.push_back(i32(x));
+        x = hop(x);
+        if (x == r || x < 0 || i64(cyc.size()) > n_) break;
+      }
+      std::sort(cyc.begin(), cyc.end());
+      const bool found = all_arcs ? least_slack_route(*all_arcs) : tight_route();
+      if (!found) {
+        stuck = true;
+        continue;
+      }
+      // Point each vertex of the search path at the next one: exit_ first, back to the cycle.
+      for (i64 to = exit_to_, x = exit_from_; x >= 0; to = x, x = parent_[std::size_t(x)]) {
+        i32& h = v_.next[x * v_.next_step];
+        if (h != i32(to)) {
+          h = i32(to), ++changed;
+          if (v_.write_through) v_.write_through[x * v_.write_step] = i32(to);
+        }
+        ends_[std::size_t(x)] = column_;
+      }
+    }
+    return changed;
+  }
+
+ private:
+  // Stamps: a new value for `counter`; on wrap-around the arrays stamped with it are cleared.
+  static void bump(std::uint32_t& counter, std::initializer_list<std::vector<std::uint32_t>*> arrays) {
+    if (++counter != 0) return;
+    for (auto* a : arrays) std::fill(a->begin(), a->end(), 0u);
+    counter = 1;
+  }
+  T d(i64 v) const { return v == j_ ? T(0) : v_.dist[v * v_.dist_step]; }
+  i64 hop(i64 v) const {
+    const i32 a = v_.next[v * v_.next_step];
+    return v == j_ || a < 0 || a >= n_ ? -1 : a;
+  }
+  // w + d(a,j) - d(u,j) for d(u,j) = du finite; +inf when a cannot reach j.
+  double slack(T w, i64 a, T du) const {
+    const T da = d(a);
+    if (!(da < unreachable<T>())) return INFINITY;
+    if constexpr (std::is_integral_v<T>) return double(w) - double(i64(du) - i64(da));  // no overflow
+    else return double(w) + double(da) - double(du);
+  }
+  bool tight(T w, i64 a, T du) const {
+    if constexpr (std::is_integral_v<T>) {
+      const T da = d(a);
+      return da < unreachable<T>() && i64(w) <= i64(du) - i64(da);  // exact: both finite
+    } else {
+      return slack(w, a, du) <= tolerance<T>() * std::max(1.0, std::fabs(double(du)));
+    }
+  }
+
+  // Whether v's walk ends (at j, or at a -1 / out-of-range hop); remembered: ends for the column,
+  // loops for the current search (a route changes which walks loop, never which ones end).
+  bool ends(i64 v) {
+    walk_.clear();
+    bump(walk_id_, {&on_walk_});
+    bool verdict = true;
+    for (i64 x = v;;) {
+      if (ends_[std::size_t(x)] == column_) break;
+      if (loops_[std::size_t(x)] == search_ || on_walk_[std::size_t(x)] == walk_id_) {
+        verdict = false;
+        break;
+      }
+      on_walk_[std::size_t(x)] = walk_id_;
+      walk_.push_back(i32(x));
+      x = hop(x);
+      if (x < 0) break;
+    }
+    for (const i32 x : walk_) (verdict ? ends_ : loops_)[std::size_t(x)] = verdict ? column_ : search_;
+    return verdict;
+  }
+
+  // Breadth-first from the cycle (queue_, ascending) over candidate arcs tight for j.
+  bool tight_route() {
+    for (const i32 c : queue_) seen_[std::size_t(c)] = search_, parent_[std::size_t(c)] = -1;
+    for (std::size_t head = 0; head < queue_.size(); ++head) {
+      const i32 u = queue_[head];
+      const T du = d(u);
+      for (const Arc<T>* a = cand_.begin(u); a != cand_.end(u); ++a) {
+        if (seen_[std::size_t(a->to)] == search_ || !tight(a->w, a->to, du)) continue;
+        if (ends(a->to)) {
+          exit_from_ = u, exit_to_ = a->to;
+          return true;
+        }
+        seen_[std::size_t(a->to)] = search_;
+        parent_[std::size_t(a->to)] = u;
+        queue_.push_back(a->to);
+      }
+    }
+    return false;
+  }
+
+  // Dijkstra from the cycle (queue_) over all arcs through looping vertices, the cost of an arc
+  // its slack (negative slack counts 0); the first vertex reached whose walk ends closes the route.
+  bool least_slack_route(const ArcLists<T>& arcs) {
+    using Item = std::tuple<double, i64, i32>;  // cost, order pushed, vertex
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
+    cost_.assign(std::size_t(n_), INFINITY);
+    i64 order = 0;
+    for (const i32 c : queue_) {
+      cost_[std::size_t(c)] = 0, parent_[std::size_t(c)] = -1;
+      pq.push({0.0, order++, c});
+    }
+    std::vector<char> done(std::size_t(n_), 0);
+    while (!pq.empty()) {
+      const auto [c, o, u] = pq.top();
+      pq.pop();
+      if (done[std::size_t(u)] || c > cost_[std::size_t(u)]) continue;
+      done[std::size_t(u)] = 1;
+      if (parent_[std::size_t(u)] >= 0 && ends(u)) {
+        exit_from_ = parent_[std::size_t(u)], exit_to_ = u;
+        return true;
+      }
+      const T du = d(u);
+      if (!(du < unreachable<T>())) continue;
+      for (const Arc<T>* a = arcs.begin(u); a != arcs.end(u); ++a) {
+        const double s = slack(a->w, a->to, du);
+        if (!(s < INFINITY)) continue;
+        const double nc = c + std::max(0.0, s);
+        if (nc < cost_[std::size_t(a->to)]) {
+          cost_[std::size_t(a->to)] = nc, parent_[std::size_t(a->to)] = u;
+          pq.push({nc, order++, a->to});
+        }
+      }
+    }
+    return false;
+  }
+
+  const ArcLists<T>& cand_;
+  i64 n_, j_ = 0;
+  ColumnView<T> v_{};
+  std::uint32_t column_ = 0, search_ = 0, walk_id_ = 0;
+  std::vector<std::uint32_t> ends_, loops_, on_walk_, seen_;
+  std::vector<i32> parent_, queue_, walk_;
+  std::vector<double> cost_;
+  i64 exit_from_ = -1, exit_to_ = -1;
+};
+
+template <class T>
+i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::vector<i32>& z,
+                   const std::vector<LoopColumn>& bad) {
+  const ArcLists<T> cand = candidate_arcs<T>(g, dist);
+  if (detail::tracing()) {
+    char line[160];
+    std::snprintf(line, sizeof line, "repair: %lld candidate arcs", static_cast<long long>(cand.arcs.size()));
+    detail::trace(line);
+  }
+  const i64 n = next.rows(), ld = copy_stride(n);
+  // The looping columns in blocks of 64 (`bad` is sorted): a block with many of them is copied
+  // out column by column (next and dist), so that the walks and searches read L1/L2, not one
+  // cache line (and page) per vertex; the few hops changed go to both.
+  constexpr std::size_t kCopyFrom = 8;
+  std::vector<std::size_t> group{0};
+  for (std::size_t k = 1; k <= bad.size(); ++k)
+    if (k == bad.size() || bad[k].j / kBlockCols != bad[group.back()].j / kBlockCols) group.push_back(k);
+  const i64 groups = i64(group.size()) - 1;
+  i64 changed = 0;
+  std::vector<char> stuck(bad.size(), 0);
+  auto direct = [&](i64 j) {
+    return ColumnView<T>{next.row<i32>(0) + j, next.stride(), dist.row<T>(0) + j, dist.stride()};
+  };
+#pragma omp parallel reduction(+ : changed) if (bad.size() >= 8)
+  {
+    ColumnRepair<T> col(n, cand);
+    std::vector<i32> pn;
+    std::vector<T> pd;
+#pragma omp for schedule(dynamic)
+    for (i64 gi = 0; gi < groups; ++gi) {
+      const std::size_t k0 = group[std::size_t(gi)], k1 = group[std::size_t(gi) + 1];
+      const i64 j0 = bad[k0].j / kBlockCols * kBlockCols, w = std::min(kBlockCols, n - j0);
+      const bool copy = k1 - k0 >= kCopyFrom;
+      if (copy) {
+        pn.resize(std::size_t(w * ld));
+        pd.resize(std::size_t(w * ld));
+        for (i64 v = 0; v < n; ++v) {
+          const i32* rn = next.row<i32>(v) + j0;
+          const T* rd = dist.row<T>(v) + j0;
+          for (i64 c = 0; c < w; ++c) pn[std::size_t(c * ld + v)] = rn[c], pd[std::size_t(c * ld + v)] = rd[c];
+        }
+      }
+      for (std::size_t k = k0; k < k1; ++k) {
+        const i64 j = bad[k].j, c = j - j0;
+        ColumnView<T> view = direct(j);
+        if (copy) view = {pn.data() + c * ld, 1, pd.data() + c * ld, 1, view.next, view.next_step};
+        bool s = false;
+        changed += col.run(j, view, bad[k].cycles, nullptr, s);
+        stuck[k] = s;
+      }
+    }
+  }
+  // Columns with a cycle the tight search could not route: again, by least slack over all arcs,
+  // their cycles found anew on Z's rows (the routes taken so far stay).
+  std::vector<std::size_t> again;
+  for (std::size_t k = 0; k < bad.size(); ++k)
+    if (stuck[k]) again.push_back(k);
+  if (again.empty()) return changed;
+  const ArcLists<T> all = arc_lists<T>(g, [](i32, i32, T) { return true; });
+  const i64 m = i64(z.size());
+  std::vector<i32> zidx(static_cast<std::size_t>(n), -1);
+  for (i64 k = 0; k < m; ++k) zidx[std::size_t(z[std::size_t(k)])] = i32(k);
+  ColumnRepair<T> col(n, cand);
+  std::vector<std::uint8_t> state;
+  std::vector<i64> walk;
+  for (const std::size_t k : again) {
+    const i64 j = bad[k].j;
+    std::vector<i32> cycles;
+    find_cycles(
+        m,
+        [&](i64 x) -> i64 {
+          const i32 a = next.at<i32>(z[std::size_t(x)], j);
+          return a < 0 || a >= n || a == j ? -1 : zidx[std::size_t(a)];
+        },
+        [&](i64 x) { return z[std::size_t(x)]; }, state, walk, cycles);
+    bool s = false;
+    changed += col.run(j, direct(j), cycles, &all, s);
+  }
+  return changed;
+}
+
+}  // namespace
+
+std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) {
+  if (next.empty() || next.dtype() != Dtype::Int32 || next.rows() != next.cols())
+    throw UsageError("repair_next_hops: no square int32 next-hop matrix");
+  const i64 n = next.rows();
+  if (dist.rows() != n || dist.cols() != n || g.num_vertices != n)
+    throw UsageError("repair_next_hops: graph, distances and next hops disagree on V");
+  return visit_dtype(dist.dtype(), [&](auto tag) -> i64 {
+    using T = decltype(tag);
+    detail::trace("repair: starts");
+    const std::vector<i32> z = zero_cycle_vertices<T>(g, dist);
+    const std::vector<LoopColumn> bad = z.empty() ? std::vector<LoopColumn>{} : loop_columns(next, z);
+    i64 cycles = 0;
+    for (const LoopColumn& c : bad) cycles += i64(c.cycles.size());
+    if (detail::tracing()) {
+      char line[160];
+      std::snprintf(line, sizeof line, "repair: %lld vertices on zero-weight cycles; %lld columns loop, %lld cycles",
+                    static_cast<long long>(z.size()), static_cast<long long>(bad.size()),
+                    static_cast<long long>(cycles));
+      detail::trace(line);
+    }
+    const i64 changed = bad.empty() ? 0 : repair_columns<T>(g, dist, next, z, bad);
+    if (detail::tracing()) {
+      char line[160];
+      std::snprintf(line, sizeof line, "repair: done, %lld entries re-pointed", static_cast<long long>(changed));
+      detail::trace(line);
+    }
+    return changed;
+  });
+}
+
+}  // namespace apsp
