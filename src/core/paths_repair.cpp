@@ -139,19 +139,26 @@ template <class T> struct Arc {
 
 /// Out-arcs per vertex in CSR order: each vertex's arcs in the order of the input edges (an
 /// undirected edge u - v gives u -> v and v -> u at the edge's position; for a dense view the
-/// position of entry (u,v) is u * V + v). Only the arcs `keep(u, v, w)` accepts; if keep reads
-/// d(u,v), pass the distances as `prefetch` (edge lists read them ahead).
+/// position of entry (u,v) is u * V + v). Lists exist for the vertices with has_list set.
 template <class T> struct ArcLists {
   std::vector<i64> start;
   std::vector<Arc<T>> arcs;
+  std::vector<char> has_list;
   const Arc<T>* begin(i64 u) const { return arcs.data() + start[std::size_t(u)]; }
   const Arc<T>* end(i64 u) const { return arcs.data() + start[std::size_t(u) + 1]; }
 };
 
-template <class T, class Keep> ArcLists<T> arc_lists(const Graph& g, Keep keep, const Matrix* prefetch = nullptr) {
+/// The arcs u -> v of weight w (as T) with wanted[u] (all when `wanted` is empty) that pass
+/// cheap(u, w) and then keep(u, v, w). If keep reads d(u,v), pass the distances as `prefetch`:
+/// edge lists then read it ahead for the arcs that pass `cheap`.
+template <class T, class Cheap, class Keep>
+ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap cheap, Keep keep,
+                      const Matrix* prefetch = nullptr) {
   const i64 n = g.num_vertices;
   ArcLists<T> L;
   L.start.assign(std::size_t(n) + 1, 0);
+  L.has_list = wanted.empty() ? std::vector<char>(static_cast<std::size_t>(n), 1) : wanted;
+  auto take = [&](i32 u, i32 v, T w) { return L.has_list[std::size_t(u)] && cheap(u, w) && keep(u, v, w); };
   if (g.is_dense()) {
     // Per row, in CSR order: for an undirected view, entries (v,u) with v < u come first (their
     // edges precede row u), then row u, then (v,u) with v > u.
@@ -160,18 +167,19 @@ template <class T, class Keep> ArcLists<T> arc_lists(const Graph& g, Keep keep, 
       using S = decltype(tag);
 #pragma omp parallel for schedule(dynamic, 16) if (n >= 256)
       for (i64 u = 0; u < n; ++u) {
+        if (!L.has_list[std::size_t(u)]) continue;
         auto& out = rows[std::size_t(u)];
-        auto take = [&](i64 r, i64 c, i64 v) {
+        auto entry = [&](i64 r, i64 c, i64 v) {
           const S x = detail::dense_entry<S>(g.dense, r, c);
           if (v == u || !detail::dense_is_edge(x)) return;
           const T w = weight_as<T>(detail::dense_weight(g.dense, x));
-          if (keep(i32(u), i32(v), w)) out.push_back({i32(v), w});
+          if (take(i32(u), i32(v), w)) out.push_back({i32(v), w});
         };
         if (!g.directed)
-          for (i64 v = 0; v < u; ++v) take(v, u, v);
-        for (i64 v = 0; v < n; ++v) take(u, v, v);
+          for (i64 v = 0; v < u; ++v) entry(v, u, v);
+        for (i64 v = 0; v < n; ++v) entry(u, v, v);
         if (!g.directed)
-          for (i64 v = u + 1; v < n; ++v) take(v, u, v);
+          for (i64 v = u + 1; v < n; ++v) entry(v, u, v);
       }
     });
     for (i64 u = 0; u < n; ++u) L.start[std::size_t(u) + 1] = L.start[std::size_t(u)] + i64(rows[std::size_t(u)].size());
@@ -187,7 +195,7 @@ template <class T, class Keep> ArcLists<T> arc_lists(const Graph& g, Keep keep, 
   };
   std::vector<std::vector<Tagged>> part(static_cast<std::size_t>(max_threads()));
   const i64 E = i64(g.src.size());
-  constexpr i64 kLookAhead = 32;  // keep() reads d(u,v), a cache miss for edges in random order
+  constexpr i64 kLookAhead = 32;  // d(u,v) is a cache miss for edges in random order
 #pragma omp parallel if (E >= (1 << 16))
   {
     const i64 t = omp_get_thread_num(), nt = omp_get_num_threads(), e1 = E * (t + 1) / nt;
@@ -195,14 +203,16 @@ template <class T, class Keep> ArcLists<T> arc_lists(const Graph& g, Keep keep, 
     for (i64 e = E * t / nt; e < e1; ++e) {
       if (prefetch && e + kLookAhead < e1) {
         const std::size_t f = std::size_t(e + kLookAhead);
-        __builtin_prefetch(prefetch->row<T>(g.src[f]) + g.dst[f]);
-        if (!g.directed) __builtin_prefetch(prefetch->row<T>(g.dst[f]) + g.src[f]);
+        const i32 fu = g.src[f], fv = g.dst[f];
+        const T fw = weight_as<T>(g.weight[f]);
+        if (L.has_list[std::size_t(fu)] && cheap(fu, fw)) __builtin_prefetch(prefetch->row<T>(fu) + fv);
+        if (!g.directed && L.has_list[std::size_t(fv)] && cheap(fv, fw)) __builtin_prefetch(prefetch->row<T>(fv) + fu);
       }
       const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
       if (u == v) continue;
       const T w = weight_as<T>(g.weight[std::size_t(e)]);
-      if (keep(u, v, w)) out.push_back({u, {v, w}});
-      if (!g.directed && keep(v, u, w)) out.push_back({v, {u, w}});
+      if (take(u, v, w)) out.push_back({u, {v, w}});
+      if (!g.directed && take(v, u, w)) out.push_back({v, {u, w}});
     }
   }
   for (const auto& p : part)
@@ -215,26 +225,36 @@ template <class T, class Keep> ArcLists<T> arc_lists(const Graph& g, Keep keep, 
   return L;
 }
 
-/// The candidate arcs (see the file comment).
-template <class T> ArcLists<T> candidate_arcs(const Graph& g, const Matrix& dist) {
+/// Every out-arc (the least-slack fallback).
+template <class T> ArcLists<T> all_arcs(const Graph& g) {
+  return arc_lists<T>(g, {}, [](i32, T) { return true; }, [](i32, i32, T) { return true; });
+}
+
+/// The candidate arcs (see the file comment) out of the vertices with wanted[u]. An arc can only
+/// pass if w <= the largest finite d(u,.) (plus the float slack), which is checked first, so that
+/// d(u,v) is read for few arcs.
+template <class T> ArcLists<T> candidate_arcs(const Graph& g, const Matrix& dist, const std::vector<char>& wanted) {
   const T inf = unreachable<T>();
+  const i64 n = g.num_vertices;
+  std::vector<double> bound(static_cast<std::size_t>(n), -INFINITY), slack(static_cast<std::size_t>(n), 0.0);
+#pragma omp parallel for schedule(dynamic, 64) if (n >= 256)
+  for (i64 u = 0; u < n; ++u) {
+    if (!wanted[std::size_t(u)]) continue;
+    double top = -INFINITY, mag = 0;
+    const T* row = dist.row<T>(u);
+    for (i64 v = 0; v < n; ++v)
+      if (v != u && row[v] < inf) top = std::max(top, double(row[v])), mag = std::max(mag, std::fabs(double(row[v])));
+    slack[std::size_t(u)] = 4 * tolerance<T>() * std::max(1.0, mag);
+    bound[std::size_t(u)] = top + slack[std::size_t(u)];
+  }
+  auto cheap = [&](i32 u, T w) { return double(w) <= bound[std::size_t(u)]; };
   if constexpr (std::is_integral_v<T>) {
-    return arc_lists<T>(g, [&](i32 u, i32 v, T w) {
+    return arc_lists<T>(g, wanted, cheap, [&](i32 u, i32 v, T w) {
       const T d = dist.at<T>(u, v);
       return d < inf && w <= d;
     }, &dist);
   } else {
-    const i64 n = g.num_vertices;
-    std::vector<double> slack(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static) if (n >= 256)
-    for (i64 u = 0; u < n; ++u) {
-      double top = 0;
-      const T* row = dist.row<T>(u);
-      for (i64 v = 0; v < n; ++v)
-        if (row[v] < inf) top = std::max(top, std::fabs(double(row[v])));
-      slack[std::size_t(u)] = 4 * tolerance<T>() * std::max(1.0, top);
-    }
-    return arc_lists<T>(g, [&](i32 u, i32 v, T w) {
+    return arc_lists<T>(g, wanted, cheap, [&](i32 u, i32 v, T w) {
       const T d = dist.at<T>(u, v);
       return d < inf && double(w) - double(d) <= slack[std::size_t(u)];
     }, &dist);
@@ -352,17 +372,22 @@ template <class T> struct ColumnView {
 template <class T> class ColumnRepair {
  public:
   ColumnRepair(i64 n, const ArcLists<T>& candidates)
-      : cand_(candidates), n_(n), ends_(std::size_t(n_), 0), loops_(std::size_t(n_), 0),
+      : cand_(&candidates), n_(n), ends_(std::size_t(n_), 0), loops_(std::size_t(n_), 0),
         on_walk_(std::size_t(n_), 0), seen_(std::size_t(n_), 0), parent_(std::size_t(n_), -1) {}
 
-  /// Breaks the cycles of column j (one vertex of each in `cycles`, ascending). `all_arcs`: null
-  /// for the tight search over candidate arcs; else the least-slack search over these arcs.
-  /// Returns the entries changed; sets `stuck` when a cycle had no way out in the search used.
-  i64 run(i64 j, const ColumnView<T>& view, const std::vector<i32>& cycles, const ArcLists<T>* all_arcs, bool& stuck) {
+  enum Status { kDone, kStuck, kNeedsLists };
+  /// Breaks the cycles of column j (one vertex of each in `cycles`, ascending; a cycle already
+  /// broken is skipped, so a column can be run again). `all_arcs`: null for the tight search over
+  /// candidate arcs; else the least-slack search over these arcs. Adds the entries changed to
+  /// `changed`. kStuck: some cycle had no way out in that search (the others were done);
+  /// kNeedsLists: the search reached a vertex without a candidate list, and the column stopped
+  /// there (run it again with more lists).
+  Status run(i64 j, const ColumnView<T>& view, const std::vector<i32>& cycles, const ArcLists<T>* all_arcs,
+             i64& changed) {
     j_ = j;
     v_ = view;
     bump(column_, {&ends_});
-    i64 changed = 0;
+    Status status = kDone;
     for (const i32 r : cycles) {
       bump(search_, {&loops_, &seen_});
       if (ends(r)) continue;  // broken by an earlier route in this column
@@ -377,9 +402,11 @@ template <class T> class ColumnRepair {
         if (x == r || x < 0 || i64(cyc.size()) > n_) break;
       }
       std::sort(cyc.begin(), cyc.end());
+      missing_list_ = false;
       const bool found = all_arcs ? least_slack_route(*all_arcs) : tight_route();
+      if (missing_list_) return kNeedsLists;
       if (!found) {
-        stuck = true;
+        status = kStuck;
         continue;
       }
       // Point each vertex of the search path at the next one: exit_ first, back to the cycle.
@@ -392,7 +419,7 @@ template <class T> class ColumnRepair {
         ends_[std::size_t(x)] = column_;
       }
     }
-    return changed;
+    return status;
   }
 
  private:
@@ -449,8 +476,12 @@ template <class T> class ColumnRepair {
     for (const i32 c : queue_) seen_[std::size_t(c)] = search_, parent_[std::size_t(c)] = -1;
     for (std::size_t head = 0; head < queue_.size(); ++head) {
       const i32 u = queue_[head];
+      if (!cand_->has_list[std::size_t(u)]) {
+        missing_list_ = true;
+        return false;
+      }
       const T du = d(u);
-      for (const Arc<T>* a = cand_.begin(u); a != cand_.end(u); ++a) {
+      for (const Arc<T>* a = cand_->begin(u); a != cand_->end(u); ++a) {
         if (seen_[std::size_t(a->to)] == search_ || !tight(a->w, a->to, du)) continue;
         if (ends(a->to)) {
           exit_from_ = u, exit_to_ = a->to;
@@ -500,7 +531,7 @@ template <class T> class ColumnRepair {
     return false;
   }
 
-  const ArcLists<T>& cand_;
+  const ArcLists<T>* cand_;
   i64 n_, j_ = 0;
   ColumnView<T> v_{};
   std::uint32_t column_ = 0, search_ = 0, walk_id_ = 0;
@@ -508,32 +539,29 @@ template <class T> class ColumnRepair {
   std::vector<i32> parent_, queue_, walk_;
   std::vector<double> cost_;
   i64 exit_from_ = -1, exit_to_ = -1;
+  bool missing_list_ = false;
 };
 
+/// Runs the columns bad[k], k in `which` (ascending), and returns their status. Columns are
+/// taken in blocks of 64: a block with many of them is copied out column by column (next and
+/// dist), so that the walks and searches read L1/L2, not one cache line (and page) per vertex;
+/// the few hops changed go to both. In parallel over blocks when `parallel`.
 template <class T>
-i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::vector<i32>& z,
-                   const std::vector<LoopColumn>& bad) {
-  const ArcLists<T> cand = candidate_arcs<T>(g, dist);
-  if (detail::tracing()) {
-    char line[160];
-    std::snprintf(line, sizeof line, "repair: %lld candidate arcs", static_cast<long long>(cand.arcs.size()));
-    detail::trace(line);
-  }
+std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Matrix& next,
+                                                          const std::vector<LoopColumn>& bad,
+                                                          const std::vector<std::size_t>& which,
+                                                          const ArcLists<T>& cand, const ArcLists<T>* all,
+                                                          bool parallel, i64& changed) {
   const i64 n = next.rows(), ld = copy_stride(n);
-  // The looping columns in blocks of 64 (`bad` is sorted): a block with many of them is copied
-  // out column by column (next and dist), so that the walks and searches read L1/L2, not one
-  // cache line (and page) per vertex; the few hops changed go to both.
   constexpr std::size_t kCopyFrom = 8;
   std::vector<std::size_t> group{0};
-  for (std::size_t k = 1; k <= bad.size(); ++k)
-    if (k == bad.size() || bad[k].j / kBlockCols != bad[group.back()].j / kBlockCols) group.push_back(k);
+  for (std::size_t k = 1; k <= which.size(); ++k)
+    if (k == which.size() || bad[which[k]].j / kBlockCols != bad[which[group.back()]].j / kBlockCols)
+      group.push_back(k);
   const i64 groups = i64(group.size()) - 1;
-  i64 changed = 0;
-  std::vector<char> stuck(bad.size(), 0);
-  auto direct = [&](i64 j) {
-    return ColumnView<T>{next.row<i32>(0) + j, next.stride(), dist.row<T>(0) + j, dist.stride()};
-  };
-#pragma omp parallel reduction(+ : changed) if (bad.size() >= 8)
+  std::vector<typename ColumnRepair<T>::Status> status(which.size(), ColumnRepair<T>::kDone);
+  i64 sum = 0;
+#pragma omp parallel reduction(+ : sum) if (parallel && which.size() >= 8)
   {
     ColumnRepair<T> col(n, cand);
     std::vector<i32> pn;
@@ -541,7 +569,7 @@ i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::
 #pragma omp for schedule(dynamic)
     for (i64 gi = 0; gi < groups; ++gi) {
       const std::size_t k0 = group[std::size_t(gi)], k1 = group[std::size_t(gi) + 1];
-      const i64 j0 = bad[k0].j / kBlockCols * kBlockCols, w = std::min(kBlockCols, n - j0);
+      const i64 j0 = bad[which[k0]].j / kBlockCols * kBlockCols, w = std::min(kBlockCols, n - j0);
       const bool copy = k1 - k0 >= kCopyFrom;
       if (copy) {
         pn.resize(std::size_t(w * ld));
@@ -553,40 +581,64 @@ i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::
         }
       }
       for (std::size_t k = k0; k < k1; ++k) {
-        const i64 j = bad[k].j, c = j - j0;
-        ColumnView<T> view = direct(j);
-        if (copy) view = {pn.data() + c * ld, 1, pd.data() + c * ld, 1, view.next, view.next_step};
-        bool s = false;
-        changed += col.run(j, view, bad[k].cycles, nullptr, s);
-        stuck[k] = s;
+        const LoopColumn& b = bad[which[k]];
+        ColumnView<T> view{next.row<i32>(0) + b.j, next.stride(), dist.row<T>(0) + b.j, dist.stride()};
+        if (copy) {
+          const i64 c = b.j - j0;
+          view = {pn.data() + c * ld, 1, pd.data() + c * ld, 1, view.next, view.next_step};
+        }
+        status[k] = col.run(b.j, view, b.cycles, all, sum);
       }
     }
   }
-  // Columns with a cycle the tight search could not route: again, by least slack over all arcs,
-  // their cycles found anew on Z's rows (the routes taken so far stay).
-  std::vector<std::size_t> again;
-  for (std::size_t k = 0; k < bad.size(); ++k)
-    if (stuck[k]) again.push_back(k);
-  if (again.empty()) return changed;
-  const ArcLists<T> all = arc_lists<T>(g, [](i32, i32, T) { return true; });
-  const i64 m = i64(z.size());
-  std::vector<i32> zidx(static_cast<std::size_t>(n), -1);
-  for (i64 k = 0; k < m; ++k) zidx[std::size_t(z[std::size_t(k)])] = i32(k);
-  ColumnRepair<T> col(n, cand);
-  std::vector<std::uint8_t> state;
-  std::vector<i64> walk;
-  for (const std::size_t k : again) {
-    const i64 j = bad[k].j;
-    std::vector<i32> cycles;
-    find_cycles(
-        m,
-        [&](i64 x) -> i64 {
-          const i32 a = next.at<i32>(z[std::size_t(x)], j);
-          return a < 0 || a >= n || a == j ? -1 : zidx[std::size_t(a)];
-        },
-        [&](i64 x) { return z[std::size_t(x)]; }, state, walk, cycles);
-    bool s = false;
-    changed += col.run(j, direct(j), cycles, &all, s);
+  changed += sum;
+  return status;
+}
+
+template <class T>
+i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::vector<i32>& z,
+                   const std::vector<LoopColumn>& bad) {
+  using Repair = ColumnRepair<T>;
+  const i64 n = next.rows();
+  // Candidate lists for Z first: a search passes through vertices whose walk loops, nearly always
+  // vertices of Z (on a zero-weight route back into the cycle). A column whose search reaches
+  // another vertex is run again with lists for every vertex; that gives the same result as
+  // running it with those lists in the first place (its cycles broken so far are skipped).
+  std::vector<char> wanted(static_cast<std::size_t>(n), 0);
+  for (const i32 u : z) wanted[std::size_t(u)] = 1;
+  ArcLists<T> cand = candidate_arcs<T>(g, dist, wanted);
+  if (detail::tracing()) {
+    char line[160];
+    std::snprintf(line, sizeof line, "repair: %lld candidate arcs", static_cast<long long>(cand.arcs.size()));
+    detail::trace(line);
+  }
+  i64 changed = 0;
+  std::vector<std::size_t> which(bad.size());
+  for (std::size_t k = 0; k < bad.size(); ++k) which[k] = k;
+  std::vector<typename Repair::Status> status = run_columns<T>(dist, next, bad, which, cand, nullptr, true, changed);
+  auto those = [&](typename Repair::Status s) {
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < which.size(); ++k)
+      if (status[k] == s) out.push_back(which[k]);
+    return out;
+  };
+  std::vector<std::size_t> stuck = those(Repair::kStuck);
+  if (const std::vector<std::size_t> more = those(Repair::kNeedsLists); !more.empty()) {
+    std::fill(wanted.begin(), wanted.end(), 1);
+    cand = candidate_arcs<T>(g, dist, wanted);
+    which = more;
+    status = run_columns<T>(dist, next, bad, which, cand, nullptr, true, changed);
+    const std::vector<std::size_t> also = those(Repair::kStuck);
+    stuck.insert(stuck.end(), also.begin(), also.end());
+    std::sort(stuck.begin(), stuck.end());
+    detail::trace("repair: candidate lists for every vertex were needed");
+  }
+  // Cycles the tight search could not route: by least slack over all arcs (the routes taken so
+  // far stay; the cycles they broke are skipped).
+  if (!stuck.empty()) {
+    const ArcLists<T> all = all_arcs<T>(g);
+    run_columns<T>(dist, next, bad, stuck, cand, &all, false, changed);
+    detail::trace("repair: some cycles routed by least slack");
   }
   return changed;
 }
