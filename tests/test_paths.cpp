@@ -16,6 +16,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <tuple>
 #include <unordered_map>
 
 #include "apsp/errors.hpp"
@@ -739,6 +740,28 @@ TEST(Paths, RepairLongZeroWeightCycleTakesOneEntry) {
   EXPECT_EQ(r.next.at<std::int32_t>(2, 3), 3);
   EXPECT_EQ(r.next.at<std::int32_t>(0, 3), 2);
   EXPECT_EQ(r.next.at<std::int32_t>(1, 3), 0);
+}
+
+// The only way out of the cycle x <-> y toward t runs through b, which is on no zero-weight cycle
+// (so the repair has no candidate list for it at first) and whose own walk runs into a second
+// cycle p <-> q: x -> b -> t, then p -> t for the second cycle. x = 0, y = 1, p = 2, q = 3, b = 4,
+// t = 5; every cycle arc comes first in CSR order, so the edges rule loops.
+TEST(Paths, RepairRouteThroughAVertexOffTheZeroCycles) {
+  Graph g;
+  g.num_vertices = 6;
+  for (const auto& [u, v, w] : std::vector<std::tuple<int, int, int>>{
+           {0, 1, 0}, {1, 0, 0}, {0, 4, 0}, {4, 2, 0}, {4, 5, 5}, {2, 3, 0}, {3, 2, 0}, {2, 5, 5}})
+    g.add_edge(u, v, w);
+  const Matrix d = reference_dist(g, Dtype::Int32);
+  const Matrix next = edges_rule_next(g, d);
+  ASSERT_EQ(next.at<std::int32_t>(4, 5), 2);
+  const RepairOutcome r = repair_and_check(g, d, next);
+  EXPECT_EQ(r.next.at<std::int32_t>(0, 5), 4);
+  EXPECT_EQ(r.next.at<std::int32_t>(4, 5), 5);
+  EXPECT_EQ(r.next.at<std::int32_t>(2, 5), 5);
+  EXPECT_EQ(r.next.at<std::int32_t>(1, 5), 0);
+  EXPECT_EQ(r.next.at<std::int32_t>(3, 5), 2);
+  EXPECT_EQ(r.changed, 6);  // 3 toward t; toward b, p and q x <-> y loops too and x takes x -> b
 }
 
 // Every arc weighs 0 and every pair ties: the edges rule points every vertex at its first
