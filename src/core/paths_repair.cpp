@@ -8,7 +8,9 @@
 //     the hops restricted to Z's rows finds every looping column and every cycle in it: O(|Z| V),
 //     64 columns at a time from a packed copy of Z's rows.
 //  2. The candidate arcs: those that can be a hop of a shortest path at all, w(u,a) == d(u,a)
-//     (a tolerance for floats, below), each vertex's in CSR order. A few per vertex on random graphs.
+//     (a tolerance for floats, below), each vertex's in CSR order; first only out of Z (the
+//     searches below nearly always stay in Z), one pass over the arcs reading d(u,a) only where w
+//     is at most the row's largest distance. A few per vertex on random graphs.
 //  3. Per looping column, each cycle in increasing order of its smallest vertex, unless an earlier
 //     step in the column already broke it: a breadth-first search from the cycle's vertices (taken
 //     in increasing order) along candidate arcs that are tight for j, through vertices whose walk
@@ -18,7 +20,11 @@
 //     entries changed follow the cycles (usually one entry per cycle), not the vertices caught in
 //     them. Whether a walk ends is found lazily by walking it (remembered for the column: a walk
 //     that ends never passes a re-pointed vertex, so it keeps ending). Columns are independent and
-//     each is done by one thread: the result does not depend on the thread count.
+//     each is done by one thread: the result does not depend on the thread count. A search that
+//     reaches a vertex outside Z stops its column, which is run again (from its first unbroken
+//     cycle) once every vertex has its candidate list: the same result as with all lists at once.
+//     Columns are taken 64 at a time, their next hops (and, with many cycles per column, their
+//     distances) copied out contiguously so that the walks stay in cache.
 // For exact types a tight way out always exists (a shortest path from the cycle to j consists of
 // candidate arcs tight for j, and j's walk ends). Where none is found (distances that do not
 // match the graph, float rounding beyond the tolerance) the column is done again afterwards, those
@@ -106,22 +112,48 @@ int max_threads() { return std::max(1, omp_get_max_threads()); }
 /// Vertices with an out-arc (u,v) that closes a zero-weight cycle, w(u,v) + d(v,u) == 0 (within
 /// the tolerance for floats, erring on the side of inclusion); sorted. d(v,u), a cache miss for
 /// edges in random order, is read only for arcs that can close one (w <= 0 when no weight is
-/// negative) out of vertices not yet known to be in Z.
+/// negative) out of vertices not yet known to be in Z. An edge list is read weights first (its
+/// src/dst only for those arcs), and a negative weight met on the way means a second pass.
 template <class T> std::vector<i32> zero_cycle_vertices(const Graph& g, const Matrix& dist) {
   const T inf = unreachable<T>();
   const double tol = tolerance<T>();
-  const bool nonnegative = g.min_weight() >= 0;
   const std::size_t n = std::size_t(g.num_vertices);
   std::vector<std::vector<char>> in_z(static_cast<std::size_t>(max_threads()));
-  for_each_arc_parallel(g, [&](int t, i32 u, i32 v, double w0) {
-    const double w = double(weight_as<T>(w0)), limit = tol * std::max(1.0, std::fabs(w));
-    if (nonnegative && w > limit) return;  // then w + d(v,u) >= w > limit
+  auto check = [&](int t, i32 u, i32 v, double w, double limit) {
     std::vector<char>& mine = in_z[std::size_t(t)];
     if (mine.empty()) mine.assign(n, 0);
     if (mine[std::size_t(u)]) return;
     const T back = dist.at<T>(v, u);
     if (back < inf && w + double(back) <= limit) mine[std::size_t(u)] = 1;
-  });
+  };
+  auto arc = [&](int t, i32 u, i32 v, double w0, bool nonnegative) {
+    const double w = double(weight_as<T>(w0)), limit = tol * std::max(1.0, std::fabs(w));
+    if (nonnegative && w > limit) return;  // then w + d(v,u) >= w > limit
+    check(t, u, v, w, limit);
+  };
+  if (g.is_dense()) {
+    const bool nonnegative = g.min_weight() >= 0;
+    for_each_arc_parallel(g, [&](int t, i32 u, i32 v, double w0) { arc(t, u, v, w0, nonnegative); });
+  } else {
+    const i64 E = i64(g.src.size());
+    bool negative = false;
+#pragma omp parallel reduction(|| : negative) if (E >= (1 << 16))
+    {
+      const int t = omp_get_thread_num();
+#pragma omp for schedule(static)
+      for (i64 e = 0; e < E; ++e) {
+        const double w0 = g.weight[std::size_t(e)];
+        negative = negative || w0 < 0;
+        if (w0 > 1.0) continue;  // weight_as(w0) > its tolerance: closes nothing while w >= 0
+        const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
+        if (u == v) continue;
+        arc(t, u, v, w0, true);
+        if (!g.directed) arc(t, v, u, w0, true);
+      }
+    }
+    if (negative)
+      for_each_arc_parallel(g, [&](int t, i32 u, i32 v, double w0) { arc(t, u, v, w0, false); });
+  }
   std::vector<i32> z;
   for (std::size_t u = 0; u < n; ++u)
     for (const auto& mine : in_z)
@@ -267,48 +299,30 @@ struct LoopColumn {
   std::vector<i32> cycles;
 };
 
-enum : std::uint8_t { kUnknown = 0, kOnWalk = 1, kEnds = 2, kLoops = 3 };
-
-/// Walks the functional graph on nodes 0..m-1 (succ(x) = the next node, or -1 where the walk
-/// stops) and appends the smallest id(x) of each cycle to `cycles`. Returns whether any walk loops.
-template <class Succ, class Id>
-bool find_cycles(i64 m, Succ succ, Id id, std::vector<std::uint8_t>& state, std::vector<i64>& walk,
-                 std::vector<i32>& cycles) {
-  state.assign(std::size_t(m), kUnknown);
-  bool loops = false;
+/// The cycles of the functional graph on nodes 0..m-1 (hop[x] = the next node, or -1 where the
+/// walk stops): appends the smallest id(x) of each to `cycles`, ascending. Each walk marks its
+/// nodes with its start; meeting its own mark closes a cycle. O(m).
+template <class Id>
+void find_cycles(i64 m, const i32* hop, Id id, std::vector<i32>& mark, std::vector<i32>& cycles) {
+  mark.assign(std::size_t(m), -1);
   for (i64 s = 0; s < m; ++s) {
-    if (state[std::size_t(s)] != kUnknown) continue;
-    walk.clear();
-    i64 v = s;
-    std::uint8_t verdict = kEnds;
-    while (true) {
-      state[std::size_t(v)] = kOnWalk;
-      walk.push_back(v);
-      const i64 a = succ(v);
-      if (a < 0) break;
-      const std::uint8_t sa = state[std::size_t(a)];
-      if (sa == kUnknown) {
-        v = a;
-        continue;
-      }
-      if (sa == kOnWalk) {  // closed a cycle: a .. v
-        i32 low = id(a);
-        for (auto it = walk.rbegin(); *it != a; ++it) low = std::min(low, id(*it));
-        cycles.push_back(low);
-        verdict = kLoops;
-      } else {
-        verdict = sa;
-      }
-      break;
+    if (mark[std::size_t(s)] >= 0) continue;
+    i64 x = s;
+    while (x >= 0 && mark[std::size_t(x)] < 0) {
+      mark[std::size_t(x)] = i32(s);
+      x = hop[x];
     }
-    for (i64 x : walk) state[std::size_t(x)] = verdict;
-    loops |= verdict == kLoops;
+    if (x < 0 || mark[std::size_t(x)] != s) continue;  // stopped, or ran into an earlier walk
+    i32 low = id(x);
+    for (i64 y = hop[x]; y != x; y = hop[y]) low = std::min(low, id(y));
+    cycles.push_back(low);
   }
   std::sort(cycles.begin(), cycles.end());
-  return loops;
 }
 
-constexpr i64 kBlockCols = 64;  // columns per block: 256 bytes of each int32 row
+/// Columns per block when copying columns out: 256 bytes of each int32 row (measured faster than
+/// 1 KiB, whose copy scatters into 256 columns at once).
+i64 block_cols(i64) { return 64; }
 
 /// Stride of a column copied out of a block: n rounded up to 16 elements, plus 16, so that the
 /// 64 columns a row is scattered into do not all fall into the same cache sets.
@@ -321,18 +335,16 @@ std::vector<LoopColumn> loop_columns(const Matrix& next, const std::vector<i32>&
   const i64 n = next.rows(), m = i64(z.size());
   std::vector<i32> zidx(static_cast<std::size_t>(n), -1);
   for (i64 k = 0; k < m; ++k) zidx[std::size_t(z[std::size_t(k)])] = i32(k);
-  const i64 blocks = (n + kBlockCols - 1) / kBlockCols;
+  const i64 cols = block_cols(m), blocks = (n + cols - 1) / cols;
   std::vector<std::vector<LoopColumn>> per_block(static_cast<std::size_t>(blocks));
 #pragma omp parallel if (n * m >= (1 << 16))
   {
     const i64 ld = copy_stride(m);
-    std::vector<i32> packed(static_cast<std::size_t>(ld * kBlockCols));  // (column, k)
-    std::vector<std::uint8_t> state;
-    std::vector<i64> walk;
-    std::vector<i32> cycles;
+    std::vector<i32> packed(static_cast<std::size_t>(ld * cols));  // (column, k)
+    std::vector<i32> mark, cycles;
 #pragma omp for schedule(dynamic)
     for (i64 b = 0; b < blocks; ++b) {
-      const i64 j0 = b * kBlockCols, w = std::min(kBlockCols, n - j0);
+      const i64 j0 = b * cols, w = std::min(cols, n - j0);
       for (i64 k = 0; k < m; ++k) {
         const i32* row = next.row<i32>(z[std::size_t(k)]) + j0;
         for (i64 c = 0; c < w; ++c) {
@@ -341,11 +353,9 @@ std::vector<LoopColumn> loop_columns(const Matrix& next, const std::vector<i32>&
         }
       }
       for (i64 c = 0; c < w; ++c) {
-        const i32* hop = packed.data() + c * ld;
         cycles.clear();
-        if (find_cycles(m, [&](i64 k) -> i64 { return hop[k]; }, [&](i64 k) { return z[std::size_t(k)]; }, state,
-                        walk, cycles))
-          per_block[std::size_t(b)].push_back({j0 + c, cycles});
+        find_cycles(m, packed.data() + c * ld, [&](i64 k) { return z[std::size_t(k)]; }, mark, cycles);
+        if (!cycles.empty()) per_block[std::size_t(b)].push_back({j0 + c, cycles});
       }
     }
   }
@@ -543,20 +553,20 @@ template <class T> class ColumnRepair {
 };
 
 /// Runs the columns bad[k], k in `which` (ascending), and returns their status. Columns are
-/// taken in blocks of 64: a block with many of them is copied out column by column (next and
-/// dist), so that the walks and searches read L1/L2, not one cache line (and page) per vertex;
-/// the few hops changed go to both. In parallel over blocks when `parallel`.
+/// taken in blocks of 64: a block with many of them has its next hops copied out column by
+/// column, so that the walks read L1/L2, not one cache line (and page) per vertex; the few hops
+/// changed go to both. In parallel over blocks when `parallel`.
 template <class T>
 std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Matrix& next,
                                                           const std::vector<LoopColumn>& bad,
                                                           const std::vector<std::size_t>& which,
                                                           const ArcLists<T>& cand, const ArcLists<T>* all,
                                                           bool parallel, i64& changed) {
-  const i64 n = next.rows(), ld = copy_stride(n);
-  constexpr std::size_t kCopyFrom = 8;
+  const i64 n = next.rows(), ld = copy_stride(n), cols = block_cols(n);
+  const std::size_t copy_from = std::size_t(cols / 8);
   std::vector<std::size_t> group{0};
   for (std::size_t k = 1; k <= which.size(); ++k)
-    if (k == which.size() || bad[which[k]].j / kBlockCols != bad[which[group.back()]].j / kBlockCols)
+    if (k == which.size() || bad[which[k]].j / cols != bad[which[group.back()]].j / cols)
       group.push_back(k);
   const i64 groups = i64(group.size()) - 1;
   std::vector<typename ColumnRepair<T>::Status> status(which.size(), ColumnRepair<T>::kDone);
@@ -569,24 +579,32 @@ std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Ma
 #pragma omp for schedule(dynamic)
     for (i64 gi = 0; gi < groups; ++gi) {
       const std::size_t k0 = group[std::size_t(gi)], k1 = group[std::size_t(gi) + 1];
-      const i64 j0 = bad[which[k0]].j / kBlockCols * kBlockCols, w = std::min(kBlockCols, n - j0);
-      const bool copy = k1 - k0 >= kCopyFrom;
+      const i64 j0 = bad[which[k0]].j / cols * cols, w = std::min(cols, n - j0);
+      const bool copy = k1 - k0 >= copy_from;
+      // The distances too where the columns have many cycles each (a search reads a few
+      // distances per arc it tries; copying costs a pass over the block).
+      i64 cycles = 0;
+      for (std::size_t k = k0; k < k1; ++k) cycles += i64(bad[which[k]].cycles.size());
+      const bool copy_dist = copy && cycles >= i64(k1 - k0) * std::max<i64>(2, n / 2048);
       if (copy) {
         pn.resize(std::size_t(w * ld));
-        pd.resize(std::size_t(w * ld));
         for (i64 v = 0; v < n; ++v) {
           const i32* rn = next.row<i32>(v) + j0;
+          for (i64 c = 0; c < w; ++c) pn[std::size_t(c * ld + v)] = rn[c];
+        }
+      }
+      if (copy_dist) {
+        pd.resize(std::size_t(w * ld));
+        for (i64 v = 0; v < n; ++v) {
           const T* rd = dist.row<T>(v) + j0;
-          for (i64 c = 0; c < w; ++c) pn[std::size_t(c * ld + v)] = rn[c], pd[std::size_t(c * ld + v)] = rd[c];
+          for (i64 c = 0; c < w; ++c) pd[std::size_t(c * ld + v)] = rd[c];
         }
       }
       for (std::size_t k = k0; k < k1; ++k) {
         const LoopColumn& b = bad[which[k]];
         ColumnView<T> view{next.row<i32>(0) + b.j, next.stride(), dist.row<T>(0) + b.j, dist.stride()};
-        if (copy) {
-          const i64 c = b.j - j0;
-          view = {pn.data() + c * ld, 1, pd.data() + c * ld, 1, view.next, view.next_step};
-        }
+        if (copy) view = {pn.data() + (b.j - j0) * ld, 1, view.dist, view.dist_step, view.next, view.next_step};
+        if (copy_dist) view.dist = pd.data() + (b.j - j0) * ld, view.dist_step = 1;
         status[k] = col.run(b.j, view, b.cycles, all, sum);
       }
     }
