@@ -8,13 +8,21 @@
 // solve() with the same options and must give bit-identical distances (and next hops); the
 // Graph queries (edge count, weight range, integer_weights, edges_from_dense) must agree too.
 // Weights are small integers or halves, so every dtype is exact. Seeds are printed on failure.
+// The cuda and multi-gpu backends build their device matrices straight from the view (no edge
+// list); their cases (Dense.Cuda*, Dense.MultiGpu*) compare them with the cpu backend on the same
+// view and with the same backend on the edge list, and skip without a usable GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
+
+#ifdef APSP_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
@@ -208,8 +216,10 @@ void check_case(const Case& c) {
   if (c.paths) {
     EXPECT_EQ(test::compare(got.next, want.next), "");
   }
-  // The edge list is built only where edges are needed (and the notes say so).
-  const bool copy_expected = c.paths || edges.min_weight() < 0 || c.backend != Backend::Cpu;
+  // The edge list is built only where edges are needed (and the notes say so): the cpu, cuda and
+  // multi-gpu backends build their matrices from the view.
+  const bool from_view = c.backend != Backend::Mpi;
+  const bool copy_expected = c.paths || edges.min_weight() < 0 || !from_view;
   EXPECT_EQ(mentions_copy(got), copy_expected);
   EXPECT_FALSE(mentions_copy(want));
 }
@@ -286,7 +296,7 @@ TEST(Dense, LargerThanOneParallelChunk) {
   check_case({613, Dtype::Int32, Layout::ColMajor, false, false, false, false, {}, 0, 702});
 }
 
-TEST(Dense, GpuBackendsGetTheEdgeList) {
+TEST(Dense, GpuBackendsMatchTheEdgeList) {
   int ran = 0;
   std::uint64_t seed = 900;
   for (const BackendInfo& b : backends()) {
@@ -403,6 +413,253 @@ TEST(Dense, GraphWritersWriteTheMatrixEdges) {
     for (std::int64_t i = 0; i < W.n; ++i)
       for (std::int64_t j = 0; j < W.n; ++j)
         ASSERT_EQ(got.dist.at<std::int32_t>(i, j), want.dist.at<std::int32_t>(i, j)) << name << " " << i << "," << j;
+  }
+}
+
+// ---- fill_dense_rows: the conversion the GPU backends upload (runs without a GPU) ---------------
+
+// Stripes of rows, a block-cyclic local layout and the int16 element type of the cuda backend's
+// int16x2 mode, each against build_matrix's whole padded matrix of the same view.
+TEST(Dense, RowStripesAndTiledLayoutsMatchTheWholeMatrix) {
+  std::uint64_t seed = 1000;
+  for (const Dtype kind : kKinds)
+    for (const Layout layout : kLayouts)
+      for (const bool directed : {true, false}) {
+        SCOPED_TRACE(std::string(dtype_name(kind)) + " " + layout_name(layout) + (directed ? "" : " undirected"));
+        const std::int64_t n = 77, n_pad = 96;
+        const Weights W = random_weights(n, 0.2, true, false, !is_integer(kind), ++seed);
+        DenseBuffer buf(n, kind, layout);
+        const Graph dense = dense_graph(W, buf, directed, false);
+        const Matrix whole = detail::build_matrix(dense, Dtype::Int32, n_pad, n_pad);
+        // Identity map, stripes of 7 rows (the last one short), padding rows and columns included.
+        std::vector<std::int32_t> out(std::size_t(n_pad * n_pad), -5);
+        for (std::int64_t r0 = 0; r0 < n_pad; r0 += 7)
+          detail::fill_dense_rows<std::int32_t>(dense, unreachable<std::int32_t>(), r0, std::min<std::int64_t>(7, n_pad - r0),
+                                                {}, n_pad, {}, out.data() + r0 * n_pad, n_pad);
+        EXPECT_EQ(std::memcmp(out.data(), whole.raw(), out.size() * 4), 0) << "stripes differ";
+        // Tiles of 16 in a 2 x 3 block-cyclic grid: worker (1, 2) holds tiles I = 1, 3, 5 and J = 2, 5.
+        const detail::TileMap rows_of{16, 2, 1}, cols_of{16, 3, 2};
+        const std::int64_t lr = 3 * 16, lc = 2 * 16, ld = lc + 5;
+        std::vector<std::int32_t> local(std::size_t(lr * ld), -5);
+        detail::fill_dense_rows<std::int32_t>(dense, unreachable<std::int32_t>(), 0, lr, rows_of, lc, cols_of, local.data(), ld);
+        for (std::int64_t r = 0; r < lr; ++r)
+          for (std::int64_t c = 0; c < ld; ++c) {
+            const std::int32_t want = c < lc ? whole.at<std::int32_t>(rows_of(r), cols_of(c)) : -5;
+            ASSERT_EQ(local[std::size_t(r * ld + c)], want) << "local (" << r << "," << c << ")";
+          }
+        // int16 capped at 16383 (the packed matrix of int16x2 mode): 2 * 64 columns for 96 rows.
+        std::vector<std::int16_t> s16(std::size_t(n_pad * 128), -5);
+        detail::fill_dense_rows<std::int16_t>(dense, std::int16_t(16383), 0, n_pad, {}, 128, {}, s16.data(), 128);
+        for (std::int64_t i = 0; i < n_pad; ++i)
+          for (std::int64_t j = 0; j < 128; ++j) {
+            const std::int32_t w = j < n_pad ? whole.at<std::int32_t>(i, j) : (i == j ? 0 : unreachable<std::int32_t>());
+            ASSERT_EQ(s16[std::size_t(i * 128 + j)], std::min(w, 16383)) << "int16 (" << i << "," << j << ")";
+          }
+      }
+}
+
+TEST(Dense, HugeSelfLoopOfOneVertexIsIgnored) {
+  // V = 1: (V-1) * max|w| = 0 allows int32 whatever the weight; the self loop is >= 0, so ignored
+  // (it once wrapped to a negative int32 and read as a negative cycle).
+  const std::int64_t w = (std::int64_t{1} << 32) - 5;
+  DenseBuffer buf(1, Dtype::Int64, Layout::RowMajor);
+  buf.set(0, 0, double(w));
+  const Graph dense = Graph::from_dense(1, buf.view(), true);
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  const Result r = solve(dense, o);
+  ASSERT_EQ(r.dtype(), Dtype::Int32);
+  EXPECT_EQ(r.dist.at<std::int32_t>(0, 0), 0);
+}
+
+// ---- the cuda backend on dense views (skip without a GPU) ---------------------------------------
+
+/// "" when the cuda backend can run here, else why not.
+std::string cuda_unavailable() {
+  for (const BackendInfo& b : backends())
+    if (b.name == "cuda") return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
+  return "no cuda backend in this build";
+}
+
+#define REQUIRE_CUDA()                                                 \
+  do {                                                                 \
+    const std::string why = cuda_unavailable();                        \
+    if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;       \
+  } while (0)
+
+/// Sets an environment variable for one scope (APSP_CUDA_INT16), restoring the old value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+struct CudaCase {
+  std::int64_t V;
+  Dtype kind;
+  Layout layout;
+  bool directed = true;
+  double density = 0.15;
+  int wmax = 9;             ///< weights 1..wmax (integers) or halves up to wmax (float kinds, odd seeds)
+  std::uint64_t seed = 1;
+  std::int64_t no_in_edge = -1;  ///< a vertex whose column is emptied (no in-edge), or -1
+  Backend backend = Backend::Cuda;
+  int gpus = 0;  ///< multi-gpu: devices 0..gpus-1 (0: all)
+
+  std::string str() const {
+    std::ostringstream os;
+    os << "V=" << V << " kind=" << dtype_name(kind) << " layout=" << layout_name(layout) << (directed ? "" : " undirected")
+       << " density=" << density << " wmax=" << wmax << " seed=" << seed << " backend=" << backend_name(backend);
+    if (no_in_edge >= 0) os << " no_in_edge=" << no_in_edge;
+    if (gpus) os << " gpus=" << gpus;
+    return os.str();
+  }
+};
+
+/// Weights 1..wmax with about `density` of the entries edges, the rest 0 (or +inf at random for
+/// float kinds); integer, or halves when !integer. Faster than random_weights for large V.
+Weights cuda_weights(const CudaCase& c, bool integer) {
+  std::mt19937_64 rng(c.seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> wi(1, c.wmax), half(2, 2 * c.wmax);
+  Weights W;
+  W.n = c.V;
+  W.w.assign(std::size_t(c.V * c.V), 0.0);
+  for (std::int64_t i = 0; i < c.V; ++i)
+    for (std::int64_t j = 0; j < c.V; ++j) {
+      double& x = W.w[std::size_t(i * c.V + j)];
+      if (u(rng) < c.density) x = integer ? wi(rng) : half(rng) / 2.0;
+      else if (!is_integer(c.kind) && u(rng) < 0.5) x = kInf;
+    }
+  if (c.V > 1 && W.at(0, 1) == 0) W.w[1] = 3;  // never edgeless
+  if (c.no_in_edge >= 0)
+    for (std::int64_t i = 0; i < c.V; ++i) W.w[std::size_t(i * c.V + c.no_in_edge)] = 0;
+  return W;
+}
+
+/// The GPU backend (cuda or multi-gpu) on the dense view against the cpu backend on the same view
+/// and the same GPU backend on the edge list, entry by entry; distances only, so no edge list may
+/// be made.
+void check_cuda_case(const CudaCase& c) {
+  SCOPED_TRACE(c.str());
+  const bool integer = is_integer(c.kind) || c.seed % 2 == 0;
+  const Weights W = cuda_weights(c, integer);
+  DenseBuffer buf(c.V, c.kind, c.layout);
+  const Graph dense = dense_graph(W, buf, c.directed, false);
+  SolveOptions o;
+  o.dtype = integer ? Dtype::Int32 : Dtype::Float32;  // halves are exact in float32
+  o.backend = c.backend;
+  for (int d = 0; d < c.gpus; ++d) o.devices.push_back(d);
+  const Result got = solve(dense, o);
+  EXPECT_EQ(got.backend, backend_name(c.backend));
+  EXPECT_FALSE(mentions_copy(got)) << "the " << got.backend << " backend copied the dense input into an edge list";
+  const Result edges = solve(dense.edges_from_dense(), o);
+  EXPECT_EQ(test::compare(got.dist, edges.dist), "") << got.backend << " (dense) vs " << got.backend << " (edge list)";
+  o.backend = Backend::Cpu;
+  o.devices.clear();
+  const Result cpu = solve(dense, o);
+  EXPECT_FALSE(mentions_copy(cpu));
+  if (c.V >= 8) {
+    ASSERT_GT(test::finite_off_diagonal(cpu.dist), c.V) << "trivial input";
+  }
+  EXPECT_EQ(test::compare(got.dist, cpu.dist), "") << got.backend << " (dense) vs cpu (dense)";
+}
+
+TEST(Dense, CudaBuildsFromTheViewAtOddSizes) {
+  REQUIRE_CUDA();
+  std::uint64_t seed = 2000;
+  for (const std::int64_t V : {1, 2, 63, 65, 129, 1000})
+    for (const Dtype kind : kKinds)
+      for (const Layout layout : kLayouts)
+        for (const bool directed : {true, false}) check_cuda_case({V, kind, layout, directed, 0.15, 9, ++seed});
+  for (const Dtype kind : kKinds)  // a large odd size: several upload stripes, a short last one
+    check_cuda_case({5003, kind, kind == Dtype::Int32 ? Layout::RowMajor : Layout::ColMajor, true, 0.02, 50, ++seed});
+  check_cuda_case({5003, Dtype::Float32, Layout::PaddedUnaligned, false, 0.01, 50, ++seed});
+  check_cuda_case({5003, Dtype::Int64, Layout::Reversed, true, 0.01, 50, ++seed});
+}
+
+TEST(Dense, CudaHeavyWeightsAndSparseViews) {
+  REQUIRE_CUDA();
+  // Mostly zeros (no edge), unreachable pairs, integer weights up to 10^5 (distances far past
+  // int16; even seeds, so integers in the float kinds too and int32 distances, exact).
+  std::uint64_t seed = 2100;
+  for (const Dtype kind : kKinds)
+    for (const std::int64_t V : {65, 129, 1000})
+      check_cuda_case({V, kind, Layout::ColMajor, true, 0.01, 100000, seed += 2});
+}
+
+TEST(Dense, CudaInt16ModeFromTheView) {
+  REQUIRE_CUDA();
+  // V >= 6144 with every vertex having in- and out-edges: the backend tries int16x2 mode and, with
+  // small weights, keeps it; with large weights it falls back to int32 (built from the view again).
+  // A vertex without in-edges (a zero column) is not tried at all.
+  // Even seeds: integer weights in the float kinds too (int16x2 mode is for int32 distances).
+  check_cuda_case({6144, Dtype::Int32, Layout::RowMajor, true, 0.02, 9, 2200});
+  check_cuda_case({6151, Dtype::Float64, Layout::ColMajor, true, 0.02, 9, 2202});
+  check_cuda_case({6144, Dtype::Float32, Layout::RowMajor, false, 0.01, 9, 2204});
+  check_cuda_case({6200, Dtype::Int64, Layout::ColMajor, true, 0.02, 100000, 2206});  // falls back
+  check_cuda_case({6144, Dtype::Int32, Layout::ColMajor, true, 0.02, 9, 2208, 4321});
+  check_cuda_case({6144, Dtype::Float64, Layout::RowMajor, true, 0.02, 9, 2210, 17});
+}
+
+TEST(Dense, CudaInt16ModeForcedOnSmallViews) {
+  REQUIRE_CUDA();
+  const ScopedEnv force("APSP_CUDA_INT16", "1");
+  std::uint64_t seed = 2300;
+  for (const std::int64_t V : {2, 63, 65, 129, 1000})
+    for (const Dtype kind : kKinds)
+      for (const Layout layout : {Layout::RowMajor, Layout::Reversed}) {
+        check_cuda_case({V, kind, layout, true, 0.3, 9, seed += 2});       // all reachable: stays int16x2
+        check_cuda_case({V, kind, layout, false, 0.01, 9, seed += 2});     // unreachable pairs: falls back
+        check_cuda_case({V, kind, layout, true, 0.3, 100000, seed += 2});  // distances >= 2^14-1: falls back
+      }
+}
+
+// ---- the multi-gpu backend on dense views (skip without it) -----------------------------------
+
+int gpu_count() {
+#ifdef APSP_WITH_CUDA
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return n;
+#else
+  return 0;
+#endif
+}
+
+TEST(Dense, MultiGpuBuildsFromTheView) {
+  // Every GPU's block-cyclic tiles straight from the view, on 1, 2 and 4 GPUs where there are
+  // that many (grids 1 x 1, 1 x 2, 2 x 2: tile rows and columns dealt to different GPUs).
+  std::string why = "not built";
+  for (const BackendInfo& b : backends())
+    if (b.name == "multi-gpu") why = b.usable ? "" : b.detail;
+  if (!why.empty()) GTEST_SKIP() << "multi-gpu backend not usable: " << why;
+  if (gpu_count() == 0) GTEST_SKIP() << "no GPU";
+  std::uint64_t seed = 2400;
+  for (const int gpus : {1, 2, 4}) {
+    if (gpus > gpu_count()) break;
+    for (const std::int64_t V : {1, 2, 63, 129, 300, 1000})
+      for (const Dtype kind : kKinds)
+        for (const Layout layout : {Layout::RowMajor, Layout::ColMajor, Layout::Reversed})
+          for (const bool directed : {true, false})
+            check_cuda_case({V, kind, layout, directed, 0.15, 9, ++seed, -1, Backend::MultiGpu, gpus});
+    check_cuda_case({2051, Dtype::Float64, Layout::ColMajor, true, 0.02, 100000, 2500, -1, Backend::MultiGpu, gpus});
+    check_cuda_case({2051, Dtype::Int32, Layout::PaddedUnaligned, false, 0.02, 50, 2502, -1, Backend::MultiGpu, gpus});
   }
 }
 

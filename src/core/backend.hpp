@@ -4,7 +4,8 @@
 // have 0 on the diagonal and unreachable elsewhere) and, with paths, the next-hop matrix
 // (next[i][j] = j for an edge i->j, -1 otherwise), then calls run(). run() leaves the closed
 // distances (and next hops) in the same host matrices. A backend that builds_matrix() gets them
-// allocated but unfilled and builds them itself (the GPU does it on the device, from the edges).
+// allocated but unfilled and builds them itself (the GPU does it on the device, from the edges, or
+// with builds_matrix_from_dense() straight from a dense graph's matrix).
 #pragma once
 
 #include <memory>
@@ -29,6 +30,10 @@ class BackendImpl {
   /// When true, solve() leaves the host matrices allocated but unfilled and run() must build
   /// the distances (and next hops) from `g` itself, e.g. on the device from the edge list.
   virtual bool builds_matrix() const { return false; }
+  /// Only with builds_matrix(): true when run() builds the distances straight from a dense graph
+  /// (Graph::dense, empty src/dst) too, so solve() hands it the dense graph instead of copying
+  /// its entries into an edge list (when paths are off and no weight is negative).
+  virtual bool builds_matrix_from_dense() const { return false; }
   /// With paths and both sinks set: true when run() streams next hops to options.next_sink as it
   /// streams distances, with walks that end without solve()'s repair_next_hops() (which needs the
   /// whole matrices). solve() then allocates no whole matrix (multi-gpu, mpi).
@@ -43,10 +48,11 @@ class BackendImpl {
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the
   /// kernels see (already reweighted when it had negative weights; edge weights are exact in the
   /// dtype). `next` is null unless paths were asked for. Fills timings.h2d/compute/d2h.
-  /// A dense input graph (Graph::dense) reaches run() as it is, with empty src/dst, only for a
-  /// backend that does not builds_matrix(), without paths and without negative weights; every
-  /// other run() gets its edge list (solve() copies it once). So a run() that reads g.src/g.dst
-  /// outside those cases must check g.is_dense() (and num_edges() of a dense graph is a scan).
+  /// A dense input graph (Graph::dense) reaches run() as it is, with empty src/dst, only without
+  /// paths and without negative weights, and only for a backend that does not builds_matrix() or
+  /// that builds_matrix_from_dense(); every other run() gets its edge list (solve() copies it
+  /// once). So a run() that reads g.src/g.dst in those cases must check g.is_dense() (and
+  /// num_edges() of a dense graph is a scan).
   /// Streaming: a backend may hand finished stripes to options.dist_sink / next_sink (when set)
   /// instead; it must then leave `dist` / `*next` empty (Matrix{}) so solve() does not hand
   /// them out a second time. solve() has already wrapped the sink for Johnson's restore.

@@ -71,59 +71,70 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
   }
 }
 
-/// fill_matrix for a dense graph, straight from its matrix: entry (i, j) of the distances is
-/// +inf (unreachable) lowered by the view's entry (i, j) when it is an edge and, undirected, by
-/// entry (j, i) too (the edge list's "both directions, lightest wins"); the diagonal is 0 unless
-/// a self loop is negative. Square tiles, so a transposed view or the (j, i) reads of an
-/// undirected one stay in cache; rows of tiles in parallel.
-template <class T, class S> void fill_matrix_dense(const Graph& g, Matrix& m) {
-  const std::int64_t n = g.num_vertices, rows = m.alloc_rows(), stride = m.stride();
+/// An edge weight as matrix element T, capped at `inf`: integers exactly (no libm call on this
+/// path: llround only for a fractional weight, which choose_dtype never sends to an integer type),
+/// saturating where T has no room (a V = 1 graph's self loop may weigh anything); floats rounded.
+template <class T> T dense_element(double w, T inf) {
+  if constexpr (std::is_floating_point_v<T>) {
+    (void)inf;
+    return T(w);
+  } else {
+    constexpr T kLowest = std::numeric_limits<T>::lowest();
+    if (!(w < double(inf))) return inf;
+    if (!(w > double(kLowest))) return kLowest;
+    const auto i = std::int64_t(w);
+    return double(i) == w ? T(i) : T(std::llround(w));
+  }
+}
+
+template <class T, class S>
+void fill_dense_rows_from(const Graph& g, T inf, std::int64_t row0, std::int64_t rows, const TileMap& row_map,
+                          std::int64_t cols, const TileMap& col_map, T* out, std::int64_t ld) {
+  const std::int64_t n = g.num_vertices;
   const char* base = static_cast<const char*>(g.dense.data);
   const std::int64_t rs = g.dense.row_stride, cs = g.dense.col_stride;  // locals: stores to T may alias
   const bool unweighted = g.dense.unweighted, both = !g.directed;
-  const T inf = unreachable<T>();
   constexpr std::int64_t kTile = 64;
   auto load = [](const char* p) {
     S x;
     std::memcpy(&x, p, sizeof x);
     return x;
   };
-  // The edge weight of x as T (convert_weight's value; an integer weight in range skips its
-  // llround, a libm call per entry), or inf for "no edge".
-  auto weight = [&](S x) -> T {
-    if (!dense_is_edge(x)) return inf;
-    const double w = unweighted ? 1.0 : double(x);
-    if constexpr (std::is_integral_v<T>) {
-      constexpr double kInRange = std::is_same_v<T, std::int32_t> ? 0x1p31 : 0x1p62;
-      if (std::fabs(w) < kInRange && double(std::int64_t(w)) == w) return T(std::int64_t(w));
-    }
-    return convert_weight<T>(w);
-  };
-#pragma omp parallel for schedule(dynamic, 1) if (rows * stride > (1 << 18))
-  for (std::int64_t I = 0; I < rows; I += kTile) {
-    const std::int64_t i_end = std::min(rows, I + kTile), i_last = std::min(i_end, n);
-    for (std::int64_t i = I; i < i_end; ++i) {  // padding rows and columns
-      T* r = m.row<T>(i);
-      std::fill(r + (i < n ? n : 0), r + stride, inf);
-      if (i >= n && i < stride) r[i] = T(0);
-    }
-    for (std::int64_t J = 0; J < n; J += kTile) {
-      const std::int64_t j_end = std::min(J + kTile, n);
-      for (std::int64_t i = I; i < i_last; ++i) {
-        T* r = m.row<T>(i);
-        const char* row_i = base + i * rs;  // entries (i, j)
-        const char* col_i = base + i * cs;  // entries (j, i)
-        if (both)
-          for (std::int64_t j = J; j < j_end; ++j) r[j] = std::min(weight(load(row_i + j * cs)), weight(load(col_i + j * rs)));
-        else
-          for (std::int64_t j = J; j < j_end; ++j) r[j] = weight(load(row_i + j * cs));
-        if (J <= i && i < j_end) {  // the diagonal: a self loop only counts when negative (a negative cycle)
-          const T self = weight(load(row_i + i * cs));
-          r[i] = self < T(0) ? self : T(0);
+  auto weight = [&](S x) -> T { return dense_is_edge(x) ? dense_element<T>(unweighted ? 1.0 : double(x), inf) : inf; };
+  const std::int64_t row_tiles = (rows + kTile - 1) / kTile, col_tiles = (cols + kTile - 1) / kTile;
+#pragma omp parallel for collapse(2) schedule(static) if (rows * cols > (1 << 18))
+  for (std::int64_t I = 0; I < row_tiles; ++I)
+    for (std::int64_t J = 0; J < col_tiles; ++J) {
+      const std::int64_t r_end = std::min(rows, (I + 1) * kTile), c_end = std::min(cols, (J + 1) * kTile);
+      // Runs of local columns whose global columns are consecutive (a whole tile of col_map, or
+      // the rest of it): global columns [j0, j0 + len), of which the first `real` are < V.
+      for (std::int64_t c0 = J * kTile, c1 = 0; c0 < c_end; c0 = c1) {
+        c1 = std::min(c_end, (c0 / col_map.tile + 1) * col_map.tile);
+        const std::int64_t j0 = col_map(c0), len = c1 - c0, real = std::clamp<std::int64_t>(n - j0, 0, len);
+        for (std::int64_t r = I * kTile; r < r_end; ++r) {
+          const std::int64_t i = row_map(row0 + r);
+          T* o = out + r * ld + c0;  // o[k]: global column j0 + k
+          if (i >= n) {  // a padding row
+            for (std::int64_t k = 0; k < len; ++k) o[k] = j0 + k == i ? T(0) : inf;
+            continue;
+          }
+          if (real > 0) {
+            const char* row_i = base + i * rs + j0 * cs;  // entries (i, j0 + k)
+            const char* col_i = base + i * cs + j0 * rs;  // entries (j0 + k, i)
+            if (both)
+              for (std::int64_t k = 0; k < real; ++k)
+                o[k] = std::min(weight(load(row_i + k * cs)), weight(load(col_i + k * rs)));
+            else
+              for (std::int64_t k = 0; k < real; ++k) o[k] = weight(load(row_i + k * cs));
+          }
+          for (std::int64_t k = real; k < len; ++k) o[k] = inf;  // padding columns (never i's diagonal)
+          if (j0 <= i && i < j0 + real) {  // the diagonal: a self loop only counts when negative (a negative cycle)
+            const T self = weight(load(base + i * rs + i * cs));
+            o[i - j0] = self < T(0) ? self : T(0);
+          }
         }
       }
     }
-  }
 }
 
 template <class T> void fw_loop(Matrix& d, Matrix* next) {
@@ -161,11 +172,29 @@ double as_double(const Matrix& m, std::int64_t i, std::int64_t j) {
 
 }  // namespace
 
+template <class T>
+void fill_dense_rows(const Graph& g, T inf, std::int64_t row0, std::int64_t rows, const TileMap& row_map,
+                     std::int64_t cols, const TileMap& col_map, T* out, std::int64_t ld) {
+  visit_dtype(g.dense.kind, [&](auto s) {
+    fill_dense_rows_from<T, decltype(s)>(g, inf, row0, rows, row_map, cols, col_map, out, ld);
+  });
+}
+template void fill_dense_rows<std::int16_t>(const Graph&, std::int16_t, std::int64_t, std::int64_t, const TileMap&,
+                                            std::int64_t, const TileMap&, std::int16_t*, std::int64_t);
+template void fill_dense_rows<std::int32_t>(const Graph&, std::int32_t, std::int64_t, std::int64_t, const TileMap&,
+                                            std::int64_t, const TileMap&, std::int32_t*, std::int64_t);
+template void fill_dense_rows<std::int64_t>(const Graph&, std::int64_t, std::int64_t, std::int64_t, const TileMap&,
+                                            std::int64_t, const TileMap&, std::int64_t*, std::int64_t);
+template void fill_dense_rows<float>(const Graph&, float, std::int64_t, std::int64_t, const TileMap&, std::int64_t,
+                                     const TileMap&, float*, std::int64_t);
+template void fill_dense_rows<double>(const Graph&, double, std::int64_t, std::int64_t, const TileMap&, std::int64_t,
+                                      const TileMap&, double*, std::int64_t);
+
 Matrix build_matrix(const Graph& g, Dtype t, std::int64_t stride, std::int64_t alloc_rows, Memory memory) {
   Matrix m(g.num_vertices, g.num_vertices, stride, alloc_rows, t, memory);
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
-    if (g.is_dense()) visit_dtype(g.dense.kind, [&](auto s) { fill_matrix_dense<T, decltype(s)>(g, m); });
+    if (g.is_dense()) fill_dense_rows<T>(g, unreachable<T>(), 0, m.alloc_rows(), {}, m.stride(), {}, m.data<T>(), m.stride());
     else fill_matrix<T>(g, m);
   });
   return m;

@@ -33,6 +33,29 @@ inline bool is_integral_value(double w) { return !(std::fabs(w) < 0x1p52) || dou
 /// The weight an edge entry stands for, as the edge list would hold it.
 template <class S> double dense_weight(const DenseAdjacency& a, S x) { return a.unweighted ? 1.0 : double(x); }
 
+/// Local -> global index of a tiled (block-cyclic) layout: x -> ((x / tile) * step + first) * tile
+/// + x % tile. The default is the identity (one tile, step 1).
+struct TileMap {
+  std::int64_t tile = std::int64_t(1) << 62, step = 1, first = 0;
+  std::int64_t operator()(std::int64_t x) const { return ((x / tile) * step + first) * tile + x % tile; }
+};
+
+/// The distance matrix a dense graph starts from, as T, for `rows` x `cols` local entries:
+/// out[r * ld + c] is global entry (row_map(row0 + r), col_map(c)). Entry (i, j) with i, j < V is
+/// `inf` lowered by the view's entry (i, j) when it is an edge and, undirected, by entry (j, i)
+/// (the edge list's "both directions, lightest wins"), weights converted to T and capped at `inf`
+/// (integers exactly; what cannot be exact only where choose_dtype refuses it); the diagonal is 0
+/// unless the self loop's weight is negative (a negative cycle). Global indices >= V are padding:
+/// 0 on the diagonal, `inf` elsewhere. 64 x 64 tiles in parallel (OpenMP, static shares: rows a
+/// multiple of 64 divide evenly), so a transposed view or the (j, i) reads of an undirected one
+/// stay in cache. The CPU backend's build_matrix fills its
+/// whole padded matrix with it; the GPU backends convert stripes of rows into pinned buffers for
+/// upload (int16_t: the int16x2 mode's halves, inf = its cap). T: int16_t, int32_t, int64_t,
+/// float, double.
+template <class T>
+void fill_dense_rows(const Graph& g, T inf, std::int64_t row0, std::int64_t rows, const TileMap& row_map,
+                     std::int64_t cols, const TileMap& col_map, T* out, std::int64_t ld);
+
 /// n x n (stride n) matrix of `t` with 0 diagonal, unreachable elsewhere, min weight per edge.
 /// Self loops with w >= 0 are ignored; a negative self loop is kept (FW then sees it).
 /// A dense graph is read straight from its matrix (no edge list), in parallel.

@@ -159,11 +159,12 @@ Result solve(const Graph& input, const SolveOptions& options) {
   if (options.block < 0) throw UsageError("block size must be positive");
 
   // A dense graph (a view of the caller's V x V matrix) goes straight into the distance matrix
-  // when solve() builds that matrix (backends without builds_matrix(): the CPU backend) and the
-  // kernels see the graph as it is. Its entries are copied into an edge list once, here, when
-  // something needs edges: Johnson reweighting (negative weights), a backend that builds its
-  // matrix from the edges itself (cuda, multi-gpu, mpi), and paths (the backend's next hops and
-  // repair_next_hops() walk out-edges). `in` is the input from then on.
+  // when the kernels see the graph as it is: solve() builds that matrix from it (backends without
+  // builds_matrix(): the CPU backend), or the backend does (builds_matrix_from_dense(): cuda,
+  // multi-gpu). Its entries are copied into an edge list once, here, when something needs edges:
+  // Johnson reweighting (negative weights), a backend that builds its matrix from edges only
+  // (mpi), and paths (the backend's next hops and repair_next_hops() walk out-edges). `in` is the
+  // input from then on.
   Graph copied;
   const Graph* in = &input;
   auto to_edges = [&](const std::string& why) {
@@ -223,9 +224,10 @@ Result solve(const Graph& input, const SolveOptions& options) {
   const bool no_matrices = streamed || (backend->builds_matrix() && !backend->receives_result());
   if (!no_matrices) check_host_memory(n, n_pad, t, options.paths);
   backend->check_fits(n, t, block, options.paths);
-  if (g->is_dense() && (backend->builds_matrix() || options.paths)) {
-    to_edges(backend->builds_matrix() ? "the " + backend->name() + " backend builds its matrix from edges"
-                                      : std::string("paths"));
+  if (g->is_dense()) {
+    if (backend->builds_matrix() && !backend->builds_matrix_from_dense())
+      to_edges("the " + backend->name() + " backend builds its matrix from edges");
+    else if (options.paths) to_edges("paths");
     g = in;
   }
 

@@ -1,7 +1,9 @@
 // src/cuda/cuda_backend.cu — the `cuda` backend: blocked Floyd-Warshall on one GPU.
 //
 // solve() allocates the unpadded host result and leaves it unfilled (builds_matrix()); run()
-// uploads the edge list, builds the padded matrix on the device, runs the rounds
+// uploads the edge list and builds the padded matrix on the device from it, or for a dense graph
+// (builds_matrix_from_dense(): no edge list) converts stripes of the caller's matrix into the
+// padded matrix on the host and uploads them (device_solver.cuh upload_dense); runs the rounds
 // (device_solver.cuh) and copies the leading n x n block back: in stripes to options.dist_sink
 // when the caller streams (the CLI writes each stripe while the next crosses PCIe), else into
 // the host matrix.
@@ -19,6 +21,7 @@
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
 #include "core/pinned.hpp"
+#include "core/reference.hpp"
 #include "core/trace.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
@@ -37,6 +40,65 @@ std::string gib(std::size_t b) {
   return os.str();
 }
 
+/// Whether every vertex of a dense graph has an in- and an out-edge (self loops do not count;
+/// undirected: any edge at all), without reading the whole matrix where the answer shows early.
+/// Lines are the view's rows or columns, whichever lie contiguous in memory. 1. Every line needs
+/// an entry that is an edge: each line is read up to its first one, in parallel. 2. Every
+/// position across the lines needs an edge in some line: lines are read in storage order, in
+/// growing blocks, until every position has one. A graph with most entries edges answers after a
+/// few entries per line and a few lines; a no answers as soon as it is known; the worst case
+/// reads the matrix once.
+bool dense_every_vertex_has_in_and_out_edges(const Graph& g) {
+  const DenseAdjacency& a = g.dense;
+  const std::int64_t n = g.num_vertices;
+  const bool rows_are_lines = std::llabs(a.row_stride) >= std::llabs(a.col_stride);
+  const std::int64_t outer = rows_are_lines ? a.row_stride : a.col_stride;
+  const std::int64_t inner = rows_are_lines ? a.col_stride : a.row_stride;
+  const char* base = static_cast<const char*>(a.data);
+  return visit_dtype(a.kind, [&](auto tag) {
+    using S = decltype(tag);
+    auto edge = [&](std::int64_t line, std::int64_t k) {
+      S x;
+      std::memcpy(&x, base + line * outer + k * inner, sizeof x);
+      return line != k && dense_is_edge(x);
+    };
+    // 1. line_has[o]: line o has an edge. Directed, every line needs one (out- or in-edges).
+    std::vector<std::uint8_t> line_has(std::size_t(n), 0);
+    bool all_lines = true;
+#pragma omp parallel for schedule(dynamic, 256) reduction(&& : all_lines)
+    for (std::int64_t o = 0; o < n; ++o) {
+      std::int64_t k = 0;
+      while (k < n && !edge(o, k)) ++k;
+      line_has[std::size_t(o)] = k < n;
+      all_lines = all_lines && k < n;
+    }
+    if (g.directed && !all_lines) return false;
+    // 2. Positions still to cover: every one (directed: the other kind of edge), or undirected
+    // the vertices whose own line has no edge (an edge across covers them both ways).
+    std::vector<std::uint8_t> need(std::size_t(n), 0);
+    std::int64_t left = 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      need[std::size_t(k)] = g.directed || !line_has[std::size_t(k)];
+      left += need[std::size_t(k)];
+    }
+    constexpr std::int64_t kChunk = 1024;  // positions per task
+    for (std::int64_t o0 = 0, lines = 64; o0 < n && left > 0; o0 += lines, lines *= 2) {
+      const std::int64_t o1 = std::min(n, o0 + lines);
+      std::int64_t covered = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : covered) if ((o1 - o0) * n > (1 << 16))
+      for (std::int64_t k0 = 0; k0 < n; k0 += kChunk)
+        for (std::int64_t o = o0; o < o1; ++o)
+          for (std::int64_t k = k0; k < std::min(n, k0 + kChunk); ++k)
+            if (need[std::size_t(k)] && edge(o, k)) {
+              need[std::size_t(k)] = 0;
+              ++covered;
+            }
+      left -= covered;
+    }
+    return left == 0;
+  });
+}
+
 /// int16x2 mode (int32 distances, no next hops): worth trying when the graph is big enough for
 /// the rounds to dominate and could have every pair reachable (every vertex has an in- and an
 /// out-edge). It falls back to int32 by itself when some distance is >= 2^14-1 or some pair is
@@ -47,6 +109,7 @@ bool try_int16(const Graph& g) {
   if (const char* e = std::getenv("APSP_CUDA_INT16")) return e[0] == '1';
   const std::int64_t n = g.num_vertices;
   if (n < 6144) return false;  // below, the packed pass and this check gain little (lab: 4096 -> 1.3x)
+  if (g.is_dense()) return dense_every_vertex_has_in_and_out_edges(g);
   std::vector<std::uint8_t> in(std::size_t(n), 0), out(std::size_t(n), 0);
   for (std::size_t e = 0; e < g.num_edges(); ++e) {
     const std::int32_t u = g.src[e], v = g.dst[e];
@@ -78,6 +141,7 @@ class CudaBackend final : public BackendImpl {
   int effective_block(Dtype, int) const override { return cuda::kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
+  bool builds_matrix_from_dense() const override { return true; }
   // Plain host memory: with a sink (the CLI) it is never touched, so never paged in; without one
   // the result comes through pinned stripes. Pinning the whole matrix would cost more than it
   // saves (APSP_CUDA_PINNED_HOST=1 asks for it anyway, for measurements).

@@ -2,12 +2,15 @@
 // panel buffers, the device-side build from the edge list and the round sequence (internal).
 //
 // DeviceFw<T> owns the device memory of one solve. build() uploads the edges in fixed-size chunks
-// and scatters them into a matrix initialised to 0 / unreachable; rounds() runs blocked FW as the
+// and scatters them into a matrix initialised to 0 / unreachable, or for a dense graph (a view of
+// the caller's matrix) converts stripes of rows on the host straight into the padded matrix
+// (upload_dense: no edge list); rounds() runs blocked FW as the
 // shared RoundOps shape (close_pivot = closure_and_transpose, update_panels = one min-plus GEMM
 // launch for both panels, update_rest = one GEMM launch over all tiles), either launched one by
 // one on a stream or captured once into a CUDA graph and launched as one (small n: the launch
 // gaps are a visible share of the time there). Device memory: n_pad^2 + 3*B*n_pad + 2*B^2
-// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges; with paths also an
+// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges (none for a dense graph:
+// its stripes pass through 16 MiB of pinned host memory); with paths also an
 // n_pad^2 int32 next-hop matrix and the out-edges in CSR form while it is computed.
 #pragma once
 
@@ -20,7 +23,9 @@
 #include <cstring>
 #include <vector>
 
+#include "apsp/errors.hpp"
 #include "apsp/graph.hpp"
+#include "core/reference.hpp"
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_kernels.cuh"
@@ -62,6 +67,53 @@ template <class T> class DeviceBuffer {
   std::size_t n_ = 0;
 };
 
+/// Fills a rows x cols device matrix (row pitch `ld` elements) from a dense graph: local row r /
+/// column c hold global entry (row_map(r), col_map(c)) as core/reference.hpp fill_dense_rows
+/// converts it (padding included). Stripes of rows are converted by all host cores into two
+/// pinned staging buffers (8 MiB each, as download_stripes) and copied on `stream`; the conversion
+/// of stripe s+1 overlaps the copy of stripe s. Synchronizes `stream` before it returns.
+template <class E>
+void upload_dense(const Graph& g, E inf, std::int64_t rows, const detail::TileMap& row_map, std::int64_t cols,
+                  const detail::TileMap& col_map, E* dev, std::int64_t ld, cudaStream_t stream,
+                  std::size_t stripe_bytes = std::size_t(8) << 20) {
+  APSP_EXPECTS(g.is_dense(), "upload_dense needs a dense graph");
+  if (rows <= 0 || cols <= 0) return;
+  // Whole 64-row tiles of fill_dense_rows per stripe where they fit, so its threads share the
+  // stripe evenly.
+  std::int64_t rows_per = std::int64_t(stripe_bytes / (std::size_t(cols) * sizeof(E)));
+  if (rows_per >= 64) rows_per -= rows_per % 64;
+  rows_per = std::clamp<std::int64_t>(rows_per, 1, rows);
+  E* stage[2] = {nullptr, nullptr};
+  cudaEvent_t done[2] = {nullptr, nullptr};
+  struct Cleanup {
+    E** stage;
+    cudaEvent_t* done;
+    cudaStream_t stream;
+    ~Cleanup() {
+      cudaStreamSynchronize(stream);  // on an error, no copy may still read a buffer freed here
+      for (int b = 0; b < 2; ++b) {
+        if (stage[b]) cudaFreeHost(stage[b]);
+        if (done[b]) cudaEventDestroy(done[b]);
+      }
+    }
+  } cleanup{stage, done, stream};
+  const std::int64_t stripes = (rows + rows_per - 1) / rows_per;
+  for (int b = 0; b < std::min<std::int64_t>(2, stripes); ++b) {
+    APSP_CUDA_TRY(cudaMallocHost(&stage[b], std::size_t(rows_per) * std::size_t(cols) * sizeof(E)));
+    APSP_CUDA_TRY(cudaEventCreateWithFlags(&done[b], cudaEventDisableTiming));
+  }
+  for (std::int64_t s = 0; s < stripes; ++s) {
+    const int b = int(s % 2);
+    if (s >= 2) APSP_CUDA_TRY(cudaEventSynchronize(done[b]));  // the copy of stripe s-2 has left it
+    const std::int64_t r0 = s * rows_per, m = std::min(rows_per, rows - r0);
+    detail::fill_dense_rows<E>(g, inf, r0, m, row_map, cols, col_map, stage[b], cols);
+    APSP_CUDA_TRY(cudaMemcpy2DAsync(dev + r0 * ld, std::size_t(ld) * sizeof(E), stage[b], std::size_t(cols) * sizeof(E),
+                                    std::size_t(cols) * sizeof(E), std::size_t(m), cudaMemcpyHostToDevice, stream));
+    APSP_CUDA_TRY(cudaEventRecord(done[b], stream));
+  }
+  APSP_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
 template <class T> void set_kernel_attributes() {
   static const bool done = [] {
     APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
@@ -101,10 +153,15 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   std::int64_t n_pad() const { return n_pad_; }
   T* data() const { return d_.get(); }
 
-  /// d = 0 diagonal / unreachable elsewhere, then every edge (min for duplicates).
+  /// d = 0 diagonal / unreachable elsewhere, then every edge (min for duplicates). A dense graph
+  /// is converted on the host, padding included, and uploaded in stripes (synchronizes).
   void build(const Graph& g) {
     const int threads = 256;
     if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
+    if (g.is_dense()) {
+      upload_dense<T>(g, inf_value<T>(), n_pad_, {}, n_pad_, {}, d_.get(), n_pad_, stream_);
+      return;
+    }
     init_matrix<T><<<1024, threads, 0, stream_>>>(d_.get(), n_pad_);
     APSP_CUDA_CHECK_LAUNCH(stream_);
     upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m, int blocks) {
@@ -113,15 +170,21 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   /// int16x2 mode without the int32 matrix: build_s16 builds the packed matrix straight from the
-  /// edges (weights capped at kInf16); rounds_packed runs every round on it and checks it. True:
-  /// the result is in the packed matrix and download_stripes widens it on the way out. False: some
-  /// pair is unreachable or >= kInf16 apart; the packed matrix is freed and the caller runs
-  /// build() + rounds(). Peak device memory: the packed matrix (half the int32 one) + panels.
+  /// edges or the dense view (weights capped at kInf16); rounds_packed runs every round on it and
+  /// checks it. True: the result is in the packed matrix and download_stripes widens it on the way
+  /// out. False: some pair is unreachable or >= kInf16 apart; the packed matrix is freed and the
+  /// caller runs build() + rounds(). Peak device memory: the packed matrix (half the int32 one) +
+  /// panels.
   void build_s16(const Graph& g) {
     static_assert(std::is_same_v<T, int>, "int16x2 mode is for int32 distances");
     d_ = DeviceBuffer<T>();
     if (d16_.size() == 0) d16_ = DeviceBuffer<unsigned>(std::size_t(n_pad_) * ld16());
     if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
+    if (g.is_dense()) {  // the packed words as 2 * ld16 int16 columns (the even column in the low half)
+      upload_dense<std::int16_t>(g, std::int16_t(kInf16), n_pad_, {}, 2 * ld16(), {},
+                                 reinterpret_cast<std::int16_t*>(d16_.get()), 2 * ld16(), stream_);
+      return;
+    }
     init_s16<<<2048, 256, 0, stream_>>>(d16_.get(), n_pad_, ld16());
     APSP_CUDA_CHECK_LAUNCH(stream_);
     upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m, int blocks) {
@@ -145,6 +208,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// Uploads the edges in chunks of at most kEdgeChunk and calls scatter(src, dst, w, m, blocks)
   /// (which launches on the stream) for each; synchronizes before the chunk buffers go.
   template <class F> void upload_edges(const Graph& g, F&& scatter) {
+    APSP_EXPECTS(!g.is_dense(), "upload_edges needs an edge list");
     const int threads = 256;
     const std::int64_t E = std::int64_t(g.num_edges());
     if (E == 0) return;
@@ -167,6 +231,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// The next-hop matrix (n_pad x n_pad int32, ld n_pad) from the closed distances and g's
   /// out-edges (as the kernels saw them: self loops dropped, undirected edges both ways).
   void compute_next(const Graph& g) {
+    APSP_EXPECTS(!g.is_dense(), "next hops walk an edge list (solve() copies a dense graph's edges for paths)");
     const std::int64_t E = std::int64_t(g.num_edges());
     std::vector<std::int64_t> row_ptr(std::size_t(n_) + 1, 0);
     auto each_arc = [&](auto&& f) {

@@ -2,8 +2,9 @@
 // of one host, one process, NCCL between them.
 //
 // The GPUs form the 2D block-cyclic grid of src/mpi/block_cyclic.hpp (2 GPUs: 1 x 2, 4: 2 x 2)
-// with tile B = cuda::kTile = 128; each GPU builds its own tiles from the edge list and holds them
-// as one local matrix (row stride ld, the same on every GPU). The device code is the cuda
+// with tile B = cuda::kTile = 128; each GPU builds its own tiles from the edge list (or, for a
+// dense graph, from stripes of the caller's matrix converted on the host: no edge list) and holds
+// them as one local matrix (row stride ld, the same on every GPU). The device code is the cuda
 // backend's (src/cuda/fw_kernels.cuh): closure_and_transpose closes the pivot, the Panels GEMM
 // (grid y = 1 only, so only its row-panel form runs) computes P* (x) D[t,J] and, on the transposed
 // column strip, (D[I,t] (x) P*)^T, and the Rest GEMM updates every local tile, pivot row and column
@@ -566,6 +567,34 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   }
 
   void build(const Graph& g) {
+    if (g.is_dense()) build_dense(g);
+    else build_edges(g);
+    if (mode_ != Mode::Distances)
+      for (auto& p : gpus_) {
+        Gpu<T>& q = *p;
+        if (q.L.local_rows() == 0) continue;
+        APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+        init_next<T><<<1024, 256, 0, q.main>>>(q.D.get(), q.N.get(), q.H.get(), ld_, q.L.local_rows(), q.L.n, grid_.Pr,
+                                               q.L.pr, grid_.Pc, q.L.pc);
+        APSP_CUDA_CHECK_LAUNCH(q.main);
+      }
+    synchronize();
+  }
+
+  /// Each GPU's local matrix straight from a dense graph's matrix, all ld() columns (padding and
+  /// the columns past local_cols() included, as init_local leaves them): its local rows converted
+  /// on the host in stripes and uploaded (cuda::upload_dense), one GPU after the other.
+  void build_dense(const Graph& g) {
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      if (q.L.local_rows() == 0) continue;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      cuda::upload_dense<T>(g, cuda::inf_value<T>(), q.L.local_rows(), detail::TileMap{kTile, grid_.Pr, q.L.pr}, ld_,
+                            detail::TileMap{kTile, grid_.Pc, q.L.pc}, q.D.get(), ld_, q.main);
+    }
+  }
+
+  void build_edges(const Graph& g) {
     const i64 E = i64(g.num_edges());
     const i64 chunk = std::max<i64>(1, std::min(E, cuda::kEdgeChunk));
     std::vector<DeviceBuffer<std::int32_t>> src, dst;
@@ -598,16 +627,6 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       // The next chunk overwrites the upload buffers.
       synchronize();
     }
-    if (mode_ != Mode::Distances)
-      for (auto& p : gpus_) {
-        Gpu<T>& q = *p;
-        if (q.L.local_rows() == 0) continue;
-        APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-        init_next<T><<<1024, 256, 0, q.main>>>(q.D.get(), q.N.get(), q.H.get(), ld_, q.L.local_rows(), q.L.n, grid_.Pr,
-                                               q.L.pr, grid_.Pc, q.L.pc);
-        APSP_CUDA_CHECK_LAUNCH(q.main);
-      }
-    synchronize();
   }
 
   void synchronize() {
@@ -1168,6 +1187,7 @@ class MultiGpuBackend final : public BackendImpl {
   int effective_block(Dtype, int) const override { return kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
+  bool builds_matrix_from_dense() const override { return true; }
   /// Streamed next hops are loop-free (hop counts where zero-weight edges exist; see run()).
   bool streams_paths() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
