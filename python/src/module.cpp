@@ -289,11 +289,13 @@ apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<V
   return g;
 }
 
-/// A dense Graph viewing the square matrix `m` in place (Graph::from_dense: one parallel scan that
-/// refuses NaN / -inf naming the entry and learns whether the weights are integers). The caller
-/// keeps the array alive as long as the Graph (graph_from_dense below: keep_alive). The entries
-/// must be int32, int64, float32 or float64 (apsp/__init__.py converts other dtypes first).
-/// reverse: the transposed view (swapped strides), i.e. the reversed graph, at no cost.
+/// A dense Graph viewing the square matrix `m` in place. A float matrix goes through
+/// Graph::from_dense: one parallel scan that refuses NaN / -inf naming the entry and learns
+/// whether the weights are integers. An integer matrix has neither NaN nor fractions, so that scan
+/// would learn nothing (solve() scans for the weight range anyway): its Graph is made without one.
+/// The caller keeps the array alive as long as the Graph (graph_from_dense below: keep_alive).
+/// The entries must be int32, int64, float32 or float64 (apsp/__init__.py converts other dtypes
+/// first). reverse: the transposed view (swapped strides), i.e. the reversed graph, at no cost.
 apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a) {
   if (m.rows != m.cols)
     throw py::value_error("a dense graph must be square, got shape (" + std::to_string(m.rows) + ", " +
@@ -309,7 +311,15 @@ apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a) {
   d.row_stride = m.row_stride;
   d.col_stride = m.col_stride;
   d.unweighted = a.unweighted;
-  apsp::Graph g = apsp::Graph::from_dense(m.rows, d, a.directed);
+  apsp::Graph g;
+  if (m.kind == 'i' && m.rows > 0) {  // what from_dense leaves after a scan that cannot fail
+    g.num_vertices = m.rows;
+    g.directed = a.directed;
+    g.integer_weights = true;
+    g.dense = d;
+  } else {
+    g = apsp::Graph::from_dense(m.rows, d, a.directed);
+  }
   if (a.reverse) std::swap(g.dense.row_stride, g.dense.col_stride);
   return g;
 }
@@ -431,11 +441,15 @@ template <class T> py::array vector_view(const std::vector<T>& vec, py::handle o
   return a;
 }
 
-/// A 1-D array copy of one of the edge arrays of a dense Graph's edge list.
-template <class T> py::array edge_copy(const std::vector<T>& vec) { return py::array_t<T>(py::ssize_t(vec.size()), vec.data()); }
+/// A 1-D array that takes `vec` over (no copy): a capsule in the array's base owns it.
+template <class T> py::array adopt_vector(std::vector<T>&& vec) {
+  auto* heap = new std::vector<T>(std::move(vec));
+  py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({py::ssize_t(heap->size())}, {py::ssize_t(sizeof(T))}, heap->data(), owner);
+}
 
 /// The edge arrays of a Graph: read-only views of its vectors, or for a dense Graph (which has
-/// none) copies made from its matrix.
+/// none) new arrays: the asked one of its matrix's edge list, kept without a copy.
 py::array edge_array(py::object self, int which) {
   const auto& g = self.cast<const apsp::Graph&>();
   if (!g.is_dense()) {
@@ -448,9 +462,9 @@ py::array edge_array(py::object self, int which) {
     py::gil_scoped_release nogil;
     edges = g.edges_from_dense();
   }
-  if (which == 0) return edge_copy(edges.src);
-  if (which == 1) return edge_copy(edges.dst);
-  return edge_copy(edges.weight);
+  if (which == 0) return adopt_vector(std::move(edges.src));
+  if (which == 1) return adopt_vector(std::move(edges.dst));
+  return adopt_vector(std::move(edges.weight));
 }
 
 /// A copy of a Graph, made undirected / reversed (directed only) / unweighted as asked. A dense

@@ -1,10 +1,11 @@
 """Dense inputs are viewed in place: no copy of the array, no edge list, the same answers.
 
 A dense int32/int64/float32/float64 array becomes an apsp.Graph that views it (any strides), and
-the CPU backend builds its distance matrix straight from it. These tests check the answers against
-SciPy for every layout and dtype, that the view keeps its array alive, that the Graph object of a
-dense view behaves like any other, and (by peak RSS in a fresh process) that a solve does not
-allocate the 16 bytes per entry an edge list would take.
+the CPU backend builds its distance matrix straight from it; so does the cuda backend (stripes of
+rows converted on the host and uploaded). These tests check the answers against SciPy for every
+layout and dtype, that the view keeps its array alive, that the Graph object of a dense view
+behaves like any other, and (by peak RSS in a fresh process) that a solve does not allocate the 16
+bytes per entry an edge list would take. The cuda cases skip without a usable GPU.
 """
 import gc
 import os
@@ -164,6 +165,11 @@ def test_notes_say_when_a_dense_input_is_copied():
     N = D.copy()
     N[0, 1] = -1
     assert copied(apsp.solve(N, backend="cpu"))
+    if _usable("cuda"):
+        assert not copied(apsp.solve(D, backend="cuda"))
+        assert not copied(apsp.solve(D.T, backend="cuda", directed=False))
+        assert copied(apsp.solve(D, backend="cuda", paths=True))
+        assert copied(apsp.solve(N, backend="cuda"))
 
 
 def test_nan_is_named_in_the_callers_orientation():
@@ -183,17 +189,18 @@ _PEAK_SCRIPT = textwrap.dedent("""
     import resource, sys
     import numpy as np
     import apsp
-    V = int(sys.argv[1])
-    apsp.shortest_path(np.ones((64, 64)), dtype=np.int32, backend="cpu")  # thread team started outside the peak
+    V, backend = int(sys.argv[1]), sys.argv[2]
+    # thread team (and a GPU backend's CUDA context) started outside the peak
+    apsp.shortest_path(np.ones((64, 64)), dtype=np.int32, backend=backend)
     a = np.full((V, V), 3.0)  # every entry an edge: the old edge list would be 16 * V * V bytes
     a[0, 1] = 1.0
     kib = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     before = kib()
-    d = apsp.shortest_path(a, dtype=np.int32, backend="cpu")  # (GPU backends build from an edge list)
+    d = apsp.shortest_path(a, dtype=np.int32, backend=backend)
     mid = kib()
     assert d[0, 1] == 1 and d[1, 0] == 3, "wrong answer"
     del d
-    d = apsp.shortest_path(a.T, dtype=np.int32, backend="cpu")  # a transposed view: no copy either
+    d = apsp.shortest_path(a.T, dtype=np.int32, backend=backend)  # a transposed view: no copy either
     after = kib()
     assert d[1, 0] == 1 and d[0, 1] == 3, "wrong answer (transposed)"
     print(before, mid, after)
@@ -202,15 +209,48 @@ _PEAK_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
                     reason="peak RSS means little under AddressSanitizer (quarantine, shadow memory)")
-def test_dense_solve_builds_no_edge_list():
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+def test_dense_solve_builds_no_edge_list(backend):
     # V = 3000 float64 (72 MB): the old path copied it into a 144 MB edge list (16 B per entry)
     # and bucketed that again (12 B per entry) before building the matrix. Now the only large
-    # allocation is the int32 distance matrix (about 4 B per entry, padded).
+    # allocation is the int32 distance matrix (about 4 B per entry, padded). The cuda backend
+    # adds its pinned stripes (two 8 MiB buffers up, two down: about 3.7 B per entry at this V),
+    # still far below the 16 B per entry of an edge list.
+    if not _usable(backend):
+        pytest.skip(f"backend {backend} is not usable here")
     V = 3000
-    out = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, str(V)], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-c", _PEAK_SCRIPT, str(V), backend], capture_output=True, text=True,
                          env=os.environ.copy(), timeout=600)
     assert out.returncode == 0, out.stderr
     before, mid, after = (int(x) * 1024 for x in out.stdout.split())
     per_entry = (after - before) / (V * V)
-    print(f"peak grew by {per_entry:.2f} bytes per entry (first solve {(mid - before) / V / V:.2f})")
-    assert per_entry < 6, f"dense solve allocated {per_entry:.1f} bytes per entry beyond the array"
+    print(f"{backend}: peak grew by {per_entry:.2f} bytes per entry (first solve {(mid - before) / V / V:.2f})")
+    limit = 6 if backend == "cpu" else 12
+    assert per_entry < limit, f"dense solve allocated {per_entry:.1f} bytes per entry beyond the array"
+
+
+def _usable(name):
+    return any(b["name"] == name and b["usable"] for b in apsp.backends())
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("layout", ["C", "F", "T", "strided", "reversed"])
+@pytest.mark.parametrize("dtype", IN_PLACE)
+@pytest.mark.parametrize("n", [1, 2, 63, 65, 129, 1000])
+def test_cuda_builds_from_the_view(n, dtype, layout, directed):
+    # The cuda backend's device matrix straight from the view: the same answer as the cpu backend
+    # on the same view (and SciPy for small n), and no edge list made.
+    if not _usable("cuda"):
+        pytest.skip("backend cuda is not usable here")
+    rng = np.random.default_rng(seed_of("cuda", n, np.dtype(dtype).name, layout, directed))
+    W, _ = random_weights(rng, n, 0.05 if n > 100 else 0.15, "int")
+    D = layouts(dense_of(W, dtype))[layout]
+    want = apsp.shortest_path(D, directed=directed, backend="cpu")
+    if n <= 129:
+        np.testing.assert_array_equal(want, scipy_reference(W, directed=directed))
+    assert_nontrivial(want)
+    np.testing.assert_array_equal(apsp.shortest_path(D, directed=directed, backend="cuda"), want)
+    r = apsp.solve(D, directed=directed, backend="cuda", dtype=np.float32)
+    assert r.backend == "cuda"
+    assert not any("copied into an edge list" in note for note in r.notes), r.notes
+    np.testing.assert_array_equal(r.dist.astype(np.float64), want)  # float32 with inf for unreachable
