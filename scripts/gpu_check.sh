@@ -73,7 +73,7 @@ if has build; then
   if [ -n "$DEPS" ] && [ ! -e /usr/include/CLI/CLI.hpp ]; then
     EXTRA+=(-DCLI11_INCLUDE_DIR="$DEPS/include" -DCLI11_DIR=/nonexistent)
   fi
-  TARGETS=(apsp fw_lab test_cuda startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_dense test_paths test_cli_paths startup_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
     PY=(-DAPSP_WITH_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$PYB")
@@ -121,6 +121,15 @@ if has test; then
   rc=$?
   tail -5 "$OUTDIR/test_cuda.log"
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
+  # The suites whose cases also run on the GPU where one exists: dense views (cuda, multi-gpu),
+  # paths on every backend, the CLI's --paths.
+  for t in test_dense test_paths test_cli_paths; do
+    [ -x "$BUILD/tests/$t" ] || continue
+    (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
+    rc=$?
+    tail -3 "$OUTDIR/$t.log"
+    note "$t: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED \]' "$OUTDIR/$t.log" | head -3 | tr '\n' ' '))"
+  done
 fi
 
 # ---- the course cases, byte for byte, through the cuda backend ----

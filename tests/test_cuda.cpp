@@ -203,6 +203,40 @@ TEST(Cuda, PathsWalkToShortestDistances) {
   }
 }
 
+// With both sinks (the CLI) --paths streams: solve() allocates no matrix. Positive int32 weights:
+// stripes straight from the GPU, next hops equal to the whole-matrix run's (nothing to repair);
+// zero-weight cycles or float32: the backend repairs whole matrices itself before the sinks.
+TEST(Cuda, StreamedPathsEqualWholeMatricesAndWalk) {
+  REQUIRE_CUDA();
+  for (std::int64_t V : {1, 2, 129, 777}) {
+    for (std::int64_t wmin : {1, 0}) {
+      test::RandomGraphSpec s = spec(V, 6 * V, 90 + std::uint64_t(V));
+      s.wmin = wmin;
+      s.wmax = wmin == 0 ? 2 : 100;  // 0..2: zero-weight cycles, loops for the repair
+      const Graph g = test::random_graph(s);
+      for (Dtype t : {Dtype::Int32, Dtype::Float32}) {
+        SCOPED_TRACE("V=" + std::to_string(V) + " wmin=" + std::to_string(wmin) + " " + dtype_name(t));
+        SolveOptions o;
+        o.backend = Backend::Cuda;
+        o.dtype = t;
+        o.paths = true;
+        const Result whole = solve(g, o);
+        test::StripeCollector dist, next;
+        o.dist_sink = dist.sink();
+        o.next_sink = next.sink();
+        const Result r = solve(g, o);
+        EXPECT_TRUE(r.dist.empty()) << "a streaming backend leaves Result::dist empty";
+        EXPECT_TRUE(r.next.empty());
+        ASSERT_EQ(dist.check(), "");
+        ASSERT_EQ(next.check(), "");
+        EXPECT_EQ(test::compare(dist.m, whole.dist), "");
+        EXPECT_EQ(test::check_next_hop_walks(g, dist.m, next.m), "");
+        EXPECT_EQ(test::compare(next.m, whole.next), "");  // same device result, same repair
+      }
+    }
+  }
+}
+
 /// Sets an environment variable for one scope.
 struct ScopedEnv {
   ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }

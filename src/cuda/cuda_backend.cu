@@ -19,7 +19,9 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "apsp/paths.hpp"
 #include "core/backend.hpp"
+#include "cpu/blocked_fw.hpp"
 #include "core/pinned.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
@@ -133,6 +135,12 @@ bool use_graph_for(std::int64_t rounds) {
 
 int device_of(const SolveOptions& o) { return o.devices.empty() ? 0 : o.devices.front(); }
 
+/// Next hops by the edges rule (compute_next) are tight: d(i,j) = w(i,v) + d(v,j) for v =
+/// next[i][j], so d falls strictly along a walk except across zero-weight arcs, and only a
+/// zero-weight cycle can trap one. With int32 (exact sums) and no zero-weight edge every walk
+/// ends, and the next hops need no repair (float32 sums can absorb a small weight).
+bool next_hops_loop_free(const Graph& g, Dtype t) { return t == Dtype::Int32 && cpu::positive_weights(g, t); }
+
 class CudaBackend final : public BackendImpl {
  public:
   std::string name() const override { return "cuda"; }
@@ -142,6 +150,8 @@ class CudaBackend final : public BackendImpl {
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
   bool builds_matrix_from_dense() const override { return true; }
+  /// With both sinks, --paths streams (or, where next hops may loop, repairs here): run().
+  bool streams_paths() const override { return true; }
   // Plain host memory: with a sink (the CLI) it is never touched, so never paged in; without one
   // the result comes through pinned stripes. Pinning the whole matrix would cost more than it
   // saves (APSP_CUDA_PINNED_HOST=1 asks for it anyway, for measurements).
@@ -208,8 +218,37 @@ class CudaBackend final : public BackendImpl {
     t0 = Clock::now();
     const std::int64_t n = g.num_vertices;
     double in_sink = 0;
-    if (next) {
-      // solve() repairs next hops on whole matrices, so with paths both come back whole.
+    auto stream_out = [&](auto tag, const decltype(tag)* dev, const RowSink& sink) {
+      using U = decltype(tag);
+      return fw.download_stripes(
+          [&](std::int64_t row0, std::int64_t rows, const U* data) {
+            sink(RowBlock{row0, rows, n, n, DtypeOf<U>::value, data});
+          },
+          dev);
+    };
+    if (next && dist.empty() && o.dist_sink && o.next_sink) {
+      // Streamed paths (streams_paths(): solve() allocated nothing). Without a possible loop both
+      // matrices go to the sinks stripe by stripe, like distances; otherwise they come back whole
+      // here, are repaired (what solve() does for the matrices it holds) and handed out.
+      if (next_hops_loop_free(g, DtypeOf<T>::value)) {
+        in_sink = stream_out(T{}, fw.data(), o.dist_sink);
+        in_sink += stream_out(std::int32_t{}, fw.next_data(), o.next_sink);
+      } else {
+        Matrix whole_d(n, n, DtypeOf<T>::value), whole_n(n, n, Dtype::Int32);
+        fill_host(fw, fw.data(), whole_d);
+        fill_host(fw, fw.next_data(), whole_n);
+        trace("cuda: result downloaded, repairing next hops");
+        const auto r0 = Clock::now();
+        repair_next_hops(g, whole_d, whole_n);
+        const auto r1 = Clock::now();
+        o.dist_sink(RowBlock{0, n, n, whole_d.stride(), whole_d.dtype(), whole_d.raw()});
+        o.next_sink(RowBlock{0, n, n, whole_n.stride(), Dtype::Int32, whole_n.raw()});
+        in_sink = seconds_since(r1) + std::chrono::duration<double>(r1 - r0).count();
+      }
+      dist = Matrix{};
+      *next = Matrix{};
+    } else if (next) {
+      // solve() repairs next hops on whole matrices, so without sinks both come back whole.
       fill_host(fw, fw.data(), dist);
       fill_host(fw, fw.next_data(), *next);
     } else if (o.dist_sink) {
