@@ -22,7 +22,7 @@
 // an arc that a 2-hop path beats is never tight, so the 2-hop survivors bound the tight arcs.
 // Zero-weight cycles need no exception: the edges rule's next hops then loop in most target
 // columns, but solve()'s repair_next_hops() breaks each loop at the cost of the loop, not of the
-// vertices caught in it (src/core/paths_repair.cpp; 40-80 ms at V = 4096 on the course-like
+// vertices caught in it (src/core/paths_repair.cpp; 20-35 ms at V = 4096 on the course-like
 // graph, bench/results/paths-cpu-2026-11-21-repair.md).
 #include "cpu/next_hops.hpp"
 
