@@ -571,8 +571,8 @@ void check_cuda_case(const CudaCase& c) {
   o.devices.clear();
   const Result cpu = solve(dense, o);
   EXPECT_FALSE(mentions_copy(cpu));
-  if (c.V >= 8) {
-    ASSERT_GT(test::finite_off_diagonal(cpu.dist), c.V) << "trivial input";
+  if (c.V >= 8) {  // sparse views (density 0.01 at V = 65: 54 reachable pairs) count too
+    ASSERT_GT(test::finite_off_diagonal(cpu.dist), c.V / 2) << "trivial input";
   }
   EXPECT_EQ(test::compare(got.dist, cpu.dist), "") << got.backend << " (dense) vs cpu (dense)";
 }
