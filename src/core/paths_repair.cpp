@@ -40,7 +40,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <queue>
