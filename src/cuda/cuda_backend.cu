@@ -211,7 +211,8 @@ class CudaBackend final : public BackendImpl {
       if (s16 && !(done = fw.rounds_packed(o.progress))) fw.build(g);
     }
     if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
-    if (next) fw.compute_next(g);  // synchronizes
+    // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
+    if (next) fw.start_next(g);
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.compute = seconds_since(t0);
     trace("cuda: rounds done");
@@ -232,10 +233,12 @@ class CudaBackend final : public BackendImpl {
       // here, are repaired (what solve() does for the matrices it holds) and handed out.
       if (next_hops_loop_free(g, DtypeOf<T>::value)) {
         in_sink = stream_out(T{}, fw.data(), o.dist_sink);
+        fw.finish_next();
         in_sink += stream_out(std::int32_t{}, fw.next_data(), o.next_sink);
       } else {
         Matrix whole_d(n, n, DtypeOf<T>::value), whole_n(n, n, Dtype::Int32);
         fill_host(fw, fw.data(), whole_d);
+        fw.finish_next();
         fill_host(fw, fw.next_data(), whole_n);
         trace("cuda: result downloaded, repairing next hops");
         const auto r0 = Clock::now();
@@ -250,6 +253,7 @@ class CudaBackend final : public BackendImpl {
     } else if (next) {
       // solve() repairs next hops on whole matrices, so without sinks both come back whole.
       fill_host(fw, fw.data(), dist);
+      fw.finish_next();
       fill_host(fw, fw.next_data(), *next);
     } else if (o.dist_sink) {
       // Stream stripes to the writer: the copy of stripe s+1 overlaps the write of stripe s, and

@@ -26,6 +26,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/graph.hpp"
 #include "core/reference.hpp"
+#include "core/trace.hpp"
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_kernels.cuh"
@@ -228,9 +229,12 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
   }
 
-  /// The next-hop matrix (n_pad x n_pad int32, ld n_pad) from the closed distances and g's
-  /// out-edges (as the kernels saw them: self loops dropped, undirected edges both ways).
-  void compute_next(const Graph& g) {
+  /// Starts the next-hop matrix (n_pad x n_pad int32, ld n_pad) from the closed distances and
+  /// g's out-edges (as the kernels saw them: self loops dropped, undirected edges both ways), on
+  /// a stream of its own after the work queued so far, so that the caller can download the
+  /// distances meanwhile (both only read d). The host sorts the arcs by source while the rounds
+  /// still run. finish_next() waits for it; next_data() is valid after that.
+  void start_next(const Graph& g) {
     APSP_EXPECTS(!g.is_dense(), "next hops walk an edge list (solve() copies a dense graph's edges for paths)");
     const std::int64_t E = std::int64_t(g.num_edges());
     std::vector<std::int64_t> row_ptr(std::size_t(n_) + 1, 0);
@@ -253,12 +257,19 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       col[at] = v;
       wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
     });
-    DeviceBuffer<std::int64_t> d_row(row_ptr.size());
-    DeviceBuffer<std::int32_t> d_col(col.size());
-    DeviceBuffer<T> d_wt(wt.size());
-    APSP_CUDA_TRY(cudaMemcpyAsync(d_row.get(), row_ptr.data(), row_ptr.size() * 8, cudaMemcpyHostToDevice, stream_));
-    APSP_CUDA_TRY(cudaMemcpyAsync(d_col.get(), col.data(), col.size() * 4, cudaMemcpyHostToDevice, stream_));
-    APSP_CUDA_TRY(cudaMemcpyAsync(d_wt.get(), wt.data(), wt.size() * sizeof(T), cudaMemcpyHostToDevice, stream_));
+    detail::trace("cuda: next hops: out-arcs sorted by source");
+    if (!next_job_.stream) APSP_CUDA_TRY(cudaStreamCreateWithFlags(&next_job_.stream, cudaStreamNonBlocking));
+    if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
+    cudaStream_t ns = next_job_.stream;
+    APSP_CUDA_TRY(cudaEventRecord(next_job_.after, stream_));  // the rounds
+    APSP_CUDA_TRY(cudaStreamWaitEvent(ns, next_job_.after, 0));
+    next_job_.row = DeviceBuffer<std::int64_t>(row_ptr.size());
+    next_job_.col = DeviceBuffer<std::int32_t>(col.size());
+    next_job_.wt = DeviceBuffer<T>(wt.size());
+    // From pageable memory: each call returns once its source is staged, so the vectors may go.
+    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.row.get(), row_ptr.data(), row_ptr.size() * 8, cudaMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.col.get(), col.data(), col.size() * 4, cudaMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.wt.get(), wt.data(), wt.size() * sizeof(T), cudaMemcpyHostToDevice, ns));
     if (next_.size() == 0) next_ = DeviceBuffer<std::int32_t>(std::size_t(n_pad_) * n_pad_);
     // Column chunks whose V x chunk slab of d stays in L2 (about 24 MiB of H100/H200's 50 MiB):
     // 4 columns a thread, 32..256 threads a block.
@@ -267,10 +278,20 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       threads /= 2;
     const std::int64_t chunks = (n_ + 4 * threads - 1) / (4 * threads);
     APSP_EXPECTS(n_ <= std::int64_t(0x7fffffff) && chunks <= 65535, "compute_next: V too large for its grid");
-    next_hops_from_edges<T><<<dim3(unsigned(n_), unsigned(chunks)), unsigned(threads), 0, stream_>>>(
-        d_.get(), n_pad_, n_, d_row.get(), d_col.get(), d_wt.get(), next_.get());
-    APSP_CUDA_CHECK_LAUNCH(stream_);
-    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));  // before the edge buffers go
+    next_hops_from_edges<T><<<dim3(unsigned(n_), unsigned(chunks)), unsigned(threads), 0, ns>>>(
+        d_.get(), n_pad_, n_, next_job_.row.get(), next_job_.col.get(), next_job_.wt.get(), next_.get());
+    APSP_CUDA_CHECK_LAUNCH(ns);
+    next_job_.pending = true;
+  }
+  /// Waits for start_next()'s kernel and frees its arc lists.
+  void finish_next() {
+    if (!next_job_.pending) return;
+    APSP_CUDA_TRY(cudaStreamSynchronize(next_job_.stream));
+    next_job_.pending = false;
+    next_job_.row = DeviceBuffer<std::int64_t>();
+    next_job_.col = DeviceBuffer<std::int32_t>();
+    next_job_.wt = DeviceBuffer<T>();
+    detail::trace("cuda: next hops computed");
   }
   std::int32_t* next_data() const { return next_.get(); }
 
@@ -472,6 +493,23 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   cudaStream_t stream_;
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
   DeviceBuffer<std::int32_t> next_;
+  // start_next()'s stream, its arc lists (CSR by source) and whether its kernel may still run.
+  struct NextJob {
+    cudaStream_t stream = nullptr;
+    cudaEvent_t after = nullptr;
+    DeviceBuffer<std::int64_t> row;
+    DeviceBuffer<std::int32_t> col;
+    DeviceBuffer<T> wt;
+    bool pending = false;
+    NextJob() = default;
+    NextJob(const NextJob&) = delete;
+    NextJob& operator=(const NextJob&) = delete;
+    ~NextJob() {
+      if (stream) cudaStreamSynchronize(stream);
+      if (after) cudaEventDestroy(after);
+      if (stream) cudaStreamDestroy(stream);
+    }
+  } next_job_;
   DeviceBuffer<unsigned> d16_;
   DeviceBuffer<int> flag_;
   bool result_in_s16_ = false;  // solve_s16 succeeded: the result lives in d16_, not d_

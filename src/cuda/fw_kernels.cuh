@@ -556,10 +556,7 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
   int arg[4] = {-1, -1, -1, -1};
 #pragma unroll
   for (int q = 0; q < 4; ++q) best[q] = std::is_same_v<T, int> ? T(0x7fffffff) : inf_value<T>();
-  for (std::int64_t e = row_ptr[i], e1 = row_ptr[i + 1]; e < e1; ++e) {
-    const int v = col[e];
-    const T w = wt[e];
-    const V4 dv = *reinterpret_cast<const V4*>(d + v * ld + j0);
+  auto take = [&](int v, T w, const V4& dv) {  // in edge order: strict '<' keeps the first minimum
     const T cand[4] = {w + dv.x, w + dv.y, w + dv.z, w + dv.w};
 #pragma unroll
     for (int q = 0; q < 4; ++q)
@@ -567,7 +564,26 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
         best[q] = cand[q];
         arg[q] = v;
       }
+  };
+  std::int64_t e = row_ptr[i];
+  const std::int64_t e1 = row_ptr[i + 1];
+  // Four out-neighbours' rows in flight at once: one at a time, each iteration waited a full
+  // L2 round trip.
+  for (; e + 4 <= e1; e += 4) {
+    int v[4];
+    T w[4];
+    V4 dv[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      v[k] = col[e + k];
+      w[k] = wt[e + k];
+    }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) dv[k] = *reinterpret_cast<const V4*>(d + v[k] * ld + j0);
+#pragma unroll
+    for (int k = 0; k < 4; ++k) take(v[k], w[k], dv[k]);
   }
+  for (; e < e1; ++e) take(col[e], wt[e], *reinterpret_cast<const V4*>(d + std::int64_t(col[e]) * ld + j0));
   const V4 di = *reinterpret_cast<const V4*>(d + i * ld + j0);
   const T dq[4] = {di.x, di.y, di.z, di.w};
   int4 out;
