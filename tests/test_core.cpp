@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <initializer_list>
+#include <tuple>
+#include <vector>
 
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
@@ -85,6 +88,28 @@ TEST(Core, DirectedAndUndirectedDiffer) {
   g.directed = false;
   r = solve(g, o);
   EXPECT_EQ(r.dist.at<std::int32_t>(2, 0), 12);
+}
+
+// Zero-weight cycles (where tight next hops can loop): chains and zero self loops are not,
+// directed zero cycles of any length and undirected zero edges are; a dense view is not examined.
+TEST(Core, ZeroWeightCycleDetection) {
+  auto graph = [](std::int64_t n, std::initializer_list<std::tuple<int, int, double>> edges, bool directed = true) {
+    Graph g;
+    g.num_vertices = n;
+    g.directed = directed;
+    for (const auto& [u, v, w] : edges) g.add_edge(u, v, w);
+    return g;
+  };
+  EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(3, {{0, 1, 1}, {1, 0, 1}})));
+  EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 0}, {3, 0, 1}})));
+  EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(2, {{0, 0, 0}, {1, 1, 0}, {0, 1, 0}})));
+  EXPECT_TRUE(detail::may_have_zero_weight_cycle(graph(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 0}, {3, 1, 0}})));
+  EXPECT_TRUE(detail::may_have_zero_weight_cycle(graph(5, {{4, 3, 0}, {3, 4, 0}, {0, 1, 2}})));
+  EXPECT_TRUE(detail::may_have_zero_weight_cycle(graph(3, {{0, 1, 0}, {1, 2, 4}}, false)));
+  EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(3, {{0, 1, 1}, {1, 2, 4}}, false)));
+  EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(1, {})));
+  std::vector<std::int32_t> m = {0, 1, 1, 0};
+  EXPECT_TRUE(detail::may_have_zero_weight_cycle(Graph::from_dense(2, {m.data(), Dtype::Int32, 8, 4}, true)));
 }
 
 TEST(Core, DuplicateEdgesKeepMinimumAndSelfLoopsAreIgnored) {

@@ -9,6 +9,7 @@
 // CPU-only build) every test skips and says why. Inputs are asserted non-trivial.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -209,11 +210,17 @@ TEST(Cuda, PathsWalkToShortestDistances) {
 TEST(Cuda, StreamedPathsEqualWholeMatricesAndWalk) {
   REQUIRE_CUDA();
   for (std::int64_t V : {1, 2, 129, 777}) {
-    for (std::int64_t wmin : {1, 0}) {
+    for (std::int64_t wmin : {1, 0, -1}) {
       test::RandomGraphSpec s = spec(V, 6 * V, 90 + std::uint64_t(V));
-      s.wmin = wmin;
+      s.wmin = std::max<std::int64_t>(wmin, 0);
       s.wmax = wmin == 0 ? 2 : 100;  // 0..2: zero-weight cycles, loops for the repair
-      const Graph g = test::random_graph(s);
+      Graph g = test::random_graph(s);
+      if (wmin < 0)  // zero-weight edges, but only from lower to higher ids: no zero-weight cycle
+        for (std::size_t e = 0; e < g.src.size(); e += 3)
+          if (g.src[e] < g.dst[e]) g.weight[e] = 0;
+      if (V >= 129) {
+        EXPECT_EQ(detail::may_have_zero_weight_cycle(g), wmin == 0) << "V=" << V << " wmin=" << wmin;
+      }
       for (Dtype t : {Dtype::Int32, Dtype::Float32}) {
         SCOPED_TRACE("V=" + std::to_string(V) + " wmin=" + std::to_string(wmin) + " " + dtype_name(t));
         SolveOptions o;

@@ -315,4 +315,35 @@ std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, 
   return os.str();
 }
 
+bool may_have_zero_weight_cycle(const Graph& g) {
+  if (g.is_dense()) return true;
+  const std::int64_t n = g.num_vertices;
+  std::vector<std::pair<std::int32_t, std::int32_t>> zero;
+  for (std::size_t e = 0; e < g.src.size(); ++e) {
+    if (g.weight[e] != 0 || g.src[e] == g.dst[e]) continue;
+    if (!g.directed) return true;
+    zero.emplace_back(g.src[e], g.dst[e]);
+  }
+  if (zero.empty()) return false;
+  std::vector<std::int64_t> start(std::size_t(n) + 1, 0);
+  std::vector<std::int32_t> indeg(std::size_t(n), 0);
+  for (const auto& [u, v] : zero) ++start[std::size_t(u) + 1], ++indeg[std::size_t(v)];
+  for (std::int64_t i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
+  std::vector<std::int32_t> to(zero.size());
+  std::vector<std::int64_t> at(start.begin(), start.end() - 1);
+  for (const auto& [u, v] : zero) to[std::size_t(at[std::size_t(u)]++)] = v;
+  std::vector<std::int32_t> ready;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (indeg[std::size_t(i)] == 0) ready.push_back(std::int32_t(i));
+  std::int64_t removed = 0;
+  while (!ready.empty()) {
+    const std::int32_t u = ready.back();
+    ready.pop_back();
+    ++removed;
+    for (std::int64_t k = start[std::size_t(u)]; k < start[std::size_t(u) + 1]; ++k)
+      if (--indeg[std::size_t(to[std::size_t(k)])] == 0) ready.push_back(to[std::size_t(k)]);
+  }
+  return removed < n;  // what is left lies on or behind a zero-weight cycle
+}
+
 }  // namespace apsp::detail

@@ -71,6 +71,12 @@ std::vector<double> reference_dijkstra(const Graph& g, std::int64_t source);
 /// Bellman-Ford from `source`; returns false if a negative cycle is reachable from it.
 bool reference_bellman_ford(const Graph& g, std::int64_t source, std::vector<double>& dist);
 
+/// Whether g (an edge list) has a cycle of zero-weight arcs: the only place where tight next hops
+/// (d(i,j) = w(i,v) + d(v,j) for v = next[i][j], with exact sums) can loop. An undirected
+/// zero-weight edge is one (u -> v -> u); self loops are not. Kahn's algorithm on the zero-weight
+/// arcs, O(E). A dense view answers true (not examined).
+bool may_have_zero_weight_cycle(const Graph& g);
+
 /// Compares solver output to the reference (full FW for V <= full_limit, else Dijkstra /
 /// Bellman-Ford from `samples` seeded sources). Returns "" on agreement, else a short report.
 std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit = 2048, int samples = 16,

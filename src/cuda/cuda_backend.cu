@@ -21,7 +21,6 @@
 #include "apsp/errors.hpp"
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
-#include "cpu/blocked_fw.hpp"
 #include "core/pinned.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
@@ -135,11 +134,13 @@ bool use_graph_for(std::int64_t rounds) {
 
 int device_of(const SolveOptions& o) { return o.devices.empty() ? 0 : o.devices.front(); }
 
-/// Next hops by the edges rule (compute_next) are tight: d(i,j) = w(i,v) + d(v,j) for v =
+/// Next hops by the edges rule (start_next) are tight: d(i,j) = w(i,v) + d(v,j) for v =
 /// next[i][j], so d falls strictly along a walk except across zero-weight arcs, and only a
-/// zero-weight cycle can trap one. With int32 (exact sums) and no zero-weight edge every walk
+/// zero-weight cycle can trap one. With int32 (exact sums) and no zero-weight cycle every walk
 /// ends, and the next hops need no repair (float32 sums can absorb a small weight).
-bool next_hops_loop_free(const Graph& g, Dtype t) { return t == Dtype::Int32 && cpu::positive_weights(g, t); }
+bool next_hops_loop_free(const Graph& g, Dtype t) {
+  return t == Dtype::Int32 && !may_have_zero_weight_cycle(g);
+}
 
 class CudaBackend final : public BackendImpl {
  public:
