@@ -204,6 +204,7 @@ class CudaBackend final : public BackendImpl {
       if (s16) fw.build_s16(g);  // synchronizes
     }
     if (!s16) fw.build(g);  // synchronizes
+    if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a cudaMalloc waits)
     timings.h2d = seconds_since(t0);
     trace("cuda: device matrix built");
     t0 = Clock::now();

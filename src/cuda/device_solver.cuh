@@ -234,6 +234,18 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// a stream of its own after the work queued so far, so that the caller can download the
   /// distances meanwhile (both only read d). The host sorts the arcs by source while the rounds
   /// still run. finish_next() waits for it; next_data() is valid after that.
+  /// Allocates what start_next() needs (the next-hop matrix, arc lists for up to 2E arcs, the
+  /// stream): called before the rounds are queued, since a cudaMalloc would wait for them.
+  void reserve_next(const Graph& g) {
+    const std::size_t arcs = std::max<std::size_t>(1, g.num_edges() * (g.directed ? 1 : 2));
+    if (next_.size() == 0) next_ = DeviceBuffer<std::int32_t>(std::size_t(n_pad_) * n_pad_);
+    if (next_job_.row.size() < std::size_t(n_) + 1) next_job_.row = DeviceBuffer<std::int64_t>(std::size_t(n_) + 1);
+    if (next_job_.col.size() < arcs) next_job_.col = DeviceBuffer<std::int32_t>(arcs);
+    if (next_job_.wt.size() < arcs) next_job_.wt = DeviceBuffer<T>(arcs);
+    if (!next_job_.stream) APSP_CUDA_TRY(cudaStreamCreateWithFlags(&next_job_.stream, cudaStreamNonBlocking));
+    if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
+  }
+
   void start_next(const Graph& g) {
     APSP_EXPECTS(!g.is_dense(), "next hops walk an edge list (solve() copies a dense graph's edges for paths)");
     const std::int64_t E = std::int64_t(g.num_edges());
@@ -258,19 +270,14 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
     });
     detail::trace("cuda: next hops: out-arcs sorted by source");
-    if (!next_job_.stream) APSP_CUDA_TRY(cudaStreamCreateWithFlags(&next_job_.stream, cudaStreamNonBlocking));
-    if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
+    reserve_next(g);  // no-op when called before the rounds, as it should be
     cudaStream_t ns = next_job_.stream;
     APSP_CUDA_TRY(cudaEventRecord(next_job_.after, stream_));  // the rounds
     APSP_CUDA_TRY(cudaStreamWaitEvent(ns, next_job_.after, 0));
-    next_job_.row = DeviceBuffer<std::int64_t>(row_ptr.size());
-    next_job_.col = DeviceBuffer<std::int32_t>(col.size());
-    next_job_.wt = DeviceBuffer<T>(wt.size());
     // From pageable memory: each call returns once its source is staged, so the vectors may go.
     APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.row.get(), row_ptr.data(), row_ptr.size() * 8, cudaMemcpyHostToDevice, ns));
     APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.col.get(), col.data(), col.size() * 4, cudaMemcpyHostToDevice, ns));
     APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.wt.get(), wt.data(), wt.size() * sizeof(T), cudaMemcpyHostToDevice, ns));
-    if (next_.size() == 0) next_ = DeviceBuffer<std::int32_t>(std::size_t(n_pad_) * n_pad_);
     // Column chunks whose V x chunk slab of d stays in L2 (about 24 MiB of H100/H200's 50 MiB):
     // 4 columns a thread, 32..256 threads a block.
     int threads = 256;
