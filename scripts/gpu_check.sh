@@ -322,6 +322,11 @@ if has python; then
     rc=$?
     tail -25 "$OUTDIR/profile.log"
     note "profile.py: rc=$rc (profile_gpu.csv + png in logs.tgz)"
+    # Dense NumPy input: read in place (cpu fills its matrix, cuda uploads rows) vs a CSR copy.
+    (cd "$SRC" && PYTHONPATH="$BUILD/python" timeout 600 python3 bench/dense_input.py \
+      --sizes ${DENSE_SIZES:-4000,10000} --backends cpu,cuda) >"$OUTDIR/dense_input.md" 2>&1
+    cat "$OUTDIR/dense_input.md"
+    note "dense_input.py: $(grep -c '^| [0-9]' "$OUTDIR/dense_input.md") rows (dense_input.md in logs.tgz)"
   fi
 fi
 
