@@ -103,7 +103,7 @@ cmake -S "$root" -B "$build" -G Ninja -DAPSP_WITH_CUDA=ON -DAPSP_WITH_NCCL=ON -D
 grep "apsp:" "$OUT/configure.log"
 have_mpi=0
 grep -q "MPI backend \.* ON" "$OUT/configure.log" && have_mpi=1
-targets=(apsp test_multigpu)
+targets=(apsp test_multigpu test_dense)
 if [ "$have_mpi" = 1 ]; then targets+=(test_mpi test_mpi_gpu); fi
 if want mpi && [ "$mpi" != OFF ] && [ "$have_mpi" = 0 ]; then
   echo "mpirun exists but CMake found no MPI to build with (mpi.h / mpicxx): see $OUT/configure.log" | tee -a "$OUT/mpi.txt"
@@ -136,6 +136,12 @@ if want tests; then
   rc=$?
   grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure|got|PASSED|FAILED" "$OUT/tests.log" | head -40
   gtest_result "multi-gpu tests (test_multigpu, $gpus GPUs)" "$OUT/tests.log" $rc
+  # Dense views uploaded straight into each GPU's tiles (vs cpu on the view, vs the edge list).
+  timeout -k 10 "$step_timeout" "$build/tests/test_dense" --gtest_filter='Dense.MultiGpu*:Dense.GpuBackends*' \
+    > "$OUT/tests_dense.log" 2>&1
+  rc=$?
+  grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure" "$OUT/tests_dense.log" | head -10
+  gtest_result "dense views on multi-gpu (test_dense, $gpus GPUs)" "$OUT/tests_dense.log" $rc
 fi
 
 if want mpi && [ "$have_mpi" = 1 ]; then
