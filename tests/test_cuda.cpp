@@ -270,6 +270,38 @@ TEST(Cuda, Int16ModeExactOrFallsBack) {
   expect_matches_reference(test::random_graph(s), Dtype::Int32, s.seed);
 }
 
+// --paths on int16x2 rounds (APSP_CUDA_INT16_PATHS=1, forced): the packed result is widened to
+// int32 before the next-hop kernel, so distances and next hops equal the int32 run's exactly,
+// kept or fallen back, with and without sinks.
+TEST(Cuda, Int16ModeWithPaths) {
+  REQUIRE_CUDA();
+  test::RandomGraphSpec kept = spec(700, 30 * 700, 31);
+  test::RandomGraphSpec split = spec(600, 12000, 32);
+  split.components = 3;  // unreachable pairs: the packed rounds fall back to int32
+  for (const test::RandomGraphSpec& s : {kept, split}) {
+    const Graph g = test::random_graph(s);
+    SolveOptions o;
+    o.backend = Backend::Cuda;
+    o.dtype = Dtype::Int32;
+    o.paths = true;
+    const Result want = solve(g, o);
+    const ScopedEnv force("APSP_CUDA_INT16", "1");
+    const ScopedEnv with_paths("APSP_CUDA_INT16_PATHS", "1");
+    const Result got = solve(g, o);
+    EXPECT_EQ(test::compare(got.dist, want.dist), "") << "seed " << s.seed;
+    EXPECT_EQ(test::compare(got.next, want.next), "") << "seed " << s.seed;
+    EXPECT_EQ(check_paths(g, got), "") << "seed " << s.seed;
+    test::StripeCollector dist, next;
+    o.dist_sink = dist.sink();
+    o.next_sink = next.sink();
+    (void)solve(g, o);
+    ASSERT_EQ(dist.check(), "");
+    ASSERT_EQ(next.check(), "");
+    EXPECT_EQ(test::compare(dist.m, want.dist), "") << "seed " << s.seed;
+    EXPECT_EQ(test::compare(next.m, want.next), "") << "seed " << s.seed;
+  }
+}
+
 // Small enough for compute-sanitizer (scripts/gpu_check.sh): one int16x2 run that is kept and
 // one that falls back.
 TEST(Cuda, Int16SmallForSanitizers) {

@@ -123,6 +123,22 @@ bool try_int16(const Graph& g) {
   return true;
 }
 
+/// int16x2 rounds with --paths (then widened to int32 for the next-hop kernel): at V = 16384 the
+/// int32 rounds take ~290 ms against ~160 ms packed, most of what --paths adds to the compute
+/// (bench/results/paths-gpu-2026-11-21.md). Off unless APSP_CUDA_INT16_PATHS=1: written without
+/// a GPU at hand and not yet run on one (tests: Cuda.Int16ModeWithPaths). Needs the packed, the
+/// int32 and the next-hop matrices at once, so only where the GPU has room for them.
+bool int16_with_paths(const Graph& g) {
+  const char* e = std::getenv("APSP_CUDA_INT16_PATHS");
+  if (!e || e[0] != '1') return false;
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
+  const double np = double(round_up(g.num_vertices, cuda::kTile));
+  const double arcs = double(g.num_edges()) * (g.directed ? 1 : 2);
+  const double need = np * np * (2 + 4 + 4) + arcs * 12 + np * cuda::kTile * 4 * 8;
+  return need < 0.9 * double(free_b);
+}
+
 /// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
 /// overrides. Measured gain: see docs/cuda-notes.md.
 constexpr std::int64_t kGraphMaxRounds = 32;
@@ -195,9 +211,10 @@ class CudaBackend final : public BackendImpl {
       cudaStream_t s;
       ~StreamGuard() { cudaStreamDestroy(s); }
     } guard{s};
-    // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back.
+    // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back
+    // (or, with paths, after the rounds: widen_s16, for the next-hop kernel).
     bool s16 = false;
-    if constexpr (std::is_same_v<T, int>) s16 = next == nullptr && try_int16(g);
+    if constexpr (std::is_same_v<T, int>) s16 = (next == nullptr || int16_with_paths(g)) && try_int16(g);
     auto t0 = Clock::now();
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
     if constexpr (std::is_same_v<T, int>) {
@@ -213,6 +230,9 @@ class CudaBackend final : public BackendImpl {
       if (s16 && !(done = fw.rounds_packed(o.progress))) fw.build(g);
     }
     if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
+    if constexpr (std::is_same_v<T, int>) {
+      if (done && next) fw.widen_s16();
+    }
     // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
     if (next) fw.start_next(g);
     APSP_CUDA_TRY(cudaStreamSynchronize(s));

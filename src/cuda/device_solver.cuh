@@ -384,6 +384,16 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
     return true;
   }
+  /// After rounds_packed() kept its result: the int32 matrix from the packed one (allocated here),
+  /// the packed one freed, so that everything after (next hops, downloads) reads int32 as usual.
+  void widen_s16() {
+    if (!result_in_s16_) return;
+    if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
+    unpack_s16<<<2048, 256, 0, stream_>>>(d16_.get(), ld16(), reinterpret_cast<int*>(d_.get()), n_pad_);
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    release_s16();
+  }
   /// Frees the int16x2 matrix (after rounds_s16, before anything else needs the memory).
   void release_s16() {
     d16_ = DeviceBuffer<unsigned>();
