@@ -268,11 +268,13 @@ if has paths; then
       [ -s "$IN" ] || "$APSP" generate "$IN" -V "$V" -E 5000000 --wmin "$wmin" --wmax 1000 --seed 3 >/dev/null
       declare -A best=() comp=()
       for trial in 1 2; do
-        for mode in dist paths; do
-          extra=(); [ $mode = paths ] && extra=(--paths)
+        # paths16: --paths on the int16x2 rounds (APSP_CUDA_INT16_PATHS=1, off by default until verified)
+        for mode in dist paths paths16; do
+          extra=(); [ $mode != dist ] && extra=(--paths)
+          p16=0; [ $mode = paths16 ] && p16=1
           rm -f "$DATA/pout.bin" "$DATA/pout.bin.next"; sync; sleep 1
           s=$(date +%s%N)
-          "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --stats "$OUTDIR/pstats.json" "${extra[@]}" \
+          APSP_CUDA_INT16_PATHS=$p16 "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --stats "$OUTDIR/pstats.json" "${extra[@]}" \
             >>"$OUTDIR/paths.log" 2>&1 || { note "paths V=$V wmin=$wmin $mode: FAIL"; continue; }
           t=$(( ($(date +%s%N) - s) / 1000000 ))
           c=$(python3 -c 'import json,sys; print("%.1f" % (1000 * json.loads(open(sys.argv[1]).read().splitlines()[-1])["compute_s"]))' "$OUTDIR/pstats.json")
@@ -281,7 +283,7 @@ if has paths; then
         done
       done
       [ $wmin = 0 ] && { APSP_TRACE=1 "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --paths >"$OUTDIR/paths_trace_$V.log" 2>&1; cat "$OUTDIR/paths_trace_$V.log"; }
-      note "paths V=$V E=5M w $wmin..1000 (cuda): wall ${best[dist]} -> ${best[paths]} ms ($(python3 -c "print('%.2f' % (${best[paths]} / ${best[dist]}))")x), compute ${comp[dist]} -> ${comp[paths]} ms"
+      note "paths V=$V E=5M w $wmin..1000 (cuda): wall ${best[dist]} -> ${best[paths]} ms ($(python3 -c "print('%.2f' % (${best[paths]} / ${best[dist]}))")x), compute ${comp[dist]} -> ${comp[paths]} ms; int16x2 paths: ${best[paths16]} ms ($(python3 -c "print('%.2f' % (${best[paths16]} / ${best[dist]}))")x), compute ${comp[paths16]} ms"
       unset best comp
       rm -f "$DATA/pout.bin" "$DATA/pout.bin.next"
     done
