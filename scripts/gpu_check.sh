@@ -279,13 +279,17 @@ if has paths; then
           t=$(( ($(date +%s%N) - s) / 1000000 ))
           c=$(python3 -c 'import json,sys; print("%.1f" % (1000 * json.loads(open(sys.argv[1]).read().splitlines()[-1])["compute_s"]))' "$OUTDIR/pstats.json")
           echo "V=$V wmin=$wmin $mode trial $trial: wall $t ms, compute $c ms" | tee -a "$OUTDIR/paths.log"
+          if [ $mode = paths ]; then cp "$DATA/pout.bin" "$DATA/ref.bin"; cp "$DATA/pout.bin.next" "$DATA/ref.next"; fi
+          if [ $mode = paths16 ]; then
+            cmp -s "$DATA/pout.bin" "$DATA/ref.bin" && cmp -s "$DATA/pout.bin.next" "$DATA/ref.next" && same16=same || same16=DIFFERENT
+          fi
           if [ -z "${best[$mode]:-}" ] || [ "$t" -lt "${best[$mode]}" ]; then best[$mode]=$t; comp[$mode]=$c; fi
         done
       done
       [ $wmin = 0 ] && { APSP_TRACE=1 "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --paths >"$OUTDIR/paths_trace_$V.log" 2>&1; cat "$OUTDIR/paths_trace_$V.log"; }
-      note "paths V=$V E=5M w $wmin..1000 (cuda): wall ${best[dist]} -> ${best[paths]} ms ($(python3 -c "print('%.2f' % (${best[paths]} / ${best[dist]}))")x), compute ${comp[dist]} -> ${comp[paths]} ms; int16x2 paths: ${best[paths16]} ms ($(python3 -c "print('%.2f' % (${best[paths16]} / ${best[dist]}))")x), compute ${comp[paths16]} ms"
+      note "paths V=$V E=5M w $wmin..1000 (cuda): wall ${best[dist]} -> ${best[paths]} ms ($(python3 -c "print('%.2f' % (${best[paths]} / ${best[dist]}))")x), compute ${comp[dist]} -> ${comp[paths]} ms; int16x2 paths: ${best[paths16]} ms ($(python3 -c "print('%.2f' % (${best[paths16]} / ${best[dist]}))")x), compute ${comp[paths16]} ms, outputs ${same16:-?} as the int32 --paths run"
       unset best comp
-      rm -f "$DATA/pout.bin" "$DATA/pout.bin.next"
+      rm -f "$DATA/pout.bin" "$DATA/pout.bin.next" "$DATA/ref.bin" "$DATA/ref.next"
     done
   done
 fi
