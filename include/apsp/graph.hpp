@@ -36,7 +36,9 @@ struct Graph {
   std::int64_t num_vertices = 0;
   /// false: every edge (u, v, w) also stands for (v, u, w).
   bool directed = true;
-  /// true when every weight is an integer (then integer dtypes are exact).
+  /// true when every weight is an integer (then integer dtypes are exact). For a dense graph
+  /// solve() and choose_dtype() go by their own scan of the matrix (validated_weight_range), so a
+  /// dense Graph made without from_dense's scan may leave this true.
   bool integer_weights = true;
   /// The edge list (empty for a dense graph).
   std::vector<std::int32_t> src, dst;
@@ -68,9 +70,10 @@ struct Graph {
   double min_weight() const;
   struct WeightRange {
     double min_weight = 0, max_abs_weight = 0;
+    bool integer_weights = true;  ///< a dense graph: from the scan; an edge list: integer_weights
   };
-  /// validate(), then min_weight() and max_abs_weight(), in one pass over the edges (for a dense
-  /// graph one parallel scan of the matrix instead of three): what solve() asks first.
+  /// validate(), then min_weight(), max_abs_weight() and integer-ness, in one pass over the edges
+  /// (for a dense graph one parallel scan of the matrix instead of three): what solve() asks first.
   WeightRange validated_weight_range() const;
 
  private:

@@ -204,7 +204,9 @@ def _to_graph(graph, directed, unweighted, reverse, num_vertices):
     if arr.shape[0] == 0:
         return None, 0
     arr = _dense_array(arr)
-    return _core.graph_from_dense(arr, directed, reverse, unweighted), arr.shape[0]
+    # Made only to be solved: solve() scans the matrix itself (NaN, range, integer-ness), so the
+    # Graph skips from_dense's scan (scan=False).
+    return _core.graph_from_dense(arr, directed, reverse, unweighted, False), arr.shape[0]
 
 
 # ---- solving ---------------------------------------------------------------------------------

@@ -293,10 +293,13 @@ apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<V
 /// Graph::from_dense: one parallel scan that refuses NaN / -inf naming the entry and learns
 /// whether the weights are integers. An integer matrix has neither NaN nor fractions, so that scan
 /// would learn nothing (solve() scans for the weight range anyway): its Graph is made without one.
+/// scan = false skips it for float matrices too, unless reversed (a Graph made only to be solved:
+/// solve() makes the same checks and learns integer-ness from its own scan; Graph::integer_weights
+/// is then not meaningful, see apsp/graph.hpp).
 /// The caller keeps the array alive as long as the Graph (graph_from_dense below: keep_alive).
 /// The entries must be int32, int64, float32 or float64 (apsp/__init__.py converts other dtypes
 /// first). reverse: the transposed view (swapped strides), i.e. the reversed graph, at no cost.
-apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a) {
+apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a, bool scan = true) {
   if (m.rows != m.cols)
     throw py::value_error("a dense graph must be square, got shape (" + std::to_string(m.rows) + ", " +
                           std::to_string(m.cols) + ")");
@@ -312,7 +315,8 @@ apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a) {
   d.col_stride = m.col_stride;
   d.unweighted = a.unweighted;
   apsp::Graph g;
-  if (m.kind == 'i' && m.rows > 0) {  // what from_dense leaves after a scan that cannot fail
+  // Not for a reversed view: solve()'s scan would name a bad entry in the transposed orientation.
+  if ((m.kind == 'i' || (!scan && !a.reverse)) && m.rows > 0) {  // what from_dense leaves
     g.num_vertices = m.rows;
     g.directed = a.directed;
     g.integer_weights = true;
@@ -601,13 +605,13 @@ PYBIND11_MODULE(_core, m) {
       py::arg("reverse"), py::arg("unweighted"));
   m.def(
       "graph_from_dense",
-      [](const py::array& a, bool directed, bool reverse, bool unweighted) {
+      [](const py::array& a, bool directed, bool reverse, bool unweighted, bool scan) {
         const EdgeArgs args = edge_args(-1, directed, reverse, unweighted);
         const View v = view_of(a, 2, "graph");
         py::gil_scoped_release nogil;
-        return graph_from_dense(v, args);
+        return graph_from_dense(v, args, scan);
       },
-      py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"),
+      py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"), py::arg("scan") = true,
       py::keep_alive<0, 1>(),  // the Graph views the array: the array lives as long as the Graph
       "A dense Graph viewing `graph` (a square int32/int64/float32/float64 ndarray) in place.");
   m.def("transformed", &transformed, py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"),

@@ -254,3 +254,15 @@ def test_cuda_builds_from_the_view(n, dtype, layout, directed):
     assert r.backend == "cuda"
     assert not any("copied into an edge list" in note for note in r.notes), r.notes
     np.testing.assert_array_equal(r.dist.astype(np.float64), want)  # float32 with inf for unreachable
+
+
+def test_unscanned_float_views_still_know_fractions():
+    # shortest_path makes its dense Graph without from_dense's scan (solve() scans): integer-ness
+    # and the refusal of fractional weights for integer dtypes must come from solve()'s own scan.
+    d = np.array([[0, 2.5, 0], [0, 0, 1], [4, 0, 0]], dtype=np.float64)
+    with pytest.raises(ValueError, match="fractional"):
+        apsp.shortest_path(d, dtype=np.int32, backend="cpu")
+    np.testing.assert_array_equal(apsp.shortest_path(d, backend="cpu")[0], [0, 2.5, 3.5])
+    whole = np.array([[0, 2, 0], [0, 0, 1], [4, 0, 0]], dtype=np.float32)
+    r = apsp.solve(whole, backend="cpu")
+    assert r.dtype == "int32", r.dtype  # integer-valued floats are solved exactly in int32

@@ -179,14 +179,14 @@ void Graph::validate() const {
 Graph::WeightRange Graph::validated_weight_range() const {
   if (!is_dense()) {
     validate();
-    return {min_weight(), max_abs_weight()};
+    return {min_weight(), max_abs_weight(), integer_weights};
   }
   check_vertex_count(num_vertices);
   if (!src.empty() || !dst.empty() || !weight.empty())
     throw UsageError("a graph is either dense or an edge list, not both");
   const DenseScan s = scan_dense(*this);
   check_scan(*this, s);
-  return {s.min_weight, s.max_abs_weight};
+  return {s.min_weight, s.max_abs_weight, s.integer_weights};
 }
 
 double Graph::max_abs_weight() const {

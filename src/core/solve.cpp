@@ -140,6 +140,10 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
 }  // namespace
 
 Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
+  if (g.is_dense()) {  // one scan; the Graph's flag may not come from one (graph.hpp)
+    const Graph::WeightRange r = g.validated_weight_range();
+    return choose_dtype_for(distance_bound(g.num_vertices, r.max_abs_weight), r.integer_weights, o);
+  }
   return choose_dtype_for(distance_bound(g), g.integer_weights, o);
 }
 
@@ -170,6 +174,7 @@ Result solve(const Graph& input, const SolveOptions& options) {
   auto to_edges = [&](const std::string& why) {
     if (!in->is_dense()) return;
     copied = input.edges_from_dense();
+    copied.integer_weights = range.integer_weights;  // the scan's answer (graph.hpp)
     in = &copied;
     result.notes.push_back("dense input copied into an edge list (16 bytes per edge): " + why);
   };
@@ -183,17 +188,20 @@ Result solve(const Graph& input, const SolveOptions& options) {
     reweighted = detail::reweight(*in, h);
   }
   const Graph* g = h.empty() ? in : &reweighted;
+  // Integer weights: for the input as given, the scan's answer (a dense Graph's flag may not come
+  // from a scan); reweighted graphs carry their own.
+  auto integer_weights = [&](const Graph* x) { return x == &input ? range.integer_weights : x->integer_weights; };
 
   // dtype: decided on the graph the kernels see; fractional weights go to float32 when the
   // backend cannot do float64 and the user did not ask for a type.
   auto backend = pick_backend(options, options.dtype);
   SolveOptions o = options;
-  if (!o.dtype && !g->integer_weights && !backend->supports(Dtype::Float64)) {
+  if (!o.dtype && !integer_weights(g) && !backend->supports(Dtype::Float64)) {
     o.dtype = Dtype::Float32;
     result.notes.push_back("fractional weights solved in float32 (the " + backend->name() + " backend has no float64)");
   }
   const double input_bound = distance_bound(input.num_vertices, range.max_abs_weight);
-  Dtype t = choose_dtype_for(h.empty() ? input_bound : distance_bound(*g), g->integer_weights, o);
+  Dtype t = choose_dtype_for(h.empty() ? input_bound : distance_bound(*g), integer_weights(g), o);
   if (!h.empty() && t == Dtype::Int32 && input_bound >= kInt32Bound) {
     // Under Johnson the kernels see d' (bounded by the reweighted graph, checked above) but the
     // restored d = d' - h(u) + h(v) is bounded by the original graph: it must fit int32 too.
