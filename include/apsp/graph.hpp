@@ -8,8 +8,9 @@
 // SciPy reads a dense csgraph: entry (i, j) is the weight of edge i -> j unless it is 0 or +inf.
 // solve() builds the CPU backend's distance matrix straight from it. It copies the entries into
 // an edge list once (edges_from_dense, 16 bytes per edge, and says so in Result::notes) only
-// where edges are needed: negative weights (Johnson reweighting), paths, and the mpi backend,
-// which builds its ranks' tiles from edges (cuda and multi-gpu upload the view's rows themselves).
+// where edges are needed: negative weights (Johnson reweighting) and the mpi backend, which builds
+// its ranks' tiles from edges (cuda and multi-gpu upload the view's rows themselves; next hops
+// read the view's arcs in place).
 // The answers are the same either way.
 #pragma once
 

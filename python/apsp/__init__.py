@@ -287,8 +287,8 @@ def shortest_path(graph, directed=True, unweighted=False, return_predecessors=Fa
         * dense array-like, V x V: ``graph[i, j]`` is the weight of edge i -> j; **0 and inf mean
           "no edge"** (as in SciPy; a zero-weight edge needs one of the other forms). An int32,
           int64, float32 or float64 array is read in place, any strides (the cpu backend fills its
-          matrix from it, cuda and multi-gpu upload its rows); it is copied into an edge list only
-          for negative weights, predecessors / next hops and the mpi backend.
+          matrix from it, cuda and multi-gpu upload its rows, next hops read its edges in place);
+          it is copied into an edge list only for negative weights and the mpi backend.
         * any ``scipy.sparse`` matrix or array: every stored entry is an edge, **explicit zeros are
           zero-weight edges**; duplicates of a COO matrix add up, parallel entries of other formats
           keep the lightest (both as SciPy reads them).

@@ -316,9 +316,9 @@ std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, 
 }
 
 bool may_have_zero_weight_cycle(const Graph& g) {
-  if (g.is_dense()) return true;
   const std::int64_t n = g.num_vertices;
   std::vector<std::pair<std::int32_t, std::int32_t>> zero;
+  if (g.is_dense()) return false;  // in a view 0 means "no edge": no edge weighs 0
   for (std::size_t e = 0; e < g.src.size(); ++e) {
     if (g.weight[e] != 0 || g.src[e] == g.dst[e]) continue;
     if (!g.directed) return true;

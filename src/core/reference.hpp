@@ -33,6 +33,38 @@ inline bool is_integral_value(double w) { return !(std::fabs(w) < 0x1p52) || dou
 /// The weight an edge entry stands for, as the edge list would hold it.
 template <class S> double dense_weight(const DenseAdjacency& a, S x) { return a.unweighted ? 1.0 : double(x); }
 
+/// Calls f(u, v, w) for every arc of g in part `part` of `parts` (an edge list: edge-index
+/// ranges; a dense view: row ranges), in input order: the parts concatenated in order give the
+/// edge list's order, or for a dense view row-major order, the order edges_from_dense lists its
+/// edges in. Self loops are skipped; an undirected edge gives u -> v, then v -> u. So code that
+/// walks arcs reads a dense view in place and sees exactly what its edge-list copy would give.
+template <class F> void for_each_arc(const Graph& g, F&& f, int part = 0, int parts = 1) {
+  if (!g.is_dense()) {
+    const std::int64_t E = std::int64_t(g.src.size()), e0 = E * part / parts, e1 = E * (part + 1) / parts;
+    for (std::int64_t e = e0; e < e1; ++e) {
+      const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
+      if (u == v) continue;
+      const double w = g.weight[std::size_t(e)];
+      f(u, v, w);
+      if (!g.directed) f(v, u, w);
+    }
+    return;
+  }
+  const std::int64_t n = g.num_vertices, r0 = n * part / parts, r1 = n * (part + 1) / parts;
+  visit_dtype(g.dense.kind, [&](auto tag) {
+    using S = decltype(tag);
+    for (std::int64_t i = r0; i < r1; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (i == j) continue;
+        const S x = dense_entry<S>(g.dense, i, j);
+        if (!dense_is_edge(x)) continue;
+        const double w = dense_weight(g.dense, x);
+        f(std::int32_t(i), std::int32_t(j), w);
+        if (!g.directed) f(std::int32_t(j), std::int32_t(i), w);
+      }
+  });
+}
+
 /// Local -> global index of a tiled (block-cyclic) layout: x -> ((x / tile) * step + first) * tile
 /// + x % tile. The default is the identity (one tile, step 1).
 struct TileMap {
@@ -74,7 +106,7 @@ bool reference_bellman_ford(const Graph& g, std::int64_t source, std::vector<dou
 /// Whether g (an edge list) has a cycle of zero-weight arcs: the only place where tight next hops
 /// (d(i,j) = w(i,v) + d(v,j) for v = next[i][j], with exact sums) can loop. An undirected
 /// zero-weight edge is one (u -> v -> u); self loops are not. Kahn's algorithm on the zero-weight
-/// arcs, O(E). A dense view answers true (not examined).
+/// arcs, O(E). A dense view has no zero-weight edge (0 is "no edge" there): false.
 bool may_have_zero_weight_cycle(const Graph& g);
 
 /// Compares solver output to the reference (full FW for V <= full_limit, else Dijkstra /

@@ -165,10 +165,10 @@ Result solve(const Graph& input, const SolveOptions& options) {
   // A dense graph (a view of the caller's V x V matrix) goes straight into the distance matrix
   // when the kernels see the graph as it is: solve() builds that matrix from it (backends without
   // builds_matrix(): the CPU backend), or the backend does (builds_matrix_from_dense(): cuda,
-  // multi-gpu). Its entries are copied into an edge list once, here, when something needs edges:
-  // Johnson reweighting (negative weights), a backend that builds its matrix from edges only
-  // (mpi), and paths (the backend's next hops and repair_next_hops() walk out-edges). `in` is the
-  // input from then on.
+  // multi-gpu). Paths read its arcs in place too (detail::for_each_arc: the next hops of cpu and
+  // cuda, positive_weights, repair_next_hops). Its entries are copied into an edge list once,
+  // here, only where edges are needed: Johnson reweighting (negative weights, a new graph anyway)
+  // and a backend that builds its matrix from edges only (mpi). `in` is the input from then on.
   Graph copied;
   const Graph* in = &input;
   auto to_edges = [&](const std::string& why) {
@@ -235,7 +235,6 @@ Result solve(const Graph& input, const SolveOptions& options) {
   if (g->is_dense()) {
     if (backend->builds_matrix() && !backend->builds_matrix_from_dense())
       to_edges("the " + backend->name() + " backend builds its matrix from edges");
-    else if (options.paths) to_edges("paths");
     g = in;
   }
 

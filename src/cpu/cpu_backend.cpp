@@ -34,6 +34,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/reference.hpp"
 #include "core/rounds.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/next_hops.hpp"
@@ -297,11 +298,10 @@ int effective_block(Dtype t, int block) {
 
 bool positive_weights(const Graph& g, Dtype t) {
   double wmin = INFINITY, wmax = 0;
-  for (std::size_t e = 0; e < g.num_edges(); ++e) {
-    if (g.src[e] == g.dst[e]) continue;
-    wmin = std::min(wmin, g.weight[e]);
-    wmax = std::max(wmax, std::fabs(g.weight[e]));
-  }
+  detail::for_each_arc(g, [&](std::int32_t, std::int32_t, double w) {  // a dense view in place
+    wmin = std::min(wmin, w);
+    wmax = std::max(wmax, std::fabs(w));
+  });
   if (!(wmin > 0)) return wmin == INFINITY;  // no edges: nothing to tie
   if (is_integer(t)) return true;
   const double unit = t == Dtype::Float32 ? 0x1p-24 : 0x1p-53;

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "core/reference.hpp"
 
 namespace apsp::detail::cpu {
 
@@ -84,7 +85,7 @@ template <class T> struct ArcLists {
 
 // Exact types: the tight arcs, each row's in reverse CSR order (the kernel's last match wins).
 template <class T> ArcLists<T> tight_arcs(const Graph& g, const Matrix& dist, int threads) {
-  const i64 n = dist.stride(), E = i64(g.num_edges());
+  const i64 n = dist.stride(), E = i64(g.src.size());  // a dense view: none (rows instead)
   const T* d = dist.data<T>();
   struct Tight {
     i32 u, v;
@@ -96,6 +97,15 @@ template <class T> ArcLists<T> tight_arcs(const Graph& g, const Matrix& dist, in
   {
     const i64 t = omp_get_thread_num(), nt = omp_get_num_threads();
     std::vector<Tight>& out = part[std::size_t(t)];
+    if (g.is_dense()) {  // row ranges of the view in place (its rows read in order: no prefetch)
+      detail::for_each_arc(
+          g,
+          [&](i32 u, i32 v, double w0) {
+            const T w = weight_as<T>(w0);
+            if (w == d[i64(u) * n + v]) out.push_back({u, v, w});
+          },
+          int(t), int(nt));
+    }
     const i64 e0 = E * t / nt, e1 = E * (t + 1) / nt;
     for (i64 e = e0; e < e1; ++e) {
       // d[u][v] is a cache miss for edges in random order: ask for it well ahead.
@@ -128,16 +138,11 @@ template <class T> ArcLists<T> tight_arcs(const Graph& g, const Matrix& dist, in
 // solve's sums bit for bit) come first, sorted by weight, so the kernel can stop early; the rest
 // are only scanned when some minimum turns out larger than that bound.
 template <class T> ArcLists<T> sorted_arcs(const Graph& g, const Matrix& dist, int threads) {
-  const i64 n = dist.stride(), nv = g.num_vertices, E = i64(g.num_edges());
+  const i64 n = dist.stride(), nv = g.num_vertices;
   const T inf = unreachable<T>();
   ArcLists<T> L;
   L.start.assign(std::size_t(n) + 1, 0);
-  for (i64 e = 0; e < E; ++e) {
-    const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
-    if (u == v) continue;
-    ++L.start[std::size_t(u) + 1];
-    if (!g.directed) ++L.start[std::size_t(v) + 1];
-  }
+  detail::for_each_arc(g, [&](i32 u, i32, double) { ++L.start[std::size_t(u) + 1]; });
   for (i64 i = 0; i < n; ++i) {
     APSP_EXPECTS(L.start[std::size_t(i) + 1] < (i64(1) << 31), "a vertex with 2^31 or more out-edges");
     L.start[std::size_t(i) + 1] += L.start[std::size_t(i)];
@@ -150,13 +155,7 @@ template <class T> ArcLists<T> sorted_arcs(const Graph& g, const Matrix& dist, i
     L.arcs[std::size_t(at)] = {w, v, i32(at - L.start[std::size_t(u)])};
     L.by_pos[std::size_t(at)] = v;
   };
-  for (i64 e = 0; e < E; ++e) {
-    const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
-    if (u == v) continue;
-    const T w = weight_as<T>(g.weight[std::size_t(e)]);
-    put(u, v, w);
-    if (!g.directed) put(v, u, w);
-  }
+  detail::for_each_arc(g, [&](i32 u, i32 v, double w) { put(u, v, weight_as<T>(w)); });
   L.sorted_end.assign(std::size_t(n), 0);
   L.bound.assign(std::size_t(n), T(0));
   const T* d = dist.data<T>();

@@ -247,17 +247,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   void start_next(const Graph& g) {
-    APSP_EXPECTS(!g.is_dense(), "next hops walk an edge list (solve() copies a dense graph's edges for paths)");
-    const std::int64_t E = std::int64_t(g.num_edges());
     std::vector<std::int64_t> row_ptr(std::size_t(n_) + 1, 0);
-    auto each_arc = [&](auto&& f) {
-      for (std::int64_t e = 0; e < E; ++e) {
-        const std::int32_t u = g.src[e], v = g.dst[e];
-        if (u == v) continue;
-        f(u, v, g.weight[e]);
-        if (!g.directed) f(v, u, g.weight[e]);
-      }
-    };
+    auto each_arc = [&](auto&& f) { detail::for_each_arc(g, f); };  // a dense view read in place
     each_arc([&](std::int32_t u, std::int32_t, double) { ++row_ptr[u + 1]; });
     for (std::int64_t i = 0; i < n_; ++i) row_ptr[i + 1] += row_ptr[i];
     const std::int64_t A = row_ptr[n_];
