@@ -267,6 +267,7 @@ if has paths; then
       IN=$DATA/p${V}w$wmin.bin
       [ -s "$IN" ] || "$APSP" generate "$IN" -V "$V" -E 5000000 --wmin "$wmin" --wmax 1000 --seed 3 >/dev/null
       declare -A best=() comp=()
+      same16="not compared"; rm -f "$DATA/ref.bin" "$DATA/ref.next"
       for trial in 1 2; do
         # paths16: --paths on the int16x2 rounds (APSP_CUDA_INT16_PATHS=1, off by default until verified)
         for mode in dist paths paths16; do

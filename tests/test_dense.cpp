@@ -159,6 +159,25 @@ bool mentions_copy(const Result& r) {
   return false;
 }
 
+/// Sets an environment variable for one scope; restores the old value (or unsets) after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
 struct Case {
   std::int64_t V;
   Dtype kind;
@@ -279,7 +298,8 @@ TEST(Dense, PathsMatchTheEdgeList) {
   // entry, by either cpu method (the edges method walks arcs in input order: row-major for a view).
   for (const char* method : {"edges", "tracked", ""}) {
     SCOPED_TRACE(std::string("APSP_CPU_NEXT=") + method);
-    if (*method) setenv("APSP_CPU_NEXT", method, 1);
+    std::optional<ScopedEnv> env;  // restored even when a case fails
+    if (*method) env.emplace("APSP_CPU_NEXT", method);
     std::uint64_t seed = 500;
     for (const Dtype kind : kKinds)
       for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
@@ -289,7 +309,6 @@ TEST(Dense, PathsMatchTheEdgeList) {
       }
     check_case({300, Dtype::Float32, Layout::ColMajor, false, false, false, true, {}, 0, 551});
     check_case({300, Dtype::Int64, Layout::RowMajor, true, false, false, true, {}, 0, 552});
-    unsetenv("APSP_CPU_NEXT");
   }
 }
 
@@ -495,25 +514,6 @@ std::string cuda_unavailable() {
     const std::string why = cuda_unavailable();                        \
     if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;       \
   } while (0)
-
-/// Sets an environment variable for one scope (APSP_CUDA_INT16), restoring the old value.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 struct CudaCase {
   std::int64_t V;

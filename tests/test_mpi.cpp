@@ -310,11 +310,39 @@ TEST(Mpi, GridShapeFromTheEnvironment) {
   EXPECT_EQ(six.Pr * 10 + six.Pc, 23);
   EXPECT_EQ(prime.Pr * 10 + prime.Pc, 17);
   setenv("APSP_GRID", "4x1", 1);
-  const Grid tall = Grid::for_workers(4);
+  const Grid tall = Grid::for_run(4);
   EXPECT_EQ(tall.Pr * 10 + tall.Pc, 41);
-  for (const char* bad : {"3x3", "2x", "x2", "0x4", "2x2x1", "two", "2x2 "}) {
+  // Status lines and estimates keep the default shape (for_workers ignores APSP_GRID), so a
+  // shape for a run of 4 does not break `apsp info` on a host with another GPU count.
+  const Grid info = Grid::for_workers(8);
+  EXPECT_EQ(info.Pr * 10 + info.Pc, 24);
+  for (const char* bad : {"3x3", "2x", "x2", "0x4", "2x2x1", "two", "2x2 ", "65536x65536"}) {
     setenv("APSP_GRID", bad, 1);
-    EXPECT_THROW((void)Grid::for_workers(4), apsp::UsageError) << bad;
+    EXPECT_THROW((void)Grid::for_run(4), apsp::UsageError) << bad;
   }
   unsetenv("APSP_GRID");
+}
+
+// A set-up problem on one rank only (rank 0's host memory check: only it receives the matrices)
+// is one ResourceError on every rank, not an error on rank 0 and a hang in the others' collectives.
+TEST(Mpi, HostMemoryShortOnRankZeroFailsEveryRank) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  RandomGraphSpec s;
+  s.V = 200;
+  s.E = 1000;
+  s.seed = 61;
+  const apsp::Graph g = apsp::test::random_graph(s);
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::Mpi;
+  o.block = 32;
+  if (world_rank() == 0) setenv("APSP_HOST_MEMORY", "4096", 1);
+  EXPECT_THROW((void)apsp::solve(g, o), apsp::ResourceError) << "rank " << world_rank();
+  unsetenv("APSP_HOST_MEMORY");
+  const apsp::Result again = apsp::solve(g, o);  // every rank still in step afterwards
+  if (world_rank() == 0) {
+    EXPECT_FALSE(again.dist.empty());
+  }
+#endif
 }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 
 namespace apsp::detail {
@@ -32,15 +33,22 @@ class BackendImpl {
   virtual bool builds_matrix() const { return false; }
   /// Only with builds_matrix(): true when run() builds the distances straight from a dense graph
   /// (Graph::dense, empty src/dst) too, so solve() hands it the dense graph instead of copying
-  /// its entries into an edge list (when paths are off and no weight is negative).
+  /// its entries into an edge list (when no weight is negative; with paths too).
   virtual bool builds_matrix_from_dense() const { return false; }
   /// With paths and both sinks set: true when run() streams next hops to options.next_sink as it
   /// streams distances, with walks that end without solve()'s repair_next_hops() (which needs the
-  /// whole matrices). solve() then allocates no whole matrix (multi-gpu, mpi).
+  /// whole matrices), or that repairs them itself (cuda, where a walk could loop). solve() then
+  /// allocates no whole matrix (cuda, multi-gpu, mpi).
   virtual bool streams_paths() const { return false; }
   /// False in a process that gets no result matrices (an MPI rank other than 0): solve() then
   /// allocates none there, and run() leaves dist / next empty.
   virtual bool receives_result() const { return true; }
+  /// solve()'s set-up problem on this process ("" for none; e.g. the host memory check, which
+  /// only a receiving rank makes): throws ResourceError if there is one. The mpi backend agrees
+  /// on it first, so that every rank throws alike instead of some waiting in a collective.
+  virtual void agree_on(const std::string& problem) const {
+    if (!problem.empty()) throw ResourceError(problem);
+  }
   /// Memory the host matrices should live in (Pinned for GPU backends).
   virtual Memory host_memory() const { return Memory::Host; }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
@@ -48,17 +56,21 @@ class BackendImpl {
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the
   /// kernels see (already reweighted when it had negative weights; edge weights are exact in the
   /// dtype). `next` is null unless paths were asked for. Fills timings.h2d/compute/d2h.
-  /// A dense input graph (Graph::dense) reaches run() as it is, with empty src/dst, only without
-  /// paths and without negative weights, and only for a backend that does not builds_matrix() or
+  /// A dense input graph (Graph::dense) reaches run() as it is, with empty src/dst, when no
+  /// weight is negative (with or without paths), for a backend that does not builds_matrix() or
   /// that builds_matrix_from_dense(); every other run() gets its edge list (solve() copies it
-  /// once). So a run() that reads g.src/g.dst in those cases must check g.is_dense() (and
-  /// num_edges() of a dense graph is a scan).
+  /// once). So a run() must read arcs through detail::for_each_arc (or check g.is_dense()), and
+  /// num_edges() of a dense graph is a scan.
   /// Streaming: a backend may hand finished stripes to options.dist_sink / next_sink (when set)
   /// instead; it must then leave `dist` / `*next` empty (Matrix{}) so solve() does not hand
   /// them out a second time. solve() has already wrapped the sink for Johnson's restore.
   virtual void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& options,
                    Timings& timings) = 0;
 };
+
+/// Throws ResourceError if a V = n result (n_pad^2 entries of t, plus int32 next hops with
+/// `paths`) does not fit this host's memory (APSP_HOST_MEMORY overrides; solve.cpp).
+void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths);
 
 /// Factories; each returns nullptr when that backend is not built.
 std::unique_ptr<BackendImpl> make_cpu_backend();

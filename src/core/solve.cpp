@@ -78,19 +78,6 @@ std::size_t host_memory_limit() {
   return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
 }
 
-void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) {
-  const double need = double(n_pad) * double(n_pad) * double(dtype_size(t) + (paths ? 4 : 0));
-  const std::size_t have = host_memory_limit();
-  if (need > double(have)) {
-    std::ostringstream os;
-    os.precision(0);
-    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
-       << " GiB) for the " << dtype_name(t) << " distance matrix" << (paths ? " and next-hop matrix" : "")
-       << ", more than this machine's " << have << " bytes of memory (set APSP_HOST_MEMORY to override)";
-    throw ResourceError(os.str());
-  }
-}
-
 /// Johnson's d(u,v) = d'(u,v) - h(u) + h(v) on a stripe that a streaming backend hands out.
 /// Copies the stripe (the backend's buffer is read-only) and passes the copy on.
 RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
@@ -138,6 +125,21 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
 }
 
 }  // namespace
+
+namespace detail {
+void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) {
+  const double need = double(n_pad) * double(n_pad) * double(dtype_size(t) + (paths ? 4 : 0));
+  const std::size_t have = host_memory_limit();
+  if (need > double(have)) {
+    std::ostringstream os;
+    os.precision(0);
+    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
+       << " GiB) for the " << dtype_name(t) << " distance matrix" << (paths ? " and next-hop matrix" : "")
+       << ", more than this machine's " << have << " bytes of memory (set APSP_HOST_MEMORY to override)";
+    throw ResourceError(os.str());
+  }
+}
+}  // namespace detail
 
 Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
   if (g.is_dense()) {  // one scan; the Graph's flag may not come from one (graph.hpp)
@@ -230,7 +232,15 @@ Result solve(const Graph& input, const SolveOptions& options) {
   const bool streamed = backend->builds_matrix() && options.dist_sink &&
                         (!options.paths || (options.next_sink && backend->streams_paths()));
   const bool no_matrices = streamed || (backend->builds_matrix() && !backend->receives_result());
-  if (!no_matrices) check_host_memory(n, n_pad, t, options.paths);
+  std::string problem;  // agreed on by every MPI rank before anyone throws (agree_on)
+  if (!no_matrices) {
+    try {
+      detail::check_host_memory(n, n_pad, t, options.paths);
+    } catch (const ResourceError& e) {
+      problem = e.what();
+    }
+  }
+  backend->agree_on(problem);
   backend->check_fits(n, t, block, options.paths);
   if (g->is_dense()) {
     if (backend->builds_matrix() && !backend->builds_matrix_from_dense())

@@ -234,14 +234,30 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// a stream of its own after the work queued so far, so that the caller can download the
   /// distances meanwhile (both only read d). The host sorts the arcs by source while the rounds
   /// still run. finish_next() waits for it; next_data() is valid after that.
-  /// Allocates what start_next() needs (the next-hop matrix, arc lists for up to 2E arcs, the
-  /// stream): called before the rounds are queued, since a cudaMalloc would wait for them.
-  void reserve_next(const Graph& g) {
-    const std::size_t arcs = std::max<std::size_t>(1, g.num_edges() * (g.directed ? 1 : 2));
+  /// Allocates what start_next() needs: the next-hop matrix, the stream and, for an edge list
+  /// (or `arcs` >= 0), the arc lists (an edge list: up to 2E arcs; a dense view's are sized by
+  /// start_next once it has counted them, without a V^2 scan here). Called before the rounds are
+  /// queued. Throws ResourceError, with the bytes, when the GPU lacks the memory.
+  void reserve_next(const Graph& g, std::int64_t arcs = -1) {
+    if (arcs < 0 && !g.is_dense()) arcs = std::int64_t(g.src.size()) * (g.directed ? 1 : 2);
+    const std::size_t a = std::size_t(std::max<std::int64_t>(arcs, 1));
+    const bool lists = arcs >= 0;
+    std::size_t need = 0;
+    if (next_.size() == 0) need += std::size_t(n_pad_) * std::size_t(n_pad_) * 4;
+    if (next_job_.row.size() < std::size_t(n_) + 1) need += (std::size_t(n_) + 1) * 8;
+    if (lists && next_job_.col.size() < a) need += a * 4;
+    if (lists && next_job_.wt.size() < a) need += a * sizeof(T);
+    if (need > 0) {
+      std::size_t free_b = 0, total_b = 0;
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+      if (need > free_b)
+        throw ResourceError("--paths needs " + std::to_string(need) + " bytes more GPU memory (next-hop matrix and " +
+                            std::to_string(a) + " arcs by source); the GPU has " + std::to_string(free_b) + " free");
+    }
     if (next_.size() == 0) next_ = DeviceBuffer<std::int32_t>(std::size_t(n_pad_) * n_pad_);
     if (next_job_.row.size() < std::size_t(n_) + 1) next_job_.row = DeviceBuffer<std::int64_t>(std::size_t(n_) + 1);
-    if (next_job_.col.size() < arcs) next_job_.col = DeviceBuffer<std::int32_t>(arcs);
-    if (next_job_.wt.size() < arcs) next_job_.wt = DeviceBuffer<T>(arcs);
+    if (lists && next_job_.col.size() < a) next_job_.col = DeviceBuffer<std::int32_t>(a);
+    if (lists && next_job_.wt.size() < a) next_job_.wt = DeviceBuffer<T>(a);
     if (!next_job_.stream) APSP_CUDA_TRY(cudaStreamCreateWithFlags(&next_job_.stream, cudaStreamNonBlocking));
     if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
   }
@@ -261,7 +277,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
     });
     detail::trace("cuda: next hops: out-arcs sorted by source");
-    reserve_next(g);  // no-op when called before the rounds, as it should be
+    reserve_next(g, A);  // allocates only for a dense view (an edge list's lists are reserved)
     cudaStream_t ns = next_job_.stream;
     APSP_CUDA_TRY(cudaEventRecord(next_job_.after, stream_));  // the rounds
     APSP_CUDA_TRY(cudaStreamWaitEvent(ns, next_job_.after, 0));

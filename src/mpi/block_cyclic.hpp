@@ -25,22 +25,29 @@ using i64 = std::int64_t;
 /// The Pr x Pc worker grid; rank = pr * Pc + pc.
 struct Grid {
   int P = 1, Pr = 1, Pc = 1;
-  /// The most square factorisation P = Pr * Pc with Pr <= Pc (1 x P for a prime P), or the
-  /// shape APSP_GRID="RxC" names (R * C must be P; for experiments with the grid's shape).
-  static Grid for_workers(int P) {
-    Grid g;
-    g.P = P;
+  /// The grid a run of P workers uses: the shape APSP_GRID="RxC" names (R * C must be P; for
+  /// experiments with the grid's shape; anything else is a UsageError), else for_workers(P).
+  /// Only where a run builds its grid: status lines and estimates use for_workers.
+  static Grid for_run(int P) {
     if (const char* e = std::getenv("APSP_GRID"); e && *e) {
       int r = 0, c = 0;
       char x = 0, tail = 0;
       if (std::sscanf(e, "%d%c%d%c", &r, &x, &c, &tail) != 3 || (x != 'x' && x != 'X') || r < 1 || c < 1 ||
-          r * c != P)
+          static_cast<long long>(r) * c != P)
         throw UsageError("APSP_GRID=" + std::string(e) + " is not a grid RxC of the " + std::to_string(P) +
                          " workers");
+      Grid g;
+      g.P = P;
       g.Pr = r;
       g.Pc = c;
       return g;
     }
+    return for_workers(P);
+  }
+  /// The most square factorisation P = Pr * Pc with Pr <= Pc (1 x P for a prime P).
+  static Grid for_workers(int P) {
+    Grid g;
+    g.P = P;
     for (int r = 1; r * r <= P; ++r)
       if (P % r == 0) g.Pr = r;
     g.Pc = P / g.Pr;

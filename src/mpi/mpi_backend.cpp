@@ -717,6 +717,27 @@ Mode next_hop_mode(const Graph& g, Dtype t, bool paths, bool streamed) {
   return !streamed || cpu::positive_weights(g, t) ? Mode::NextHops : Mode::HopCounts;
 }
 
+std::string first_problem(MPI_Comm comm, const std::string& problem);
+
+/// Grid::for_run on every rank, and the same on every rank: APSP_GRID is read per rank (mpirun
+/// passes it to other hosts only with -x), so a malformed value on some rank, or shapes that
+/// differ, are one UsageError on every rank instead of mismatched collectives. Collective.
+Grid agreed_grid(MPI_Comm world, int size) {
+  Grid g;
+  std::string error;
+  try {
+    g = Grid::for_run(size);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (const std::string p = first_problem(world, error); !p.empty()) throw UsageError(p);
+  int mine[2] = {g.Pr, -g.Pr}, all[2] = {0, 0};
+  APSP_MPI_TRY(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, world));
+  if (all[0] != -all[1])
+    throw UsageError("the ranks do not agree on the grid (APSP_GRID differs between them: mpirun -x APSP_GRID)");
+  return g;
+}
+
 /// The ranks of this rank's host (MPI_Comm_split_type SHARED): this rank's local rank (in
 /// world-rank order) and how many there are.
 struct Host {
@@ -885,6 +906,10 @@ class MpiBackend final : public BackendImpl {
   bool builds_matrix() const override { return true; }
   /// Streamed next hops are loop-free (hop counts where zero-weight edges exist: next_hop_mode).
   bool streams_paths() const override { return true; }
+  void agree_on(const std::string& problem) const override {
+    ensure_mpi_initialised();
+    if (const std::string p = first_problem(MPI_COMM_WORLD, problem); !p.empty()) throw ResourceError(p);
+  }
   /// Only rank 0 gets the gathered matrices; the other ranks hold their blocks alone.
   bool receives_result() const override {
     ensure_mpi_initialised();
@@ -933,7 +958,7 @@ class MpiBackend final : public BackendImpl {
     const i64 n = g.num_vertices;
     // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.
     const i64 B = std::min<i64>(cpu::effective_block(t, block), round_up(n, cpu::kPadMultiple));
-    const Grid grid = Grid::for_workers(size);
+    const Grid grid = agreed_grid(world, size);
     const Layout lay(grid, rank, n, B);
     Comm row_comm, col_comm;
     APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
@@ -982,7 +1007,7 @@ class MpiBackend final : public BackendImpl {
     const Dtype t = dist.dtype();
     const i64 n = g.num_vertices;
     const i64 B = multigpu::kGpuTile;
-    const Grid grid = Grid::for_workers(size);
+    const Grid grid = agreed_grid(world, size);
     const Layout lay(grid, rank, n, B);
     Comm row_comm, col_comm;
     APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));

@@ -1235,7 +1235,7 @@ class MultiGpuBackend final : public BackendImpl {
                                                                                 : Mode::HopCounts;
     std::vector<Member> members;
     for (std::size_t q = 0; q < devs.size(); ++q) members.push_back({devs[q], int(q)});
-    MultiGpuRounds<T> fw(Grid::for_workers(int(devs.size())), members, g.num_vertices, mode);
+    MultiGpuRounds<T> fw(Grid::for_run(int(devs.size())), members, g.num_vertices, mode);
     fw.connect_in_process();
     fw.build(g);
     timings.h2d = seconds_since(t0);
@@ -1331,7 +1331,12 @@ std::size_t free_device_bytes(int device) {
 }
 
 std::size_t bytes_per_gpu(i64 n, int workers, std::size_t elem, bool paths) {
-  const Grid g = Grid::for_workers(workers);
+  // The shape a run of `workers` would use (APSP_GRID when it fits them: a 1 x P grid needs more).
+  Grid g = Grid::for_workers(workers);
+  try {
+    g = Grid::for_run(workers);
+  } catch (const UsageError&) {
+  }
   const i64 R = (n + kTile - 1) / kTile;
   const i64 ld = uniform_ld(g, R), rows = Layout::tiles_of(R, g.Pr, 0) * kTile;
   const i64 chunk = cuda::kEdgeChunk;
