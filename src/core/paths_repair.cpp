@@ -76,33 +76,11 @@ template <class T> T weight_as(double w) {
 /// Calls f(t, u, v, w) for every arc u -> v of g (self loops skipped; both directions of an
 /// undirected edge), in parallel, t = the calling thread's number (in 0..max_threads()-1).
 template <class F> void for_each_arc_parallel(const Graph& g, F f) {
-  const i64 n = g.num_vertices;
-  if (g.is_dense()) {
-    visit_dtype(g.dense.kind, [&](auto tag) {
-      using S = decltype(tag);
-#pragma omp parallel for schedule(dynamic, 16) if (n >= 256)
-      for (i64 u = 0; u < n; ++u)
-        for (i64 v = 0; v < n; ++v) {
-          if (u == v) continue;
-          const S x = detail::dense_entry<S>(g.dense, u, v);
-          if (!detail::dense_is_edge(x)) continue;
-          const double w = detail::dense_weight(g.dense, x);
-          f(omp_get_thread_num(), i32(u), i32(v), w);
-          if (!g.directed) f(omp_get_thread_num(), i32(v), i32(u), w);
-        }
-    });
-    return;
-  }
-  const i64 E = i64(g.src.size());
-#pragma omp parallel if (E >= (1 << 16))
+  const bool big = g.is_dense() ? g.num_vertices >= 256 : g.src.size() >= (std::size_t(1) << 16);
+#pragma omp parallel if (big)
   {
-    const i64 t = omp_get_thread_num(), nt = omp_get_num_threads();
-    for (i64 e = E * t / nt; e < E * (t + 1) / nt; ++e) {
-      const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
-      if (u == v) continue;
-      f(int(t), u, v, g.weight[std::size_t(e)]);
-      if (!g.directed) f(int(t), v, u, g.weight[std::size_t(e)]);
-    }
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    detail::for_each_arc(g, [&](i32 u, i32 v, double w) { f(t, u, v, w); }, t, nt);
   }
 }
 
