@@ -225,4 +225,10 @@ std::string check_next_hop_walks(const Graph& g, const Matrix& dist, const Matri
   });
 }
 
+std::string cuda_unavailable() {
+  for (const BackendInfo& b : backends())
+    if (b.name == "cuda") return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
+  return "no cuda backend in this build";
+}
+
 }  // namespace apsp::test

@@ -87,4 +87,14 @@ std::vector<char> read_bytes(const std::string& path);
 /// The NTHU course cases folder (APSP_SOURCE_DIR/../shared/nthu-testcases), or "" if absent.
 std::string nthu_cases_dir();
 
+/// "" when the cuda backend can run here, else why not (for GTEST_SKIP messages).
+std::string cuda_unavailable();
+
 }  // namespace apsp::test
+
+/// Skips the current test, saying why, where the cuda backend cannot run.
+#define REQUIRE_CUDA()                                                    \
+  do {                                                                    \
+    const std::string why_ = ::apsp::test::cuda_unavailable();            \
+    if (!why_.empty()) GTEST_SKIP() << "no CUDA device: " << why_;        \
+  } while (0)

@@ -23,18 +23,6 @@
 namespace apsp {
 namespace {
 
-/// "" when the cuda backend can run here, else why not.
-std::string cuda_unavailable() {
-  for (const BackendInfo& b : backends())
-    if (b.name == "cuda") return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
-  return "no cuda backend in this build";
-}
-
-#define REQUIRE_CUDA()                                                 \
-  do {                                                                 \
-    const std::string why = cuda_unavailable();                        \
-    if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;       \
-  } while (0)
 
 Result solve_with(const Graph& g, Backend b, Dtype t) {
   SolveOptions o;

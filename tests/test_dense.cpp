@@ -502,18 +502,6 @@ TEST(Dense, HugeSelfLoopOfOneVertexIsIgnored) {
 
 // ---- the cuda backend on dense views (skip without a GPU) ---------------------------------------
 
-/// "" when the cuda backend can run here, else why not.
-std::string cuda_unavailable() {
-  for (const BackendInfo& b : backends())
-    if (b.name == "cuda") return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
-  return "no cuda backend in this build";
-}
-
-#define REQUIRE_CUDA()                                                 \
-  do {                                                                 \
-    const std::string why = cuda_unavailable();                        \
-    if (!why.empty()) GTEST_SKIP() << "no CUDA device: " << why;       \
-  } while (0)
 
 struct CudaCase {
   std::int64_t V;
