@@ -17,6 +17,7 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
+#include "core/backend.hpp"
 #include "core/reference.hpp"
 #include "support.hpp"
 
@@ -258,9 +259,10 @@ TEST(Cuda, Int16ModeExactOrFallsBack) {
   expect_matches_reference(test::random_graph(s), Dtype::Int32, s.seed);
 }
 
-// --paths on int16x2 rounds (APSP_CUDA_INT16_PATHS=1, forced): the packed result is widened to
-// int32 before the next-hop kernel, so distances and next hops equal the int32 run's exactly,
-// kept or fallen back, with and without sinks.
+// --paths on int16x2 rounds (APSP_CUDA_INT16=1 forces them at this V; with --paths they are on
+// by default wherever int16x2 is tried): the packed result is widened to int32 before the
+// next-hop kernel, so distances and next hops equal the int32 run's exactly, kept or fallen back,
+// with and without sinks; APSP_CUDA_INT16_PATHS=0 keeps int32 rounds.
 TEST(Cuda, Int16ModeWithPaths) {
   REQUIRE_CUDA();
   test::RandomGraphSpec kept = spec(700, 30 * 700, 31);
@@ -273,9 +275,12 @@ TEST(Cuda, Int16ModeWithPaths) {
     o.dtype = Dtype::Int32;
     o.paths = true;
     const Result want = solve(g, o);
+    EXPECT_STREQ(detail::cuda_last_rounds(), "int32");  // V < 6144: not tried by default
     const ScopedEnv force("APSP_CUDA_INT16", "1");
-    const ScopedEnv with_paths("APSP_CUDA_INT16_PATHS", "1");
-    const Result got = solve(g, o);
+    const Result got = solve(g, o);  // int16x2 with paths is on by default where int16x2 is tried
+    // The packed rounds kept their result where every pair is close; else they fell back.
+    const char* used = s.components == 1 ? "int16x2" : "int32";
+    EXPECT_STREQ(detail::cuda_last_rounds(), used) << "seed " << s.seed;
     EXPECT_EQ(test::compare(got.dist, want.dist), "") << "seed " << s.seed;
     EXPECT_EQ(test::compare(got.next, want.next), "") << "seed " << s.seed;
     EXPECT_EQ(check_paths(g, got), "") << "seed " << s.seed;
@@ -283,10 +288,17 @@ TEST(Cuda, Int16ModeWithPaths) {
     o.dist_sink = dist.sink();
     o.next_sink = next.sink();
     (void)solve(g, o);
+    EXPECT_STREQ(detail::cuda_last_rounds(), used) << "seed " << s.seed;
     ASSERT_EQ(dist.check(), "");
     ASSERT_EQ(next.check(), "");
     EXPECT_EQ(test::compare(dist.m, want.dist), "") << "seed " << s.seed;
     EXPECT_EQ(test::compare(next.m, want.next), "") << "seed " << s.seed;
+    o.dist_sink = nullptr;
+    o.next_sink = nullptr;
+    const ScopedEnv off("APSP_CUDA_INT16_PATHS", "0");
+    const Result plain = solve(g, o);
+    EXPECT_STREQ(detail::cuda_last_rounds(), "int32");
+    EXPECT_EQ(test::compare(plain.next, want.next), "") << "seed " << s.seed;
   }
 }
 
@@ -295,7 +307,15 @@ TEST(Cuda, Int16ModeWithPaths) {
 TEST(Cuda, Int16SmallForSanitizers) {
   REQUIRE_CUDA();
   const ScopedEnv force("APSP_CUDA_INT16", "1");
-  expect_matches_reference(test::random_graph(spec(300, 9000, 31)), Dtype::Int32, 31);
+  const Graph kept = test::random_graph(spec(300, 9000, 31));
+  expect_matches_reference(kept, Dtype::Int32, 31);
+  SolveOptions o;  // with --paths: widened, arcs uploaded on a helper thread during the rounds
+  o.backend = Backend::Cuda;
+  o.dtype = Dtype::Int32;
+  o.paths = true;
+  const Result r = solve(kept, o);
+  EXPECT_STREQ(detail::cuda_last_rounds(), "int16x2");
+  EXPECT_EQ(check_paths(kept, r), "");
   test::RandomGraphSpec s = spec(300, 600, 32);
   s.components = 2;
   expect_matches_reference(test::random_graph(s), Dtype::Int32, s.seed);

@@ -79,6 +79,9 @@ std::unique_ptr<BackendImpl> make_multigpu_backend();
 std::unique_ptr<BackendImpl> make_mpi_backend();
 /// Creates the CUDA context on `device` (no-op without CUDA or a device); see warm_up().
 void cuda_warm_up(int device);
+/// What the cuda backend's last run used for its rounds: "int16x2", "int32" or "float32" ("" before
+/// any run, or without CUDA). For tests.
+const char* cuda_last_rounds();
 /// Status lines for `apsp info` / apsp::backends().
 BackendInfo cpu_backend_info();
 BackendInfo cuda_backend_info();

@@ -9,6 +9,7 @@ void* pinned_alloc(std::size_t) { return nullptr; }
 void pinned_free(void*) {}
 std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
 void cuda_warm_up(int) {}
+const char* cuda_last_rounds() { return ""; }
 BackendInfo cuda_backend_info() { return {"cuda", false, false, "not built (no CUDA compiler at configure time)"}; }
 #endif
 

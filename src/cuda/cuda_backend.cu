@@ -11,9 +11,11 @@
 // pinned allocator.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <sstream>
 #include <type_traits>
 #include <vector>
@@ -124,13 +126,13 @@ bool try_int16(const Graph& g) {
 }
 
 /// int16x2 rounds with --paths (then widened to int32 for the next-hop kernel): at V = 16384 the
-/// int32 rounds take ~290 ms against ~160 ms packed, most of what --paths adds to the compute
-/// (bench/results/paths-gpu-2026-11-21.md). Off unless APSP_CUDA_INT16_PATHS=1: written without
-/// a GPU at hand and not yet run on one (tests: Cuda.Int16ModeWithPaths). Needs the packed, the
+/// int32 rounds take ~290 ms against ~160 ms packed, most of what --paths added to the compute
+/// (bench/results/paths-gpu-2026-11-21.md; outputs byte-identical, scripts/gpu_check.sh paths).
+/// On wherever try_int16() is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the packed, the
 /// int32 and the next-hop matrices at once, so only where the GPU has room for them.
 bool int16_with_paths(const Graph& g) {
   const char* e = std::getenv("APSP_CUDA_INT16_PATHS");
-  if (!e || e[0] != '1') return false;
+  if (e && e[0] == '0') return false;
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
   const double np = double(round_up(g.num_vertices, cuda::kTile));
@@ -138,6 +140,9 @@ bool int16_with_paths(const Graph& g) {
   const double need = np * np * (2 + 4 + 4) + arcs * 12 + np * cuda::kTile * 4 * 8;
   return need < 0.9 * double(free_b);
 }
+
+/// What the last run's rounds used ("int16x2", "int32", "float32"; "" before any): tests ask.
+std::atomic<const char*> last_rounds{""};
 
 /// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
 /// overrides. Measured gain: see docs/cuda-notes.md.
@@ -219,12 +224,21 @@ class CudaBackend final : public BackendImpl {
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
     if constexpr (std::is_same_v<T, int>) {
       if (s16) fw.build_s16(g);  // synchronizes
+      if (s16 && next) fw.reserve_widen();
     }
     if (!s16) fw.build(g);  // synchronizes
     if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a cudaMalloc waits)
     timings.h2d = seconds_since(t0);
     trace("cuda: device matrix built");
     t0 = Clock::now();
+    // With --paths the out-arcs are sorted by source and uploaded on a helper thread while the
+    // rounds run (declared after fw: joined before fw goes, whatever throws).
+    std::future<void> arcs;
+    if (next) {
+      int device = 0;
+      APSP_CUDA_TRY(cudaGetDevice(&device));
+      arcs = std::async(std::launch::async, [&fw, &g, device] { fw.upload_arcs(g, fw.sort_arcs(g), device); });
+    }
     bool done = false;
     if constexpr (std::is_same_v<T, int>) {
       if (s16 && !(done = fw.rounds_packed(o.progress))) fw.build(g);
@@ -233,8 +247,12 @@ class CudaBackend final : public BackendImpl {
     if constexpr (std::is_same_v<T, int>) {
       if (done && next) fw.widen_s16();
     }
+    last_rounds = done ? "int16x2" : std::is_same_v<T, int> ? "int32" : "float32";
     // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
-    if (next) fw.start_next(g);
+    if (next) {
+      arcs.get();
+      fw.launch_next();
+    }
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.compute = seconds_since(t0);
     trace("cuda: rounds done");
@@ -313,6 +331,8 @@ class CudaBackend final : public BackendImpl {
 }  // namespace
 
 std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
+
+const char* cuda_last_rounds() { return last_rounds.load(); }
 
 BackendInfo cuda_backend_info() {
   BackendInfo info{"cuda", true, false, ""};

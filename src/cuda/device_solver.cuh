@@ -232,8 +232,9 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// Starts the next-hop matrix (n_pad x n_pad int32, ld n_pad) from the closed distances and
   /// g's out-edges (as the kernels saw them: self loops dropped, undirected edges both ways), on
   /// a stream of its own after the work queued so far, so that the caller can download the
-  /// distances meanwhile (both only read d). The host sorts the arcs by source while the rounds
-  /// still run. finish_next() waits for it; next_data() is valid after that.
+  /// distances meanwhile (both only read d): sort_arcs() (host) and upload_arcs() (own stream)
+  /// can run on a helper thread while the rounds run, then launch_next() queues the kernel after
+  /// them. finish_next() waits for it; next_data() is valid after that.
   /// Allocates what start_next() needs: the next-hop matrix, the stream and, for an edge list
   /// (or `arcs` >= 0), the arc lists (an edge list: up to 2E arcs; a dense view's are sized by
   /// start_next once it has counted them, without a V^2 scan here). Called before the rounds are
@@ -262,29 +263,62 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
   }
 
-  void start_next(const Graph& g) {
-    std::vector<std::int64_t> row_ptr(std::size_t(n_) + 1, 0);
-    auto each_arc = [&](auto&& f) { detail::for_each_arc(g, f); };  // a dense view read in place
-    each_arc([&](std::int32_t u, std::int32_t, double) { ++row_ptr[u + 1]; });
-    for (std::int64_t i = 0; i < n_; ++i) row_ptr[i + 1] += row_ptr[i];
-    const std::int64_t A = row_ptr[n_];
-    std::vector<std::int32_t> col(std::size_t(std::max<std::int64_t>(A, 1)));
-    std::vector<T> wt(std::size_t(std::max<std::int64_t>(A, 1)));
-    std::vector<std::int64_t> fill(row_ptr.begin(), row_ptr.end() - 1);
+  /// g's out-arcs sorted by source (CSR), as start_next() uploads them: host work only, no CUDA
+  /// call, so it can run on a thread of its own while the rounds run (a dense view read in place).
+  struct HostArcs {
+    std::vector<std::int64_t> row_ptr;
+    std::vector<std::int32_t> col;
+    std::vector<T> wt;
+  };
+  static HostArcs sort_arcs(const Graph& g) {
+    const std::int64_t n = g.num_vertices;
+    HostArcs a;
+    a.row_ptr.assign(std::size_t(n) + 1, 0);
+    auto each_arc = [&](auto&& f) { detail::for_each_arc(g, f); };
+    each_arc([&](std::int32_t u, std::int32_t, double) { ++a.row_ptr[u + 1]; });
+    for (std::int64_t i = 0; i < n; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
+    const std::int64_t A = a.row_ptr[n];
+    a.col.resize(std::size_t(std::max<std::int64_t>(A, 1)));
+    a.wt.resize(std::size_t(std::max<std::int64_t>(A, 1)));
+    std::vector<std::int64_t> fill(a.row_ptr.begin(), a.row_ptr.end() - 1);
     each_arc([&](std::int32_t u, std::int32_t v, double w) {
       const std::int64_t at = fill[u]++;
-      col[at] = v;
-      wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
+      a.col[at] = v;
+      a.wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
     });
     detail::trace("cuda: next hops: out-arcs sorted by source");
-    reserve_next(g, A);  // allocates only for a dense view (an edge list's lists are reserved)
+    return a;
+  }
+
+  /// sort_arcs + upload_arcs + launch_next in one go (on the caller's thread).
+  void start_next(const Graph& g) {
+    upload_arcs(g, sort_arcs(g));
+    launch_next();
+  }
+  /// Copies `arcs` (= sort_arcs(g)) into the arc lists on the next-hop stream, NOT ordered after
+  /// the rounds (they touch neither matrix), and waits for the copies: called on a helper thread
+  /// while the rounds run, the upload is off the critical path. (A copy from pageable memory
+  /// queued behind the rounds would hold the host until they end: the driver stages it.)
+  /// `device` = the ordinal the rounds run on (the calling thread may have another current).
+  void upload_arcs(const Graph& g, const HostArcs& arcs, int device = -1) {
+    if (device >= 0) APSP_CUDA_TRY(cudaSetDevice(device));
+    APSP_EXPECTS(std::int64_t(arcs.row_ptr.size()) == n_ + 1, "upload_arcs: arcs of another graph");
+    reserve_next(g, arcs.row_ptr[n_]);  // allocates only for a dense view (an edge list's lists are reserved)
+    cudaStream_t ns = next_job_.stream;
+    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.row.get(), arcs.row_ptr.data(), arcs.row_ptr.size() * 8,
+                                  cudaMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.col.get(), arcs.col.data(), arcs.col.size() * 4, cudaMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.wt.get(), arcs.wt.data(), arcs.wt.size() * sizeof(T), cudaMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(cudaStreamSynchronize(ns));
+    arcs_uploaded_ = true;
+  }
+  /// Starts the next-hop kernel on its own stream after everything queued on the main stream so
+  /// far (the rounds, widen_s16); upload_arcs() must have returned.
+  void launch_next() {
+    APSP_EXPECTS(arcs_uploaded_, "launch_next before upload_arcs");
     cudaStream_t ns = next_job_.stream;
     APSP_CUDA_TRY(cudaEventRecord(next_job_.after, stream_));  // the rounds
     APSP_CUDA_TRY(cudaStreamWaitEvent(ns, next_job_.after, 0));
-    // From pageable memory: each call returns once its source is staged, so the vectors may go.
-    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.row.get(), row_ptr.data(), row_ptr.size() * 8, cudaMemcpyHostToDevice, ns));
-    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.col.get(), col.data(), col.size() * 4, cudaMemcpyHostToDevice, ns));
-    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.wt.get(), wt.data(), wt.size() * sizeof(T), cudaMemcpyHostToDevice, ns));
     // Column chunks whose V x chunk slab of d stays in L2 (about 24 MiB of H100/H200's 50 MiB):
     // 4 columns a thread, 32..256 threads a block.
     int threads = 256;
@@ -305,6 +339,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     next_job_.row = DeviceBuffer<std::int64_t>();
     next_job_.col = DeviceBuffer<std::int32_t>();
     next_job_.wt = DeviceBuffer<T>();
+    arcs_uploaded_ = false;
     detail::trace("cuda: next hops computed");
   }
   std::int32_t* next_data() const { return next_.get(); }
@@ -390,6 +425,11 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     APSP_CUDA_CHECK_LAUNCH(stream_);
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
     return true;
+  }
+  /// Allocates the int32 matrix that widen_s16() fills, before the rounds are queued (a
+  /// cudaMalloc after them would wait for them).
+  void reserve_widen() {
+    if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
   }
   /// After rounds_packed() kept its result: the int32 matrix from the packed one (allocated here),
   /// the packed one freed, so that everything after (next hops, downloads) reads int32 as usual.
@@ -536,6 +576,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   } next_job_;
   DeviceBuffer<unsigned> d16_;
   DeviceBuffer<int> flag_;
+  bool arcs_uploaded_ = false;  // upload_arcs() done, launch_next() may go
   bool result_in_s16_ = false;  // solve_s16 succeeded: the result lives in d16_, not d_
 };
 
