@@ -10,7 +10,7 @@
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
 #   steps startup, python and paths are not in the default list: `paths` times --paths against
-#               distances only (PATHS_SIZES, default 16384; issue 5's 1.6x); `startup` times a fresh process's CUDA
+#               distances only (PATHS_SIZES, default 16384; issue 5's 1.6x), cuda best of 2 and cpu once (PATHS_CPU=0 skips); `startup` times a fresh process's CUDA
 #               start-up step by step (dev/cuda/startup_probe) and `apsp --version`; `python` builds
 #               the module (pybind11 from pip on the device image), runs the pytest suite (its cuda
 #               tests included) and bench/profile.py with the GPU columns.
@@ -291,6 +291,23 @@ if has paths; then
       [ $wmin = 0 ] && { APSP_TRACE=1 "$APSP" solve "$IN" "$DATA/pout.bin" --backend cuda -q --paths >"$OUTDIR/paths_trace_$V.log" 2>&1; cat "$OUTDIR/paths_trace_$V.log"; }
       note "paths V=$V E=5M w $wmin..1000 (cuda): wall ${best[dist]} -> ${best[paths]} ms ($(python3 -c "print('%.2f' % (${best[paths]} / ${best[dist]}))")x), compute ${comp[dist]} -> ${comp[paths]} ms; int32-round paths (APSP_CUDA_INT16_PATHS=0): ${best[paths32]} ms ($(python3 -c "print('%.2f' % (${best[paths32]} / ${best[dist]}))")x), compute ${comp[paths32]} ms, outputs ${same16:-?} as the default --paths run"
       unset best comp
+      # The cpu backend on the same graph and the host's cores (issue 5's CPU 1.8x at this V):
+      # one run each (about 10 s each at V=16384 on 16 cores); PATHS_CPU=0 skips.
+      if [ "${PATHS_CPU:-1}" = 1 ]; then
+        declare -A cw=() cc=()
+        for mode in dist paths; do
+          extra=(); [ $mode = paths ] && extra=(--paths)
+          rm -f "$DATA/pout.bin" "$DATA/pout.bin.next"; sync; sleep 1
+          s=$(date +%s%N)
+          "$APSP" solve "$IN" "$DATA/pout.bin" --backend cpu -q --stats "$OUTDIR/pstats.json" "${extra[@]}" \
+            >>"$OUTDIR/paths.log" 2>&1 || { note "paths cpu V=$V wmin=$wmin $mode: FAIL"; continue; }
+          cw[$mode]=$(( ($(date +%s%N) - s) / 1000000 ))
+          cc[$mode]=$(python3 -c 'import json,sys; print("%.1f" % (1000 * json.loads(open(sys.argv[1]).read().splitlines()[-1])["compute_s"]))' "$OUTDIR/pstats.json")
+          echo "V=$V wmin=$wmin cpu $mode: wall ${cw[$mode]} ms, compute ${cc[$mode]} ms" | tee -a "$OUTDIR/paths.log"
+        done
+        [ -n "${cw[paths]:-}" ] && [ -n "${cw[dist]:-}" ] && note "paths V=$V E=5M w $wmin..1000 (cpu, $(nproc) cores, 1 run): wall ${cw[dist]} -> ${cw[paths]} ms ($(python3 -c "print('%.2f' % (${cw[paths]} / ${cw[dist]}))")x), compute ${cc[dist]} -> ${cc[paths]} ms"
+        unset cw cc
+      fi
       rm -f "$DATA/pout.bin" "$DATA/pout.bin.next" "$DATA/ref.bin" "$DATA/ref.next"
     done
   done
