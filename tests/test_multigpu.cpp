@@ -17,11 +17,14 @@
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
+#include "mpi/block_cyclic.hpp"
+#include "multigpu/gpu_rank.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_NCCL
@@ -220,6 +223,205 @@ TEST(MultiGpu, PathsMatchCpu) {
   check_paths(700, 4000, 6201, Dtype::Float32, 1, 50, first(gpu_count()), true);
   check_paths(701, 9000, 6202, Dtype::Float32, 0, 2, first(gpu_count()), false);
   check_paths(1500, 12000, 6203, Dtype::Int32, 0, 10, first(gpu_count()), true);
+}
+
+// ---- grid shapes other than the default (APSP_GRID) ----------------------------------------------
+//
+// Each GPU's local matrix has the grid's widest local column count as its stride and the
+// transposed column panels the widest local row count (gpu_strides): on 1 x P and P x 1 grids
+// the two differ, so these run every shape the GPUs allow, with V that no grid divides.
+
+/// Sets an environment variable for one scope (restores the old value, or unsets it).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) {
+      old_ = old;
+      had_ = true;
+    }
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_.c_str(), old_.c_str(), 1);
+    else unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_, old_;
+  bool had_ = false;
+};
+
+/// Every R x C with R * C = k.
+std::vector<std::string> shapes_of(int k) {
+  std::vector<std::string> out;
+  for (int r = 1; r <= k; ++r)
+    if (k % r == 0) out.push_back(std::to_string(r) + "x" + std::to_string(k / r));
+  return out;
+}
+
+TEST(MultiGpu, EveryGridShape) {
+  REQUIRE_GPUS(2);
+  for (int k = 2; k <= std::min(gpu_count(), 4); ++k)
+    for (const std::string& shape : shapes_of(k)) {
+      SCOPED_TRACE("APSP_GRID=" + shape);
+      ScopedEnv grid("APSP_GRID", shape);
+      for (std::int64_t V : {129, 700, 1500}) {
+        check_case(V, 6 * V, 7000 + std::uint64_t(V + k), Dtype::Int32, first(k));
+        check_case(V, 6 * V, 7100 + std::uint64_t(V + k), Dtype::Float32, first(k), true);
+      }
+      check_paths(333, 1700, 7201, Dtype::Int32, 1, 100, first(k), true);   // next hops
+      check_paths(333, 1700, 7202, Dtype::Int32, 0, 3, first(k), true);     // hop counts
+      check_paths(333, 1700, 7203, Dtype::Int32, 0, 3, first(k), false);    // repaired
+    }
+}
+
+// A dense graph (Graph::from_dense) is built on each GPU from its stripes of the caller's matrix,
+// all ld columns of each local row: the same result as its edge list on every grid shape.
+TEST(MultiGpu, DenseGraphEveryGridShape) {
+  REQUIRE_GPUS(2);
+  for (std::int64_t V : {300, 1100}) {
+    RandomGraphSpec s;
+    s.V = V;
+    s.E = 8 * V;
+    s.wmin = 1;  // 0 is "no edge" in a dense matrix
+    s.wmax = 100;
+    s.seed = 7300 + std::uint64_t(V);
+    const apsp::Graph edges = apsp::test::random_graph(s);
+    std::vector<double> W(std::size_t(V * V), 0.0);
+    for (std::size_t e = 0; e < edges.src.size(); ++e) {
+      double& w = W[std::size_t(edges.src[e] * V + edges.dst[e])];
+      if (edges.src[e] != edges.dst[e] && (w == 0 || edges.weight[e] < w)) w = edges.weight[e];
+    }
+    apsp::DenseAdjacency a;
+    a.data = W.data();
+    a.kind = Dtype::Float64;
+    a.row_stride = V * std::int64_t(sizeof(double));
+    a.col_stride = std::int64_t(sizeof(double));
+    const apsp::Graph dense = apsp::Graph::from_dense(V, a, true);
+    apsp::SolveOptions ref;
+    ref.dtype = Dtype::Int32;
+    ref.backend = apsp::Backend::Cpu;
+    const apsp::Result want = apsp::solve(edges, ref);
+    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
+    for (int k = 2; k <= std::min(gpu_count(), 4); ++k)
+      for (const std::string& shape : shapes_of(k)) {
+        SCOPED_TRACE("V=" + std::to_string(V) + " APSP_GRID=" + shape);
+        ScopedEnv grid("APSP_GRID", shape);
+        apsp::SolveOptions o;
+        o.dtype = Dtype::Int32;
+        o.backend = apsp::Backend::MultiGpu;
+        o.devices = first(k);
+        EXPECT_EQ(apsp::test::compare(apsp::solve(dense, o).dist, want.dist), "");
+      }
+  }
+}
+
+// ---- device memory per GPU (no GPU needed) -------------------------------------------------------
+
+std::vector<apsp::detail::dist::Grid> grids() {
+  std::vector<apsp::detail::dist::Grid> out;
+  const std::initializer_list<std::pair<int, int>> shapes = {{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {3, 1},
+                                                             {2, 3}, {3, 2}, {1, 4}, {4, 1}, {3, 3}};
+  for (const auto& [r, c] : shapes) {
+    apsp::detail::dist::Grid g;
+    g.Pr = r;
+    g.Pc = c;
+    g.P = r * c;
+    out.push_back(g);
+  }
+  return out;
+}
+
+// The strides are the widest local sides over the grid; every buffer indexed by them fits; the
+// members of each communicator agree on what they broadcast.
+TEST(MultiGpuMemory, StridesAreTheWidestLocalSides) {
+  using apsp::detail::dist::Layout;
+  namespace mg = apsp::detail::multigpu;
+  constexpr std::int64_t B = mg::kGpuTile;
+  for (const auto& g : grids())
+    for (std::int64_t n : {1, 2, 127, 128, 129, 300, 1000, 5003, 65536, 65537}) {
+      SCOPED_TRACE("grid " + std::to_string(g.Pr) + "x" + std::to_string(g.Pc) + " n=" + std::to_string(n));
+      const mg::GpuStrides s = mg::gpu_strides(g, n);
+      std::int64_t widest_cols = 0, widest_rows = 0;
+      for (int w = 0; w < g.P; ++w) {
+        const Layout L(g, w, n, B);
+        widest_cols = std::max(widest_cols, L.local_cols());
+        widest_rows = std::max(widest_rows, L.local_rows());
+        // Members of a grid column (the row panels' communicator) share local columns; members of
+        // a grid row (the column panels') share local rows.
+        const Layout top(g, g.rank_of(0, L.pc), n, B), left(g, g.rank_of(L.pr, 0), n, B);
+        EXPECT_EQ(L.local_cols(), top.local_cols());
+        EXPECT_EQ(L.local_rows(), left.local_rows());
+      }
+      EXPECT_EQ(s.cols, widest_cols);
+      EXPECT_EQ(s.rows, widest_rows);
+      EXPECT_EQ(s.cols % B, 0);
+      EXPECT_EQ(s.rows % B, 0);
+      // closure_and_transpose writes P*^T into csT (B x rows) at [i * rows + j], i, j < B.
+      EXPECT_GE(s.rows, B);
+      EXPECT_GE(s.cols, B);
+      const std::int64_t R = (n + B - 1) / B;
+      if (g.Pr == g.Pc) {  // square grids: one stride, as before the strides were split
+        EXPECT_EQ(s.cols, s.rows);
+        EXPECT_EQ(s.cols, Layout::tiles_of(R, g.Pr, 0) * B);
+      }
+      // The local matrix is the grid's share of the padded matrix, not more: at most one tile
+      // row and one tile column of padding beyond (R B)^2 / P.
+      EXPECT_LE(s.rows * s.cols, (R * B / g.Pr + B) * (R * B / g.Pc + B));
+    }
+}
+
+TEST(MultiGpuMemory, BytesPerGpu) {
+  namespace mg = apsp::detail::multigpu;
+  const auto grid = [](int r, int c) {
+    apsp::detail::dist::Grid g;
+    g.Pr = r;
+    g.Pc = c;
+    g.P = r * c;
+    return g;
+  };
+  constexpr std::size_t kEdges = std::size_t(1) << 22, kEdgeBytes = kEdges * 16;  // 64 MiB upload buffers
+  // V = 65536 on 1 x 2, int32 distances: D 65536 x 32768, rowp 2 x (128 x 32768), csT and colT
+  // 3 x (128 x 65536), pivots 2 x 2 x 128^2, warm-up scratch 128 x 65536: 8 GiB + 160.25 MiB,
+  // against 16 GiB + 160.25 MiB with the whole matrix width as the stride.
+  const std::size_t v64k = std::size_t(65536) * 32768 * 4 + std::size_t(2) * 128 * 32768 * 4 +
+                           std::size_t(3) * 128 * 65536 * 4 + std::size_t(4) * 128 * 128 * 4 +
+                           std::size_t(128) * 65536 * 4 + kEdgeBytes;
+  EXPECT_EQ(mg::gpu_bytes_on(grid(1, 2), 65536, 4, false), v64k);
+  EXPECT_EQ(v64k, std::size_t(8825077760));
+  // 2 x 1 holds the same tiles, with the panels the other way round.
+  EXPECT_EQ(mg::gpu_bytes_on(grid(2, 1), 65536, 4, false),
+            std::size_t(32768) * 65536 * 4 + std::size_t(2) * 128 * 65536 * 4 + std::size_t(3) * 128 * 32768 * 4 +
+                std::size_t(4) * 128 * 128 * 4 + std::size_t(128) * 65536 * 4 + kEdgeBytes);
+  // 1 x 3, V = 1000 (8 tiles: 3, 3, 2 local tile columns): rows 1024, cols 384.
+  EXPECT_EQ(mg::gpu_bytes_on(grid(1, 3), 1000, 4, false),
+            std::size_t(1024 * 384 + 2 * 128 * 384 + 3 * 128 * 1024 + 4 * 128 * 128 + 128 * 1024) * 4 + kEdgeBytes);
+  // With paths: D, N, H; rowold + 2 rowpw (2 x 128 x cols each); colold + 2 colpw (3 x rows x 128
+  // each); 2 pivots of 3 x 128^2.
+  EXPECT_EQ(mg::gpu_bytes_on(grid(3, 1), 1000, 4, true),
+            std::size_t(3 * 384 * 1024 + 6 * 128 * 1024 + 9 * 384 * 128 + 6 * 128 * 128 + 128 * 1024) * 4 + kEdgeBytes);
+  // 2 x 2, V = 5003 (40 tiles, 20 a side per GPU): as before the split, plus the scratch panel.
+  EXPECT_EQ(mg::gpu_bytes_on(grid(2, 2), 5003, 4, false),
+            std::size_t(2560 * 2560 + 5 * 128 * 2560 + 4 * 128 * 128 + 128 * 2560) * 4 + kEdgeBytes);
+  // One GPU: no communicator, no scratch.
+  EXPECT_EQ(mg::gpu_bytes_on(grid(1, 1), 129, 4, false),
+            std::size_t(256 * 256 + 5 * 128 * 256 + 4 * 128 * 128) * 4 + kEdgeBytes);
+  // About V^2 / P per GPU on every shape of 2..9 GPUs.
+  for (const auto& g : grids()) {
+    const double share = double(mg::gpu_bytes_on(g, 65536, 4, false)) / (65536.0 * 65536.0 * 4 / g.P);
+    EXPECT_GT(share, 1.0);
+    EXPECT_LT(share, 1.1) << g.Pr << "x" << g.Pc;
+  }
+#ifdef APSP_WITH_NCCL
+  if (!std::getenv("APSP_GRID")) {  // bytes_per_gpu: the grid of a run of that many GPUs
+    for (int workers : {1, 2, 3, 4, 6}) {
+      EXPECT_EQ(mg::bytes_per_gpu(65537, workers, 4, true),
+                mg::gpu_bytes_on(apsp::detail::dist::Grid::for_workers(workers), 65537, 4, true));
+    }
+  }
+#endif
 }
 
 // ---- the scaling benchmark (scripts/multigpu_check.sh) -------------------------------------------

@@ -10,6 +10,7 @@
 // (rows_to_host) and the mpi backend gathers it to rank 0 over MPI.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,45 @@ namespace apsp::detail::multigpu {
 
 /// Tile size of every GPU path (cuda::kTile; the .cu checks that they agree).
 inline constexpr int kGpuTile = 128;
+/// Edges per upload of the edge-list build (cuda::kEdgeChunk; the .cu checks that they agree).
+inline constexpr std::int64_t kGpuEdgeChunk = std::int64_t(1) << 22;
+
+/// The row strides (elements) of a GPU's buffers for an n-vertex solve on grid g, the same on
+/// every GPU of the grid, so that a panel broadcast has one element count on every member of its
+/// communicator:
+/// - cols: the widest local column count (grid column 0's): the local matrix D (local_rows x
+///   cols), the next hops and hop counts like it, and the row panels (B x cols) that grid columns
+///   broadcast;
+/// - rows: the widest local row count (grid row 0's): the pivot column strip transposed, csT,
+///   and the column panels transposed, colT (B x rows), that grid rows broadcast.
+/// On a square grid both are equal; on a 1 x P grid cols is about V / P and rows is V.
+struct GpuStrides {
+  std::int64_t cols = 0;
+  std::int64_t rows = 0;
+};
+inline GpuStrides gpu_strides(const dist::Grid& g, std::int64_t n) {
+  const std::int64_t R = (n + kGpuTile - 1) / kGpuTile;
+  return {dist::Layout::tiles_of(R, g.Pc, 0) * kGpuTile, dist::Layout::tiles_of(R, g.Pr, 0) * kGpuTile};
+}
+
+/// Device memory that the GPU with the most tiles (grid position (0, 0)) of grid g allocates for
+/// n vertices of `elem`-byte distances (with `paths`: 4-byte next hops and hop counts too): the
+/// element counts that multigpu_backend.cu allocates (MultiGpuRounds, warm_up_comms,
+/// build_edges), hop counts always counted. No CUDA: testable anywhere.
+inline std::size_t gpu_bytes_on(const dist::Grid& g, std::int64_t n, std::size_t elem, bool paths) {
+  const GpuStrides s = gpu_strides(g, n);
+  const std::int64_t B = kGpuTile, rows = s.rows, cols = s.cols;  // (0, 0)'s local rows = s.rows
+  // Distances: D (rows x cols); rowp x 2 (B x cols); csT, colT x 2 (B x rows); pivot x 2 (2 B^2).
+  // Paths: D, N, H (rows x cols); rowold, rowpw x 2 (2 B x cols each); colold, colpw x 2
+  // (3 rows x B each); pivot x 2 (3 B^2).
+  const std::int64_t words = paths ? 3 * rows * cols + 6 * B * cols + 9 * rows * B + 6 * B * B
+                                   : rows * cols + 2 * B * cols + 3 * B * rows + 4 * B * B;
+  // warm_up_comms: one panel of scratch (B x the wider stride), freed before the rounds; the edge
+  // upload buffers (int32 src, int32 dst, double weight) of build_edges. Both counted, though
+  // they are never allocated at the same time.
+  const std::int64_t scratch = g.P > 1 ? B * std::max(cols, rows) : 0;
+  return std::size_t(words + scratch) * elem + std::size_t(kGpuEdgeChunk) * 16;
+}
 
 /// What the kernels keep beside the distances (as the CPU backend: hop counts only when
 /// zero-weight edges could make equal-length alternatives point at each other).
@@ -70,7 +110,7 @@ std::string gpu_bus_id(int device);
 /// Free bytes on `device` (throws on a CUDA error).
 std::size_t free_device_bytes(int device);
 /// Device memory that each of `workers` GPUs needs for n vertices of `elem` bytes (with `paths`:
-/// next hops and hop counts too).
+/// next hops and hop counts too): gpu_bytes_on() for the grid a run of `workers` uses.
 std::size_t bytes_per_gpu(std::int64_t n, int workers, std::size_t elem, bool paths);
 
 }  // namespace apsp::detail::multigpu

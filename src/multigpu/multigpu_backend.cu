@@ -4,7 +4,9 @@
 // The GPUs form the 2D block-cyclic grid of src/mpi/block_cyclic.hpp (2 GPUs: 1 x 2, 4: 2 x 2)
 // with tile B = cuda::kTile = 128; each GPU builds its own tiles from the edge list (or, for a
 // dense graph, from stripes of the caller's matrix converted on the host: no edge list) and holds
-// them as one local matrix (row stride ld, the same on every GPU). The device code is the cuda
+// them as one local matrix. Row strides are the same on every GPU (gpu_strides, gpu_rank.hpp): ld,
+// the grid's widest local column count, for the local matrix and the row panels; ldt, the widest
+// local row count, for the transposed column strips. The device code is the cuda
 // backend's (src/cuda/fw_kernels.cuh): closure_and_transpose closes the pivot, the Panels GEMM
 // (grid y = 1 only, so only its row-panel form runs) computes P* (x) D[t,J] and, on the transposed
 // column strip, (D[I,t] (x) P*)^T, and the Rest GEMM updates every local tile, pivot row and column
@@ -357,6 +359,7 @@ __global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __
 template <class T> ncclDataType_t nccl_type() { return std::is_same_v<T, int> ? ncclInt32 : ncclFloat32; }
 
 static_assert(kGpuTile == kTile, "gpu_rank.hpp's tile must be the cuda backend's");
+static_assert(kGpuEdgeChunk == cuda::kEdgeChunk, "gpu_rank.hpp's edge chunk (memory estimate) must be the build's");
 
 /// One GPU's share: its layout, streams, events, communicators and buffers.
 template <class T> struct Gpu {
@@ -365,9 +368,11 @@ template <class T> struct Gpu {
   cudaStream_t main = nullptr, look = nullptr;
   cudaEvent_t ready[2] = {nullptr, nullptr}, a_done = nullptr, copied[2] = {nullptr, nullptr};
   ncclComm_t row = nullptr, col = nullptr;  // this GPU's grid row / grid column (null when of size 1)
-  DeviceBuffer<T> D, csT, rowp[2], colT[2], piv[2];  // piv: (P*, P*^T), 2 B^2
+  // D: local_rows x ld; rowp: B x ld; csT, colT: B x ldt (transposed: indexed by local rows);
+  // piv: (P*, P*^T), 2 B^2. ld / ldt: MultiGpuRounds::ld_ / ldt_.
+  DeviceBuffer<T> D, csT, rowp[2], colT[2], piv[2];
   // With next hops (4-byte words; values, next hops and hop counts side by side):
-  DeviceBuffer<int> N, H;                     // local next hops / hop counts, like D
+  DeviceBuffer<int> N, H;                     // local next hops / hop counts, like D (stride ld)
   DeviceBuffer<int> pw[2];                    // pivot: values | next | hops, B^2 each
   DeviceBuffer<int> rowpw[2], rowold;         // row panel: values | hops, B x ld each
   DeviceBuffer<int> colpw[2], colold;         // column panel: values | next | hops, local_rows x B each
@@ -412,10 +417,6 @@ template <class T> struct PinnedArray {
   }
 };
 
-/// Local stride shared by every GPU: the widest local matrix side, so that panel broadcasts have
-/// one element count on every member of a communicator.
-i64 uniform_ld(const Grid& g, i64 R) { return Layout::tiles_of(R, std::min(g.Pr, g.Pc), 0) * kTile; }
-
 std::string gib(double b) {
   std::ostringstream os;
   os.precision(3);
@@ -451,8 +452,9 @@ struct Member {
 template <class T> class MultiGpuRounds final : public RoundOps {
  public:
   MultiGpuRounds(const Grid& grid, const std::vector<Member>& members, i64 n, Mode mode) : grid_(grid), mode_(mode) {
-    const i64 R = (n + kTile - 1) / kTile;
-    ld_ = uniform_ld(grid_, R);
+    const GpuStrides strides = gpu_strides(grid_, n);
+    ld_ = strides.cols;
+    ldt_ = strides.rows;
     gpus_.reserve(members.size());
     for (const Member& m : members) {
       gpus_.push_back(std::make_unique<Gpu<T>>());
@@ -469,10 +471,10 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       const std::size_t local = std::size_t(std::max<i64>(1, g.L.local_rows() * ld_));
       g.D = DeviceBuffer<T>(local);
       if (mode_ == Mode::Distances) {
-        g.csT = DeviceBuffer<T>(std::size_t(kTile * ld_));
+        g.csT = DeviceBuffer<T>(std::size_t(kTile * ldt_));
         for (int s = 0; s < 2; ++s) {
           g.rowp[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
-          g.colT[s] = DeviceBuffer<T>(std::size_t(kTile * ld_));
+          g.colT[s] = DeviceBuffer<T>(std::size_t(kTile * ldt_));
           g.piv[s] = DeviceBuffer<T>(std::size_t(2 * kTile * kTile));
         }
       } else {
@@ -526,21 +528,24 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   /// V=32768, the pivot broadcasts took 169 ms in all with one process per GPU vs 68 ms in one
   /// process (APSP_MG_PROFILE=1; 256 rounds, the same per-round cost otherwise). So every row
   /// and column communicator does one panel-sized broadcast here, grouped as in the rounds, and
-  /// the set-up counts as set-up. Collective over the grid (all members call connect_*()).
+  /// the set-up counts as set-up: grid columns a row panel's size (B x ld), grid rows a
+  /// transposed column panel's (B x ldt), from one scratch buffer of the larger (counted in
+  /// gpu_bytes_on). Collective over the grid (all members call connect_*()).
   void warm_up_comms() {
     if (grid_.P == 1) return;
-    const std::size_t bytes = std::size_t(kTile * ld_) * sizeof(T);
+    const std::size_t col_bytes = std::size_t(kTile * ld_) * sizeof(T);   // grid columns: a row panel
+    const std::size_t row_bytes = std::size_t(kTile * ldt_) * sizeof(T);  // grid rows: a column panel
     std::vector<DeviceBuffer<char>> scratch;
     for (auto& p : gpus_) {
       APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
-      scratch.emplace_back(bytes);
+      scratch.emplace_back(std::max(col_bytes, row_bytes));
     }
     APSP_NCCL_TRY(ncclGroupStart());
     for (std::size_t x = 0; x < gpus_.size(); ++x) {
       Gpu<T>& q = *gpus_[x];
       char* buf = scratch[x].get();
-      if (q.col) APSP_NCCL_TRY(ncclBroadcast(buf, buf, bytes, ncclInt8, 0, q.col, q.look));
-      if (q.row) APSP_NCCL_TRY(ncclBroadcast(buf, buf, bytes, ncclInt8, 0, q.row, q.look));
+      if (q.col) APSP_NCCL_TRY(ncclBroadcast(buf, buf, col_bytes, ncclInt8, 0, q.col, q.look));
+      if (q.row) APSP_NCCL_TRY(ncclBroadcast(buf, buf, row_bytes, ncclInt8, 0, q.row, q.look));
     }
     APSP_NCCL_TRY(ncclGroupEnd());
     synchronize();
@@ -845,13 +850,14 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     for (int m = 0; m < members; ++m) (rows ? who[std::size_t(m)]->row : who[std::size_t(m)]->col) = comms[std::size_t(m)];
   }
 
-  // Every matrix here has the local stride ld_ (the panels and the transposed column strip too);
-  // set by name, so newer RoundArgs with separate panel strides (ldp, ldc) get them as well.
+  // The strides as the distance kernels read them: d (the local matrix) and rowp (row panels)
+  // ld_, csT and colT (transposed column strips, indexed by local rows) ldt_. The column-panel
+  // GEMM in panels() runs through the row-panel form and sets its own (ld = ldp = ldt_).
   cuda::RoundArgs<T> args() const {
     cuda::RoundArgs<T> a{};
     a.ld = ld_;
-    if constexpr (requires { a.ldp; }) a.ldp = ld_;
-    if constexpr (requires { a.ldc; }) a.ldc = ld_;
+    a.ldp = ld_;
+    a.ldc = ldt_;
     return a;
   }
 
@@ -910,12 +916,15 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       if (q.L.pc == tc && q.L.lr > 0) {
         const i64 lj = q.L.local_col(t);
         transpose_strip<T><<<dim3(kTile / 32, unsigned(q.L.local_rows() / 32)), dim3(32, 8), 0, q.look>>>(
-            q.D.get() + lj * kTile, ld_, q.csT.get(), ld_);
+            q.D.get() + lj * kTile, ld_, q.csT.get(), ldt_);
         APSP_CUDA_CHECK_LAUNCH(q.look);
-        // colT[:, X] = P*^T (x) csT[:, X], through the row-panel form: A = P*^T is passed as pT.
+        // colT[:, X] = P*^T (x) csT[:, X], through the row-panel form: A = P*^T is passed as pT;
+        // its "d" is csT and its "rowp" colT, both B x ldt.
         cuda::RoundArgs<T> a = args();
         a.d = q.csT.get();
+        a.ld = ldt_;
         a.rowp = q.colT[slot].get();
+        a.ldp = ldt_;
         a.pT = q.piv[slot].get();
         cuda::minplus_gemm_128x128<T, GemmMode::Panels>
             <<<dim3(unsigned(q.L.lr), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
@@ -932,7 +941,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
           APSP_NCCL_TRY(ncclBroadcast(q.rowp[slot].get(), q.rowp[slot].get(), std::size_t(kTile * ld_), nccl_type<T>(),
                                       tr, q.col, q.look));
         if (q.row)
-          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(), std::size_t(kTile * ld_), nccl_type<T>(),
+          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(), std::size_t(kTile * ldt_), nccl_type<T>(),
                                       tc, q.row, q.look));
       }
       APSP_NCCL_TRY(ncclGroupEnd());
@@ -1152,7 +1161,11 @@ template <class T> class MultiGpuRounds final : public RoundOps {
 
   Grid grid_;
   Mode mode_;
-  i64 ld_ = 0;
+  // Row strides, the same on every GPU of the grid (gpu_strides): ld_ the widest local column
+  // count (D, N, H, rowp, rowold, rowpw), ldt_ the widest local row count (csT, colT). Row panels
+  // (B x ld_) go down grid columns, transposed column panels (B x ldt_) along grid rows, so every
+  // broadcast has one element count on all members of its communicator.
+  i64 ld_ = 0, ldt_ = 0;
   std::vector<std::unique_ptr<Gpu<T>>> gpus_;
   ProgressFn progress_;
   i64 ahead_ = -1;
@@ -1331,18 +1344,14 @@ std::size_t free_device_bytes(int device) {
 }
 
 std::size_t bytes_per_gpu(i64 n, int workers, std::size_t elem, bool paths) {
-  // The shape a run of `workers` would use (APSP_GRID when it fits them: a 1 x P grid needs more).
+  // The shape a run of `workers` would use (APSP_GRID when it fits them: an R x C grid's panels
+  // are B x V / C and B x V / R, besides its V^2 / P elements of tiles).
   Grid g = Grid::for_workers(workers);
   try {
     g = Grid::for_run(workers);
   } catch (const UsageError&) {
   }
-  const i64 R = (n + kTile - 1) / kTile;
-  const i64 ld = uniform_ld(g, R), rows = Layout::tiles_of(R, g.Pr, 0) * kTile;
-  const i64 chunk = cuda::kEdgeChunk;
-  const i64 words = paths ? 3 * rows * ld + 6 * kTile * ld + 9 * rows * kTile + 6 * kTile * kTile
-                          : rows * ld + 5 * kTile * ld + 4 * kTile * kTile;
-  return std::size_t(words) * elem + std::size_t(chunk) * 16;
+  return gpu_bytes_on(g, n, elem, paths);
 }
 
 }  // namespace multigpu
