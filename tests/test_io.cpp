@@ -1,8 +1,10 @@
 // tests/test_io.cpp — file formats: round trips, format detection, the text formats' tolerances
 // (comments, blank lines, CRLF, commas, duplicates, self loops), the .npy header, atomic writes,
-// and one test per kind of bad input, each checking that the message names the file and the
-// offset or line.
+// large writes split over threads (same bytes, failures, FIFOs), and one test per kind of bad
+// input, each checking that the message names the file and the offset or line.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -11,10 +13,12 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <thread>
 
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
+#include "io/io_common.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -894,6 +898,300 @@ TEST(StreamWriter, UncommittedWriterLeavesNoFileAndRejectsStripesOutOfOrder) {
     EXPECT_THROW(w.commit(), Error);  // only 50 of 100 rows
   }
   EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
+}
+
+// ---- large writes split over threads, preallocation, replacing an old output (docs/io.md) ----------
+
+/// Sets an environment variable for one scope (unset = nullptr), restoring the old value after.
+struct ScopedEnv {
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value) ::setenv(name, value, 1);
+    else ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_) ::setenv(name_, old_.c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+/// A whole file in one read() (test::read_bytes goes a char at a time: slow for 80 MB under ASan).
+std::vector<char> file_bytes(const std::string& path) {
+  std::vector<char> b(fs::file_size(path));
+  std::ifstream in(path, std::ios::binary);
+  in.read(b.data(), std::streamsize(b.size()));
+  EXPECT_EQ(std::size_t(in.gcount()), b.size()) << path;
+  return b;
+}
+
+std::vector<char> pattern_bytes(std::size_t n, std::uint64_t seed) {
+  std::vector<char> b(n);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 7;
+  for (std::size_t i = 0; i < n; i += 8) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    std::memcpy(b.data() + i, &x, std::min<std::size_t>(8, n - i));
+  }
+  return b;
+}
+
+TEST(IoParallelWrite, LargeWriteIsTheSameBytesWithAnyThreadCountOrPreallocation) {
+  test::TempDir dir;
+  const std::vector<char> want = pattern_bytes((std::size_t{80} << 20) + 12345, 1);
+  int k = 0;
+  for (const char* threads : {"0", "4", "auto"})
+    for (const char* prealloc : {"0", "1", "mmap"}) {
+      const bool mmap = std::string(prealloc) == "mmap";
+      const ScopedEnv t("APSP_WRITE_THREADS", threads), p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
+          m("APSP_WRITE_METHOD", mmap ? "mmap" : nullptr);
+      const std::string path = dir / ("out" + std::to_string(k++));
+      io::OutputFile f(path);
+      if (std::string(threads) == "4") {
+        EXPECT_EQ(f.write_threads(), 4);
+      } else if (std::string(threads) != "auto") {
+        EXPECT_EQ(f.write_threads(), 1);
+      }
+      f.reserve(want.size());
+      f.write(want.data(), want.size());
+      EXPECT_EQ(f.size(), want.size());
+      f.commit();
+      EXPECT_TRUE(file_bytes(path) == want) << "APSP_WRITE_THREADS=" << threads << ", " << prealloc;
+    }
+  EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
+}
+
+TEST(IoParallelWrite, ConsecutiveWritesLandAtTheRightOffsets) {
+  // Small and large, contiguous and strided appends mixed: each one must start where the last ended.
+  test::TempDir dir;
+  const std::vector<char> src = pattern_bytes(std::size_t{40} << 20, 2);
+  const std::size_t row = 4000, stride = 4100, rows = 3000;  // 12 MB of rows, 100 bytes apart
+  for (const char* prealloc : {"0", "1", "mmap"}) {
+    const bool mmap = std::string(prealloc) == "mmap";
+    const ScopedEnv t("APSP_WRITE_THREADS", "4"), p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
+        m("APSP_WRITE_METHOD", mmap ? "mmap" : "write");
+    std::vector<char> want;
+    auto add = [&](std::size_t from, std::size_t n) {
+      want.insert(want.end(), src.begin() + long(from), src.begin() + long(from + n));
+    };
+    const std::string path = dir / (std::string("mixed") + prealloc);
+    io::OutputFile f(path);
+    f.reserve(50u << 20);  // more than written: commit cuts a preallocated file to what was written
+    f.write(src.data(), 3), add(0, 3);
+    f.write(src.data() + 100, (9u << 20) + 5), add(100, (9u << 20) + 5);
+    f.write(src.data() + 7, 1), add(7, 1);
+    f.write_strided(src.data() + 11, std::int64_t(rows), row, stride);
+    for (std::size_t r = 0; r < rows; ++r) add(11 + r * stride, row);
+    f.write_strided(src.data() + 5, 1, 3, 3), add(5, 3);
+    f.write(src.data() + 333, (17u << 20) + 3), add(333, (17u << 20) + 3);
+    EXPECT_EQ(f.size(), want.size());
+    f.commit();
+    EXPECT_TRUE(file_bytes(path) == want) << "APSP_WRITE_PREALLOCATE=" << prealloc;
+  }
+}
+
+TEST(IoParallelWrite, WriteAtFromSeveralThreads) {
+  test::TempDir dir;
+  const std::vector<char> want = pattern_bytes((std::size_t{24} << 20) + 999, 3);
+  for (const char* method : {"write", "mmap"}) {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), m("APSP_WRITE_METHOD", method);
+    const std::string path = dir / (std::string("at.") + method);
+    io::OutputFile f(path);
+    f.reserve(want.size() - 1000);  // the last part lies past the reservation (and the mapping)
+    std::vector<std::thread> th;
+    const std::size_t n = want.size(), parts = 5;
+    for (std::size_t i = 0; i < parts; ++i)
+      th.emplace_back([&, i] {
+        const std::size_t a = n * i / parts, b = n * (i + 1) / parts;
+        f.write_at(a, want.data() + a, b - a);
+      });
+    for (auto& t : th) t.join();
+    f.commit();
+    EXPECT_TRUE(file_bytes(path) == want) << method;
+  }
+}
+
+TEST(IoParallelWrite, StripesMatchWithOneOrFourThreads) {
+  // The CLI's way: a MatrixStreamWriter fed stripes of ~8 MB (what the GPU backend hands out).
+  test::TempDir dir;
+  const Matrix m = padded_random<std::int32_t>(1500, 3000, 5);  // 18 MB of int32, padded rows
+  const std::vector<std::int64_t> cuts = {1, 700, 1400, 1500};
+  std::vector<std::vector<char>> files;
+  for (const char* threads : {"1", "4", "4mmap"})
+    for (const char* ext : {".bin", ".npy"}) {
+      const ScopedEnv t("APSP_WRITE_THREADS", std::string(threads).substr(0, 1).c_str()),
+          how("APSP_WRITE_METHOD", std::string(threads) == "4mmap" ? "mmap" : "write");
+      const std::string path = dir / (std::string("s") + threads + ext);
+      stream_in_stripes(path, m, OutputFormat::Auto, cuts);
+      files.push_back(file_bytes(path));
+    }
+  EXPECT_EQ(files[0].size(), 1500u * 3000u * 4u);
+  EXPECT_TRUE(files[0] == files[2]) << "nthu output differs between 1 and 4 threads";
+  EXPECT_TRUE(files[1] == files[3]) << "npy output differs between 1 and 4 threads";
+  EXPECT_TRUE(files[0] == files[4]) << "nthu output differs when mapped";
+  EXPECT_TRUE(files[1] == files[5]) << "npy output differs when mapped";
+  write_matrix(dir / "whole.bin", m);
+  EXPECT_TRUE(file_bytes(dir / "whole.bin") == files[0]);
+}
+
+TEST(IoParallelWrite, FifoAndDevNullAreWrittenInOrder) {
+  test::TempDir dir;
+  const std::string fifo = dir / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::vector<char> want = pattern_bytes((std::size_t{20} << 20) + 77, 4);
+  std::vector<char> got;
+  std::thread reader([&] {
+    std::ifstream in(fifo, std::ios::binary);
+    std::vector<char> buf(1 << 20);
+    while (in.read(buf.data(), std::streamsize(buf.size())) || in.gcount() > 0)
+      got.insert(got.end(), buf.data(), buf.data() + in.gcount());
+  });
+  {
+    const ScopedEnv t("APSP_WRITE_THREADS", "4"), p("APSP_WRITE_PREALLOCATE", "1"), m("APSP_WRITE_METHOD", "mmap");
+    io::OutputFile f(fifo);
+    EXPECT_EQ(f.write_threads(), 1);
+    f.reserve(want.size());  // nothing to preallocate in a pipe
+    f.write(want.data(), 5);
+    f.write_strided(want.data() + 5, 2, (std::size_t{6} << 20), (std::size_t{6} << 20));
+    f.write(want.data() + 5 + (std::size_t{12} << 20), want.size() - 5 - (std::size_t{12} << 20));
+    EXPECT_THROW(f.write_at(0, want.data(), 1), Error);
+    f.commit();
+  }
+  reader.join();
+  EXPECT_TRUE(got == want) << "got " << got.size() << " bytes of " << want.size();
+  struct stat st {};
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+
+  const ScopedEnv t("APSP_WRITE_THREADS", "4");
+  write_matrix("/dev/null", padded_random<std::int32_t>(2000, 2600, 6));  // 20 MB, strided
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+/// Lowers RLIMIT_FSIZE (with SIGXFSZ ignored, a write past it fails with EFBIG) for one scope.
+struct FileSizeLimit {
+  explicit FileSizeLimit(rlim_t bytes) {
+    ::getrlimit(RLIMIT_FSIZE, &old_);
+    rlimit r = old_;
+    r.rlim_cur = bytes;
+    ok_ = ::setrlimit(RLIMIT_FSIZE, &r) == 0;
+    old_sig_ = ::signal(SIGXFSZ, SIG_IGN);
+  }
+  ~FileSizeLimit() {
+    ::setrlimit(RLIMIT_FSIZE, &old_);
+    ::signal(SIGXFSZ, old_sig_);
+  }
+  rlimit old_{};
+  void (*old_sig_)(int) = nullptr;
+  bool ok_ = false;
+};
+
+TEST(IoParallelWrite, AFailedPieceIsOneErrorAtTheFirstFailedByteAndLeavesNoFile) {
+  test::TempDir dir;
+  const std::vector<char> data = pattern_bytes(std::size_t{80} << 20, 7);
+  const std::uint64_t limit = std::uint64_t{30} << 20;  // inside the second of four 20 MiB pieces
+  for (const char* threads : {"1", "4"}) {
+    const ScopedEnv t("APSP_WRITE_THREADS", threads), p("APSP_WRITE_PREALLOCATE", "0");
+    const std::string path = dir / "out.bin";
+    std::string msg;
+    {
+      FileSizeLimit lim(limit);
+      ASSERT_TRUE(lim.ok_);
+      try {
+        io::OutputFile f(path);
+        f.reserve(data.size());
+        f.write(data.data(), data.size());
+        f.commit();
+        ADD_FAILURE() << "a write past RLIMIT_FSIZE succeeded";
+      } catch (const Error& e) {
+        msg = e.what();
+      }
+    }
+    EXPECT_NE(msg.find(path + ": write failed after " + std::to_string(limit) + " bytes of " +
+                       std::to_string(data.size()) + ": " + std::strerror(EFBIG)),
+              std::string::npos)
+        << "APSP_WRITE_THREADS=" << threads << ": " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
+  }
+}
+
+TEST(IoParallelWrite, NoRoomIsFoundBeforeTheFirstStripeWhenPreallocating) {
+  test::TempDir dir;
+  const std::string path = dir / "out.bin";
+  const std::int64_t V = 5000;  // 100 MB of output, 30 MiB allowed
+  for (const char* prealloc : {"1", "0", "mmap"}) {
+    // (APSP_WRITE_METHOD=mmap preallocates whatever APSP_WRITE_PREALLOCATE says: it must.)
+    const bool mmap = std::string(prealloc) == "mmap";
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc), t("APSP_WRITE_THREADS", "4"),
+        m("APSP_WRITE_METHOD", mmap ? "mmap" : "write");
+    const Matrix stripe = padded_random<std::int32_t>(1000, V, 8);
+    std::string msg;
+    {
+      FileSizeLimit lim(30u << 20);
+      ASSERT_TRUE(lim.ok_);
+      try {
+        MatrixStreamWriter w(path, V, V, Dtype::Int32, OutputFormat::Nthu);
+        for (std::int64_t r0 = 0; r0 < V; r0 += 1000) w.write(r0, stripe);
+        w.commit();
+        ADD_FAILURE() << "an output past RLIMIT_FSIZE was committed";
+      } catch (const Error& e) {
+        msg = e.what();
+      }
+    }
+    const std::string total = std::to_string(V * V * 4);
+    if (std::string(prealloc) != "0")
+      EXPECT_NE(msg.find(path + ": cannot reserve " + total + " bytes for the output: " + std::strerror(EFBIG)),
+                std::string::npos)
+          << msg;
+    else
+      EXPECT_NE(msg.find(path + ": write failed after " + std::to_string(30u << 20) + " bytes of " + total),
+                std::string::npos)
+          << msg;
+    EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
+  }
+}
+
+TEST(IoParallelWrite, ReplacedOutputStaysUntilCommitAndIsGoneAfter) {
+  test::TempDir dir;
+  const std::string path = dir / "out.bin";
+  write_text(path, "old output");
+  const std::vector<char> data = pattern_bytes(std::size_t{9} << 20, 9);
+  {
+    const ScopedEnv t("APSP_WRITE_THREADS", "4");
+    io::OutputFile f(path);
+    f.reserve(data.size());
+    f.write(data.data(), data.size());
+    EXPECT_EQ(fs::file_size(path), 10u) << "the old output changed before commit";
+    f.commit();
+  }
+  EXPECT_TRUE(file_bytes(path) == data);
+  EXPECT_TRUE(stray_files(dir, {"out.bin"}).empty());
+}
+
+TEST(IoParallelWrite, BadSettingsAreUsageErrors) {
+  test::TempDir dir;
+  {
+    const ScopedEnv t("APSP_WRITE_THREADS", "many");
+    try {
+      io::OutputFile f(dir / "a");
+      ADD_FAILURE() << "APSP_WRITE_THREADS=many accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("APSP_WRITE_THREADS='many'"), std::string::npos) << e.what();
+    }
+  }
+  {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "yes");
+    io::OutputFile f(dir / "b");
+    EXPECT_THROW(f.reserve(100), UsageError);
+  }
+  {
+    const ScopedEnv m("APSP_WRITE_METHOD", "splice");
+    EXPECT_THROW(io::OutputFile(dir / "c"), UsageError);
+  }
   EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
 }
 

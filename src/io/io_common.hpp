@@ -7,6 +7,7 @@
 // without per-line system calls. Writers never touch the target path until the data is complete.
 #pragma once
 
+#include <atomic>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -58,7 +59,18 @@ class InputFile {
 /// Writes to ".<name>.tmp.<pid>" next to `path` and renames it over `path` in commit(). The
 /// destructor removes the temporary file unless commit() succeeded, so an exception anywhere
 /// leaves no partial output. A target that exists and is not a regular file (/dev/stdout, a FIFO)
-/// is written directly.
+/// is written directly, one write() after another.
+///
+/// Large writes into the temporary (regular) file may be split over threads, each pwrite()-ing
+/// its own range at the right offset (the file position is tracked here, not by the kernel); see
+/// docs/io.md. APSP_WRITE_THREADS: 0 or 1 = one write at a time (as before); N = at most N
+/// threads; unset or "auto" = one on the local file systems, where the kernel serialises writes
+/// into one file anyway, else up to min(cores, 16). Writes below 4 MiB are always one call.
+/// reserve(N) preallocates the file (fallocate) where that makes writing faster (ext4; see
+/// APSP_WRITE_PREALLOCATE in docs/io.md), and commit() lets a replaced old output's pages be
+/// freed by a background close instead of inside rename(). APSP_WRITE_METHOD=mmap (opt-in, for
+/// measuring) maps a reserved, preallocated file and copies appends into it from the threads
+/// (page faults run in parallel; an I/O error there would be SIGBUS, not an Error).
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);
@@ -66,26 +78,62 @@ class OutputFile {
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
-  /// Writes all n bytes (looping over partial writes); throws Error on failure.
+  /// Appends all n bytes (looping over partial writes); throws Error on failure.
   void write(const void* data, std::size_t n);
-  /// Writes `rows` rows of `row_bytes` bytes that lie `stride_bytes` apart, straight from memory
-  /// with writev() (no gather copy); throws Error on failure.
+  /// Appends `rows` rows of `row_bytes` bytes that lie `stride_bytes` apart, straight from memory
+  /// with (p)writev() (no gather copy), split by rows over threads when large; throws Error.
   void write_strided(const void* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride_bytes);
+  /// Writes n bytes at byte `offset` of a regular output file without moving the append position
+  /// (one thread; callers may run several at once on disjoint ranges, but not at the same time
+  /// as write()/write_strided()). Throws Error, also for a FIFO or device target (no offsets).
+  void write_at(std::uint64_t offset, const void* data, std::size_t n);
+  /// The final size, when the caller knows it (call before writing): failure messages then say
+  /// "of N bytes", and the file is preallocated where that helps (see above). A file system
+  /// without room fails here, before any data is written: Error "cannot reserve N bytes".
+  void reserve(std::uint64_t bytes);
+  /// Bytes appended so far.
+  std::uint64_t size() const { return written_; }
+  /// Threads one large write may use here (1: sequential; always 1 for a FIFO or device).
+  int write_threads() const { return threads_; }
   /// Closes and renames into place; throws Error on failure.
   void commit();
   const std::string& path() const { return path_; }
 
  private:
+  void append(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride);
+  void copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride);
+  [[noreturn]] void fail_write(std::uint64_t at, int err) const;
+
   std::string path_, tmp_;
   int fd_ = -1;
   bool direct_ = false;
   bool committed_ = false;
-  std::uint64_t written_ = 0;
+  int threads_ = 1;
+  bool preallocated_ = false;   // fallocate() set the file's size to reserved_
+  bool mmap_wanted_ = false;    // APSP_WRITE_METHOD=mmap
+  char* map_ = nullptr;         // [0, reserved_) of the file, mapped shared, when mapping
+  std::uint64_t reserved_ = 0;  // bytes preallocated by reserve()
+  std::uint64_t written_ = 0, expected_ = 0;  // the append position; reserve()'s size (0: unknown)
+  std::atomic<std::uint64_t> write_at_end_{0};  // the furthest end of a write_at()
+  std::uint64_t calls_ = 0, split_calls_ = 0;  // for the APSP_TRACE line at commit
 };
+
+/// Threads a large write into a file in `dir` may use, from APSP_WRITE_THREADS (see OutputFile);
+/// "auto": 1 on the file systems that serialise buffered writes to one file (ext4, xfs, btrfs,
+/// tmpfs, f2fs) unless `mapped`, else min(cores, 16). Throws UsageError for a value that is
+/// neither a count nor "auto".
+int output_write_threads(const std::string& dir, bool mapped);
+/// APSP_WRITE_METHOD: "write" (or unset: write()/pwrite() calls) -> false, "mmap" -> true; throws
+/// UsageError otherwise.
+bool output_write_mapped();
+/// Whether OutputFile::reserve() preallocates a file in `dir`, from APSP_WRITE_PREALLOCATE: 1 yes,
+/// 0 no, unset or "auto": on ext4 (measured: docs/io.md). Throws UsageError for another value.
+bool output_preallocates(const std::string& dir);
 
 /// Writes `rows` rows of `row_bytes` bytes each. fill(i, out) formats row i into out and returns
 /// false when a value cannot be represented; then on_bad(i) is called (it must throw). Rows are
-/// filled in parallel in chunks of about 64 MiB, each chunk written with one write().
+/// filled in parallel in chunks of about 64 MiB, each chunk written with one OutputFile::write()
+/// (itself split over threads for a regular file).
 template <class Fill, class OnBad>
 void write_rows(OutputFile& f, std::int64_t rows, std::size_t row_bytes, Fill&& fill, OnBad&& on_bad);
 

@@ -1,7 +1,8 @@
 // src/io/stream.cpp — MatrixStreamWriter: the output written stripe by stripe while a streaming
 // backend hands results out (GPU D2H overlapped with the write; MPI gathers that no rank holds
 // whole). Every format here is a header (npy only) followed by rows in order, so a stripe is
-// written with the same per-format writer as a whole matrix, on a view of the stripe.
+// written with the same per-format writer as a whole matrix, on a view of the stripe. Each stripe
+// is one OutputFile append (threads, preallocation, mapping: docs/io.md).
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
 #include "io/io_common.hpp"
@@ -22,6 +23,11 @@ MatrixStreamWriter::MatrixStreamWriter(const std::string& path, std::int64_t row
   if (format == OutputFormat::Auto) format = output_format_for(path);
   impl_ = std::make_unique<Impl>(path, rows, cols, dtype, format);
   if (format == OutputFormat::Npy) io::write_npy_header(impl_->file, dtype, rows, cols);
+  // The binary formats' size is known now: preallocated (where that helps), and a full file system
+  // fails here, before the first stripe, or a failed write says "after X of N bytes".
+  if (format != OutputFormat::Text)
+    impl_->file.reserve(impl_->file.size() + std::uint64_t(rows) * std::uint64_t(cols) *
+                                                      (format == OutputFormat::Npy ? dtype_size(dtype) : 4));
 }
 
 MatrixStreamWriter::~MatrixStreamWriter() = default;

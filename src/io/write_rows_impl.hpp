@@ -1,8 +1,9 @@
 // src/io/write_rows_impl.hpp — the chunked parallel row writer declared in io_common.hpp.
 //
 // A chunk of rows is formatted by all threads into one buffer (about 64 MiB), then written with
-// one write() call; the next chunk reuses the buffer. Formatting runs far above disk speed, so a
-// second buffer to overlap the two would buy little (measured in bench/results/io-*.md).
+// one OutputFile::write() (which splits it over threads into a regular file); the next chunk
+// reuses the buffer. Formatting runs far above disk speed, so a second buffer to overlap the two
+// would buy little (measured in bench/results/io-*.md).
 #pragma once
 
 #include <algorithm>
