@@ -5,7 +5,7 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,startup,python,paths]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,startup,python,paths,io]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
@@ -74,6 +74,7 @@ if has build; then
     EXTRA+=(-DCLI11_INCLUDE_DIR="$DEPS/include" -DCLI11_DIR=/nonexistent)
   fi
   TARGETS=(apsp fw_lab test_cuda test_dense test_paths test_cli_paths startup_probe)
+  has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
     PY=(-DAPSP_WITH_PYTHON=ON -DPython_EXECUTABLE="$(command -v python3)" -Dpybind11_DIR="$PYB")
@@ -249,6 +250,47 @@ EOF
     cmp -s "$DATA/out$V.bin" "$DATA/out${V}c.bin" && same=same || same=DIFFERENT
     note "whole V=$V --backend cpu: $t ms; stats: $(tr '\n' ' ' <"$OUTDIR/cpu_$V.log" | cut -c1-300) (outputs $same)"
     rm -f "$DATA/out${V}c.bin"
+  done
+fi
+
+# ---- output writing: dev/io/write_probe on the data directory's file system, then the whole
+# process under the OutputFile switches (docs/io.md). Step `io` (not in the default list); needs
+# the inputs of step `whole` (same SIZES; made here when missing is not supported: run whole first).
+if has io; then
+  echo "== output writing"
+  DATA=/tmp/apsp-gpu-data
+  mkdir -p "$DATA"
+  { df -hT "$DATA"; } 2>&1 | tee "$OUTDIR/io_fs.txt"
+  if [ -x "$BUILD/dev/io/write_probe" ]; then
+    timeout 120 "$BUILD/dev/io/write_probe" "$DATA" --sizes 484M,3.6G >"$OUTDIR/write_probe.log" 2>&1
+    note "write_probe: rc=$? (write_probe.log)"; cat "$OUTDIR/write_probe.log"
+  else
+    note "write_probe: not built"
+  fi
+  IFS=, read -ra VS <<<"$SIZES"
+  for V in "${VS[@]}"; do
+    IN=$DATA/c$V.in
+    [ -s "$IN" ] || { note "io V=$V: no input (run step whole first)"; continue; }
+    line="io V=$V best of 2 (ms):"
+    for variant in "APSP_WRITE_PREALLOCATE=0" "default" "APSP_WRITE_METHOD=mmap" "APSP_WRITE_THREADS=16"; do
+      envs=(); [ "$variant" != default ] && envs=("$variant")
+      best=""
+      for r in 1 2; do
+        rm -f "$DATA/io$V.bin"; sync; sleep 1
+        s=$(date +%s%N)
+        env "${envs[@]}" "$APSP" "$IN" "$DATA/io$V.bin" >>"$OUTDIR/io_runs.log" 2>&1 || { best="FAIL"; break; }
+        t=$(( ($(date +%s%N) - s) / 1000000 ))
+        echo "V=$V $variant trial $r: $t ms" >>"$OUTDIR/io_runs.log"
+        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+      done
+      if [ -s "$DATA/out$V.bin" ]; then cmp -s "$DATA/io$V.bin" "$DATA/out$V.bin" || best="$best (DIFFERENT output)"; fi
+      line="$line $variant $best;"
+    done
+    note "$line"
+    rm -f "$DATA/io$V.bin"
+    rm -f "$DATA/io${V}t.bin"; sync; sleep 1
+    APSP_TRACE=1 "$APSP" "$IN" "$DATA/io${V}t.bin" >"$OUTDIR/io_trace_$V.log" 2>&1; cat "$OUTDIR/io_trace_$V.log"
+    rm -f "$DATA/io${V}t.bin"
   done
 fi
 
