@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "apsp/types.hpp"
@@ -31,6 +32,13 @@ struct DenseAdjacency {
   Dtype kind = Dtype::Float64;                  ///< element type of the entries
   std::int64_t row_stride = 0, col_stride = 0;  ///< bytes from (i, j) to (i+1, j) / (i, j+1)
   bool unweighted = false;                      ///< every edge weighs 1 (the entry only says "edge")
+
+  /// Storage order: the matrix is read as lines (rows when the row stride is the larger, as in C
+  /// order; else columns), each line entry by entry, so that a line-by-line walk reads memory in
+  /// order. Entry k of line o is at data + o * line_stride() + k * entry_stride().
+  bool rows_are_lines() const { return std::llabs(row_stride) >= std::llabs(col_stride); }
+  std::int64_t line_stride() const { return rows_are_lines() ? row_stride : col_stride; }
+  std::int64_t entry_stride() const { return rows_are_lines() ? col_stride : row_stride; }
 };
 
 struct Graph {

@@ -30,10 +30,9 @@ struct DenseScan {
 template <class S> DenseScan scan_dense(const Graph& g) {
   const DenseAdjacency& a = g.dense;
   const std::int64_t n = g.num_vertices;
-  // Outer loop over the index with the larger stride, so the inner loop walks memory in order.
-  const bool rows_outer = std::llabs(a.row_stride) >= std::llabs(a.col_stride);
-  const std::int64_t outer = rows_outer ? a.row_stride : a.col_stride;
-  const std::int64_t inner = rows_outer ? a.col_stride : a.row_stride;
+  // Line by line (DenseAdjacency::rows_are_lines), so the inner loop walks memory in order.
+  const bool rows_outer = a.rows_are_lines();
+  const std::int64_t outer = a.line_stride(), inner = a.entry_stride();
   const char* base = static_cast<const char*>(a.data);
   constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
   std::size_t edges = 0;

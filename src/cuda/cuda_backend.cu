@@ -54,9 +54,7 @@ std::string gib(std::size_t b) {
 bool dense_every_vertex_has_in_and_out_edges(const Graph& g) {
   const DenseAdjacency& a = g.dense;
   const std::int64_t n = g.num_vertices;
-  const bool rows_are_lines = std::llabs(a.row_stride) >= std::llabs(a.col_stride);
-  const std::int64_t outer = rows_are_lines ? a.row_stride : a.col_stride;
-  const std::int64_t inner = rows_are_lines ? a.col_stride : a.row_stride;
+  const std::int64_t outer = a.line_stride(), inner = a.entry_stride();
   const char* base = static_cast<const char*>(a.data);
   return visit_dtype(a.kind, [&](auto tag) {
     using S = decltype(tag);
