@@ -23,6 +23,7 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -32,6 +33,7 @@
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
+#include "core/backend.hpp"
 #include "core/bench.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
@@ -215,9 +217,16 @@ int run_solve(const SolveArgs& a) {
   // writes nothing) and commit after the solve. --verify needs the whole matrix in memory.
   double write_s = 0;
   std::unique_ptr<apsp::MatrixStreamWriter> dist_w, next_w;
+  // A GPU solve leaves the host idle until the first stripe: the writers open now and fill their
+  // files' page cache meanwhile (MatrixStreamWriter::prefill), on a thread that first waits to
+  // learn whether `auto` will be a GPU (the driver's start-up, ~0.1 s); the CPU backend's threads
+  // need the cores. Declared after the writers: destroyed (joined) before them.
+  std::jthread prefill_gate;
   auto sink_to = [&](std::unique_ptr<apsp::MatrixStreamWriter>& w, const std::string& path) -> apsp::RowSink {
-    return [&w, &write_s, path, of, V = g.num_vertices](const apsp::RowBlock& b) {
+    return [&w, &write_s, &prefill_gate, path, of, V = g.num_vertices](const apsp::RowBlock& b) {
       const auto t0 = Clock::now();
+      if (prefill_gate.joinable()) prefill_gate.join();
+      if (w && w->dtype() != b.dtype) w.reset();  // opened early for another dtype than solve() chose
       if (!w) w = std::make_unique<apsp::MatrixStreamWriter>(path, V, V, b.dtype, of);
       w->write(b.row0, apsp::Matrix::view(b.data, b.rows, b.cols, b.stride, b.dtype));
       write_s += since(t0);
@@ -226,6 +235,28 @@ int run_solve(const SolveArgs& a) {
   if (!a.verify) {
     so.dist_sink = sink_to(dist_w, a.out);
     if (a.paths) so.next_sink = sink_to(next_w, next_path_for(a.out));
+    const bool gpu = so.backend == apsp::Backend::Cuda || so.backend == apsp::Backend::MultiGpu;
+    if (gpu || so.backend == apsp::Backend::Auto) {
+      apsp::SolveOptions guess = so;  // solve()'s dtype choice, as far as it can be made here
+      if (!guess.dtype && !g.integer_weights) guess.dtype = apsp::Dtype::Float32;  // no float64 on GPUs
+      std::optional<apsp::Dtype> t;
+      try {
+        t = apsp::choose_dtype(g, guess);
+      } catch (const apsp::Error&) {  // solve() will say what is wrong
+      }
+      if (t) {
+        dist_w = std::make_unique<apsp::MatrixStreamWriter>(a.out, g.num_vertices, g.num_vertices, *t, of);
+        if (a.paths)
+          next_w = std::make_unique<apsp::MatrixStreamWriter>(next_path_for(a.out), g.num_vertices, g.num_vertices,
+                                                              apsp::Dtype::Int32, of);
+        prefill_gate = std::jthread([&dist_w, &next_w, gpu] {
+          if (!gpu && !apsp::detail::cuda_backend_info().usable) return;
+          dist_w->prefill();
+          if (next_w) next_w->prefill();
+          trace("output prefill started");
+        });
+      }
+    }
   }
 
   // No join here: solve()'s host-side checks overlap the rest of the context creation, and its

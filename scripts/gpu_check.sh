@@ -262,8 +262,10 @@ if has io; then
   mkdir -p "$DATA"
   { df -hT "$DATA"; } 2>&1 | tee "$OUTDIR/io_fs.txt"
   if [ -x "$BUILD/dev/io/write_probe" ]; then
-    timeout 120 "$BUILD/dev/io/write_probe" "$DATA" --sizes 484M,3.6G >"$OUTDIR/write_probe.log" 2>&1
-    note "write_probe: rc=$? (write_probe.log)"; cat "$OUTDIR/write_probe.log"
+    # IO_PROBE: the probe's arguments (default: the page-cache prefill rows, cold, the CLI's sizes).
+    read -ra probe_args <<<"${IO_PROBE:---only prefill --sizes 100M,484M,3.6G --threads 8,14 --cold 2 --budget 110}"
+    timeout 150 "$BUILD/dev/io/write_probe" "$DATA" "${probe_args[@]}" >"$OUTDIR/write_probe.log" 2>&1
+    note "write_probe ${probe_args[*]}: rc=$? (write_probe.log)"; cat "$OUTDIR/write_probe.log"
   else
     note "write_probe: not built"
   fi
@@ -271,11 +273,13 @@ if has io; then
   for V in "${VS[@]}"; do
     IN=$DATA/c$V.in
     [ -s "$IN" ] || { note "io V=$V: no input (run step whole first)"; continue; }
-    line="io V=$V best of 2 (ms):"
-    for variant in "APSP_WRITE_PREALLOCATE=0" "default" "APSP_WRITE_METHOD=mmap" "APSP_WRITE_THREADS=16"; do
-      envs=(); [ "$variant" != default ] && envs=("$variant")
+    line="io V=$V best of 3 (ms):"
+    # IO_VARIANTS: ';'-separated environment settings to compare ("default": none).
+    IFS=';' read -ra variants <<<"${IO_VARIANTS:-APSP_WRITE_PREFILL=0;default;APSP_WRITE_PREFILL=mmap}"
+    for variant in "${variants[@]}"; do
+      envs=(); [ "$variant" != default ] && read -ra envs <<<"$variant"
       best=""
-      for r in 1 2; do
+      for r in 1 2 3; do
         rm -f "$DATA/io$V.bin"; sync; sleep 1
         s=$(date +%s%N)
         env "${envs[@]}" "$APSP" "$IN" "$DATA/io$V.bin" >>"$OUTDIR/io_runs.log" 2>&1 || { best="FAIL"; break; }
@@ -289,7 +293,13 @@ if has io; then
     note "$line"
     rm -f "$DATA/io$V.bin"
     rm -f "$DATA/io${V}t.bin"; sync; sleep 1
-    APSP_TRACE=1 "$APSP" "$IN" "$DATA/io${V}t.bin" >"$OUTDIR/io_trace_$V.log" 2>&1; cat "$OUTDIR/io_trace_$V.log"
+    for variant in "${variants[@]}"; do  # one traced run of each: where the time went
+      envs=(); [ "$variant" != default ] && read -ra envs <<<"$variant"
+      rm -f "$DATA/io${V}t.bin"; sync; sleep 1
+      echo "-- trace V=$V $variant" >>"$OUTDIR/io_trace_$V.log"
+      env "${envs[@]}" APSP_TRACE=1 "$APSP" "$IN" "$DATA/io${V}t.bin" >>"$OUTDIR/io_trace_$V.log" 2>&1
+    done
+    grep -E "^--|prefill|context created|rounds|downloaded|committed" "$OUTDIR/io_trace_$V.log"
     rm -f "$DATA/io${V}t.bin"
   done
 fi
@@ -369,6 +379,23 @@ if has startup; then
     "$BUILD/dev/cuda/startup_probe" 100 >>"$OUTDIR/startup.log" 2>&1
   done
   CUDA_MODULE_LOADING=EAGER "$BUILD/dev/cuda/startup_probe" 100 >"$OUTDIR/startup_eager.log" 2>&1
+  # Settings that might shorten cuInit / the context (read-only: the card is left as it is).
+  for v in CUDA_DEVICE_MAX_CONNECTIONS=1 CUDA_VISIBLE_DEVICES=0 CUDA_DEVICE_MAX_CONNECTIONS=32; do
+    for r in 1 2; do
+      echo "-- startup_probe with $v, run $r" >>"$OUTDIR/startup_env.log"
+      env "$v" "$BUILD/dev/cuda/startup_probe" 100 >>"$OUTDIR/startup_env.log" 2>&1
+    done
+  done
+  grep -E "^--|^cuInit|^cuDevicePrimaryCtxRetain" "$OUTDIR/startup_env.log"
+  { echo "tools: $(command -v strace perf ltrace | tr '\n' ' ')"; uname -r; nproc; free -g | head -2;
+    nvidia-smi -q 2>/dev/null | grep -iE "persistence|driver version|addressing|MIG mode" | head; } >>"$OUTDIR/startup.log" 2>&1
+  if command -v strace >/dev/null; then  # which system calls cuInit and the context spend their time in
+    strace -f -c -o "$OUTDIR/startup_strace.txt" "$BUILD/dev/cuda/startup_probe" 100 >/dev/null 2>&1
+    head -25 "$OUTDIR/startup_strace.txt"
+    strace -f -tt -T -e trace=ioctl,mmap,munmap,openat,mlock,madvise -o "$OUTDIR/startup_strace_tt.txt" \
+      "$BUILD/dev/cuda/startup_probe" 100 >/dev/null 2>&1
+    sort -t'<' -k2 -g "$OUTDIR/startup_strace_tt.txt" 2>/dev/null | tail -15
+  fi
   cat "$OUTDIR/startup.log"
   note "start-up (last probe run): $(grep -E '^(cuInit|cuDevicePrimaryCtxRetain|cudaMallocHost|first kernel)' "$OUTDIR/startup.log" | tail -4 | awk '{printf "%s %s ms; ", $1, $(NF-3)}')"
 fi

@@ -2,10 +2,12 @@
 // (comments, blank lines, CRLF, commas, duplicates, self loops), the .npy header, atomic writes,
 // large writes split over threads (same bytes, failures, FIFOs), and one test per kind of bad
 // input, each checking that the message names the file and the offset or line.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -848,8 +850,11 @@ template <class T> Matrix padded_random(std::int64_t rows, std::int64_t cols, st
   return m;
 }
 
-void stream_in_stripes(const std::string& path, const Matrix& m, OutputFormat f, const std::vector<std::int64_t>& cuts) {
+void stream_in_stripes(const std::string& path, const Matrix& m, OutputFormat f, const std::vector<std::int64_t>& cuts,
+                       bool prefill = false) {
   MatrixStreamWriter w(path, m.rows(), m.cols(), m.dtype(), f);
+  EXPECT_EQ(w.dtype(), m.dtype());
+  if (prefill) w.prefill();
   std::int64_t r0 = 0;
   for (std::int64_t r1 : cuts) {
     const std::size_t es = dtype_size(m.dtype());
@@ -1172,6 +1177,96 @@ TEST(IoParallelWrite, ReplacedOutputStaysUntilCommitAndIsGoneAfter) {
   EXPECT_TRUE(stray_files(dir, {"out.bin"}).empty());
 }
 
+// ---- prefill: the page cache filled ahead of the data (OutputFile::prefill, docs/io.md) ----------
+
+/// Whether `dir`'s file system can fallocate (prefill needs a preallocated file).
+bool can_fallocate(const std::string& dir) {
+  const std::string p = dir + "/.falloc_probe";
+  const int fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return false;
+  const bool ok = ::fallocate(fd, 0, 0, 1 << 20) == 0;
+  ::close(fd);
+  ::unlink(p.c_str());
+  return ok;
+}
+
+TEST(IoPrefill, TheDataLandsWhetherThePrefillFinishedOrWasCutShort) {
+  test::TempDir dir;
+  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  const std::vector<char> src = pattern_bytes((std::size_t{30} << 20) + 4321, 11);
+  int k = 0;
+  for (const char* method : {"write", "mmap"})
+    for (const bool wait : {false, true})
+      for (const bool short_write : {false, true}) {
+        const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method), t("APSP_WRITE_THREADS", "4");
+        const std::string path = dir / ("pre" + std::to_string(k++));
+        const std::size_t n = short_write ? src.size() - (std::size_t{5} << 20) - 3 : src.size();
+        io::OutputFile out(path);
+        out.reserve(src.size());  // short_write: less is written than reserved (and prefilled)
+        out.prefill();
+        if (wait) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        // Mixed appends, as the CLI's stripes and a header would come.
+        out.write(src.data(), 128);
+        out.write_strided(src.data() + 128, 1000, 1000, 1000);
+        out.write(src.data() + 1000128, n - 1000128);
+        if (wait) {
+          EXPECT_GT(out.prefilled(), 0u) << method << ": nothing prefilled in 0.3 s";
+        }
+        out.commit();
+        const std::vector<char> got = file_bytes(path);
+        EXPECT_EQ(got.size(), n) << method;
+        EXPECT_TRUE(std::equal(got.begin(), got.end(), src.begin())) << method << " wait " << wait << " short " << short_write;
+      }
+  EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
+}
+
+TEST(IoPrefill, OffOrUncommittedLeavesNothingBehind) {
+  test::TempDir dir;
+  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  const std::vector<char> src = pattern_bytes(std::size_t{12} << 20, 12);
+  {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", "0");
+    io::OutputFile out(dir / "off");
+    out.reserve(src.size());
+    out.prefill();
+    out.write(src.data(), src.size());
+    EXPECT_EQ(out.prefilled(), 0u);
+    out.commit();
+    EXPECT_TRUE(file_bytes(dir / "off") == src);
+  }
+  {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "0"), f("APSP_WRITE_PREFILL", "write");
+    io::OutputFile out(dir / "unreserved");  // not preallocated: nothing to prefill
+    out.reserve(src.size());
+    out.prefill();
+    out.write(src.data(), src.size());
+    EXPECT_EQ(out.prefilled(), 0u);
+    out.commit();
+  }
+  for (const char* method : {"write", "mmap"}) {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method);
+    io::OutputFile out(dir / "dropped");
+    out.reserve(src.size());
+    out.prefill();  // then an error elsewhere: the destructor stops it and removes the file
+  }
+  EXPECT_FALSE(fs::exists(dir / "dropped"));
+  EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
+  EXPECT_GT(io::prefill_limit(), 0u) << "no dirty-page threshold read from /proc";
+}
+
+TEST(IoPrefill, StreamWriterStripesMatchWriteMatrix) {
+  test::TempDir dir;
+  const Matrix m = padded_random<std::int32_t>(1200, 2500, 13);
+  const std::vector<std::int64_t> cuts = {1, 600, 1100, 1200};
+  write_matrix(dir / "whole.npy", m);
+  for (const char* method : {"write", "mmap"}) {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method);
+    const std::string path = dir / (std::string("s.") + method + ".npy");
+    stream_in_stripes(path, m, OutputFormat::Auto, cuts, true);
+    EXPECT_TRUE(file_bytes(path) == file_bytes(dir / "whole.npy")) << method;
+  }
+}
+
 TEST(IoParallelWrite, BadSettingsAreUsageErrors) {
   test::TempDir dir;
   {
@@ -1191,6 +1286,12 @@ TEST(IoParallelWrite, BadSettingsAreUsageErrors) {
   {
     const ScopedEnv m("APSP_WRITE_METHOD", "splice");
     EXPECT_THROW(io::OutputFile(dir / "c"), UsageError);
+  }
+  if (can_fallocate(dir.path().string())) {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", "yes");
+    io::OutputFile out(dir / "d");
+    out.reserve(100);
+    EXPECT_THROW(out.prefill(), UsageError);
   }
   EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
 }

@@ -2,7 +2,7 @@
 // system, and does spreading the copy over threads help?
 //
 //   write_probe DIR [--sizes 484M,3.6G] [--threads 2,4,8,16] [--reps N] [--budget SECONDS]
-//                   [--more] [--only fill|rename] [--cold SECONDS]
+//                   [--more] [--only fill|rename|prefill] [--cold SECONDS]
 //
 // Each row fills a fresh file in DIR from a prefilled heap buffer and times open .. close
 // ("seconds"; GB/s = N / seconds / 1e9). Per size, in this order:
@@ -207,10 +207,15 @@ struct Method {
   bool falloc = false, map = false, per_call = false, single = false;
   std::size_t call_bytes = 0;  // single: write() call size; per_call: the size of each split call
   double idle = 0;             // seconds to sleep first (a "cold" row)
+  // Prefill (--only prefill): the file is fallocated and its page cache filled before the timed
+  // copy, as apsp does while a GPU context is created. 1: pwrite() of zeros, then 8 MiB pwrite()
+  // calls over them; 2: mmap + every page touched by T threads, then each 8 MiB memcpy split over T
+  // threads; 3: as 2, but the pages touched by one thread.
+  int prefill = 0;
 };
 
 struct Row {
-  double total = 0, falloc = 0, unmap = 0, close = 0, unlink = 0;
+  double total = 0, falloc = 0, unmap = 0, close = 0, unlink = 0, prefill = 0;
   std::string error;
 };
 
@@ -254,7 +259,42 @@ Row fill(const std::string& path, const Method& m, int t, const unsigned char* s
     if (::posix_fallocate(fd, 0, off_t(n)) != 0) f.set("fallocate failed (not supported here?)");
     row.falloc = since(tf);
   }
-  if (f.what.empty()) {
+  if (f.what.empty() && m.prefill == 1) {
+    const auto tp = Clock::now();
+    std::vector<unsigned char> zeros(8 * kMiB, 0);
+    for (std::uint64_t off = 0; off < n && f.what.empty(); off += zeros.size())
+      pwrite_all(fd, zeros.data(), off, std::size_t(std::min<std::uint64_t>(zeros.size(), n - off)), f);
+    row.prefill = since(tp);
+    const auto tw = Clock::now();  // the timed part: the data over the prefilled pages, 8 MiB calls
+    for (std::uint64_t off = 0; off < n && f.what.empty(); off += 8 * kMiB)
+      pwrite_all(fd, src + off, off, std::size_t(std::min<std::uint64_t>(8 * kMiB, n - off)), f);
+    row.total = since(tw);
+  } else if (f.what.empty() && m.prefill >= 2) {
+    void* map = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) f.set(std::string("mmap: ") + std::strerror(errno));
+    if (map != MAP_FAILED) {
+      auto* dst = static_cast<unsigned char*>(map);
+      const auto tp = Clock::now();
+      const int touchers = m.prefill == 2 ? t : 1;
+      pool.run(touchers, [&](int i) {
+        const auto [a, b] = piece(0, n, touchers, i);
+        for (std::uint64_t k = a; k < b; k += 4096) static_cast<volatile unsigned char*>(dst)[k] = 0;
+      });
+      row.prefill = since(tp);
+      const auto tw = Clock::now();
+      for (std::uint64_t off = 0; off < n; off += 8 * kMiB) {
+        const std::uint64_t len = std::min<std::uint64_t>(8 * kMiB, n - off);
+        pool.run(t, [&](int i) {
+          const auto [a, b] = piece(off, len, t, i);
+          if (b > a) std::memcpy(dst + a, src + a, std::size_t(b - a));
+        });
+      }
+      row.total = since(tw);
+      const auto tu = Clock::now();
+      ::munmap(map, n);
+      row.unmap = since(tu);
+    }
+  } else if (f.what.empty()) {
     if (m.single) {
       const unsigned char* p = src;
       std::size_t left = n;
@@ -294,7 +334,7 @@ Row fill(const std::string& path, const Method& m, int t, const unsigned char* s
   const auto tc = Clock::now();
   if (::close(fd) != 0) f.set(std::string("close: ") + std::strerror(errno));
   row.close = since(tc);
-  row.total = since(t0);
+  if (!m.prefill) row.total = since(t0);  // prefill rows: the copy after the prefill only
   row.error = f.what;
   if (row.error.empty()) row.error = spot_check(path, src, n);
   const auto tu = Clock::now();
@@ -383,7 +423,7 @@ std::string read_line(const char* path) {
 void usage_and_exit(int code) {
   std::fprintf(code ? stderr : stdout,
                "usage: write_probe DIR [--sizes 484M,3.6G] [--threads 2,4,8,16] [--reps N] [--budget SECONDS]\n"
-               "                   [--more] [--only fill|rename] [--cold SECONDS]\n"
+               "                   [--more] [--only fill|rename|prefill] [--cold SECONDS]\n"
                "  Times filling a new N-byte file in DIR, per size: three cold rows (write, fallocate+write,\n"
                "  fallocate+mmap with the most threads), each after --cold seconds idle (default 3; 0: none);\n"
                "  rename() over nothing vs over an existing same-size file (plain, new file fallocated, old\n"
@@ -401,6 +441,8 @@ void print_row(std::uint64_t n, const std::string& method, int t, const Row& r) 
   int k = std::snprintf(notes, sizeof notes, "close %.3f, unlink %.3f", r.close, r.unlink);
   if (r.falloc > 0) k += std::snprintf(notes + k, sizeof notes - std::size_t(k), ", fallocate %.3f", r.falloc);
   if (r.unmap > 0) k += std::snprintf(notes + k, sizeof notes - std::size_t(k), ", munmap %.3f", r.unmap);
+  if (r.prefill > 0)
+    k += std::snprintf(notes + k, sizeof notes - std::size_t(k), ", prefill %.3f (untimed)", r.prefill);
   if (!r.error.empty())
     std::printf("%9.1f MB  %-15s %3d  FAILED: %s\n", double(n) / 1e6, method.c_str(), t, r.error.c_str());
   else
@@ -419,7 +461,7 @@ int main(int argc, char** argv) {
   std::vector<int> threads;
   int reps = 1;
   double budget = 45;
-  bool more = false, do_fill = true, do_rename = true;
+  bool more = false, do_fill = true, do_rename = true, do_prefill = false;
   double cold = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -443,11 +485,14 @@ int main(int argc, char** argv) {
       budget = std::atof(value().c_str());
     else if (a == "--more")
       more = true;
+    else if (a == "--cold")
+      cold = std::max(0.0, std::atof(value().c_str()));
     else if (a == "--only") {
       const std::string w = value();
-      if (w != "fill" && w != "rename") die("--only takes fill or rename");
+      if (w != "fill" && w != "rename" && w != "prefill") die("--only takes fill, rename or prefill");
       do_fill = w == "fill";
       do_rename = w == "rename";
+      do_prefill = w == "prefill";
     } else if (!a.empty() && a[0] == '-')
       die("unknown option " + a + " (--help)");
     else if (dir.empty())
@@ -520,6 +565,16 @@ int main(int argc, char** argv) {
     cold_plan.push_back({{"write cold", false, false, false, true, 64 * kMiB, cold}, {1}});
     cold_plan.push_back({{"falloc+wr cold", true, false, false, true, 64 * kMiB, cold}, {1}});
     cold_plan.push_back({{"falloc+mmap cold", true, true, false, false, 0, cold}, {tmax}});
+  }
+
+  // --only prefill: cold rows (as above) of the CLI's 8 MiB stripes, without and with the page
+  // cache filled first (the prefill's own time is a note: apsp spends it while the GPU works).
+  std::vector<std::pair<Method, std::vector<int>>> prefill_plan;
+  if (do_prefill) {
+    prefill_plan.push_back({{"falloc+wr 8MiB", true, false, false, true, 8 * kMiB, cold}, {1}});
+    prefill_plan.push_back({{"pre:wr+pwrite", true, false, false, true, 8 * kMiB, cold, 1}, {1}});
+    prefill_plan.push_back({{"pre:map1+copy", true, true, false, false, 0, cold, 3}, some});
+    prefill_plan.push_back({{"pre:mapT+copy", true, true, false, false, 0, cold, 2}, some});
   }
 
   const auto start = Clock::now();
@@ -606,6 +661,18 @@ int main(int argc, char** argv) {
             double(n) / 1e6, nothing, unlink_s, "", plain, falloc, held, "", release);
       }
     }
+
+    for (const auto& [m, ts] : prefill_plan)
+      for (const int t : ts)
+        for (int r = 0; r < reps; ++r) {
+          if (!fits(m.idle + guess)) {
+            skipped.push_back(mb(n) + " " + m.name + " T=" + std::to_string(t));
+            continue;
+          }
+          const Row row = fill(temp_name(dir, "fill"), m, t, src.get(), n, pool);
+          print_row(n, m.name, t, row);
+          guess = row.total + row.prefill + row.unlink;
+        }
 
     double base = 0, best = 0;
     std::string best_name;

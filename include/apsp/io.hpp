@@ -57,6 +57,12 @@ class MatrixStreamWriter {
   /// Appends rows [row0, row0 + stripe.rows()); row0 must equal rows_written(). Throws Error.
   void write(std::int64_t row0, const Matrix& stripe);
   std::int64_t rows_written() const;
+  Dtype dtype() const;
+  /// Starts filling the output file's page cache on threads of its own, so that the stripes'
+  /// writes later only copy (docs/io.md: APSP_WRITE_PREFILL). Returns at once; the first stripe
+  /// stops what is left. For a caller with idle host time before the first stripe (a GPU solve).
+  /// Does nothing where the file is not preallocated (not ext4, text output, a FIFO).
+  void prefill();
   /// Checks every row arrived, then renames into place.
   void commit();
 

@@ -132,6 +132,7 @@ std::atomic<unsigned> g_tmp_counter{0};
 constexpr std::size_t kSplitMinBytes = std::size_t{4} << 20;  // smaller appends: one call
 constexpr std::size_t kPieceMinBytes = std::size_t{2} << 20;  // no thread gets less than this
 constexpr std::uint64_t kPieceAlign = 64 << 10;              // contiguous pieces start here in the file
+constexpr std::uint64_t kPrefillStep = std::uint64_t{2} << 20;  // prefill() checks its stop flag this often
 
 /// Writes rows [0, rows) at file offset `off` (pwritev) or, when off < 0, at the fd's position
 /// (writev), resuming after partial writes and EINTR. Returns the bytes written; err = errno of a
@@ -260,7 +261,124 @@ bool output_preallocates(const std::string& dir) {
   return fs_type(dir) == kExt4;
 }
 
+int output_prefill_method(const std::string& dir) {
+  const char* env = std::getenv("APSP_WRITE_PREFILL");
+  if (env && *env && std::string_view(env) != "auto") {
+    if (std::string_view(env) == "0") return 0;
+    if (std::string_view(env) == "write") return 1;
+    if (std::string_view(env) == "mmap") return 2;
+    throw UsageError(std::string("APSP_WRITE_PREFILL='") + env + "': expected 0, write, mmap or auto");
+  }
+  // Where files are preallocated (ext4; output_preallocates), a write into a new file spends most
+  // of its time getting pages (in a VM whose host takes freed memory back, fresh ones); prefilled,
+  // the same write only copies. Measured: docs/io.md.
+  return fs_type(dir) == kExt4 ? 1 : 0;
+}
+
+std::uint64_t prefill_limit() {
+  auto number = [](const char* path) -> std::uint64_t {
+    std::FILE* f = std::fopen(path, "r");
+    if (!f) return 0;
+    unsigned long long v = 0;
+    const int got = std::fscanf(f, "%llu", &v);
+    std::fclose(f);
+    return got == 1 ? std::uint64_t(v) : 0;
+  };
+  if (const std::uint64_t b = number("/proc/sys/vm/dirty_background_bytes")) return b / 2;
+  const std::uint64_t ratio = number("/proc/sys/vm/dirty_background_ratio");
+  std::uint64_t avail_kb = 0;
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kb = 0;
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        avail_kb = kb;
+        break;
+      }
+    std::fclose(f);
+  }
+  return avail_kb * 1024 / 100 * ratio / 2;
+}
+
+void OutputFile::prefill() {
+  if (!preallocated_ || !prefill_threads_.empty() || written_ > 0 || direct_) return;
+  const std::string dir = std::filesystem::path(tmp_).parent_path().string();
+  const int method = output_prefill_method(dir);
+  const std::uint64_t n = std::min(reserved_, prefill_limit()) / 4096 * 4096;
+  if (method == 0 || n == 0) return;
+  int touchers = 1;
+  if (method == 2) {
+    if (!map_ && reserved_ <= SIZE_MAX) {
+      void* p = ::mmap(nullptr, std::size_t(reserved_), PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+      if (p == MAP_FAILED) return;
+      map_ = static_cast<char*>(p);
+    }
+    if (!map_) return;
+    threads_ = output_write_threads(dir, true);  // the copies into the mapping may run in parallel
+    // Leave two cores to the caller (the GPU context's creation, the solve's own host work).
+    touchers = std::clamp(omp_get_num_procs() - 2, 1, threads_);
+  }
+  prefill_method_ = method;
+  prefill_start_ = std::chrono::steady_clock::now();
+  auto mark_end = [this] {
+    const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now().time_since_epoch())
+                                .count();
+    std::int64_t seen = prefill_end_ns_.load();
+    while (seen < t && !prefill_end_ns_.compare_exchange_weak(seen, t)) {
+    }
+  };
+  try {
+    if (method == 1) {
+      prefill_threads_.emplace_back([this, n, mark_end] {
+        static const std::vector<char> zeros(kPrefillStep, 0);
+        for (std::uint64_t at = 0; at < n && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
+          int err = 0;
+          const std::size_t len = std::size_t(std::min(kPrefillStep, n - at));
+          const std::uint64_t done = put_rows(fd_, std::int64_t(at), zeros.data(), 1, len, len, err);
+          prefilled_ += done;
+          if (err) break;  // the data's own write will meet (and report) the problem, if it lasts
+        }
+        mark_end();
+      });
+    } else {
+      for (int i = 0; i < touchers; ++i)
+        prefill_threads_.emplace_back([this, n, i, touchers, mark_end] {
+          const std::uint64_t a = n * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
+          const std::uint64_t b = n * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
+          volatile char* m = map_;
+          for (std::uint64_t at = a; at < b && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
+            const std::uint64_t end = std::min(b, at + kPrefillStep);
+            for (std::uint64_t k = at; k < end; k += 4096) m[k] = 0;  // a write fault: page cached, dirty
+            prefilled_ += end - at;
+          }
+          mark_end();
+        });
+    }
+  } catch (const std::system_error&) {
+    stop_prefill();  // no more threads to be had: the ones started are stopped, writes go on as usual
+  }
+}
+
+void OutputFile::stop_prefill() {
+  if (prefill_threads_.empty()) return;
+  prefill_stop_ = true;
+  for (auto& t : prefill_threads_) t.join();
+  prefill_threads_.clear();
+  if (detail::tracing()) {
+    const double s = double(prefill_end_ns_.load() - std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                          prefill_start_.time_since_epoch())
+                                                          .count()) /
+                     1e9;
+    const std::string line = "output " + path_ + ": prefilled " + std::to_string(prefilled_.load()) + " of " +
+                             std::to_string(reserved_) + " bytes (" + (prefill_method_ == 1 ? "write" : "mmap") +
+                             ") in " + std::to_string(s) + " s";
+    detail::trace(line.c_str());
+  }
+}
+
 OutputFile::~OutputFile() {
+  stop_prefill();
   if (map_) ::munmap(map_, std::size_t(reserved_));
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
@@ -312,6 +430,7 @@ void OutputFile::write_strided(const void* base, std::int64_t rows, std::size_t 
 
 void OutputFile::write_at(std::uint64_t offset, const void* data, std::size_t n) {
   if (direct_) throw Error(path_ + ": internal error: positional write into a FIFO or device");
+  stop_prefill();
   if (n == 0) return;
   if (map_ && offset + n <= reserved_) {
     std::memcpy(map_ + offset, data, n);
@@ -355,6 +474,7 @@ void OutputFile::copy_into_map(const char* base, std::int64_t rows, std::size_t 
 
 void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride) {
   if (rows <= 0 || row_bytes == 0) return;
+  stop_prefill();
   const std::uint64_t n = std::uint64_t(rows) * row_bytes;
   if (stride == row_bytes || rows == 1) {  // contiguous: one row, cut anywhere
     row_bytes = std::size_t(n);
@@ -419,10 +539,19 @@ void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_byt
 }
 
 void OutputFile::commit() {
+  stop_prefill();
   const bool mapped = map_ != nullptr;
   if (map_) {
-    ::munmap(map_, std::size_t(reserved_));  // the pages stay dirty in the page cache
+    // The pages stay dirty in the page cache: the data is in the file already. Unmapping a large
+    // file takes a while (its page tables); a thread of its own does it.
+    char* const p = map_;
+    const std::size_t len = std::size_t(reserved_);
     map_ = nullptr;
+    try {
+      std::thread([p, len] { ::munmap(p, len); }).detach();
+    } catch (const std::system_error&) {
+      ::munmap(p, len);
+    }
   }
   // A preallocated file is as long as reserve() said; fewer bytes written: cut it to what was.
   const std::uint64_t end = std::max(written_, write_at_end_.load());

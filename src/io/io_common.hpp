@@ -9,11 +9,13 @@
 
 #include <atomic>
 #include <charconv>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -91,6 +93,18 @@ class OutputFile {
   /// "of N bytes", and the file is preallocated where that helps (see above). A file system
   /// without room fails here, before any data is written: Error "cannot reserve N bytes".
   void reserve(std::uint64_t bytes);
+  /// After reserve(): starts filling the page cache of the reserved file on threads of its own,
+  /// so that the data's writes later overwrite cached pages instead of allocating them (the cost
+  /// of a write into a new file on ext4 in a VM; docs/io.md). For a caller with idle time before
+  /// its first write (the CLI while a GPU context is created and the GPU computes). Returns at
+  /// once; the first write, commit() or the destructor stops what is left of it and waits for
+  /// the threads (at most one 2 MiB step). Does nothing unless reserve() preallocated the file
+  /// and APSP_WRITE_PREFILL allows it (output_prefill_method). At most `limit` bytes from the
+  /// start (prefill_limit()).
+  void prefill();
+  /// Bytes prefill() put in the page cache; final after the first write, commit() or the
+  /// destructor (0 before, and where it did nothing).
+  std::uint64_t prefilled() const { return prefill_threads_.empty() ? prefilled_.load() : 0; }
   /// Bytes appended so far.
   std::uint64_t size() const { return written_; }
   /// Threads one large write may use here (1: sequential; always 1 for a FIFO or device).
@@ -103,6 +117,7 @@ class OutputFile {
   void append(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride);
   void copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride);
   [[noreturn]] void fail_write(std::uint64_t at, int err) const;
+  void stop_prefill();
 
   std::string path_, tmp_;
   int fd_ = -1;
@@ -116,7 +131,24 @@ class OutputFile {
   std::uint64_t written_ = 0, expected_ = 0;  // the append position; reserve()'s size (0: unknown)
   std::atomic<std::uint64_t> write_at_end_{0};  // the furthest end of a write_at()
   std::uint64_t calls_ = 0, split_calls_ = 0;  // for the APSP_TRACE line at commit
+  // prefill(): its threads, their stop flag, and what they did (read after the join).
+  std::vector<std::thread> prefill_threads_;
+  std::atomic<bool> prefill_stop_{false};
+  std::atomic<std::uint64_t> prefilled_{0};
+  std::atomic<std::int64_t> prefill_end_ns_{0};  // steady_clock of the last thread's end
+  std::chrono::steady_clock::time_point prefill_start_{};
+  int prefill_method_ = 0;  // 0 none, 1 pwrite of zeros, 2 mapped, pages touched
 };
+
+/// APSP_WRITE_PREFILL, how OutputFile::prefill() fills a preallocated file in `dir`: 0 not at all
+/// ("0"), 1 pwrite() of zeros from one thread ("write"), 2 the file mapped and its pages touched
+/// by several threads, the data then copied into the mapping ("mmap"); unset or "auto": see the
+/// definition. Throws UsageError for another value.
+int output_prefill_method(const std::string& dir);
+/// The most bytes prefill() fills: half the dirty-page threshold at which the kernel starts
+/// writing back (vm.dirty_background_bytes, or _ratio of MemAvailable), so that the zeros are not
+/// written to disk before the data replaces them. 0 when unknown.
+std::uint64_t prefill_limit();
 
 /// Threads a large write into a file in `dir` may use, from APSP_WRITE_THREADS (see OutputFile);
 /// "auto": 1 on the file systems that serialise buffered writes to one file (ext4, xfs, btrfs,

@@ -34,6 +34,10 @@ MatrixStreamWriter::~MatrixStreamWriter() = default;
 
 std::int64_t MatrixStreamWriter::rows_written() const { return impl_->written; }
 
+Dtype MatrixStreamWriter::dtype() const { return impl_->dtype; }
+
+void MatrixStreamWriter::prefill() { impl_->file.prefill(); }
+
 void MatrixStreamWriter::write(std::int64_t row0, const Matrix& stripe) {
   Impl& s = *impl_;
   if (row0 != s.written || stripe.cols() != s.cols || stripe.dtype() != s.dtype || row0 + stripe.rows() > s.rows)
