@@ -226,6 +226,7 @@ class CudaBackend final : public BackendImpl {
     }
     if (!s16) fw.build(g);  // synchronizes
     if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a cudaMalloc waits)
+    fw.reserve_stage();            // the result's pinned stripes (a dense build has its own)
     timings.h2d = seconds_since(t0);
     trace("cuda: device matrix built");
     t0 = Clock::now();

@@ -25,6 +25,7 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/graph.hpp"
+#include "core/host_copy.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
 #include "core/rounds.hpp"
@@ -44,6 +45,50 @@ inline std::size_t device_bytes_needed(std::int64_t n, std::size_t elem, std::in
   return np * np * elem + 3 * std::size_t(kTile) * np * elem + 2 * std::size_t(kTile) * kTile * elem +
          chunk * (4 + 4 + 8);
 }
+
+/// Bytes of each of DeviceFw's two pinned staging buffers (edge uploads, result stripes).
+inline constexpr std::size_t kStageBytes = std::size_t(8) << 20;
+
+/// Two pinned host buffers, and an event each, through which DeviceFw's edges go up and its
+/// result's stripes come down. Allocated once per solve, before the edges go up: cudaMallocHost
+/// costs ~0.4 ms per MiB on the H200 host (dev/cuda/startup_probe), ~6 ms for these two, which the
+/// first stripe used to wait for after the rounds. A user of buffer b waits for event b (recorded
+/// after the copy that last read or wrote it) before touching it.
+class PinnedStage {
+ public:
+  PinnedStage() = default;
+  PinnedStage(const PinnedStage&) = delete;
+  PinnedStage& operator=(const PinnedStage&) = delete;
+  ~PinnedStage() { release(); }
+  /// Both buffers at least `bytes` long; a regrow frees the old ones (no copy may be using them).
+  void reserve(std::size_t bytes) {
+    if (bytes <= bytes_) return;
+    release();
+    for (int b = 0; b < 2; ++b) {
+      APSP_CUDA_TRY(cudaMallocHost(&buf_[b], bytes));
+      APSP_CUDA_TRY(cudaEventCreateWithFlags(&done_[b], cudaEventDisableTiming));
+    }
+    bytes_ = bytes;
+  }
+  void* buffer(int b) const { return buf_[b]; }
+  cudaEvent_t done(int b) const { return done_[b]; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void release() {
+    for (int b = 0; b < 2; ++b) {
+      if (done_[b]) cudaEventSynchronize(done_[b]);  // no copy may still use a buffer freed here
+      if (buf_[b]) cudaFreeHost(buf_[b]);
+      if (done_[b]) cudaEventDestroy(done_[b]);
+      buf_[b] = nullptr;
+      done_[b] = nullptr;
+    }
+    bytes_ = 0;
+  }
+  void* buf_[2] = {nullptr, nullptr};
+  cudaEvent_t done_[2] = {nullptr, nullptr};
+  std::size_t bytes_ = 0;
+};
 
 template <class T> class DeviceBuffer {
  public:
@@ -216,11 +261,27 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const std::int64_t chunk = std::min(E, kEdgeChunk);
     DeviceBuffer<std::int32_t> src(chunk), dst(chunk);
     DeviceBuffer<double> w(chunk);
+    // Through the pinned stage, kStageBytes / 16 edges at a time: all cores copy a part into one
+    // buffer while the other's part crosses PCIe (a pageable cudaMemcpy goes through the driver's
+    // own staging, one core copying: 13 ms for 5M edges on the H200 host).
+    stage_.reserve(kStageBytes);
+    const std::int64_t part = std::int64_t(stage_.bytes() / 16);
+    std::int64_t parts_issued = 0;
     for (std::int64_t e0 = 0; e0 < E; e0 += chunk) {
       const std::int64_t m = std::min(chunk, E - e0);
-      APSP_CUDA_TRY(cudaMemcpyAsync(src.get(), g.src.data() + e0, m * 4, cudaMemcpyHostToDevice, stream_));
-      APSP_CUDA_TRY(cudaMemcpyAsync(dst.get(), g.dst.data() + e0, m * 4, cudaMemcpyHostToDevice, stream_));
-      APSP_CUDA_TRY(cudaMemcpyAsync(w.get(), g.weight.data() + e0, m * 8, cudaMemcpyHostToDevice, stream_));
+      for (std::int64_t p0 = 0; p0 < m; p0 += part, ++parts_issued) {
+        const int b = int(parts_issued % 2);
+        if (parts_issued >= 2) APSP_CUDA_TRY(cudaEventSynchronize(stage_.done(b)));  // its last part has gone up
+        const std::int64_t k = std::min(part, m - p0), at = e0 + p0;
+        char* h = static_cast<char*>(stage_.buffer(b));  // [src k][dst k][w k]: w 8-byte aligned
+        detail::parallel_copy({{h, g.src.data() + at, std::size_t(k) * 4},
+                       {h + 4 * k, g.dst.data() + at, std::size_t(k) * 4},
+                       {h + 8 * k, g.weight.data() + at, std::size_t(k) * 8}});
+        APSP_CUDA_TRY(cudaMemcpyAsync(src.get() + p0, h, k * 4, cudaMemcpyHostToDevice, stream_));
+        APSP_CUDA_TRY(cudaMemcpyAsync(dst.get() + p0, h + 4 * k, k * 4, cudaMemcpyHostToDevice, stream_));
+        APSP_CUDA_TRY(cudaMemcpyAsync(w.get() + p0, h + 8 * k, k * 8, cudaMemcpyHostToDevice, stream_));
+        APSP_CUDA_TRY(cudaEventRecord(stage_.done(b), stream_));
+      }
       const int blocks = int(std::min<std::int64_t>((m + threads - 1) / threads, 4096));
       scatter(src.get(), dst.get(), w.get(), m, blocks);
       APSP_CUDA_CHECK_LAUNCH(stream_);
@@ -492,31 +553,23 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   /// Copies the leading n x n block out in stripes of rows through two pinned staging buffers
-  /// (8 MiB each: little to pin per solve, still large enough for full-speed copies):
+  /// (the stage: 8 MiB each, little to pin per solve, still large enough for full-speed copies):
   /// stripe s+1 crosses PCIe while consume(row0, rows, data) handles stripe s (data: rows x n,
   /// stride n, valid during the call). Returns the seconds spent inside consume.
   template <class F> double download_stripes(F&& consume) { return download_stripes(consume, d_.get()); }
+  /// Pins the staging buffers now (an edge-list build already has): called before the rounds, so
+  /// that the first stripe does not wait for them.
+  void reserve_stage() { stage_.reserve(kStageBytes); }
   bool result_is_packed() const { return result_in_s16_; }
   template <class F, class U>
   double download_stripes(F&& consume, const U* dev, std::size_t stripe_bytes = std::size_t(8) << 20) {
     const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
                                                                  n_, std::int64_t(stripe_bytes / (n_ * sizeof(U)))));
-    U* stage[2] = {nullptr, nullptr};
-    cudaEvent_t done[2] = {nullptr, nullptr};
-    struct Cleanup {
-      U** stage;
-      cudaEvent_t* done;
-      ~Cleanup() {
-        for (int b = 0; b < 2; ++b) {
-          if (stage[b]) cudaFreeHost(stage[b]);
-          if (done[b]) cudaEventDestroy(done[b]);
-        }
-      }
-    } cleanup{stage, done};
-    for (int b = 0; b < 2; ++b) {
-      APSP_CUDA_TRY(cudaMallocHost(&stage[b], std::size_t(rows_per) * n_ * sizeof(U)));
-      APSP_CUDA_TRY(cudaEventCreateWithFlags(&done[b], cudaEventDisableTiming));
-    }
+    // Done with earlier copies through the stage (a regrow, for rows longer than a stripe, frees it).
+    for (int b = 0; b < 2 && stage_.bytes() > 0; ++b) APSP_CUDA_TRY(cudaEventSynchronize(stage_.done(b)));
+    stage_.reserve(std::size_t(rows_per) * n_ * sizeof(U));
+    U* stage[2] = {static_cast<U*>(stage_.buffer(0)), static_cast<U*>(stage_.buffer(1))};
+    cudaEvent_t done[2] = {stage_.done(0), stage_.done(1)};
     double in_consume = 0;
     const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
     // A result left in the packed matrix by solve_s16 is widened stripe by stripe on the device.
@@ -576,6 +629,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   } next_job_;
   DeviceBuffer<unsigned> d16_;
   DeviceBuffer<int> flag_;
+  PinnedStage stage_;
   bool arcs_uploaded_ = false;  // upload_arcs() done, launch_next() may go
   bool result_in_s16_ = false;  // solve_s16 succeeded: the result lives in d16_, not d_
 };

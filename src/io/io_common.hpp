@@ -142,8 +142,8 @@ class OutputFile {
 
 /// APSP_WRITE_PREFILL, how OutputFile::prefill() fills a preallocated file in `dir`: 0 not at all
 /// ("0"), 1 pwrite() of zeros from one thread ("write"), 2 the file mapped and its pages touched
-/// by several threads, the data then copied into the mapping ("mmap"); unset or "auto": see the
-/// definition. Throws UsageError for another value.
+/// by several threads, the data then copied into the mapping ("mmap"); unset or "auto": 2 on ext4
+/// (measured: docs/io.md), else 0. Throws UsageError for another value.
 int output_prefill_method(const std::string& dir);
 /// The most bytes prefill() fills: half the dirty-page threshold at which the kernel starts
 /// writing back (vm.dirty_background_bytes, or _ratio of MemAvailable), so that the zeros are not
