@@ -2,13 +2,17 @@
 // shapes, the dtype rules (exactness bound), validation, the memory check and the sinks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
+#include <iterator>
 #include <tuple>
 #include <vector>
 
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
+#include "core/host_copy.hpp"
 #include "core/reference.hpp"
 #include "support.hpp"
 
@@ -251,3 +255,31 @@ TEST(Core, BackendsListsCpuAsUsable) {
 
 }  // namespace
 }  // namespace apsp
+
+namespace {
+// detail::parallel_copy (the CUDA backend's staging copies): every job lands whole, whatever the
+// sizes (empty, below one piece, across piece edges), and nothing outside the targets is touched.
+TEST(HostCopy, EveryJobLandsWholeAcrossPieceBoundaries) {
+  const std::size_t sizes[] = {0, 1, 4095, (std::size_t(256) << 10) + 3, (std::size_t(5) << 20) + 77};
+  std::vector<std::vector<unsigned char>> src, dst;
+  std::uint64_t x = 88172645463325252ull;
+  for (const std::size_t n : sizes) {
+    src.emplace_back(n);
+    for (auto& c : src.back()) x ^= x << 13, x ^= x >> 7, x ^= x << 17, c = static_cast<unsigned char>(x);
+    dst.emplace_back(n + 16, 0xAB);  // 8 guard bytes on each side
+  }
+  apsp::detail::parallel_copy({{dst[0].data() + 8, src[0].data(), sizes[0]},
+                               {dst[1].data() + 8, src[1].data(), sizes[1]},
+                               {dst[2].data() + 8, src[2].data(), sizes[2]},
+                               {dst[3].data() + 8, src[3].data(), sizes[3]},
+                               {dst[4].data() + 8, src[4].data(), sizes[4]}});
+  for (std::size_t k = 0; k < std::size(sizes); ++k) {
+    const std::size_t n = sizes[k];
+    EXPECT_TRUE(std::equal(src[k].begin(), src[k].end(), dst[k].begin() + 8)) << "job " << k;
+    for (std::size_t g = 0; g < 8; ++g) {
+      EXPECT_EQ(dst[k][g], 0xAB) << "job " << k;
+      EXPECT_EQ(dst[k][8 + n + g], 0xAB) << "job " << k;
+    }
+  }
+}
+}  // namespace

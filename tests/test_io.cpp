@@ -1160,6 +1160,33 @@ TEST(IoParallelWrite, NoRoomIsFoundBeforeTheFirstStripeWhenPreallocating) {
   }
 }
 
+TEST(IoParallelWrite, WriteMatrixReservesItsSizeFirst) {
+  // write_matrix (--verify's output, Python's apsp.write) preallocates as MatrixStreamWriter does:
+  // no room is found before the first byte, and the message has the whole size.
+  test::TempDir dir;
+  const Matrix m = padded_random<std::int32_t>(3000, 3000, 14);  // 36 MB; 20 MiB allowed
+  const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1");
+  for (const char* ext : {".bin", ".npy"}) {
+    const std::string path = dir / (std::string("w") + ext);
+    std::string msg;
+    {
+      FileSizeLimit lim(20u << 20);
+      ASSERT_TRUE(lim.ok_);
+      try {
+        write_matrix(path, m);
+        ADD_FAILURE() << "an output past RLIMIT_FSIZE was written";
+      } catch (const Error& e) {
+        msg = e.what();
+      }
+    }
+    EXPECT_NE(msg.find(": cannot reserve "), std::string::npos) << msg;
+    EXPECT_NE(msg.find(std::to_string(3000 * 3000 * 4 + (std::string(ext) == ".npy" ? 128 : 0)) + " bytes"),
+              std::string::npos)
+        << msg;
+    EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
+  }
+}
+
 TEST(IoParallelWrite, ReplacedOutputStaysUntilCommitAndIsGoneAfter) {
   test::TempDir dir;
   const std::string path = dir / "out.bin";

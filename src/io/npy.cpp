@@ -50,11 +50,6 @@ void write_npy_header(OutputFile& f, Dtype dtype, std::int64_t rows, std::int64_
   f.write(head.data(), head.size());
 }
 
-void write_matrix_npy(OutputFile& f, const Matrix& m) {
-  write_npy_header(f, m.dtype(), m.rows(), m.cols());
-  write_npy_body(f, m);
-}
-
 void write_npy_body(OutputFile& f, const Matrix& m) {
   const std::size_t es = dtype_size(m.dtype());
   const std::int64_t rows = m.rows(), cols = m.cols();
