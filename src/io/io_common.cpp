@@ -364,6 +364,7 @@ void OutputFile::prefill() {
 }
 
 void OutputFile::stop_prefill() {
+  const std::lock_guard<std::mutex> lock(prefill_m_);
   if (prefill_threads_.empty()) return;
   prefill_stop_ = true;
   for (auto& t : prefill_threads_) t.join();

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -132,6 +133,7 @@ class OutputFile {
   std::atomic<std::uint64_t> write_at_end_{0};  // the furthest end of a write_at()
   std::uint64_t calls_ = 0, split_calls_ = 0;  // for the APSP_TRACE line at commit
   // prefill(): its threads, their stop flag, and what they did (read after the join).
+  std::mutex prefill_m_;  // stop_prefill() may come from several write_at() callers at once
   std::vector<std::thread> prefill_threads_;
   std::atomic<bool> prefill_stop_{false};
   std::atomic<std::uint64_t> prefilled_{0};
