@@ -301,7 +301,7 @@ if has io; then
       echo "-- trace V=$V $variant" >>"$OUTDIR/io_trace_$V.log"
       env "${envs[@]}" APSP_TRACE=1 "$APSP" "$IN" "$DATA/io${V}t.bin" >>"$OUTDIR/io_trace_$V.log" 2>&1
     done
-    grep -E "^--|prefill|context created|rounds|downloaded|committed" "$OUTDIR/io_trace_$V.log"
+    grep -E "^--|prefill|context created|run starts|allocated|stage|built|rounds done|downloaded|committed" "$OUTDIR/io_trace_$V.log"
     rm -f "$DATA/io${V}t.bin"
   done
 fi

@@ -218,8 +218,10 @@ class CudaBackend final : public BackendImpl {
     // (or, with paths, after the rounds: widen_s16, for the next-hop kernel).
     bool s16 = false;
     if constexpr (std::is_same_v<T, int>) s16 = (next == nullptr || int16_with_paths(g)) && try_int16(g);
+    trace(s16 ? "cuda: int16x2 rounds to be tried" : "cuda: int16x2 rounds not tried");
     auto t0 = Clock::now();
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
+    trace("cuda: device buffers allocated");
     if constexpr (std::is_same_v<T, int>) {
       if (s16) fw.build_s16(g);  // synchronizes
       if (s16 && next) fw.reserve_widen();

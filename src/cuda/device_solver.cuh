@@ -265,6 +265,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     // buffer while the other's part crosses PCIe (a pageable cudaMemcpy goes through the driver's
     // own staging, one core copying: 13 ms for 5M edges on the H200 host).
     stage_.reserve(kStageBytes);
+    detail::trace("cuda: pinned stage ready");
     const std::int64_t part = std::int64_t(stage_.bytes() / 16);
     std::int64_t parts_issued = 0;
     for (std::int64_t e0 = 0; e0 < E; e0 += chunk) {

@@ -318,8 +318,15 @@ void OutputFile::prefill() {
     }
     if (!map_) return;
     threads_ = output_write_threads(dir, true);  // the copies into the mapping may run in parallel
-    // Leave two cores to the caller (the GPU context's creation, the solve's own host work).
+    // Leave two cores to the caller (the GPU context's creation, the solve's own host work);
+    // APSP_WRITE_PREFILL_THREADS sets the count.
     touchers = std::clamp(omp_get_num_procs() - 2, 1, threads_);
+    if (const char* env = std::getenv("APSP_WRITE_PREFILL_THREADS"); env && *env) {
+      std::int64_t v = 0;
+      if (!parse_int(env, v) || v < 1)
+        throw UsageError(std::string("APSP_WRITE_PREFILL_THREADS='") + env + "': expected a thread count >= 1");
+      touchers = int(std::min<std::int64_t>(v, 64));
+    }
   }
   prefill_method_ = method;
   prefill_start_ = std::chrono::steady_clock::now();
