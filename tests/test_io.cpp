@@ -15,11 +15,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <thread>
 
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
+#include "core/host_copy.hpp"
 #include "io/io_common.hpp"
 #include "support.hpp"
 
@@ -1283,6 +1285,43 @@ TEST(IoPrefill, OffOrUncommittedLeavesNothingBehind) {
   EXPECT_FALSE(fs::exists(dir / "dropped"));
   EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
   EXPECT_GT(io::prefill_limit(), 0u) << "no dirty-page threshold read from /proc";
+}
+
+TEST(IoPrefill, WaitsWhileABackendsHostWorkRuns) {
+  // detail::HostBusy (the cuda build's staging copies): the prefill touches nothing meanwhile,
+  // and goes on once it is gone.
+  test::TempDir dir;
+  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  const std::vector<char> src = pattern_bytes(std::size_t{16} << 20, 15);
+  for (const char* method : {"write", "mmap"}) {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method);
+    {
+      io::OutputFile out(dir / (std::string("busy.") + method));
+      out.reserve(src.size());
+      {
+        const detail::HostBusy busy;
+        out.prefill();
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        out.write(src.data(), 100);  // stops the prefill, which has waited all along
+      }
+      EXPECT_EQ(out.prefilled(), 0u) << method << ": prefilled while the host was busy";
+      out.write(src.data() + 100, src.size() - 100);
+      out.commit();
+      EXPECT_TRUE(file_bytes(dir / (std::string("busy.") + method)) == src) << method;
+    }
+    {
+      io::OutputFile out(dir / (std::string("after.") + method));
+      out.reserve(src.size());
+      std::optional<detail::HostBusy> busy(std::in_place);
+      out.prefill();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      busy.reset();
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      out.write(src.data(), src.size());
+      EXPECT_GT(out.prefilled(), 0u) << method << ": the prefill did not go on after the host work";
+      out.commit();
+    }
+  }
 }
 
 TEST(IoPrefill, StreamWriterStripesMatchWriteMatrix) {

@@ -2,10 +2,19 @@
 #include "core/host_copy.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
 namespace apsp::detail {
+
+namespace {
+std::atomic<int> g_busy{0};
+}  // namespace
+
+HostBusy::HostBusy() { g_busy.fetch_add(1, std::memory_order_relaxed); }
+HostBusy::~HostBusy() { g_busy.fetch_sub(1, std::memory_order_relaxed); }
+bool host_busy() { return g_busy.load(std::memory_order_relaxed) > 0; }
 
 void parallel_copy(std::initializer_list<CopyJob> jobs) {
   constexpr std::size_t kPiece = std::size_t(256) << 10;

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
+#include "core/host_copy.hpp"
 #include "core/pinned.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
@@ -220,6 +222,7 @@ class CudaBackend final : public BackendImpl {
     if constexpr (std::is_same_v<T, int>) s16 = (next == nullptr || int16_with_paths(g)) && try_int16(g);
     trace(s16 ? "cuda: int16x2 rounds to be tried" : "cuda: int16x2 rounds not tried");
     auto t0 = Clock::now();
+    std::optional<detail::HostBusy> busy(std::in_place);  // the build's copies have the cores
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
     trace("cuda: device buffers allocated");
     if constexpr (std::is_same_v<T, int>) {
@@ -230,6 +233,7 @@ class CudaBackend final : public BackendImpl {
     if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a cudaMalloc waits)
     fw.reserve_stage();            // the result's pinned stripes (a dense build has its own)
     timings.h2d = seconds_since(t0);
+    busy.reset();
     trace("cuda: device matrix built");
     t0 = Clock::now();
     // With --paths the out-arcs are sorted by source and uploaded on a helper thread while the
@@ -238,11 +242,17 @@ class CudaBackend final : public BackendImpl {
     if (next) {
       int device = 0;
       APSP_CUDA_TRY(cudaGetDevice(&device));
-      arcs = std::async(std::launch::async, [&fw, &g, device] { fw.upload_arcs(g, fw.sort_arcs(g), device); });
+      arcs = std::async(std::launch::async, [&fw, &g, device] {
+        const detail::HostBusy busy;  // the arc sort is host work the next-hop kernel waits for
+        fw.upload_arcs(g, fw.sort_arcs(g), device);
+      });
     }
     bool done = false;
     if constexpr (std::is_same_v<T, int>) {
-      if (s16 && !(done = fw.rounds_packed(o.progress))) fw.build(g);
+      if (s16 && !(done = fw.rounds_packed(o.progress))) {
+        const detail::HostBusy rebuild;  // int16x2 fell back: the int32 matrix from the edges
+        fw.build(g);
+      }
     }
     if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
     if constexpr (std::is_same_v<T, int>) {

@@ -21,6 +21,7 @@
 #include <thread>
 #include <utility>
 
+#include "core/host_copy.hpp"
 #include "core/trace.hpp"
 
 namespace apsp::io {
@@ -330,6 +331,13 @@ void OutputFile::prefill() {
   }
   prefill_method_ = method;
   prefill_start_ = std::chrono::steady_clock::now();
+  // A backend's host threads moving data the GPU waits for come first (detail::HostBusy).
+  // Returns false once the prefill is to stop.
+  auto wait_while_host_busy = [this] {
+    while (detail::host_busy() && !prefill_stop_.load(std::memory_order_relaxed))
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    return !prefill_stop_.load(std::memory_order_relaxed);
+  };
   auto mark_end = [this] {
     const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                 std::chrono::steady_clock::now().time_since_epoch())
@@ -340,9 +348,10 @@ void OutputFile::prefill() {
   };
   try {
     if (method == 1) {
-      prefill_threads_.emplace_back([this, n, mark_end] {
+      prefill_threads_.emplace_back([this, n, mark_end, wait_while_host_busy] {
         static const std::vector<char> zeros(kPrefillStep, 0);
         for (std::uint64_t at = 0; at < n && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
+          if (!wait_while_host_busy()) break;
           int err = 0;
           const std::size_t len = std::size_t(std::min(kPrefillStep, n - at));
           const std::uint64_t done = put_rows(fd_, std::int64_t(at), zeros.data(), 1, len, len, err);
@@ -353,11 +362,12 @@ void OutputFile::prefill() {
       });
     } else {
       for (int i = 0; i < touchers; ++i)
-        prefill_threads_.emplace_back([this, n, i, touchers, mark_end] {
+        prefill_threads_.emplace_back([this, n, i, touchers, mark_end, wait_while_host_busy] {
           const std::uint64_t a = n * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
           const std::uint64_t b = n * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
           volatile char* m = map_;
           for (std::uint64_t at = a; at < b && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
+            if (!wait_while_host_busy()) break;
             const std::uint64_t end = std::min(b, at + kPrefillStep);
             for (std::uint64_t k = at; k < end; k += 4096) m[k] = 0;  // a write fault: page cached, dirty
             prefilled_ += end - at;
