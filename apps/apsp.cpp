@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -27,6 +28,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -227,11 +229,13 @@ int run_solve(const SolveArgs& a) {
   // files' page cache meanwhile (MatrixStreamWriter::prefill), on a thread that first waits to
   // learn whether `auto` will be a GPU (the driver's start-up, ~0.1 s); the CPU backend's threads
   // need the cores. Declared after the writers: destroyed (joined) before them.
+  std::exception_ptr prefill_error;  // from the gate thread (a bad APSP_WRITE_* value), for the sink
   std::jthread prefill_gate;
   auto sink_to = [&](std::unique_ptr<apsp::MatrixStreamWriter>& w, const std::string& path) -> apsp::RowSink {
-    return [&w, &write_s, &prefill_gate, path, of, V = g.num_vertices](const apsp::RowBlock& b) {
+    return [&w, &write_s, &prefill_gate, &prefill_error, path, of, V = g.num_vertices](const apsp::RowBlock& b) {
       const auto t0 = Clock::now();
       if (prefill_gate.joinable()) prefill_gate.join();
+      if (prefill_error) std::rethrow_exception(std::exchange(prefill_error, nullptr));
       if (w && w->dtype() != b.dtype) w.reset();  // opened early for another dtype than solve() chose
       if (!w) w = std::make_unique<apsp::MatrixStreamWriter>(path, V, V, b.dtype, of);
       w->write(b.row0, apsp::Matrix::view(b.data, b.rows, b.cols, b.stride, b.dtype));
@@ -255,12 +259,22 @@ int run_solve(const SolveArgs& a) {
         if (a.paths)
           next_w = std::make_unique<apsp::MatrixStreamWriter>(next_path_for(a.out), g.num_vertices, g.num_vertices,
                                                               apsp::Dtype::Int32, of);
-        prefill_gate = std::jthread([&dist_w, &next_w, gpu] {
-          if (!gpu && !apsp::detail::cuda_backend_info().usable) return;
+        auto prefill = [&dist_w, &next_w] {
           dist_w->prefill();
           if (next_w) next_w->prefill();
           trace("output prefill started");
-        });
+        };
+        if (gpu) {
+          prefill();  // returns at once (threads of its own); a bad setting is an error here
+        } else {
+          prefill_gate = std::jthread([prefill, &prefill_error] {
+            try {
+              if (apsp::detail::cuda_backend_info().usable) prefill();
+            } catch (...) {
+              prefill_error = std::current_exception();
+            }
+          });
+        }
       }
     }
   }
