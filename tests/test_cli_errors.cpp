@@ -170,6 +170,21 @@ TEST(CliErrors, UnwritableOutputDirectory) {
   EXPECT_EQ(dir_entries(dir.path()), std::vector<std::string>{"in.bin"});
 }
 
+TEST(CliErrors, BadOutputSettingIsOneLineBeforeTheSolve) {
+  // APSP_WRITE_PREFILL is read when the writers open (after the input, before the solve): a bad
+  // value is a usage error, and nothing is left behind.
+  test::TempDir dir;
+  write_nthu(dir / "in.bin", 3, 2, {0, 1, 5, 1, 2, 7});
+  ::setenv("APSP_WRITE_PREFILL", "sometimes", 1);
+  const auto r = test::run_cli({dir / "in.bin", dir / "out.bin"});
+  ::unsetenv("APSP_WRITE_PREFILL");
+  EXPECT_FALSE(r.signaled);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("APSP_WRITE_PREFILL='sometimes'"), std::string::npos) << r.err;
+  EXPECT_EQ(dir_entries(dir.path()), std::vector<std::string>{"in.bin"});
+}
+
 TEST(CliErrors, GoodInputStillWorks) {
   // The control: the same harness on a valid file succeeds and leaves exactly the output.
   test::TempDir dir;
