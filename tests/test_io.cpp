@@ -1324,6 +1324,28 @@ TEST(IoPrefill, WaitsWhileABackendsHostWorkRuns) {
   }
 }
 
+TEST(IoPrefill, AfterAHeaderTheRestIsPrefilled) {
+  // As an .npy output: a header appended first, then the reservation and the prefill, which
+  // starts at the next whole page and leaves the header alone.
+  test::TempDir dir;
+  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  const std::vector<char> src = pattern_bytes((std::size_t{10} << 20) + 128, 16);
+  for (const char* method : {"write", "mmap"}) {
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method);
+    const std::string path = dir / (std::string("hdr.") + method);
+    io::OutputFile out(path);
+    out.write(src.data(), 128);
+    out.reserve(src.size());
+    out.prefill();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    out.write(src.data() + 128, src.size() - 128);
+    EXPECT_GT(out.prefilled(), 0u) << method;
+    EXPECT_LE(out.prefilled(), src.size() - 4096) << method << ": the header's page was prefilled";
+    out.commit();
+    EXPECT_TRUE(file_bytes(path) == src) << method;
+  }
+}
+
 TEST(IoPrefill, StreamWriterStripesMatchWriteMatrix) {
   test::TempDir dir;
   const Matrix m = padded_random<std::int32_t>(1200, 2500, 13);

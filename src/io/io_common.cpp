@@ -305,11 +305,14 @@ std::uint64_t prefill_limit() {
 }
 
 void OutputFile::prefill() {
-  if (!preallocated_ || !prefill_threads_.empty() || written_ > 0 || direct_) return;
+  if (!preallocated_ || !prefill_threads_.empty() || write_at_end_.load() > 0 || direct_) return;
   const std::string dir = std::filesystem::path(tmp_).parent_path().string();
   const int method = output_prefill_method(dir);
-  const std::uint64_t n = std::min(reserved_, prefill_limit()) / 4096 * 4096;
-  if (method == 0 || n == 0) return;
+  // From the first whole page past what was appended (an .npy header) to the reservation's end
+  // or the limit, whichever comes first.
+  const std::uint64_t first = (written_ + 4095) / 4096 * 4096;
+  const std::uint64_t n = std::min(reserved_, first + prefill_limit()) / 4096 * 4096;
+  if (method == 0 || n <= first) return;
   int touchers = 1;
   if (method == 2) {
     if (!map_ && reserved_ <= SIZE_MAX) {
@@ -348,9 +351,9 @@ void OutputFile::prefill() {
   };
   try {
     if (method == 1) {
-      prefill_threads_.emplace_back([this, n, mark_end, wait_while_host_busy] {
+      prefill_threads_.emplace_back([this, first, n, mark_end, wait_while_host_busy] {
         static const std::vector<char> zeros(kPrefillStep, 0);
-        for (std::uint64_t at = 0; at < n && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
+        for (std::uint64_t at = first; at < n && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
           if (!wait_while_host_busy()) break;
           int err = 0;
           const std::size_t len = std::size_t(std::min(kPrefillStep, n - at));
@@ -362,9 +365,10 @@ void OutputFile::prefill() {
       });
     } else {
       for (int i = 0; i < touchers; ++i)
-        prefill_threads_.emplace_back([this, n, i, touchers, mark_end, wait_while_host_busy] {
-          const std::uint64_t a = n * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
-          const std::uint64_t b = n * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
+        prefill_threads_.emplace_back([this, first, n, i, touchers, mark_end, wait_while_host_busy] {
+          const std::uint64_t span = n - first;
+          const std::uint64_t a = first + span * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
+          const std::uint64_t b = first + span * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
           volatile char* m = map_;
           for (std::uint64_t at = a; at < b && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
             if (!wait_while_host_busy()) break;

@@ -100,8 +100,9 @@ class OutputFile {
   /// its first write (the CLI while a GPU context is created and the GPU computes). Returns at
   /// once; the first write, commit() or the destructor stops what is left of it and waits for
   /// the threads (at most one 2 MiB step). Does nothing unless reserve() preallocated the file
-  /// and APSP_WRITE_PREFILL allows it (output_prefill_method). At most `limit` bytes from the
-  /// start (prefill_limit()).
+  /// and APSP_WRITE_PREFILL allows it (output_prefill_method), nor after a write_at(). Fills from
+  /// the first whole page after what was appended (an .npy header) for at most prefill_limit()
+  /// bytes.
   void prefill();
   /// Bytes prefill() put in the page cache; final after the first write, commit() or the
   /// destructor (0 before, and where it did nothing).
