@@ -294,7 +294,6 @@ if has io; then
     done
     note "$line"
     rm -f "$DATA/io$V.bin"
-    rm -f "$DATA/io${V}t.bin"; sync; sleep 1
     for variant in "${variants[@]}"; do  # one traced run of each: where the time went
       envs=(); [ "$variant" != default ] && read -ra envs <<<"$variant"
       rm -f "$DATA/io${V}t.bin"; sync; sleep 1

@@ -64,26 +64,12 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
 }
 
 void write_matrix(const std::string& path, const Matrix& m, OutputFormat format) {
-  const OutputFormat fmt = format == OutputFormat::Auto ? output_format_for(path) : format;
   if (m.rows() > 0 && m.cols() > 0 && m.empty()) throw UsageError("write_matrix: matrix has no storage");
-  io::OutputFile f(path);
-  // The binary formats' size is known: preallocated where that helps, and no room is an error
-  // before the first byte (as MatrixStreamWriter does).
-  const std::uint64_t cells = std::uint64_t(m.rows()) * std::uint64_t(m.cols());
-  switch (fmt) {
-    case OutputFormat::Npy:
-      io::write_npy_header(f, m.dtype(), m.rows(), m.cols());
-      f.reserve(f.size() + cells * dtype_size(m.dtype()));
-      io::write_npy_body(f, m);
-      break;
-    case OutputFormat::Text: io::write_matrix_text(f, m); break;
-    case OutputFormat::Nthu:
-    case OutputFormat::Auto:
-      f.reserve(cells * 4);
-      io::write_matrix_nthu(f, m);
-      break;
-  }
-  f.commit();
+  // One stripe of a MatrixStreamWriter: the same formats, and the binary ones reserved (preallocated
+  // where that helps; no room is an error before the first byte).
+  MatrixStreamWriter w(path, m.rows(), m.cols(), m.dtype(), format);  // (Auto: by extension)
+  w.write(0, m);
+  w.commit();
 }
 
 Matrix read_matrix(const std::string& path, OutputFormat format) {

@@ -237,8 +237,8 @@ Graph read_mtx(const InputFile& in);
 Graph read_edgelist(const InputFile& in);
 
 void write_matrix_nthu(OutputFile& f, const Matrix& m);
-/// The .npy header, then the C-order data (write_matrix and MatrixStreamWriter call both, and
-/// reserve the data's bytes in between).
+/// The .npy header alone, then the C-order data alone (MatrixStreamWriter reserves the data's
+/// bytes in between).
 void write_npy_header(OutputFile& f, Dtype dtype, std::int64_t rows, std::int64_t cols);
 void write_npy_body(OutputFile& f, const Matrix& m);
 void write_matrix_text(OutputFile& f, const Matrix& m);
