@@ -197,9 +197,10 @@ int run_solve(const SolveArgs& a) {
   apsp::SolveOptions so;
   so.backend = apsp::parse_backend(a.backend);
   // The single-GPU solve has at most three streams busy at once (the rounds, --paths's arc upload
-  // and next-hop kernel); CUDA's default of 8 hardware work queues per device makes the context's
-  // creation ~40 ms slower on the H200 host than 1 or 2 (dev/cuda/startup_probe, bench/results/
-  // session5-h200-2026-11-21.md). Set before the first CUDA call; a value in the environment wins.
+  // and next-hop kernel); with CUDA's default of 8 hardware work queues per device the context
+  // takes 133-137 ms to create on the H200 host, with 1 or 2 queues 55-67 ms (dev/cuda/
+  // startup_probe, bench/results/session5-h200-2026-11-21.md). Set before the first CUDA call; a
+  // value in the environment wins.
   if (so.backend == apsp::Backend::Auto || so.backend == apsp::Backend::Cuda)
     ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
   // GPU context creation (~0.2 s) overlaps reading the input.
