@@ -1,0 +1,43 @@
+// src/core/distance_evidence.hpp — cheap evidence about a graph's largest shortest-path distance
+// (internal), and the rule that says when a narrow type's capped rounds are exact.
+//
+// The type ladder (int16x2 -> int32 -> int64, DESIGN.md "Exactness") runs the rounds in a narrow
+// type whose values are capped at C and keeps the result only when no finite distance can have
+// reached C. The proof (capped_result_is_exact): with non-negative weights below C, a cell holds
+// min(C, exact distance) after the rounds (each update is min(c, a + b) on capped values). If some
+// reachable pair were >= C apart, the prefixes of its shortest path grow from 0 in steps of at most
+// W = max weight, so one prefix (i, v) with v != i has C - W <= d(i, v) < C, held exactly. So: no
+// cell in [C - W, C) means every cell at C is unreachable, and every other cell is exact.
+// Dijkstra from a few sources gives exact distances, hence a lower bound on the largest one: a rung
+// whose band that bound already reaches is certain to fail and is skipped before its pass.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "apsp/graph.hpp"
+
+namespace apsp::detail {
+
+/// Largest finite shortest-path distance from up to `sources` sampled sources (spread evenly over
+/// the vertex ids, run in parallel): a LOWER bound on the graph's largest finite distance. Stops
+/// early once some distance >= stop_at is final (and returns that distance). Returns 0 without
+/// looking for graphs with a negative weight (no Dijkstra) or a dense view (the scan would cost
+/// O(V^2) per source). Integer weights and stop_at <= 2^17 use a bucket queue (O(E + stop_at)).
+double sampled_distance_lower_bound(const Graph& g, int sources = 8,
+                                    double stop_at = std::numeric_limits<double>::infinity());
+
+/// Whether a capped rung with cap `cap` can hold this graph at all: non-negative weights with
+/// max weight `max_w` < cap (a single edge at or above the cap breaks the proof above).
+inline bool rung_applicable(double max_w, double min_w, double cap) { return min_w >= 0 && max_w < cap; }
+
+/// The lower edge of the band [cap - max_w, cap) that the result check looks for.
+inline double rung_band_low(double max_w, double cap) { return cap - max_w; }
+
+/// Whether a rung with cap `cap` is worth trying: applicable, and the sampled evidence (a lower
+/// bound on the largest distance, from sampled_distance_lower_bound) has not reached its band.
+inline bool rung_worth_trying(double max_w, double min_w, double cap, double evidence) {
+  return rung_applicable(max_w, min_w, cap) && evidence < rung_band_low(max_w, cap);
+}
+
+}  // namespace apsp::detail
