@@ -7,6 +7,8 @@
 //   apsp info                         backends built, devices found, their ceilings
 //   apsp bench --backend B            kernel and whole-solve benchmarks with baselines
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +41,8 @@
 #include "apsp/solve.hpp"
 #include "core/backend.hpp"
 #include "core/bench.hpp"
+#include "core/distance_evidence.hpp"
+#include "core/options_check.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
 #include "io/io_common.hpp"
@@ -129,8 +134,12 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
 // solve runs in a child process and the parent, which the shell waits for, exits as soon as the
 // child reports its exit code; the child's teardown then finishes on its own. The child dies with
 // the parent (PR_SET_PDEATHSIG), so `timeout` or `kill` on the parent still stops the solve.
-// Off under MPI (mpirun manages its ranks), for --backend cpu, and with APSP_DETACH_EXIT=0.
+// Only where a GPU solve can run: a CUDA build, a GPU-capable backend, NVIDIA device files and
+// devices not hidden by CUDA_VISIBLE_DEVICES (the fork must come before the driver starts, so the
+// driver cannot be asked). Off under MPI (mpirun manages its ranks) and with APSP_DETACH_EXIT=0;
+// APSP_DETACH_EXIT=1 forks for any backend (tests, measurements).
 int g_report_fd = -1;
+volatile pid_t g_worker = 0;  // in the parent: the child doing the work
 
 bool under_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALRANKID"})
@@ -138,16 +147,65 @@ bool under_mpi() {
   return false;
 }
 
-void split_off_teardown(const std::string& backend) {
+bool gpu_solve_possible(const std::string& backend) {
+#ifdef APSP_WITH_CUDA
+  if (backend != "auto" && backend != "cuda" && backend != "multi-gpu") return false;
+  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES"); v && (!*v || v[0] == '-')) return false;
+  return ::access("/dev/nvidiactl", F_OK) == 0 || ::access("/dev/nvidia0", F_OK) == 0;
+#else
+  (void)backend;
+  return false;
+#endif
+}
+
+/// SIGINT, SIGTERM, SIGHUP: the parent of a forked solve passes the signal on and reaps the child
+/// (which removes its temporary files the same way); then the temporary outputs go, and the
+/// signal is raised again with its default action, so the shell sees how the process ended.
+void on_stop_signal(int sig) {
+  const int saved = errno;
+  if (const pid_t child = g_worker; child > 0) {
+    ::kill(child, sig);
+    int st = 0;
+    while (::waitpid(child, &st, 0) < 0 && errno == EINTR) {
+    }
+  }
+  apsp::io::remove_temp_files();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);  // blocked until this handler returns
+  errno = saved;
+}
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&sa.sa_mask, s);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    ::sigaction(s, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // nohup: stays ignored
+    ::sigaction(s, &sa, nullptr);
+  }
+}
+
+void split_off_teardown(const std::string& backend, const std::vector<std::string>& outputs) {
   const char* env = std::getenv("APSP_DETACH_EXIT");
-  if ((env && env[0] == '0') || under_mpi() || (backend != "auto" && backend != "cuda" && backend != "multi-gpu"))
-    return;
+  const std::string_view mode = env && *env ? env : "auto";
+  if (mode != "0" && mode != "1" && mode != "auto")
+    throw apsp::UsageError(std::string("APSP_DETACH_EXIT='") + env + "': expected 0, 1 or auto");
+  if (mode == "0" || under_mpi() || (mode == "auto" && !gpu_solve_possible(backend))) return;
   int fds[2];
-  if (::pipe(fds) != 0) return;
+  if (::pipe2(fds, O_CLOEXEC) != 0) return;
   std::fflush(nullptr);
   const pid_t parent = ::getpid();
+  // Stop signals wait until the child's pid is known here (the handler forwards to it).
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, s);
+  ::pthread_sigmask(SIG_BLOCK, &stop, &old);
   const pid_t pid = ::fork();
   if (pid < 0) {
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
     ::close(fds[0]);
     ::close(fds[1]);
     return;
@@ -155,20 +213,26 @@ void split_off_teardown(const std::string& backend) {
   if (pid == 0) {  // the child does the work
     ::close(fds[0]);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
     if (::getppid() != parent) std::_Exit(1);  // the parent is already gone
     g_report_fd = fds[1];
     return;
   }
+  g_worker = pid;
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
   ::close(fds[1]);
   unsigned char rc = 1;
   ssize_t n;
   do n = ::read(fds[0], &rc, 1);
   while (n < 0 && errno == EINTR);
   if (n == 1) ::_exit(rc);  // reported: the outputs are final
-  // The child ended without a report (a crash, a signal): pass on how it ended.
+  // The child ended without a report (a crash, a signal, the OOM killer): remove what it left,
+  // and pass on how it ended.
   int st = 0;
   while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
+  g_worker = 0;
+  for (const auto& out : outputs) apsp::io::remove_stale_temps(out, long(pid));
   if (WIFEXITED(st)) ::_exit(WEXITSTATUS(st));
   if (WIFSIGNALED(st)) {
     std::signal(WTERMSIG(st), SIG_DFL);
@@ -188,7 +252,48 @@ void report_exit(int rc) {
   g_report_fd = -1;
 }
 
+/// Every file the solve will write, checked before the input is read: each can be created (its
+/// directory exists and is writable), none is the input (same file, also through links), and a
+/// --paths run has a file to put OUT.next beside. Throws UsageError / Error naming the path.
+void check_outputs(const SolveArgs& a) {
+  std::vector<std::string> outs{a.out};
+  if (a.paths) {
+    if (apsp::io::resolve_output(a.out).stream_fd >= 0)
+      throw apsp::UsageError(a.out + ": --paths needs an output file (it writes the next hops beside it)");
+    outs.push_back(next_path_for(a.out));
+  }
+  for (const auto& o : outs) {
+    if (apsp::io::same_file(a.in, o)) throw apsp::UsageError(o + ": the output would overwrite the input " + a.in);
+    apsp::io::check_output_path(o);
+  }
+  if (a.stats && !a.stats_file.empty()) {
+    if (apsp::io::same_file(a.in, a.stats_file))
+      throw apsp::UsageError(a.stats_file + ": the stats file would overwrite the input " + a.in);
+    apsp::io::check_output_path(a.stats_file);
+    if (::access(a.stats_file.c_str(), F_OK) == 0 && ::access(a.stats_file.c_str(), W_OK) != 0)
+      throw apsp::Error(a.stats_file + ": cannot write stats file: " + std::strerror(errno));
+  }
+}
+
+/// NTHU output holds distances below 1073741823 (the unreachable marker). Where (V-1)*max|w|
+/// allows larger ones, Dijkstra from a few sources looks for one now, so that a result that
+/// certainly cannot be written is refused before the solve. Its bound is a lower bound: the
+/// writer still checks every value after the solve.
+void refuse_nthu_overflow(const SolveArgs& a, const apsp::Graph& g, apsp::OutputFormat of) {
+  if (of == apsp::OutputFormat::Auto) of = apsp::output_format_for(a.out);
+  if (of != apsp::OutputFormat::Nthu || !g.integer_weights) return;
+  constexpr double kCap = 1073741823.0;  // 2^30-1
+  if (double(std::max<std::int64_t>(g.num_vertices - 1, 0)) * g.max_abs_weight() < kCap) return;
+  const double seen = apsp::detail::sampled_distance_lower_bound(g, 8, kCap);
+  if (seen < kCap) return;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f", seen);
+  throw apsp::UsageError(a.out + ": NTHU output holds distances below 1073741823 (2^30-1), but this graph has a "
+                         "shortest distance of " + buf + "; write .npy or .txt (or --output-format npy|text)");
+}
+
 int run_solve(const SolveArgs& a) {
+  check_outputs(a);
   apsp::ReadOptions ro;
   ro.format = apsp::parse_input_format(a.input_format);
   ro.undirected = a.undirected;
@@ -215,6 +320,7 @@ int run_solve(const SolveArgs& a) {
   apsp::Graph g = apsp::read_graph(a.in, ro);
   const double read_s = since(t_read);
   trace("input read");
+  refuse_nthu_overflow(a, g, of);
 
   if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
   so.block = a.block;
@@ -313,7 +419,9 @@ int run_solve(const SolveArgs& a) {
   int rc = 0;
   if (a.verify) {
     const std::string report = apsp::detail::verify(g, r.dist);
-    std::cout << "Verification: " << (report.empty() ? "PASS" : "FAIL") << "\n";
+    // With the matrix on stdout, the verdict goes to stderr.
+    (apsp::io::resolve_output(a.out).stream_fd == 1 ? std::cerr : std::cout)
+        << "Verification: " << (report.empty() ? "PASS" : "FAIL") << "\n";
     if (!report.empty()) {
       std::cerr << "apsp: verification: " << report << "\n";
       rc = 7;
@@ -338,6 +446,9 @@ int run_solve(const SolveArgs& a) {
   return rc;
 }
 
+/// `apsp path` when j cannot be reached from i (general errors are 1).
+constexpr int kExitNoPath = 8;
+
 int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i, std::int64_t j) {
   const std::string next_file = next_arg.empty() ? next_path_for(dist_path) : next_arg;
   const apsp::Matrix dist = apsp::read_matrix(dist_path);
@@ -347,7 +458,7 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
   const auto p = apsp::path_from_next(next, i, j);
   if (p.empty()) {
     std::cout << "no path from " << i << " to " << j << "\n";
-    return 1;
+    return kExitNoPath;
   }
   for (std::size_t k = 0; k < p.size(); ++k) std::cout << (k ? " -> " : "") << p[k];
   std::cout << "\n";
@@ -377,7 +488,7 @@ int main(int argc, char** argv) {
   // `apsp IN OUT`: the NTHU drop-in is `solve` with every default.
   std::vector<std::string> args(argv, argv + argc);
   static const char* commands[] = {"solve", "generate", "path", "info", "bench"};
-  if (args.size() >= 2 && !args[1].empty() && args[1][0] != '-') {
+  if (args.size() >= 2 && !args[1].empty() && (args[1][0] != '-' || args[1] == "-")) {  // "-": stdin
     bool known = false;
     for (const char* c : commands) known |= args[1] == c;
     if (!known) args.insert(args.begin() + 1, "solve");
@@ -390,15 +501,17 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("apsp 0.1.0"));
 
+  using apsp::detail::kMaxBlock;
+  constexpr int kMaxThreads = apsp::detail::kMaxThreadsOption;  // more are clamped (thread_cap)
   SolveArgs sa;
   auto* solve = app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
   solve->add_option("IN", sa.in, "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el edge list, else NTHU binary)")->required();
   solve->add_option("OUT", sa.out, "output matrix (.npy NumPy, .txt text, else NTHU binary int32)")->required();
   solve->add_option("--backend", sa.backend, "auto|cpu|cuda|multi-gpu|mpi (auto: cuda when a GPU is usable, else cpu)")->capture_default_str();
   solve->add_option("--type", sa.type, "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be exact, float64 for fractional weights)");
-  solve->add_option("--block", sa.block, "tile size (default: the backend's)");
-  solve->add_option("--threads", sa.threads, "CPU threads (default: all)");
-  solve->add_option("--devices", sa.devices, "GPU ordinals for cuda/multi-gpu; for mpi GPU ranks, the GPU of each local rank")->delimiter(',');
+  solve->add_option("--block", sa.block, "tile size (default: the backend's)")->check(CLI::Range(1, kMaxBlock));
+  solve->add_option("--threads", sa.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
+  solve->add_option("--devices", sa.devices, "GPU ordinals for cuda/multi-gpu; for mpi GPU ranks, the GPU of each local rank")->delimiter(',')->check(CLI::Range(0, 1023));
   solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
   solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
@@ -414,11 +527,11 @@ int main(int argc, char** argv) {
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
   gen->add_option("OUT", gen_out, "output file")->required();
   gen->add_option("--kind", gen_kind, "uniform|rmat|grid")->capture_default_str();
-  gen->add_option("-V,--vertices", gen_v, "vertices (uniform)")->capture_default_str();
-  gen->add_option("-E,--edges", gen_e, "edges (default: min(5000000, V*(V-1)/4))");
-  gen->add_option("--scale", gen_scale, "rmat: 2^scale vertices")->capture_default_str();
-  gen->add_option("--rows", gen_rows, "grid rows");
-  gen->add_option("--cols", gen_cols, "grid columns");
+  gen->add_option("-V,--vertices", gen_v, "vertices (uniform)")->capture_default_str()->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("-E,--edges", gen_e, "edges (default: min(5000000, V*(V-1)/4))")->check(CLI::NonNegativeNumber);
+  gen->add_option("--scale", gen_scale, "rmat: 2^scale vertices")->capture_default_str()->check(CLI::Range(0, 30));
+  gen->add_option("--rows", gen_rows, "grid rows")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("--cols", gen_cols, "grid columns")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("--wmin", gen_wmin, "smallest weight")->capture_default_str();
   gen->add_option("--wmax", gen_wmax, "largest weight")->capture_default_str();
   gen->add_option("--seed", gen_seed, "random seed")->capture_default_str();
@@ -428,8 +541,8 @@ int main(int argc, char** argv) {
   std::int64_t path_i = 0, path_j = 0;
   auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");
   pathc->add_option("DIST", path_dist, "distance matrix written by solve --paths")->required();
-  pathc->add_option("i", path_i, "source vertex")->required();
-  pathc->add_option("j", path_j, "target vertex")->required();
+  pathc->add_option("i", path_i, "source vertex")->required()->check(CLI::NonNegativeNumber);
+  pathc->add_option("j", path_j, "target vertex")->required()->check(CLI::NonNegativeNumber);
   pathc->add_option("--next", path_next, "next-hop matrix (default: DIST.next / STEM.next.npy)");
 
   auto* info = app.add_subcommand("info", "Backends built, devices found, their ceilings");
@@ -439,12 +552,12 @@ int main(int argc, char** argv) {
   bool no_baselines = false;
   auto* bench = app.add_subcommand("bench", "Benchmark a backend against its baselines (T updates/s, % of ceiling)");
   bench->add_option("--backend", bench_backend, "cpu|cuda")->capture_default_str();
-  bench->add_option("--sizes", bc.sizes, "V values, comma separated")->delimiter(',');
+  bench->add_option("--sizes", bc.sizes, "V values, comma separated")->delimiter(',')->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   bench->add_option("--type", bench_type, "int32|int64|float32|float64")->capture_default_str();
-  bench->add_option("--trials", bc.trials, "timed trials per size (median)")->capture_default_str();
-  bench->add_option("--threads", bc.threads, "CPU threads (default: all)");
-  bench->add_option("--block", bc.block, "tile size (default: the backend's)");
-  bench->add_option("--edge-factor", bc.edge_factor, "E = factor * V (default: course-like min(5M, V^2/4))");
+  bench->add_option("--trials", bc.trials, "timed trials per size (median)")->capture_default_str()->check(CLI::Range(1, 10000));
+  bench->add_option("--threads", bc.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
+  bench->add_option("--block", bc.block, "tile size (default: the backend's)")->check(CLI::Range(1, kMaxBlock));
+  bench->add_option("--edge-factor", bc.edge_factor, "E = factor * V (default: course-like min(5M, V^2/4))")->check(CLI::Range(0.0, 1e6));
   bench->add_option("--seed", bc.seed, "random seed")->capture_default_str();
   bench->add_option("--csv", bc.csv, "also write the rows as CSV");
   bench->add_flag("--no-baselines", no_baselines, "only time the production kernels");
@@ -457,10 +570,13 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  install_stop_handlers();
   try {
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
-      split_off_teardown(sa.backend);
+      std::vector<std::string> outs{sa.out};
+      if (sa.paths) outs.push_back(next_path_for(sa.out));
+      split_off_teardown(sa.backend, outs);
       const int rc = run_solve(sa);
       report_exit(rc);
       return rc;
@@ -488,6 +604,7 @@ int main(int argc, char** argv) {
     if (*bench) {
       bc.dtype = apsp::parse_dtype(bench_type);
       bc.baselines = !no_baselines;
+      bc.threads = std::min(bc.threads, apsp::detail::thread_cap());
       const apsp::Backend b = apsp::parse_backend(bench_backend);
       if (b == apsp::Backend::Cpu) return apsp::detail::bench_cpu(bc, std::cout);
       if (b == apsp::Backend::Cuda) return apsp::detail::bench_cuda(bc, std::cout);

@@ -13,6 +13,8 @@
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
 #include "core/johnson.hpp"
+#include "core/memory_limit.hpp"
+#include "core/options_check.hpp"
 #include "core/reference.hpp"
 
 namespace apsp {
@@ -66,18 +68,6 @@ std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::op
   return detail::make_cpu_backend();
 }
 
-/// Host memory the matrices may take: APSP_HOST_MEMORY (bytes) if set, else physical RAM.
-/// (Some VMs report a MemTotal that grows as memory is touched; the variable overrides it.)
-std::size_t host_memory_limit() {
-  if (const char* env = std::getenv("APSP_HOST_MEMORY")) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(env, &end, 10);
-    if (end && *end == '\0' && v > 0) return std::size_t(v);
-  }
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
-}
-
 /// Johnson's d(u,v) = d'(u,v) - h(u) + h(v) on a stripe that a streaming backend hands out.
 /// Copies the stripe (the backend's buffer is read-only) and passes the copy on.
 RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
@@ -129,13 +119,14 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
 namespace detail {
 void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) {
   const double need = double(n_pad) * double(n_pad) * double(dtype_size(t) + (paths ? 4 : 0));
-  const std::size_t have = host_memory_limit();
-  if (need > double(have)) {
+  const detail::MemoryLimit have = detail::host_memory_limit();
+  if (need > double(have.bytes)) {
     std::ostringstream os;
     os.precision(0);
     os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
        << " GiB) for the " << dtype_name(t) << " distance matrix" << (paths ? " and next-hop matrix" : "")
-       << ", more than this machine's " << have << " bytes of memory (set APSP_HOST_MEMORY to override)";
+       << ", more than the " << have.bytes << " bytes available (" << have.source
+       << "; set APSP_HOST_MEMORY to override)";
     throw ResourceError(os.str());
   }
 }
@@ -158,7 +149,8 @@ std::vector<BackendInfo> backends() {
           detail::mpi_backend_info()};
 }
 
-Result solve(const Graph& input, const SolveOptions& options) {
+Result solve(const Graph& input, const SolveOptions& requested) {
+  const SolveOptions options = detail::checked_options(requested);  // numbers validated, threads clamped
   Result result;
   const auto t_build = Clock::now();
   const Graph::WeightRange range = input.validated_weight_range();  // one scan for a dense graph

@@ -50,7 +50,7 @@ OutputFormat output_format_for(const std::string& path) {
 
 Graph read_graph(const std::string& path, const ReadOptions& options) {
   const InputFormat fmt = options.format == InputFormat::Auto ? input_format_for(path) : options.format;
-  const io::InputFile in(path);
+  const io::InputFile in(path, io::InputKind::Graph);
   Graph g;
   switch (fmt) {
     case InputFormat::Dimacs: g = io::read_dimacs(in); break;

@@ -14,6 +14,10 @@
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
+#include <cstring>
+#include <exception>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -22,17 +26,10 @@
 #include <utility>
 
 #include "core/host_copy.hpp"
+#include "core/memory_limit.hpp"
 #include "core/trace.hpp"
 
 namespace apsp::io {
-
-void fail_at_offset(const std::string& file, std::uint64_t offset, const std::string& msg) {
-  throw InputError(file, "offset " + std::to_string(offset), msg);
-}
-
-void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg) {
-  throw InputError(file, "line " + std::to_string(line), msg);
-}
 
 std::string quote(std::string_view token) {
   constexpr std::size_t kMax = 40;
@@ -56,27 +53,129 @@ bool parse_real(std::string_view t, double& v) {
 }
 
 // ---- InputFile ------------------------------------------------------------------------------------
+//
+// The SIGBUS guard: every live mapping of an input is in g_maps. A page past the end of a file
+// that shrank after mmap() faults with SIGBUS; the handler maps zero pages over the rest of that
+// mapping (so the parse goes on, reading zeros) and marks it. InputFile then reports the change.
+// A SIGBUS anywhere else gets the action that was there before.
 
 namespace {
 std::string errno_text(int e) { return std::string(std::strerror(e)); }
 
 struct Fd {
   int fd = -1;
-  ~Fd() { if (fd >= 0) ::close(fd); }
+  bool own = true;
+  ~Fd() { if (fd >= 0 && own) ::close(fd); }
 };
+
+constexpr int kMapSlots = 64;
+struct MapSlot {
+  std::atomic<std::uintptr_t> begin{0}, end{0};
+  std::atomic<int> faulted{0};
+  const InputFile* owner = nullptr;  // read under g_maps_m only
+};
+MapSlot g_maps[kMapSlots];
+std::mutex g_maps_m;
+struct sigaction g_old_sigbus {};
+std::uintptr_t g_page = 4096;
+
+void on_sigbus(int sig, siginfo_t* info, void* ctx) {
+  const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  for (MapSlot& m : g_maps) {
+    const std::uintptr_t b = m.begin.load(), e = m.end.load();
+    if (b == 0 || addr < b || addr >= e) continue;
+    const std::uintptr_t page = addr & ~(g_page - 1);
+    void* p = ::mmap(reinterpret_cast<void*>(page), e - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (p != MAP_FAILED) {
+      m.faulted.store(1);
+      return;  // the faulting read runs again and sees zeros
+    }
+  }
+  if (g_old_sigbus.sa_flags & SA_SIGINFO) {
+    if (g_old_sigbus.sa_sigaction) return g_old_sigbus.sa_sigaction(sig, info, ctx);
+  } else if (g_old_sigbus.sa_handler != SIG_DFL && g_old_sigbus.sa_handler != SIG_IGN) {
+    return g_old_sigbus.sa_handler(sig);
+  }
+  ::signal(SIGBUS, SIG_DFL);  // the fault happens again and ends the process as it would have
+}
+
+int guard_mapping(const void* p, std::size_t n, const InputFile* owner) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    g_page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+    struct sigaction sa {};
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGBUS, &sa, &g_old_sigbus);
+  });
+  const std::lock_guard<std::mutex> lock(g_maps_m);
+  for (int i = 0; i < kMapSlots; ++i)
+    if (g_maps[i].begin.load() == 0) {
+      g_maps[i].faulted.store(0);
+      g_maps[i].owner = owner;
+      g_maps[i].end.store(reinterpret_cast<std::uintptr_t>(p) + n);
+      g_maps[i].begin.store(reinterpret_cast<std::uintptr_t>(p));
+      return i;
+    }
+  return -1;  // more than kMapSlots inputs open at once: this one is read instead
+}
+
+void unguard_mapping(int slot) {
+  const std::lock_guard<std::mutex> lock(g_maps_m);
+  g_maps[slot].begin.store(0);
+  g_maps[slot].end.store(0);
+  g_maps[slot].owner = nullptr;
+}
+
+/// Before a reader's error: if the input it names changed while it was read, that is the error.
+void check_input_named(const std::string& file) {
+  const InputFile* changed = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(g_maps_m);
+    for (const MapSlot& m : g_maps)
+      if (m.begin.load() != 0 && m.owner && m.owner->path() == file) changed = m.owner;
+  }
+  if (changed) changed->check_unchanged();
+}
+
+std::int64_t mtime_ns(const struct stat& st) {
+  return std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+std::int32_t le_i32(const unsigned char* p) {
+  return std::int32_t(std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
+                      std::uint32_t(p[3]) << 24);
+}
 }  // namespace
 
-InputFile::InputFile(const std::string& path) : path_(path) {
+void fail_at_offset(const std::string& file, std::uint64_t offset, const std::string& msg) {
+  check_input_named(file);
+  throw InputError(file, "offset " + std::to_string(offset), msg);
+}
+
+void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg) {
+  check_input_named(file);
+  throw InputError(file, "line " + std::to_string(line), msg);
+}
+
+InputFile::InputFile(const std::string& path, InputKind kind) : path_(path) {
   Fd f;
-  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f.fd < 0) throw InputError(path, "", "cannot open for reading: " + errno_text(errno));
+  if (path == "-") {  // stdin
+    f.fd = 0;
+    f.own = false;
+  } else {
+    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (f.fd < 0) throw InputError(path, "", "cannot open for reading: " + errno_text(errno));
+  }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) throw InputError(path, "", "cannot stat: " + errno_text(errno));
   if (S_ISDIR(st.st_mode)) throw InputError(path, "", "cannot read: is a directory");
 
-  if (S_ISREG(st.st_mode)) {
+  // Regular files that report a size are mapped; size 0 may be a /proc or /sys file that has
+  // content all the same: read those.
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
     size_ = std::size_t(st.st_size);
-    if (size_ == 0) return;
     ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     // Small files: fault everything in now. Big ones: asynchronous read-ahead of the whole file
     // while the parser's threads fault pages in as they go. Measured on the GPU host (5M edges,
@@ -85,26 +184,71 @@ InputFile::InputFile(const std::string& path) : path_(path) {
     const bool big = size_ >= (std::size_t{8} << 20);
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | (big ? 0 : MAP_POPULATE), f.fd, 0);
     if (p != MAP_FAILED) {
-      if (big) ::madvise(p, size_, MADV_WILLNEED);
-      map_ = p;
-      data_ = static_cast<const unsigned char*>(p);
-      return;
+      slot_ = guard_mapping(p, size_, this);
+      if (slot_ >= 0) {
+        if (big) ::madvise(p, size_, MADV_WILLNEED);
+        map_ = p;
+        data_ = static_cast<const unsigned char*>(p);
+        map_fd_ = f.fd;
+        f.fd = -1;
+        mtime_ns_ = mtime_ns(st);
+        return;
+      }
+      ::munmap(p, size_);
     }
-    // Fall back to read() below (e.g. a file system without mmap).
-    size_ = 0;
+    size_ = 0;  // not mapped (a file system without mmap, no guard slot): read it below
   }
-  // Pipes, devices, or unmappable files: read until EOF.
-  std::size_t cap = S_ISREG(st.st_mode) ? std::size_t(st.st_size) + 1 : std::size_t{1} << 20;
-  buf_.resize(cap);
+  read_stream(f.fd, kind);
+}
+
+void InputFile::read_stream(int fd, InputKind kind) {
+  // No size to trust: read until EOF, but no further than a binary NTHU header says (kind Graph)
+  // and never past the memory available.
+  const detail::MemoryLimit mem = detail::host_memory_limit();
+  const std::uint64_t cap = mem.bytes;
+  std::uint64_t stop = UINT64_MAX;  // where the header says the input ends, once known
+  bool sniffed = kind != InputKind::Graph, bad_header = false;
+  buf_.resize(std::size_t{1} << 16);
   std::size_t n = 0;
   for (;;) {
-    if (n == buf_.size()) buf_.resize(buf_.size() * 2);
-    const ssize_t r = ::read(f.fd, buf_.data() + n, buf_.size() - n);
+    if (!sniffed && n >= 8) {
+      sniffed = true;
+      const bool gzip = buf_[0] == 0x1f && buf_[1] == 0x8b;
+      if (!gzip && std::memchr(buf_.data(), 0, 8)) {  // binary: an NTHU header (text has no NUL)
+        const std::int32_t V = le_i32(buf_.data()), E = le_i32(buf_.data() + 4);
+        bad_header = V < 1 || E < 0;
+        stop = bad_header ? 8 : 8 + 12 * std::uint64_t(E);
+      }
+    }
+    if (bad_header) {
+      n = 8;  // the reader rejects the header; nothing after it matters
+      break;
+    }
+    if (n > stop)
+      fail_at_offset(path_, stop,
+                     "more data than the header promises (E = " + std::to_string(le_i32(buf_.data() + 4)) +
+                         ": " + std::to_string(stop) + " bytes)");
+    if (n >= cap)
+      throw ResourceError(path_ + ": offset " + std::to_string(n) + ": the input is larger than the " +
+                          std::to_string(cap) + " bytes of memory available for it (" + mem.source + ")");
+    if (n == buf_.size()) {
+      std::uint64_t grow = std::min<std::uint64_t>(std::uint64_t(buf_.size()) * 2, cap);
+      if (stop != UINT64_MAX) grow = std::min(grow, stop + 1);
+      buf_.resize(std::size_t(std::max<std::uint64_t>(grow, n + 1)));
+    }
+    std::size_t want = buf_.size() - n;
+    if (!sniffed) want = std::min<std::size_t>(want, 8 - n);
+    else if (stop != UINT64_MAX) want = std::size_t(std::min<std::uint64_t>(want, stop + 1 - n));
+    const ssize_t r = ::read(fd, buf_.data() + n, want);
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw InputError(path, "offset " + std::to_string(n), "read failed: " + errno_text(errno));
+      throw InputError(path_, "offset " + std::to_string(n), "read failed: " + errno_text(errno));
     }
-    if (r == 0) break;
+    if (r == 0) {
+      if (sniffed) break;
+      sniffed = true;  // shorter than a header: the reader says what is missing
+      continue;
+    }
     n += std::size_t(r);
   }
   buf_.resize(n);
@@ -112,8 +256,33 @@ InputFile::InputFile(const std::string& path) : path_(path) {
   data_ = buf_.data();
 }
 
-InputFile::~InputFile() {
+void InputFile::check_unchanged() const {
+  if (!map_) return;
+  std::string what;
+  if (slot_ >= 0 && g_maps[slot_].faulted.load()) what = "it is shorter than the " + std::to_string(size_) + " bytes it had";
+  struct stat st {};
+  if (what.empty() && map_fd_ >= 0 && ::fstat(map_fd_, &st) == 0) {
+    if (std::uint64_t(st.st_size) != size_)
+      what = "its size went from " + std::to_string(size_) + " to " + std::to_string(st.st_size) + " bytes";
+    else if (mtime_ns(st) != mtime_ns_)
+      what = "it was modified";
+  }
+  if (!what.empty()) throw InputError(path_, "", "changed while being read (" + what + ")");
+}
+
+InputFile::~InputFile() noexcept(false) {
+  std::exception_ptr changed;
+  if (map_ && std::uncaught_exceptions() == 0) {
+    try {
+      check_unchanged();
+    } catch (...) {
+      changed = std::current_exception();
+    }
+  }
+  if (slot_ >= 0) unguard_mapping(slot_);
   if (map_) ::munmap(map_, size_);
+  if (map_fd_ >= 0) ::close(map_fd_);
+  if (changed) std::rethrow_exception(changed);
 }
 
 // ---- OutputFile -----------------------------------------------------------------------------------
@@ -214,33 +383,172 @@ int output_write_threads(const std::string& dir, bool mapped) {
   }
 }
 
-OutputFile::OutputFile(const std::string& path) : path_(path) {
+// ---- output targets and temporary files ------------------------------------------------------
+
+namespace {
+/// Temporary files alive now, for remove_temp_files(): fixed slots, so that a signal handler can
+/// walk them without locks or allocation.
+constexpr int kTempSlots = 64;
+struct TempSlot {
+  std::atomic<int> state{0};  // 0 free, 1 being filled, 2 live
+  char path[4096];
+};
+TempSlot g_temps[kTempSlots];
+
+int register_temp(const std::string& path) {
+  if (path.size() >= sizeof(TempSlot::path)) return -1;
+  for (int i = 0; i < kTempSlots; ++i) {
+    int free = 0;
+    if (!g_temps[i].state.compare_exchange_strong(free, 1)) continue;
+    std::memcpy(g_temps[i].path, path.c_str(), path.size() + 1);
+    g_temps[i].state.store(2);
+    return i;
+  }
+  return -1;
+}
+
+void unregister_temp(int slot) {
+  if (slot >= 0) g_temps[slot].state.store(0);
+}
+
+/// "/dev/stdout" -> 1, "/dev/fd/5" -> 5, ...; -1 for other paths.
+int stream_fd_of(const std::string& path) {
+  if (path == "-" || path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    const std::string_view p(prefix);
+    if (path.compare(0, p.size(), p) != 0 || path.size() == p.size()) continue;
+    std::int64_t fd = -1;
+    if (parse_int(std::string_view(path).substr(p.size()), fd) && fd >= 0 && fd < 1 << 20) return int(fd);
+  }
+  return -1;
+}
+}  // namespace
+
+void remove_temp_files() noexcept {
+  for (TempSlot& t : g_temps)
+    if (t.state.load() == 2) ::unlink(t.path);
+}
+
+std::string temp_path_for(const std::string& target, long pid, unsigned k) {
+  const std::filesystem::path p(target);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() + "/" : std::string();
+  std::string suffix = ".tmp." + std::to_string(pid);
+  if (k) suffix.append(1, '.').append(std::to_string(k));
+  std::string base = p.filename().string();
+  // ".NAME.tmp.PID" within NAME_MAX: a long NAME is cut (the directory's own listing shows which).
+  constexpr std::size_t kNameMax = 255;
+  if (1 + base.size() + suffix.size() > kNameMax) base.resize(kNameMax - 1 - suffix.size());
+  std::string t;
+  t.reserve(dir.size() + base.size() + suffix.size() + 1);
+  t.append(dir).append(1, '.').append(base).append(suffix);
+  return t;
+}
+
+void remove_stale_temps(const std::string& target, long pid) noexcept {
+  try {
+    const std::string first = temp_path_for(resolve_output(target).path, pid, 0);
+    const std::filesystem::path fp(first);
+    const std::string stem = fp.filename().string();
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(fp.has_parent_path() ? fp.parent_path() : ".", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name == stem || (name.size() > stem.size() + 1 && name.compare(0, stem.size() + 1, stem + ".") == 0))
+        ::unlink(e.path().c_str());
+    }
+  } catch (...) {
+  }
+}
+
+OutputTarget resolve_output(const std::string& path) {
   if (path.empty()) throw UsageError("output path is empty");
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw Error(path + ": cannot write output: is a directory");
-    if (!S_ISREG(st.st_mode)) {
-      // /dev/stdout, a FIFO, a device: renaming over it would be wrong; write straight into it,
-      // in order (no offsets on a pipe).
-      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd_ < 0) throw Error(path + ": cannot open for writing: " + errno_text(errno));
-      direct_ = true;
-      return;
+  OutputTarget t;
+  t.path = path;
+  t.stream_fd = stream_fd_of(path);
+  if (t.stream_fd >= 0) return t;
+  // Follow symbolic links to the file they name: the output replaces that file, not the link.
+  for (int hops = 0;; ++hops) {
+    struct stat lst {};
+    if (::lstat(t.path.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) break;
+    if (hops == 40) throw Error(path + ": cannot write output: too many levels of symbolic links");
+    std::vector<char> buf(std::size_t(lst.st_size > 0 ? lst.st_size : 4096) + 1);
+    const ssize_t n = ::readlink(t.path.c_str(), buf.data(), buf.size());
+    if (n < 0 || std::size_t(n) >= buf.size()) throw Error(path + ": cannot read the symbolic link " + t.path);
+    const std::string link(buf.data(), std::size_t(n));
+    const std::filesystem::path here(t.path);
+    t.path = link[0] == '/' || !here.has_parent_path() ? link : (here.parent_path() / link).string();
+    if (const int fd = stream_fd_of(t.path); fd >= 0) {  // a link to /dev/stdout
+      t.stream_fd = fd;
+      return t;
     }
   }
-  const std::filesystem::path p(path);
+  struct stat st {};
+  if (::stat(t.path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw Error(path + ": cannot write output: is a directory");
+    t.exists = true;
+    t.stream = !S_ISREG(st.st_mode);  // a FIFO, a device: written in order, never renamed over
+  }
+  return t;
+}
+
+void check_output_path(const std::string& path) {
+  const OutputTarget t = resolve_output(path);
+  if (t.stream_fd >= 0) {
+    if (::fcntl(t.stream_fd, F_GETFL) < 0) throw Error(path + ": cannot write output: descriptor " +
+                                                       std::to_string(t.stream_fd) + " is not open");
+    return;
+  }
+  if (t.stream) {
+    if (::access(t.path.c_str(), W_OK) != 0) throw Error(path + ": cannot open for writing: " + errno_text(errno));
+    return;
+  }
+  const std::filesystem::path p(t.path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : std::string(".");
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0)
+    throw Error(path + ": cannot create output file: directory " + dir + ": " + errno_text(errno));
+  if (!S_ISDIR(st.st_mode)) throw Error(path + ": cannot create output file: " + dir + " is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw Error(path + ": cannot create output file in " + dir + ": " + errno_text(errno));
+  if (p.filename().string().size() > 255) throw Error(path + ": cannot create output file: File name too long");
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  auto stat_of = [](const std::string& p, struct stat& st) {
+    if (p == "-") return ::fstat(0, &st) == 0;  // as an input
+    if (const int fd = stream_fd_of(p); fd >= 0) return ::fstat(fd, &st) == 0;
+    return ::stat(p.c_str(), &st) == 0;
+  };
+  struct stat sa {}, sb {};
+  if (!stat_of(a, sa) || !stat_of(b, sb)) return false;
+  if (!S_ISREG(sa.st_mode) || !S_ISREG(sb.st_mode)) return false;  // a terminal or pipe may be both
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  const OutputTarget t = resolve_output(path);
+  if (t.stream_fd >= 0 || t.stream) {
+    // "-", /dev/stdout, a FIFO, a device: renaming over it would be wrong; write straight into it,
+    // in order (no offsets on a pipe).
+    fd_ = t.stream_fd >= 0 ? ::fcntl(t.stream_fd, F_DUPFD_CLOEXEC, 3) : ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) throw Error(path + ": cannot open for writing: " + errno_text(errno));
+    direct_ = true;
+    return;
+  }
+  target_ = t.path;
+  const std::filesystem::path p(target_);
   const std::string dir = p.has_parent_path() ? p.parent_path().string() + "/" : std::string();
   mmap_wanted_ = output_write_mapped();
   threads_ = output_write_threads(dir, mmap_wanted_);
-  const std::string base = p.filename().string();
   for (int attempt = 0; attempt < 100; ++attempt) {
-    // Built with append(): GCC 12 warns (falsely, -Wrestrict) about chained operator+ here.
-    tmp_.assign(dir);
-    tmp_.append(1, '.').append(base).append(".tmp.").append(std::to_string(::getpid()));
-    const unsigned k = g_tmp_counter.fetch_add(1);
-    if (k) tmp_.append(1, '.').append(std::to_string(k));
+    tmp_ = temp_path_for(target_, long(::getpid()), g_tmp_counter.fetch_add(1));
+    // Registered before it exists: a signal between open() and registration leaves nothing.
+    temp_slot_ = register_temp(tmp_);
     fd_ = ::open(tmp_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // RDWR: mmap needs it
     if (fd_ >= 0) return;
+    const int e = errno;
+    unregister_temp(std::exchange(temp_slot_, -1));
+    errno = e;
     if (errno != EEXIST) break;
   }
   const int e = errno;
@@ -407,6 +715,7 @@ OutputFile::~OutputFile() {
   if (map_) ::munmap(map_, std::size_t(reserved_));
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
+  unregister_temp(temp_slot_);
 }
 
 void OutputFile::fail_write(std::uint64_t at, int err) const {
@@ -593,13 +902,14 @@ void OutputFile::commit() {
   // Replacing an old output: rename() would free its page cache itself (~0.05 s per GB, measured
   // on ext4: docs/io.md). Held open by an O_PATH descriptor, the old file's inode outlives the
   // rename and is freed where that descriptor is closed, on a thread of its own.
-  const int old_fd = ::open(path_.c_str(), O_PATH | O_CLOEXEC);
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+  const int old_fd = ::open(target_.c_str(), O_PATH | O_CLOEXEC);
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) {
     const int e = errno;
     if (old_fd >= 0) ::close(old_fd);
     throw Error(path_ + ": cannot rename " + tmp_ + " into place: " + errno_text(e));
   }
   committed_ = true;
+  unregister_temp(std::exchange(temp_slot_, -1));
   if (old_fd >= 0) {
     try {
       std::thread([old_fd] { ::close(old_fd); }).detach();

@@ -35,12 +35,23 @@ std::string quote(std::string_view token);
 
 // ---- input --------------------------------------------------------------------------------------
 
-/// A whole input file as bytes: mapped read-only for regular files, read into memory for pipes and
-/// devices. Throws InputError(path, "", "cannot open ...") for an unreadable path or a directory.
+/// What an input is read for: a graph (a binary NTHU header then bounds a pipe's read) or
+/// anything else.
+enum class InputKind { Any, Graph };
+
+/// A whole input file as bytes: mapped read-only for regular files; read into memory for "-"
+/// (stdin), pipes, devices and files that report size 0 (/proc, /sys). A read that is not mapped
+/// stops where a binary NTHU header says the graph ends (kind Graph), and never takes more than
+/// the memory available (ResourceError naming the file and offset). A mapped file that shrinks
+/// while it is parsed does not kill the process with SIGBUS: the missing pages read as zeros and
+/// the read fails with InputError "FILE: changed while being read" (from the destructor when the
+/// parse succeeded, from fail_at_offset()/fail_at_line() when the zeros made it fail; the same
+/// for a file whose size or modification time changed). Throws InputError(path, "", "cannot open
+/// ...") for an unreadable path or a directory.
 class InputFile {
  public:
-  explicit InputFile(const std::string& path);
-  ~InputFile();
+  explicit InputFile(const std::string& path, InputKind kind = InputKind::Any);
+  ~InputFile() noexcept(false);
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
 
@@ -48,21 +59,54 @@ class InputFile {
   const unsigned char* bytes() const { return data_; }
   const char* chars() const { return reinterpret_cast<const char*>(data_); }
   std::size_t size() const { return size_; }
+  /// Throws InputError "PATH: changed while being read (...)" if a mapped file shrank (a page read
+  /// as zeros), or its size or modification time is not what it was when it was opened.
+  void check_unchanged() const;
 
  private:
+  void read_stream(int fd, InputKind kind);
   std::string path_;
   const unsigned char* data_ = nullptr;
   std::size_t size_ = 0;
   void* map_ = nullptr;            // munmap on destruction when non-null
-  std::vector<unsigned char> buf_;  // used when the file cannot be mapped
+  int map_fd_ = -1;                // kept open while mapped, to see whether the file changed
+  int slot_ = -1;                  // in the SIGBUS guard's table (io_common.cpp)
+  std::int64_t mtime_ns_ = 0;
+  std::vector<unsigned char> buf_;  // used when the file is not mapped
 };
 
 // ---- output -------------------------------------------------------------------------------------
 
-/// Writes to ".<name>.tmp.<pid>" next to `path` and renames it over `path` in commit(). The
-/// destructor removes the temporary file unless commit() succeeded, so an exception anywhere
-/// leaves no partial output. A target that exists and is not a regular file (/dev/stdout, a FIFO)
-/// is written directly, one write() after another.
+/// Where an output goes. "-", /dev/stdout, /dev/stderr, /dev/fd/N: stream_fd (written in order,
+/// never renamed over). Otherwise `path` is the file that symbolic links lead to (the output
+/// replaces that file and leaves the links), and `stream` says it exists and is not a regular
+/// file (a FIFO, a device: written in order too). Throws Error for a directory or a link loop.
+struct OutputTarget {
+  std::string path;
+  int stream_fd = -1;
+  bool stream = false;
+  bool exists = false;
+};
+OutputTarget resolve_output(const std::string& path);
+/// Throws Error naming `path` unless an output can be created there: the target's directory
+/// exists and is writable (or it is a stream that can be written). For the CLI, before a solve.
+void check_output_path(const std::string& path);
+/// Whether two paths (after links; "-" is stdin) are the same regular file (device and inode).
+bool same_file(const std::string& a, const std::string& b);
+/// The temporary file for `target`: ".NAME.tmp.PID[.k]" beside it, NAME cut so that the name
+/// stays within NAME_MAX.
+std::string temp_path_for(const std::string& target, long pid, unsigned k);
+/// Removes the temporary files that process `pid` left for `target` (it was killed).
+void remove_stale_temps(const std::string& target, long pid) noexcept;
+/// Removes every temporary output file this process has open now. Async-signal-safe: for a
+/// SIGINT/SIGTERM/SIGHUP handler, which then re-raises the signal.
+void remove_temp_files() noexcept;
+
+/// Writes to a temporary file (temp_path_for) beside the target (resolve_output: through
+/// symbolic links) and renames it over the target in commit(). The destructor removes the
+/// temporary file unless commit() succeeded, so an exception anywhere leaves no partial output;
+/// remove_temp_files() removes it on a signal. A stream target ("-", /dev/stdout, a FIFO, a
+/// device) is written directly, one write() after another.
 ///
 /// Large writes into the temporary (regular) file may be split over threads, each pwrite()-ing
 /// its own range at the right offset (the file position is tracked here, not by the kernel); see
@@ -121,8 +165,9 @@ class OutputFile {
   [[noreturn]] void fail_write(std::uint64_t at, int err) const;
   void stop_prefill();
 
-  std::string path_, tmp_;
+  std::string path_, target_, tmp_;  // as given, after links, the temporary file
   int fd_ = -1;
+  int temp_slot_ = -1;  // in remove_temp_files()'s table
   bool direct_ = false;
   bool committed_ = false;
   int threads_ = 1;
