@@ -42,6 +42,7 @@
 #include "core/backend.hpp"
 #include "core/bench.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/memory_limit.hpp"
 #include "core/options_check.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
@@ -284,6 +285,9 @@ void refuse_nthu_overflow(const SolveArgs& a, const apsp::Graph& g, apsp::Output
   if (of != apsp::OutputFormat::Nthu || !g.integer_weights) return;
   constexpr double kCap = 1073741823.0;  // 2^30-1
   if (double(std::max<std::int64_t>(g.num_vertices - 1, 0)) * g.max_abs_weight() < kCap) return;
+  // A graph whose matrix cannot fit is solve()'s to refuse; the search needs O(V) per source.
+  const double V = double(g.num_vertices);
+  if (V * V * 4 > double(apsp::detail::host_memory_limit().bytes)) return;
   const double seen = apsp::detail::sampled_distance_lower_bound(g, 8, kCap);
   if (seen < kCap) return;
   char buf[64];
@@ -293,7 +297,10 @@ void refuse_nthu_overflow(const SolveArgs& a, const apsp::Graph& g, apsp::Output
 }
 
 int run_solve(const SolveArgs& a) {
-  check_outputs(a);
+  // Under mpirun only rank 0 writes; the others' hosts need not have its folders.
+  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (!rank) rank = std::getenv("PMI_RANK");
+  if (!rank || std::string_view(rank) == "0") check_outputs(a);
   apsp::ReadOptions ro;
   ro.format = apsp::parse_input_format(a.input_format);
   ro.undirected = a.undirected;

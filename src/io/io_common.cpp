@@ -513,14 +513,14 @@ void check_output_path(const std::string& path) {
   if (p.filename().string().size() > 255) throw Error(path + ": cannot create output file: File name too long");
 }
 
-bool same_file(const std::string& a, const std::string& b) {
-  auto stat_of = [](const std::string& p, struct stat& st) {
-    if (p == "-") return ::fstat(0, &st) == 0;  // as an input
-    if (const int fd = stream_fd_of(p); fd >= 0) return ::fstat(fd, &st) == 0;
+bool same_file(const std::string& input, const std::string& output) {
+  auto stat_of = [](const std::string& p, bool is_input, struct stat& st) {
+    if (p == "-") return ::fstat(is_input ? 0 : 1, &st) == 0;
+    if (const int fd = stream_fd_of(p); fd >= 0 && !is_input) return ::fstat(fd, &st) == 0;
     return ::stat(p.c_str(), &st) == 0;
   };
   struct stat sa {}, sb {};
-  if (!stat_of(a, sa) || !stat_of(b, sb)) return false;
+  if (!stat_of(input, true, sa) || !stat_of(output, false, sb)) return false;
   if (!S_ISREG(sa.st_mode) || !S_ISREG(sb.st_mode)) return false;  // a terminal or pipe may be both
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }

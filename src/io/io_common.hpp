@@ -91,8 +91,9 @@ OutputTarget resolve_output(const std::string& path);
 /// Throws Error naming `path` unless an output can be created there: the target's directory
 /// exists and is writable (or it is a stream that can be written). For the CLI, before a solve.
 void check_output_path(const std::string& path);
-/// Whether two paths (after links; "-" is stdin) are the same regular file (device and inode).
-bool same_file(const std::string& a, const std::string& b);
+/// Whether an input and an output path (after links; "-" is stdin as the input, stdout as the
+/// output) are the same regular file (device and inode).
+bool same_file(const std::string& input, const std::string& output);
 /// The temporary file for `target`: ".NAME.tmp.PID[.k]" beside it, NAME cut so that the name
 /// stays within NAME_MAX.
 std::string temp_path_for(const std::string& target, long pid, unsigned k);

@@ -1,0 +1,480 @@
+// tests/test_cli_files.cpp — what the `apsp` command line (APSP_CLI) does with the files around a
+// solve (issue 15): outputs through symbolic links and streams, the input never overwritten,
+// every output path checked before the solve, long names, stdin and /proc inputs, reads from
+// pipes and devices bounded, an input that shrinks while mapped, temporary files removed on
+// SIGINT/SIGTERM/SIGHUP (also through the forked worker), no fork where no GPU solve can run, and
+// an NTHU output that cannot hold the distances refused before the solve.
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "apsp/errors.hpp"
+#include "apsp/io.hpp"
+#include "io/io_common.hpp"
+#include "support.hpp"
+
+namespace apsp {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct Spawned {
+  pid_t pid = -1;
+  std::string out_path, err_path;
+};
+
+/// Starts the CLI with `args`, stdin from `in` ("" = /dev/null), stdout/stderr to files in `io`,
+/// and `env` ("NAME=value") added to the environment.
+Spawned spawn_cli(const test::TempDir& io, const std::vector<std::string>& args, const std::string& in = "",
+                  const std::vector<std::string>& env = {}) {
+  Spawned s{-1, io / "stdout", io / "stderr"};
+  s.pid = ::fork();
+  if (s.pid < 0) throw std::runtime_error("fork failed");
+  if (s.pid == 0) {
+    const int i = ::open(in.empty() ? "/dev/null" : in.c_str(), O_RDONLY);
+    const int o = ::open(s.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int e = ::open(s.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (i < 0 || o < 0 || e < 0) ::_exit(127);
+    ::dup2(i, 0);
+    ::dup2(o, 1);
+    ::dup2(e, 2);
+    for (const auto& kv : env) ::putenv(const_cast<char*>(kv.c_str()));
+    std::vector<char*> argv{const_cast<char*>(APSP_CLI)};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(APSP_CLI, argv.data());
+    ::_exit(127);
+  }
+  return s;
+}
+
+struct Finished {
+  test::CommandResult r;
+  double cpu_s = 0;  // user + system time of the waited process itself
+};
+
+Finished wait_cli(const Spawned& s) {
+  int st = 0;
+  rusage ru{};
+  while (::wait4(s.pid, &st, 0, &ru) < 0 && errno == EINTR) {
+  }
+  Finished f;
+  f.r.signaled = WIFSIGNALED(st);
+  f.r.exit_code = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+  auto slurp = [](const std::string& p) {
+    std::ifstream is(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(is), std::istreambuf_iterator<char>());
+  };
+  f.r.out = slurp(s.out_path);
+  f.r.err = slurp(s.err_path);
+  f.cpu_s = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  return f;
+}
+
+test::CommandResult run_with(const std::vector<std::string>& args, const std::string& in = "",
+                             const std::vector<std::string>& env = {}) {
+  test::TempDir io;
+  return wait_cli(spawn_cli(io, args, in, env)).r;
+}
+
+std::string context(const test::CommandResult& r) {
+  return "exit " + std::to_string(r.exit_code) + (r.signaled ? " (signal)" : "") + "\nstderr: " + r.err;
+}
+
+int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+std::vector<std::string> entries(const fs::path& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : fs::directory_iterator(dir)) v.push_back(e.path().filename().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::string slurp(const std::string& p) {
+  const auto b = test::read_bytes(p);
+  return std::string(b.begin(), b.end());
+}
+
+/// A small NTHU graph: 0 -> 1 (5), 1 -> 2 (7), V = 3.
+void small_graph(const std::string& path) {
+  const std::int32_t w[] = {3, 2, 0, 1, 5, 1, 2, 7};
+  test::write_bytes(path, w, sizeof w);
+}
+const std::string kSmallResult = [] {
+  const std::int32_t inf = 1073741823, d[] = {0, 5, 12, inf, 0, 7, inf, inf, 0};
+  return std::string(reinterpret_cast<const char*>(d), sizeof d);
+}();
+
+/// The one-line failure contract: not a signal, the exit code, one "apsp: error:" line naming `what`.
+void expect_one_line(const test::CommandResult& r, int code, const std::string& what) {
+  EXPECT_FALSE(r.signaled) << context(r);
+  EXPECT_EQ(r.exit_code, code) << context(r);
+  EXPECT_EQ(lines(r.err), 1) << context(r);
+  EXPECT_EQ(r.err.rfind("apsp: error: ", 0), 0u) << context(r);
+  EXPECT_NE(r.err.find(what), std::string::npos) << "does not say '" << what << "': " << context(r);
+}
+
+// ---- outputs -------------------------------------------------------------------------------------
+
+TEST(CliFiles, OutputThroughASymlinkReplacesItsTarget) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  fs::create_directory(d / "real");
+  test::write_bytes(d / "real/target.bin", "old", 3);
+  fs::create_symlink("real/target.bin", d / "link.bin");
+  const auto r = test::run_cli({d / "in.bin", d / "link.bin"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_TRUE(fs::is_symlink(d / "link.bin")) << "the link itself was replaced";
+  EXPECT_EQ(slurp(d / "real/target.bin"), kSmallResult);
+  EXPECT_EQ(entries(d / "real"), std::vector<std::string>{"target.bin"}) << "a temporary file was left";
+  // A dangling link: the file it names is created.
+  fs::create_symlink("real/new.bin", d / "dangling.bin");
+  ASSERT_EQ(test::run_cli({d / "in.bin", d / "dangling.bin"}).exit_code, 0);
+  EXPECT_TRUE(fs::is_symlink(d / "dangling.bin"));
+  EXPECT_EQ(slurp(d / "real/new.bin"), kSmallResult);
+}
+
+TEST(CliFiles, DashAndDevStdoutAreStreamed) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  for (const std::string& out : {std::string("-"), std::string("/dev/stdout")}) {
+    const auto r = test::run_cli({"solve", d / "in.bin", out, "-q"});
+    ASSERT_EQ(r.exit_code, 0) << out << ": " << context(r);
+    EXPECT_EQ(r.out, kSmallResult) << out;
+  }
+  // Text to stdout, and the verdict of --verify kept off the data (on stderr).
+  const auto r = test::run_cli({"solve", d / "in.bin", "-", "--output-format", "text", "--verify", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(r.out.rfind("0 5 12", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.find("Verification"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("Verification: PASS"), std::string::npos) << r.err;
+  EXPECT_EQ(entries(d.path()), std::vector<std::string>{"in.bin"});
+}
+
+TEST(CliFiles, FifoOutputIsStreamed) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  ASSERT_EQ(::mkfifo((d / "fifo").c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] {
+    std::ifstream f(d / "fifo", std::ios::binary);
+    got.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  });
+  const auto r = test::run_cli({d / "in.bin", d / "fifo"});
+  reader.join();
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(got, kSmallResult);
+  EXPECT_EQ(entries(d.path()), (std::vector<std::string>{"fifo", "in.bin"}));
+}
+
+TEST(CliFiles, OutputThatIsTheInputIsRefused) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  const std::string before = slurp(d / "in.bin");
+  fs::create_symlink("in.bin", d / "alias.bin");
+  fs::create_hard_link(d / "in.bin", d / "hard.bin");
+  for (const std::string& out : {d / "in.bin", d / "alias.bin", d / "hard.bin"}) {
+    const auto r = test::run_cli({d / "in.bin", out});
+    expect_one_line(r, 2, "overwrite the input");
+    EXPECT_EQ(slurp(d / "in.bin"), before);
+  }
+  // The --paths file and the stats file are outputs too.
+  small_graph(d / "g.bin");
+  fs::create_symlink("g.bin", d / "o.bin.next");
+  auto r = test::run_cli({"solve", d / "g.bin", d / "o.bin", "--paths", "-q"});
+  expect_one_line(r, 2, "overwrite the input");
+  r = test::run_cli({"solve", d / "g.bin", d / "o2.bin", "--stats", d / "g.bin", "-q"});
+  expect_one_line(r, 2, "overwrite the input");
+  EXPECT_EQ(slurp(d / "g.bin"), before);
+  EXPECT_FALSE(fs::exists(d / "o.bin"));
+  EXPECT_FALSE(fs::exists(d / "o2.bin"));
+}
+
+TEST(CliFiles, EveryOutputPathIsCheckedBeforeTheSolve) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  test::write_bytes(d / "out.bin", "previous", 8);
+  // --stats into a folder that does not exist: refused before anything is written.
+  auto r = test::run_cli({"solve", d / "in.bin", d / "out.bin", "--stats", d / "no/dir/x.json", "-q"});
+  expect_one_line(r, 1, "no/dir");
+  EXPECT_EQ(slurp(d / "out.bin"), "previous") << "the output was replaced before the stats file failed";
+  // The output's folder: named, and nothing created.
+  r = test::run_cli({"solve", d / "in.bin", d / "missing/out.bin", "-q"});
+  expect_one_line(r, 1, "missing/out.bin");
+  // A read-only folder (root may write anyway: then there is nothing to check).
+  fs::create_directory(d / "ro");
+  ::chmod((d / "ro").c_str(), 0555);
+  if (::access((d / "ro").c_str(), W_OK) != 0) {
+    r = test::run_cli({"solve", d / "in.bin", d / "ro/out.bin", "-q"});
+    expect_one_line(r, 1, "ro/out.bin");
+  }
+  ::chmod((d / "ro").c_str(), 0755);
+  // --paths to stdout has no file to put the next hops beside.
+  r = test::run_cli({"solve", d / "in.bin", "-", "--paths", "-q"});
+  expect_one_line(r, 2, "--paths");
+  EXPECT_EQ(entries(d.path()), (std::vector<std::string>{"in.bin", "out.bin", "ro"}));
+}
+
+TEST(CliFiles, LongOutputNameWorks) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  const std::string name = std::string(250, 'n') + ".bin";  // 254 characters: valid
+  auto r = test::run_cli({d / "in.bin", d / name});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(slurp(d / name), kSmallResult);
+  EXPECT_EQ(entries(d.path()), (std::vector<std::string>{"in.bin", name}));
+  // --paths beside it: 254 + ".next" is too long a name, refused before the solve.
+  r = test::run_cli({"solve", d / "in.bin", d / name, "--paths", "-q"});
+  expect_one_line(r, 1, "too long");
+  for (unsigned k : {0u, 7u, 123456u})
+    EXPECT_LE(fs::path(io::temp_path_for(d / name, 2147483647L, k)).filename().string().size(), 255u);
+}
+
+// ---- inputs --------------------------------------------------------------------------------------
+
+TEST(CliFiles, DashIsStdin) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  auto r = run_with({"-", d / "out.bin"}, d / "in.bin");
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(slurp(d / "out.bin"), kSmallResult);
+  test::write_bytes(d / "in.txt", "0 1 5\n1 2 7\n", 12);
+  r = run_with({"solve", "-", "-", "--input-format", "edgelist", "-q"}, d / "in.txt");
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(r.out, kSmallResult);
+}
+
+TEST(CliFiles, DevZeroFailsAtOnceNamingFileAndOffset) {
+  test::TempDir d;
+  const auto t0 = Clock::now();
+  const auto r = test::run_cli({"solve", "/dev/zero", d / "o.bin"});
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 5.0);
+  expect_one_line(r, 3, "/dev/zero: offset 0");
+  EXPECT_TRUE(entries(d.path()).empty());
+  EXPECT_THROW(read_graph("/dev/zero"), InputError);
+}
+
+TEST(CliFiles, PipedInputIsBoundedByItsHeader) {
+  // A header that promises one edge, followed by much more: refused at the promised end.
+  test::TempDir d;
+  std::vector<std::int32_t> w{3, 1, 0, 1, 5};
+  w.resize(w.size() + (1 << 20), 7);
+  test::write_bytes(d / "in.bin", w.data(), w.size() * 4);
+  const auto r = run_with({"-", d / "out.bin"}, d / "in.bin");
+  expect_one_line(r, 3, "-: offset 20");
+  EXPECT_NE(r.err.find("header"), std::string::npos) << r.err;
+  EXPECT_EQ(entries(d.path()), std::vector<std::string>{"in.bin"});
+}
+
+TEST(CliFiles, ProcFilesAreNotEmpty) {
+  // /proc reports size 0 for files that have content; "32768\t60999" is an edge list of one edge.
+  const std::string p = "/proc/sys/net/ipv4/ip_local_port_range";
+  if (!fs::exists(p)) GTEST_SKIP() << p << " does not exist here";
+  ReadOptions ro;
+  ro.format = InputFormat::EdgeList;
+  const Graph g = read_graph(p, ro);
+  EXPECT_EQ(g.num_edges(), 1u);
+  EXPECT_GT(g.num_vertices, 1);
+}
+
+TEST(CliFiles, InputThatShrinksWhileMappedIsReportedNotSIGBUS) {
+  // 120 MB of edges; the test truncates the file as soon as apsp has mapped it (watching
+  // /proc/PID/maps). The pages past the new end would raise SIGBUS.
+  test::TempDir d;
+  const std::int32_t V = 1000, E = 10'000'000;
+  {
+    std::vector<std::int32_t> w(2 + 3 * std::size_t(E));
+    w[0] = V;
+    w[1] = E;
+    for (std::size_t e = 0; e < std::size_t(E); ++e) {
+      w[2 + 3 * e] = std::int32_t(e % V);
+      w[3 + 3 * e] = std::int32_t((e * 7 + 1) % V);
+      w[4 + 3 * e] = 1 + std::int32_t(e % 100);
+    }
+    test::write_bytes(d / "in.bin", w.data(), w.size() * 4);
+  }
+  const std::string in = fs::canonical(d / "in.bin").string();
+  bool raced = false;
+  for (int attempt = 0; attempt < 3 && !raced; ++attempt) {
+    test::TempDir io;
+    const Spawned s = spawn_cli(io, {"solve", in, d / "out.npy", "-q", "--backend", "cpu"});
+    const auto t0 = Clock::now();
+    while (std::chrono::duration<double>(Clock::now() - t0).count() < 20) {
+      std::ifstream maps("/proc/" + std::to_string(s.pid) + "/maps");
+      const std::string m((std::istreambuf_iterator<char>(maps)), std::istreambuf_iterator<char>());
+      if (m.find(in) != std::string::npos) {
+        ASSERT_EQ(::truncate(in.c_str(), 4096), 0);
+        raced = true;
+        break;
+      }
+      if (m.empty()) break;  // the process is gone
+    }
+    const Finished f = wait_cli(s);
+    if (!raced) continue;  // it read the whole file before we looked: try again
+    expect_one_line(f.r, 3, "changed while being read");
+    EXPECT_NE(f.r.err.find(in), std::string::npos) << f.r.err;
+    EXPECT_FALSE(fs::exists(d / "out.npy"));
+  }
+  EXPECT_TRUE(raced) << "never saw the input mapped";
+}
+
+TEST(InputGuard, ShrunkMappedFileReadsZerosAndReportsTheChange) {
+  // In process and deterministic: map, truncate, touch a page past the new end.
+  test::TempDir d;
+  const std::string p = d / "in.bin";
+  std::vector<char> bytes(1 << 20, 'x');
+  test::write_bytes(p, bytes.data(), bytes.size());
+  bool threw = false;
+  try {
+    io::InputFile in(p);
+    ASSERT_EQ(in.size(), bytes.size());
+    ASSERT_EQ(::truncate(p.c_str(), 100), 0);
+    const volatile unsigned char* b = in.bytes();
+    EXPECT_EQ(b[50], 'x');
+    EXPECT_EQ(b[bytes.size() - 1], 0) << "the missing page should read as zeros";
+    EXPECT_THROW(in.check_unchanged(), InputError);
+    // A reader's own error about the zeros becomes the real one.
+    try {
+      io::fail_at_offset(p, 12, "garbage");
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("changed while being read"), std::string::npos) << e.what();
+    }
+  } catch (const InputError& e) {  // from the destructor
+    threw = true;
+    EXPECT_NE(std::string(e.what()).find(p + ": changed while being read"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(threw);
+  // An untouched file reads as before, and its destructor stays quiet.
+  test::write_bytes(p, bytes.data(), bytes.size());
+  EXPECT_NO_THROW({
+    io::InputFile in(p);
+    EXPECT_EQ(in.bytes()[bytes.size() - 1], 'x');
+  });
+}
+
+// ---- signals and the forked worker -----------------------------------------------------------------
+
+/// A graph whose auto solve takes long enough to be interrupted, with its writer open (the auto
+/// backend opens the output before the solve).
+std::string slow_graph(const test::TempDir& d) {
+  const std::string in = d / "big.bin";
+  const auto r = test::run_cli({"generate", in, "-V", "3000", "-E", "200000"});
+  if (r.exit_code != 0) throw std::runtime_error("generate failed: " + r.err);
+  return in;
+}
+
+std::vector<std::string> temps_in(const fs::path& dir) {
+  std::vector<std::string> v;
+  for (const auto& n : entries(dir))
+    if (n.find(".tmp.") != std::string::npos) v.push_back(n);
+  return v;
+}
+
+std::vector<pid_t> children_of(pid_t pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  std::vector<pid_t> v;
+  for (long c; f >> c;) v.push_back(pid_t(c));
+  return v;
+}
+
+/// Starts a solve, waits for its temporary output to appear, sends `sig`; checks that the process
+/// died of that signal, left no temporary file, and that a forked worker is gone (not <defunct>).
+void interrupt_solve(int sig, const std::vector<std::string>& env) {
+  test::TempDir d, io;
+  const std::string in = slow_graph(d);
+  const fs::path outdir = d / "out";
+  fs::create_directory(outdir);
+  const Spawned s = spawn_cli(io, {in, (outdir / "out.txt").string(), "-q"}, "", env);
+  const auto t0 = Clock::now();
+  bool seen = false;
+  while (!seen && std::chrono::duration<double>(Clock::now() - t0).count() < 30) {
+    seen = !temps_in(outdir).empty();
+    if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  ASSERT_TRUE(seen) << "no temporary output appeared";
+  const std::vector<pid_t> kids = children_of(s.pid);
+  ASSERT_EQ(::kill(s.pid, sig), 0);
+  const Finished f = wait_cli(s);
+  EXPECT_TRUE(f.r.signaled) << context(f.r);
+  EXPECT_EQ(f.r.exit_code, 128 + sig) << context(f.r);
+  EXPECT_TRUE(temps_in(outdir).empty()) << "temporary file left: " << temps_in(outdir)[0];
+  EXPECT_FALSE(fs::exists(outdir / "out.txt"));
+  for (const pid_t k : kids) {
+    std::ifstream stat("/proc/" + std::to_string(k) + "/stat");
+    std::string pid_s, comm, state;
+    if (stat >> pid_s >> comm >> state) {
+      EXPECT_NE(state, "Z") << "worker " << k << " left <defunct>";
+    }
+  }
+}
+
+TEST(CliSignals, SigtermRemovesTheTemporaryOutput) { interrupt_solve(SIGTERM, {}); }
+TEST(CliSignals, SigintRemovesTheTemporaryOutput) { interrupt_solve(SIGINT, {}); }
+TEST(CliSignals, SighupRemovesTheTemporaryOutput) { interrupt_solve(SIGHUP, {}); }
+TEST(CliSignals, ForkedWorkerGetsTheSignalAndIsReaped) {
+  // APSP_DETACH_EXIT=1 forks whatever the backend: the parent forwards SIGTERM to the worker,
+  // whose handler removes the temporary file, and reaps it before it ends itself.
+  interrupt_solve(SIGTERM, {"APSP_DETACH_EXIT=1"});
+}
+
+TEST(CliSignals, NoForkWithoutAGpuSolve) {
+  // A solve that runs on the CPU runs in the process the shell started: its CPU time is that
+  // process's own (a forked worker's time would be lost to wait4).
+  test::TempDir d, io;
+  const std::string in = slow_graph(d);
+  std::vector<std::vector<std::string>> forms{{in, d / "o.bin", "--backend", "cpu", "--threads", "1", "-q"}};
+  if (!test::cuda_unavailable().empty()) forms.push_back({in, d / "o.bin", "--threads", "1", "-q"});
+  for (const auto& args : forms) {
+    const Finished f = wait_cli(spawn_cli(io, args));
+    ASSERT_EQ(f.r.exit_code, 0) << context(f.r);
+    EXPECT_GT(f.cpu_s, 0.05) << "the solve's CPU time is not the process's own: it forked";
+  }
+}
+
+// ---- NTHU output range ---------------------------------------------------------------------------
+
+TEST(CliFiles, NthuOutputThatCannotHoldTheDistancesIsRefusedUpFront) {
+  // A chain of 3000 vertices with weights 1e6: d(0, 2999) = 2.999e9 >= 2^30-1.
+  test::TempDir d;
+  const std::int32_t V = 3000;
+  std::vector<std::int32_t> w{V, V - 1};
+  for (std::int32_t v = 0; v + 1 < V; ++v) w.insert(w.end(), {v, v + 1, 1000000});
+  test::write_bytes(d / "chain.bin", w.data(), w.size() * 4);
+  const auto t0 = Clock::now();
+  const auto r = test::run_cli({d / "chain.bin", d / "out.bin"});
+  const double secs = std::chrono::duration<double>(Clock::now() - t0).count();
+  expect_one_line(r, 2, "NTHU output");
+  EXPECT_LT(secs, 5.0);
+  EXPECT_EQ(entries(d.path()), std::vector<std::string>{"chain.bin"});
+}
+
+TEST(CliFiles, NthuOutputIsStillCheckedAfterTheSolve) {
+  // 1 -> 2 of weight 1.5e9, vertex 1 not among the sampled sources: the evidence misses it, the
+  // writer does not.
+  test::TempDir d;
+  const std::int32_t w[] = {16, 1, 1, 2, 1500000000};
+  test::write_bytes(d / "in.bin", w, sizeof w);
+  const auto r = test::run_cli({d / "in.bin", d / "out.bin"});
+  EXPECT_FALSE(r.signaled);
+  EXPECT_NE(r.exit_code, 0) << context(r);
+  EXPECT_EQ(lines(r.err), 1) << context(r);
+  EXPECT_NE(r.err.find("NTHU"), std::string::npos) << context(r);
+  EXPECT_EQ(entries(d.path()), std::vector<std::string>{"in.bin"});
+  // The same graph into .npy is fine.
+  ASSERT_EQ(test::run_cli({d / "in.bin", d / "out.npy"}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace apsp
