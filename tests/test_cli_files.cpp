@@ -391,7 +391,7 @@ std::vector<pid_t> children_of(pid_t pid) {
 
 /// Starts a solve, waits for its temporary output to appear, sends `sig`; checks that the process
 /// died of that signal, left no temporary file, and that a forked worker is gone (not <defunct>).
-void interrupt_solve(int sig, const std::vector<std::string>& env) {
+void interrupt_solve(int sig, const std::vector<std::string>& env, bool kill_worker = false) {
   test::TempDir d, io;
   const std::string in = slow_graph(d);
   const fs::path outdir = d / "out";
@@ -405,7 +405,12 @@ void interrupt_solve(int sig, const std::vector<std::string>& env) {
   }
   ASSERT_TRUE(seen) << "no temporary output appeared";
   const std::vector<pid_t> kids = children_of(s.pid);
-  ASSERT_EQ(::kill(s.pid, sig), 0);
+  if (kill_worker) {
+    ASSERT_EQ(kids.size(), 1u) << "no forked worker";
+    ASSERT_EQ(::kill(kids[0], sig), 0);
+  } else {
+    ASSERT_EQ(::kill(s.pid, sig), 0);
+  }
   const Finished f = wait_cli(s);
   EXPECT_TRUE(f.r.signaled) << context(f.r);
   EXPECT_EQ(f.r.exit_code, 128 + sig) << context(f.r);
@@ -427,6 +432,12 @@ TEST(CliSignals, ForkedWorkerGetsTheSignalAndIsReaped) {
   // APSP_DETACH_EXIT=1 forks whatever the backend: the parent forwards SIGTERM to the worker,
   // whose handler removes the temporary file, and reaps it before it ends itself.
   interrupt_solve(SIGTERM, {"APSP_DETACH_EXIT=1"});
+}
+
+TEST(CliSignals, WorkerKilledOutrightLeavesNoTemporaryFile) {
+  // SIGKILL (the OOM killer) cannot be caught by the worker: its parent removes what it left and
+  // ends the same way.
+  interrupt_solve(SIGKILL, {"APSP_DETACH_EXIT=1"}, true);
 }
 
 TEST(CliSignals, NoForkWithoutAGpuSolve) {
