@@ -97,7 +97,7 @@ TEST(Cuda, Large5003MatchesCpuBackend) {
 // orders); an explicit float32 stays float32.
 TEST(Cuda, FractionalWeightsSolveInFloat64) {
   REQUIRE_CUDA();
-  for (std::int64_t V : {1, 2, 63, 64, 65, 129, 1000, 3001}) {
+  for (std::int64_t V : {2, 63, 64, 65, 129, 1000, 3001}) {
     test::RandomGraphSpec s = spec(V, 6 * V, 300 + std::uint64_t(V));
     s.integer = false;
     s.wmin = 0.001;

@@ -416,12 +416,12 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
   void update_panels(std::int64_t t) override {
     minplus_gemm_128x128<T, GemmMode::Panels>
-        <<<dim3(unsigned(R_), 2), kGemmThreads, gemm_smem_bytes<T>(), stream_>>>(args(t));
+        <<<dim3(unsigned(R_), 2), gemm_threads<T>(), gemm_smem_bytes<T>(), stream_>>>(args(t));
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
   void update_rest(std::int64_t t) override {
     minplus_gemm_128x128<T, GemmMode::Rest>
-        <<<dim3(unsigned(R_), unsigned(R_)), kGemmThreads, gemm_smem_bytes<T>(), stream_>>>(args(t));
+        <<<dim3(unsigned(R_), unsigned(R_)), gemm_threads<T>(), gemm_smem_bytes<T>(), stream_>>>(args(t));
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
 

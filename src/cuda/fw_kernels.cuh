@@ -17,7 +17,9 @@
 // The GEMM: one 128x128 tile of C per 256-thread block, an 8x8 register tile per thread
 // (rows ty*4+{0..3} and 64+ty*4+{0..3}, columns likewise with tx), k in chunks of kBK through a
 // kStages-deep cp.async pipeline in shared memory, int32 via __viaddmin_s32 (one VIADDMNMX per
-// update on sm_90), float32 via FADD+FMNMX.
+// update on sm_90), float32 via FADD+FMNMX. 8-byte types: 3 stages, one block per SM; int64 keeps
+// the 8x8 tile (IADD3 + SELs), float64 takes a 4x8 tile on 512 threads (DADD + DSETP + selects
+// need more warps in flight than 8).
 // References: Venkataraman, Sahni, Mukhopadhyaya, "A blocked all-pairs shortest-paths
 // algorithm", JEA 8 (2003); the register-tiled SGEMM layout of Volkov & Demmel (SC'08).
 #pragma once
@@ -41,6 +43,11 @@ inline constexpr int kClosureThreads = 256;
 /// 3 for 8-byte ones (96 KiB, one block per SM: 64 accumulators of 8 bytes need ~200 registers).
 template <class T> __host__ __device__ constexpr int gemm_stages() { return sizeof(T) == 4 ? kStages : 3; }
 template <class T> __host__ __device__ constexpr int gemm_min_blocks() { return sizeof(T) == 4 ? 2 : 1; }
+/// Rows of C per thread: 8 (an 8x8 register tile, 256 threads per 128x128 tile), or 4 for
+/// float64 (4x8, 512 threads): its min is DSETP + selects behind a DADD, and with 8x8 tiles (250
+/// registers, 8 warps per SM) the chains stalled at a third of the measured ceiling.
+template <class T> __host__ __device__ constexpr int gemm_rows() { return std::is_same_v<T, double> ? 4 : 8; }
+template <class T> __host__ __device__ constexpr int gemm_threads() { return 16 * kTile / gemm_rows<T>(); }
 template <class T> constexpr std::size_t gemm_smem_bytes() {
   return std::size_t(2) * gemm_stages<T>() * kBK * kTile * sizeof(T);
 }
@@ -79,6 +86,14 @@ template <class T> __device__ __forceinline__ void store4(T* p, const T* v) {
   else {
     reinterpret_cast<Vec2<T>*>(p)[0] = reinterpret_cast<const Vec2<T>*>(v)[0];
     reinterpret_cast<Vec2<T>*>(p)[1] = reinterpret_cast<const Vec2<T>*>(v)[1];
+  }
+}
+/// N consecutive elements (N * sizeof(T) a multiple of 16 bytes) between memory and registers.
+template <int N, class T> __device__ __forceinline__ void load_n(T* v, const T* p) {
+  if constexpr (N == 4) load4(v, p);
+  else {
+    static_assert(N == 2 && sizeof(T) == 8, "load_n: 2 x 8 bytes or 4 elements");
+    *reinterpret_cast<Vec2<T>*>(v) = *reinterpret_cast<const Vec2<T>*>(p);
   }
 }
 /// The same through L2 only (__ldcg / __stcg): the GEMM's C tiles are read and written once.
@@ -308,8 +323,9 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 /// k-major (Bs[k][n]), K = kTile. Panels: grid (R, 2), y = 0 row panel, y = 1 column panel.
 /// Rest: grid (R, R), x = J, y = I.
 template <class T, GemmMode M>
-__global__ void __launch_bounds__(kGemmThreads, gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
+__global__ void __launch_bounds__(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
   constexpr int kSt = gemm_stages<T>();
+  constexpr int TM = gemm_rows<T>(), kHalf = TM / 2, kThreads = gemm_threads<T>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* sA = reinterpret_cast<T*>(smem_raw);   // (kSt, kBK, B)
   T* sB = sA + kSt * kBK * kTile;            // (kSt, kBK, B)
@@ -345,10 +361,10 @@ __global__ void __launch_bounds__(kGemmThreads, gemm_min_blocks<T>()) minplus_ge
   // Loader: a stage is kBK rows of 128 elements of A and of B, 16 bytes per copy.
   auto load_stage = [&](int stage, int kc) {
     constexpr int kPer = 16 / int(sizeof(T));                     // elements per 16-byte copy
-    constexpr int kCopies = kBK * kTile / kPer / kGemmThreads;   // per operand per thread
+    constexpr int kCopies = kBK * kTile / kPer / kThreads;       // per operand per thread
 #pragma unroll
     for (int q = 0; q < kCopies; ++q) {
-      const int idx = tid + q * kGemmThreads;
+      const int idx = tid + q * kThreads;
       const int row = idx / (kTile / kPer), col = (idx % (kTile / kPer)) * kPer;
       const std::int64_t k = std::int64_t(kc) * kBK + row;
       cp_async_16(sA + (stage * kBK + row) * kTile + col, gA + k * lda + col);
@@ -362,11 +378,13 @@ __global__ void __launch_bounds__(kGemmThreads, gemm_min_blocks<T>()) minplus_ge
     cp_async_commit();
   }
 
+  // Thread (tx, ty) holds rows ty*kHalf + {0..kHalf-1} and 64 + the same, columns tx*4 + {0..3}
+  // and 64 + the same: a TM x 8 register tile.
   const int tx = tid % 16, ty = tid / 16;
-  T c[8][8];
+  T c[TM][8];
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+  for (int i = 0; i < TM; ++i) {
+    const int row = (i < kHalf ? 0 : 64) + ty * kHalf + (i % kHalf);
     load4_cg(&c[i][0], gC + row * ldc + tx * 4);
     load4_cg(&c[i][4], gC + row * ldc + 64 + tx * 4);
   }
@@ -381,21 +399,21 @@ __global__ void __launch_bounds__(kGemmThreads, gemm_min_blocks<T>()) minplus_ge
     const T* Bs = sB + (kc % kSt) * kBK * kTile;
 #pragma unroll
     for (int k = 0; k < kBK; ++k) {
-      T a[8], b[8];
-      load4(&a[0], As + k * kTile + ty * 4);
-      load4(&a[4], As + k * kTile + 64 + ty * 4);
+      T a[TM], b[8];
+      load_n<kHalf>(&a[0], As + k * kTile + ty * kHalf);
+      load_n<kHalf>(&a[kHalf], As + k * kTile + 64 + ty * kHalf);
       load4(&b[0], Bs + k * kTile + tx * 4);
       load4(&b[4], Bs + k * kTile + 64 + tx * 4);
 #pragma unroll
-      for (int i = 0; i < 8; ++i)
+      for (int i = 0; i < TM; ++i)
 #pragma unroll
         for (int jj = 0; jj < 8; ++jj) c[i][jj] = relax(a[i], b[jj], c[i][jj]);
     }
   }
 
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+  for (int i = 0; i < TM; ++i) {
+    const int row = (i < kHalf ? 0 : 64) + ty * kHalf + (i % kHalf);
     if constexpr (M == GemmMode::ColPanelRep) {
 #pragma unroll
       for (int jj = 0; jj < 8; ++jj) c[i][jj] = T(replicate16(int(c[i][jj])));
