@@ -110,19 +110,20 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
   const double tups = t.compute > 0 ? V * V * V / t.compute / 1e12 : 0;
   if (json) {
     os << "{\"input\": \"" << a.in << "\", \"vertices\": " << g.num_vertices << ", \"edges\": " << g.num_edges()
-       << ", \"backend\": \"" << r.backend << "\", \"dtype\": \"" << apsp::dtype_name(r.dtype()) << "\", \"block\": "
+       << ", \"backend\": \"" << r.backend << "\", \"dtype\": \"" << apsp::dtype_name(r.dtype())
+       << "\", \"rounds\": \"" << r.rounds << "\", \"block\": "
        << r.block << ", \"paths\": " << (a.paths ? "true" : "false") << ", \"read_s\": " << t.read
        << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d << ", \"compute_s\": " << t.compute
        << ", \"d2h_s\": " << t.d2h << ", \"write_s\": " << t.write << ", \"total_s\": " << total
        << ", \"t_updates_per_s\": " << tups << "}\n";
     return;
   }
-  char buf[512];
+  char buf[768];
   std::snprintf(buf, sizeof buf,
-                "apsp stats: V=%lld E=%zu backend=%s type=%s block=%d%s\n"
+                "apsp stats: V=%lld E=%zu backend=%s type=%s rounds=%s block=%d%s\n"
                 "  read     %9.4f s\n  build    %9.4f s\n  h2d      %9.4f s\n  compute  %9.4f s  (%.3f T = %.1f G updates/s, V^3/s)\n"
                 "  d2h      %9.4f s\n  write    %9.4f s\n  total    %9.4f s\n",
-                (long long)g.num_vertices, g.num_edges(), r.backend.c_str(), apsp::dtype_name(r.dtype()), r.block,
+                (long long)g.num_vertices, g.num_edges(), r.backend.c_str(), apsp::dtype_name(r.dtype()), r.rounds.c_str(), r.block,
                 a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
   for (const auto& n : r.notes) os << "  note: " << n << "\n";

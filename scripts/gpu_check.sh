@@ -5,7 +5,7 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,startup,python,paths,io]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,types,startup,python,paths,io]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
@@ -31,7 +31,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$ROOT
 DEPS=""
-STEPS=build,sass,test,nthu,sanitize,lab,bench,whole
+STEPS=build,sass,test,nthu,sanitize,lab,bench,whole,types
 SIZES=5000,11000,30000
 BENCH_SIZES=""
 while [ $# -gt 0 ]; do
@@ -73,7 +73,7 @@ if has build; then
   if [ -n "$DEPS" ] && [ ! -e /usr/include/CLI/CLI.hpp ]; then
     EXTRA+=(-DCLI11_INCLUDE_DIR="$DEPS/include" -DCLI11_DIR=/nonexistent)
   fi
-  TARGETS=(apsp fw_lab test_cuda test_dense test_paths test_cli_paths startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -104,8 +104,9 @@ APSP=$BUILD/apsp
 if has sass; then
   OBJ=$(find "$BUILD" -name 'cuda_backend.cu.o' | head -1)
   cuobjdump -sass "$OBJ" >"$OUTDIR/cuda_backend.sass" 2>&1
-  # The rest-update GEMM (GemmMode::Rest = 1) for int32 (Ii), float32 (If) and int16x2 words (Ij).
-  for k in Ii If Ij; do
+  # The rest-update GEMM (GemmMode::Rest = 1) for int32 (Ii), float32 (If), int16x2 words (Ij),
+  # int64 (Il) and float64 (Id).
+  for k in Ii If Ij Il Id; do
     awk -v k="minplus_gemm_128x128${k}LNS" '/Function : /{f = index($0, k) > 0 && index($0, "GemmModeE1E") > 0} f' \
       "$OUTDIR/cuda_backend.sass" >"$OUTDIR/rest_$k.sass"
     echo "-- rest $k: top opcodes"
@@ -124,7 +125,7 @@ if has test; then
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
   # The suites whose cases also run on the GPU where one exists: dense views (cuda, multi-gpu),
   # paths on every backend, the CLI's --paths.
-  for t in test_dense test_paths test_cli_paths; do
+  for t in test_ladder test_dense test_paths test_cli_paths; do
     [ -x "$BUILD/tests/$t" ] || continue
     (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
     rc=$?
@@ -160,10 +161,10 @@ if has sanitize; then
   for tool in memcheck racecheck; do
     echo "== compute-sanitizer $tool"
     timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/tests/test_cuda" \
-      --gtest_filter='TileEdges/CudaSizes.*/7:Cuda.DuplicatesAndSelfLoops:Cuda.Int16SmallForSanitizers' >"$OUTDIR/sanitize_$tool.log" 2>&1
+      --gtest_filter='TileEdges/CudaSizes.*/7:Cuda.DuplicatesAndSelfLoops:Cuda.Int16SmallForSanitizers:Cuda.PathsWalkToShortestDistances' >"$OUTDIR/sanitize_$tool.log" 2>&1
     rc=$?
     tail -3 "$OUTDIR/sanitize_$tool.log"
-    note "compute-sanitizer $tool (V=129 int32+float32, graph path; V=200 dups/loops; V=300 int16x2 kept + fallback): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_$tool.log" | tail -1))"
+    note "compute-sanitizer $tool (V=129 every dtype, graph path; V=200 dups/loops; V=300 int16x2 kept + fallback; paths V<=300 every dtype): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_$tool.log" | tail -1))"
   done
 fi
 
@@ -251,6 +252,69 @@ EOF
     note "whole V=$V --backend cpu: $t ms; stats: $(tr '\n' ' ' <"$OUTDIR/cpu_$V.log" | cut -c1-300) (outputs $same)"
     rm -f "$DATA/out${V}c.bin"
   done
+fi
+
+# ---- weight types (issue 14): whole process with large integer weights against 0..1000 (same
+# graphs otherwise), the grid whose distances pass the int16x2 cap, fractional float64 against
+# the CPU backend and SciPy. TYPES_SIZES (default 11000,30000), GRID (default 256: 256 x 256).
+if has types; then
+  echo "== weight types"
+  DATA=/tmp/apsp-gpu-data
+  mkdir -p "$DATA"
+  best_of3() {  # best_of3 IN OUT [args]: best wall ms of 3 runs of apsp solve IN OUT args
+    local in=$1 out=$2 b="" t s; shift 2
+    for r in 1 2 3; do
+      rm -f "$out"; sync; sleep 1
+      s=$(date +%s%N); "$APSP" solve "$in" "$out" -q "$@" >/dev/null 2>&1 || { echo FAIL; return; }
+      t=$(( ($(date +%s%N) - s) / 1000000 ))
+      if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
+    done
+    echo "$b"
+  }
+  declare -A ms cp st
+  IFS=, read -ra TV <<<"${TYPES_SIZES:-11000,30000}"
+  for V in "${TV[@]}"; do
+    for W in 1000 1000000; do
+      IN=$DATA/w${W}_$V.in
+      [ -s "$IN" ] || "$APSP" generate "$IN" -V "$V" -E 5000000 --wmin 0 --wmax $W --seed 1 >/dev/null 2>&1
+      "$APSP" solve "$IN" "$DATA/t.bin" -q >/dev/null 2>&1  # warm the page cache
+      ms[$W]=$(best_of3 "$IN" "$DATA/t$W.bin")
+      rm -f "$DATA/t.bin"; sync
+      "$APSP" solve "$IN" "$DATA/t.bin" -q --backend cuda --stats >"$OUTDIR/types_stats_${W}_$V.log" 2>&1
+      st[$W]=$(head -1 "$OUTDIR/types_stats_${W}_$V.log" | sed 's/apsp stats: //')
+      cp[$W]=$(grep compute "$OUTDIR/types_stats_${W}_$V.log" | awk '{print $2}')
+      rm -f "$DATA/t.bin"
+    done
+    note "types V=$V E=5M: whole w 0..1000 ${ms[1000]} ms (compute ${cp[1000]} s; ${st[1000]}), w 0..1e6 ${ms[1000000]} ms (compute ${cp[1000000]} s; ${st[1000000]}): ratio $(python3 -c "print('%.2f' % (${ms[1000000]} / ${ms[1000]}))" 2>/dev/null)"
+    # The cpu backend on the 1e6 graph at V <= 11000: same bytes (it runs the checked int32 rung too).
+    if [ "$V" -le 11000 ]; then
+      s=$(date +%s%N); "$APSP" solve "$DATA/w1000000_$V.in" "$DATA/c.bin" -q --backend cpu --stats >"$OUTDIR/types_cpu_$V.log" 2>&1
+      t=$(( ($(date +%s%N) - s) / 1000000 ))
+      cmp -s "$DATA/c.bin" "$DATA/t1000000.bin" && same=same || same=DIFFERENT
+      note "types V=$V w 0..1e6 --backend cpu: $t ms, output $same as cuda ($(head -1 "$OUTDIR/types_cpu_$V.log" | sed 's/apsp stats: //'))"
+      rm -f "$DATA/c.bin"
+    fi
+    rm -f "$DATA"/t*.bin
+  done
+  G=${GRID:-256}
+  GIN=$DATA/grid$G.txt
+  [ -s "$GIN" ] || "$APSP" generate "$GIN" --kind grid --rows "$G" --cols "$G" --wmin 1 --wmax 1000 --seed 1 --format edgelist >/dev/null 2>&1
+  for mode in default int32; do
+    env=(); [ $mode = int32 ] && env=(APSP_CUDA_INT16=0)
+    rm -f "$DATA/g.npy"; sync
+    env "${env[@]}" "$APSP" solve "$GIN" "$DATA/g.npy" -q --backend cuda --stats >"$OUTDIR/grid_${mode}.log" 2>&1
+    note "grid ${G}x$G w 1..1000 ($mode): $(head -1 "$OUTDIR/grid_${mode}.log" | sed 's/apsp stats: //') $(grep compute "$OUTDIR/grid_${mode}.log" | tr -s ' ')"
+    rm -f "$DATA/g.npy"
+  done
+  # Fractional weights, V = 3000: cuda float64 against the cpu backend and SciPy (max relative).
+  FIN=$DATA/frac3000.txt
+  python3 "$SRC/scripts/frac_check.py" make "$FIN"
+  "$APSP" solve "$FIN" "$DATA/fg.npy" -q --backend cuda --stats >"$OUTDIR/frac_cuda.log" 2>&1
+  "$APSP" solve "$FIN" "$DATA/fc.npy" -q --backend cpu >/dev/null 2>&1
+  "$APSP" solve "$FIN" "$DATA/fa.npy" -q --stats >"$OUTDIR/frac_auto.log" 2>&1
+  python3 "$SRC/scripts/frac_check.py" check "$FIN" "$DATA" >"$OUTDIR/frac.log" 2>&1
+  note "fractional V=3000 E=30000: $(tr '\n' ' ' <"$OUTDIR/frac.log" | cut -c1-300); cuda stats: $(head -1 "$OUTDIR/frac_cuda.log" | sed 's/apsp stats: //'); auto: $(head -1 "$OUTDIR/frac_auto.log" | sed 's/apsp stats: //')"
+  rm -f "$DATA"/f?.npy
 fi
 
 # ---- output writing: dev/io/write_probe on the data directory's file system, then the whole

@@ -1,7 +1,7 @@
 // dev/cuda/lab.cu — the kernel lab driver: checks every version in floyd_warshall.cuh against the
 // CPU reference, then times it, and measures the min-plus ceiling in the same run.
 //
-// 1. Ceiling: ceiling.cuh's register-only kernel, int32 and float32.
+// 1. Ceiling: ceiling.cuh's register-only kernel, int32, float32, int64 and float64.
 // 2. Check: random graphs with odd sizes (a dense-ish one, a sparse one with unreachable pairs,
 //    zero weights allowed); the device matrix is poisoned before the build and the host copy
 //    before the download; every version must match the triple-loop CPU reference exactly.
@@ -9,7 +9,7 @@
 //    a warm-up, CUDA events around the rounds only (the build from edges is not timed). The v5
 //    result at each size is verified against Dijkstra from sampled sources; the others must
 //    equal v5 exactly.
-// 4. The rest-update kernel alone (one round's GEMM over all tiles, repeated), int32 and float32.
+// 4. The rest-update kernel alone (one round's GEMM over all tiles, repeated), every type.
 // Prints `version | tile | V | ms | T updates/s | % of peak | check`; exit 1 on any mismatch.
 // Usage: fw_lab [--quick] [--trials N]
 #include <cuda_runtime.h>
@@ -57,6 +57,7 @@ template <class T> Runner<T> plain(void (*f)(T*, std::int64_t, cudaStream_t), cu
 
 int failures = 0;
 bool s16_accepted = false;  // did the last v6 run keep its int16x2 result (else it fell back)?
+int s16_band_lo = 0;        // the int16x2 check's band [lo, kInf16) for the graph being run
 
 template <class T>
 std::string check_version(const Runner<T>& run, const Graph& g, const Matrix& want, cudaStream_t s) {
@@ -102,9 +103,12 @@ int main(int argc, char** argv) {
     APSP_CUDA_TRY(cudaGetDeviceProperties(&p, 0));
     const double ceil_i = apsp::cuda::measure_minplus_ceiling<int>();
     const double ceil_f = apsp::cuda::measure_minplus_ceiling<float>();
+    const double ceil_l = apsp::cuda::measure_minplus_ceiling<long>();
+    const double ceil_d = apsp::cuda::measure_minplus_ceiling<double>();
     std::printf("device %s, %d SMs, %.1f GiB\n", p.name, p.multiProcessorCount, double(p.totalGlobalMem) / (1 << 30));
-    std::printf("min-plus ceiling: int32 %.2f T updates/s, float32 %.2f T updates/s (register-only kernel)\n",
-                ceil_i / 1e12, ceil_f / 1e12);
+    std::printf("min-plus ceiling: int32 %.2f, float32 %.2f, int64 %.2f, float64 %.2f T updates/s "
+                "(register-only kernel)\n",
+                ceil_i / 1e12, ceil_f / 1e12, ceil_l / 1e12, ceil_d / 1e12);
 
     cudaStream_t s = nullptr;
     APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -119,7 +123,7 @@ int main(int argc, char** argv) {
          [](apsp::cuda::DeviceFw<float>& fw) { fw.rounds(true, {}); }},
         {"v6 s16x2", "128x256 8x16/thr", 32768,
          [](apsp::cuda::DeviceFw<int>& fw) {
-           s16_accepted = fw.rounds_s16({});
+           s16_accepted = fw.rounds_s16({}, s16_band_lo);
            if (!s16_accepted) fw.rounds(false, {});
          },
          {}},
@@ -133,6 +137,7 @@ int main(int argc, char** argv) {
     std::printf("\ncheck against the triple-loop CPU reference (exact)\n");
     for (const Case& cs : cases) {
       const Graph g = random_graph(cs.V, cs.E, cs.wmax, 7 + std::uint64_t(cs.V));
+      s16_band_lo = apsp::cuda::kInf16 - cs.wmax;
       Matrix wi = apsp::detail::build_matrix(g, apsp::Dtype::Int32, cs.V, cs.V);
       apsp::detail::reference_floyd_warshall(wi);
       Matrix wf = apsp::detail::build_matrix(g, apsp::Dtype::Float32, cs.V, cs.V);
@@ -161,6 +166,7 @@ int main(int argc, char** argv) {
                                             : std::vector<std::int64_t>{2048, 4096, 8192, 16384};
     for (const std::int64_t V : sizes) {
       const Graph g = random_graph(V, std::min<std::int64_t>(5'000'000, V * V / 4), 1000, 99 + std::uint64_t(V));
+      s16_band_lo = apsp::cuda::kInf16 - 1000;
       apsp::cuda::DeviceFw<int> fw(V, s);
       Matrix ref(V, V, apsp::Dtype::Int32), got(V, V, apsp::Dtype::Int32);
       bool have_ref = false;
@@ -224,12 +230,18 @@ int main(int argc, char** argv) {
       }
       const double t = median_ms<float>(ms);
       const double tups = double(fw.n_pad()) * fw.n_pad() * apsp::cuda::kTile / (t * 1e-3);
-      std::printf("%-10s | %-13s | %6lld | %10.4f | %11.3f | %8.1f%% | %s\n", "rest", std::is_same_v<T, int> ? "int32" : "float32",
-                  (long long)V, t, tups / 1e12, 100 * tups / ceiling, "-");
+      const char* name = std::is_same_v<T, int>     ? "int32"
+                         : std::is_same_v<T, float> ? "float32"
+                         : std::is_same_v<T, long>  ? "int64"
+                                                    : "float64";
+      std::printf("%-10s | %-13s | %6lld | %10.4f | %11.3f | %8.1f%% | %s\n", "rest", name, (long long)V, t,
+                  tups / 1e12, 100 * tups / ceiling, "-");
     };
     for (std::int64_t V : quick ? std::vector<std::int64_t>{8192} : std::vector<std::int64_t>{16384, 32768}) {
       rest_only(int{}, V, ceil_i);
       rest_only(float{}, V, ceil_f);
+      rest_only(long{}, V, ceil_l);
+      rest_only(double{}, V, ceil_d);
       // int16x2: the same GEMM on packed words, 2 updates per VIADDMNMX.S16x2.
       const Graph g = random_graph(V, std::min<std::int64_t>(5'000'000, V * 8), 1000, 3);
       apsp::cuda::DeviceFw<int> fw(V, s);

@@ -74,6 +74,10 @@ struct Result {
   /// V x V int32 next hops, -1 for none; empty unless SolveOptions::paths.
   Matrix next;
   std::string backend;  ///< name of the backend that ran
+  /// The type the rounds ran in and how the ladder got there, e.g. "int32", "float64",
+  /// "int16x2 -> int32", "int32 (checked; bound asked int64)". The result's dtype() is the type
+  /// asked for or derived (a narrower rung is kept only when it is proven exact, then widened).
+  std::string rounds;
   int block = 0;        ///< tile size it used
   Timings timings;
   std::vector<std::string> notes;  ///< e.g. "promoted to int64: (V-1)*max|w| >= 2^30-1"

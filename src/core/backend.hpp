@@ -49,6 +49,8 @@ class BackendImpl {
   virtual void agree_on(const std::string& problem) const {
     if (!problem.empty()) throw ResourceError(problem);
   }
+  /// What the last run()'s rounds ran in (Result::rounds); "" = the matrix's own dtype.
+  virtual std::string rounds_used() const { return ""; }
   /// Memory the host matrices should live in (Pinned for GPU backends).
   virtual Memory host_memory() const { return Memory::Host; }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
@@ -79,8 +81,8 @@ std::unique_ptr<BackendImpl> make_multigpu_backend();
 std::unique_ptr<BackendImpl> make_mpi_backend();
 /// Creates the CUDA context on `device` (no-op without CUDA or a device); see warm_up().
 void cuda_warm_up(int device);
-/// What the cuda backend's last run used for its rounds: "int16x2", "int32" or "float32" ("" before
-/// any run, or without CUDA). For tests.
+/// What the cuda backend's last run left its result in: "int16x2", "int32", "int64", "float32" or
+/// "float64" ("" before any run, or without CUDA). For tests.
 const char* cuda_last_rounds();
 /// Status lines for `apsp info` / apsp::backends().
 BackendInfo cpu_backend_info();

@@ -12,6 +12,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
+#include "core/distance_evidence.hpp"
 #include "core/johnson.hpp"
 #include "core/memory_limit.hpp"
 #include "core/options_check.hpp"
@@ -130,6 +131,37 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) 
     throw ResourceError(os.str());
   }
 }
+
+bool host_memory_fits(std::int64_t n_pad, double bytes_per_cell) {
+  return double(n_pad) * double(n_pad) * bytes_per_cell <= double(host_memory_limit());
+}
+
+bool int32_in_band(const Matrix& d, int lo) {
+  const std::int64_t n = d.rows();
+  const std::int32_t cap = unreachable<std::int32_t>();
+  bool found = false;
+#pragma omp parallel for schedule(static) reduction(|| : found) if (n >= 256)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int32_t* r = d.row<std::int32_t>(i);
+    bool f = false;
+    for (std::int64_t j = 0; j < n; ++j) f |= r[j] >= lo && r[j] < cap;
+    found = found || f;
+  }
+  return found;
+}
+
+Matrix widen_to_int64(const Matrix& d, Memory memory) {
+  const std::int64_t n = d.rows();
+  Matrix w(n, n, d.stride(), d.stride(), Dtype::Int64, memory);
+  const std::int32_t cap = unreachable<std::int32_t>();
+#pragma omp parallel for schedule(static) if (n >= 256)
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int32_t* r = d.row<std::int32_t>(i);
+    std::int64_t* o = w.row<std::int64_t>(i);
+    for (std::int64_t j = 0; j < n; ++j) o[j] = r[j] >= cap ? unreachable<std::int64_t>() : std::int64_t(r[j]);
+  }
+  return w;
+}
 }  // namespace detail
 
 Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
@@ -186,14 +218,10 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // from a scan); reweighted graphs carry their own.
   auto integer_weights = [&](const Graph* x) { return x == &input ? range.integer_weights : x->integer_weights; };
 
-  // dtype: decided on the graph the kernels see; fractional weights go to float32 when the
-  // backend cannot do float64 and the user did not ask for a type.
+  // dtype: decided on the graph the kernels see. No backend changes it: one that cannot run it
+  // refuses (auto falls back to the cpu backend, which runs every type).
   auto backend = pick_backend(options, options.dtype);
   SolveOptions o = options;
-  if (!o.dtype && !integer_weights(g) && !backend->supports(Dtype::Float64)) {
-    o.dtype = Dtype::Float32;
-    result.notes.push_back("fractional weights solved in float32 (the " + backend->name() + " backend has no float64)");
-  }
   const double input_bound = distance_bound(input.num_vertices, range.max_abs_weight);
   Dtype t = choose_dtype_for(h.empty() ? input_bound : distance_bound(*g), integer_weights(g), o);
   if (!h.empty() && t == Dtype::Int32 && input_bound >= kInt32Bound) {
@@ -208,7 +236,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     if (options.backend == Backend::Auto) backend = detail::make_cpu_backend();
     else
       throw UsageError(std::string("backend '") + backend->name() + "' does not support " + dtype_name(t) +
-                       (options.dtype ? "" : " (needed for exact distances on this graph)"));
+                       (options.dtype ? "" : " (needed for exact distances on this graph)") +
+                       "; the cpu and cuda backends run every type");
   }
   if (!options.dtype && t == Dtype::Int64)
     result.notes.push_back("distances computed in int64: (V-1)*max|w| reaches 2^30-1");
@@ -240,20 +269,60 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     g = in;
   }
 
-  if (no_matrices) {
-    result.dist = Matrix(0, 0, t);
-    if (options.paths) result.next = Matrix(0, 0, Dtype::Int32);
-  } else if (backend->builds_matrix()) {
-    result.dist = Matrix(n, n, n_pad, n_pad, t, backend->host_memory());
-    if (options.paths) result.next = Matrix(n, n, n_pad, n_pad, Dtype::Int32, backend->host_memory());
-  } else {
-    result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
-    if (options.paths) result.next = detail::build_next(result.dist);
-  }
-  result.timings.build = seconds_since(t_build);
-
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
-  backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
+  // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
+  // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
+  // The cuda backend runs its own ladder (int16x2 -> int32 -> int64) on the device.
+  bool ran = false;
+  if (t == Dtype::Int64 && !no_matrices && !backend->builds_matrix()) {
+    const double max_w = g == &input ? range.max_abs_weight : g->max_abs_weight();
+    const double min_w = g == &input ? range.min_weight : g->min_weight();
+    constexpr double cap = double(unreachable<std::int32_t>());
+    std::string why;
+    if (!detail::rung_applicable(max_w, min_w, cap)) {
+      why = "weights reach 2^30-1";
+    } else if (!detail::host_memory_fits(n_pad, 12 + (options.paths ? 4 : 0))) {
+      why = "no memory for int32 rounds beside the int64 result";
+    } else {
+      const double lo = detail::rung_band_low(max_w, cap);
+      if (detail::sampled_distance_lower_bound(*g, 8, lo) >= lo) {
+        why = "a sampled distance reaches 2^30-1 - max w";
+      } else {
+        Matrix d32 = detail::build_matrix(*g, Dtype::Int32, n_pad, n_pad, backend->host_memory());
+        Matrix next32 = options.paths ? detail::build_next(d32) : Matrix{};
+        SolveOptions o32 = o;
+        o32.dist_sink = nullptr;
+        o32.next_sink = nullptr;
+        result.timings.build = seconds_since(t_build);
+        backend->run(*g, d32, options.paths ? &next32 : nullptr, block, o32, result.timings);
+        if (detail::int32_in_band(d32, int(lo))) {
+          why = "int32 rounds checked: a distance may reach 2^30-1";
+        } else {
+          result.dist = detail::widen_to_int64(d32, backend->host_memory());
+          result.next = std::move(next32);
+          result.rounds = "int32 (checked; bound asked int64)";
+          ran = true;
+        }
+      }
+    }
+    if (!ran) result.rounds = "int64 (" + why + ")";
+  }
+  if (!ran) {
+    if (no_matrices) {
+      result.dist = Matrix(0, 0, t);
+      if (options.paths) result.next = Matrix(0, 0, Dtype::Int32);
+    } else if (backend->builds_matrix()) {
+      result.dist = Matrix(n, n, n_pad, n_pad, t, backend->host_memory());
+      if (options.paths) result.next = Matrix(n, n, n_pad, n_pad, Dtype::Int32, backend->host_memory());
+    } else {
+      result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
+      if (options.paths) result.next = detail::build_next(result.dist);
+    }
+    result.timings.build = seconds_since(t_build);
+    backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
+  }
+  if (result.rounds.empty()) result.rounds = backend->rounds_used();
+  if (result.rounds.empty()) result.rounds = dtype_name(t);
 
   // Johnson's potentials exist only without negative cycles, so the kernels never see one.
   if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);

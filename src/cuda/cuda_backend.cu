@@ -24,6 +24,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
+#include "core/distance_evidence.hpp"
 #include "core/host_copy.hpp"
 #include "core/pinned.hpp"
 #include "core/reference.hpp"
@@ -45,90 +46,23 @@ std::string gib(std::size_t b) {
   return os.str();
 }
 
-/// Whether every vertex of a dense graph has an in- and an out-edge (self loops do not count;
-/// undirected: any edge at all), without reading the whole matrix where the answer shows early.
-/// Lines are the view's rows or columns, whichever lie contiguous in memory. 1. Every line needs
-/// an entry that is an edge: each line is read up to its first one, in parallel. 2. Every
-/// position across the lines needs an edge in some line: lines are read in storage order, in
-/// growing blocks, until every position has one. A graph with most entries edges answers after a
-/// few entries per line and a few lines; a no answers as soon as it is known; the worst case
-/// reads the matrix once.
-bool dense_every_vertex_has_in_and_out_edges(const Graph& g) {
-  const DenseAdjacency& a = g.dense;
-  const std::int64_t n = g.num_vertices;
-  const std::int64_t outer = a.line_stride(), inner = a.entry_stride();
-  const char* base = static_cast<const char*>(a.data);
-  return visit_dtype(a.kind, [&](auto tag) {
-    using S = decltype(tag);
-    auto edge = [&](std::int64_t line, std::int64_t k) {
-      S x;
-      std::memcpy(&x, base + line * outer + k * inner, sizeof x);
-      return line != k && dense_is_edge(x);
-    };
-    // 1. line_has[o]: line o has an edge. Directed, every line needs one (out- or in-edges).
-    std::vector<std::uint8_t> line_has(std::size_t(n), 0);
-    bool all_lines = true;
-#pragma omp parallel for schedule(dynamic, 256) reduction(&& : all_lines)
-    for (std::int64_t o = 0; o < n; ++o) {
-      std::int64_t k = 0;
-      while (k < n && !edge(o, k)) ++k;
-      line_has[std::size_t(o)] = k < n;
-      all_lines = all_lines && k < n;
-    }
-    if (g.directed && !all_lines) return false;
-    // 2. Positions still to cover: every one (directed: the other kind of edge), or undirected
-    // the vertices whose own line has no edge (an edge across covers them both ways).
-    std::vector<std::uint8_t> need(std::size_t(n), 0);
-    std::int64_t left = 0;
-    for (std::int64_t k = 0; k < n; ++k) {
-      need[std::size_t(k)] = g.directed || !line_has[std::size_t(k)];
-      left += need[std::size_t(k)];
-    }
-    constexpr std::int64_t kChunk = 1024;  // positions per task
-    for (std::int64_t o0 = 0, lines = 64; o0 < n && left > 0; o0 += lines, lines *= 2) {
-      const std::int64_t o1 = std::min(n, o0 + lines);
-      std::int64_t covered = 0;
-#pragma omp parallel for schedule(dynamic, 1) reduction(+ : covered) if ((o1 - o0) * n > (1 << 16))
-      for (std::int64_t k0 = 0; k0 < n; k0 += kChunk)
-        for (std::int64_t o = o0; o < o1; ++o)
-          for (std::int64_t k = k0; k < std::min(n, k0 + kChunk); ++k)
-            if (need[std::size_t(k)] && edge(o, k)) {
-              need[std::size_t(k)] = 0;
-              ++covered;
-            }
-      left -= covered;
-    }
-    return left == 0;
-  });
-}
-
-/// int16x2 mode (int32 distances, no next hops): worth trying when the graph is big enough for
-/// the rounds to dominate and could have every pair reachable (every vertex has an in- and an
-/// out-edge). It falls back to int32 by itself when some distance is >= 2^14-1 or some pair is
-/// unreachable, at the cost of the packed pass (about half an int32 solve). Its packed matrix is
-/// half the int32 one, so whatever check_fits accepts fits.
-/// APSP_CUDA_INT16=0 never tries, =1 always tries.
-bool try_int16(const Graph& g) {
-  if (const char* e = std::getenv("APSP_CUDA_INT16")) return e[0] == '1';
-  const std::int64_t n = g.num_vertices;
-  if (n < 6144) return false;  // below, the packed pass and this check gain little (lab: 4096 -> 1.3x)
-  if (g.is_dense()) return dense_every_vertex_has_in_and_out_edges(g);
-  std::vector<std::uint8_t> in(std::size_t(n), 0), out(std::size_t(n), 0);
-  for (std::size_t e = 0; e < g.num_edges(); ++e) {
-    const std::int32_t u = g.src[e], v = g.dst[e];
-    if (u == v) continue;
-    out[u] = in[v] = 1;
-    if (!g.directed) out[v] = in[u] = 1;
-  }
-  for (std::int64_t i = 0; i < n; ++i)
-    if (!in[i] || !out[i]) return false;
-  return true;
+/// The int16x2 rung (int32 distances in two int16 halves of a word, capped at kInf16): worth a
+/// try when the graph is big enough for the rounds to dominate (below, the packed pass and the
+/// checks gain little: lab, 4096 -> 1.3x) and its weights lie below the cap. The result check
+/// (band [kInf16 - W, kInf16), fw_kernels.cuh) decides whether it is kept; sampled Dijkstra
+/// (evidence) skips it where a distance already reaches that band.
+/// APSP_CUDA_INT16=0 never tries, =1 always tries where the weights allow (no evidence asked).
+enum class Int16Try { No, IfNoEvidence, Forced };
+Int16Try int16_try(const Graph& g, double max_w, double min_w) {
+  if (!rung_applicable(max_w, min_w, cuda::kInf16)) return Int16Try::No;
+  if (const char* e = std::getenv("APSP_CUDA_INT16")) return e[0] == '1' ? Int16Try::Forced : Int16Try::No;
+  return g.num_vertices >= 6144 ? Int16Try::IfNoEvidence : Int16Try::No;
 }
 
 /// int16x2 rounds with --paths (then widened to int32 for the next-hop kernel): at V = 16384 the
 /// int32 rounds take ~290 ms against ~160 ms packed, most of what --paths added to the compute
 /// (bench/results/paths-gpu-2026-11-21.md; outputs byte-identical, scripts/gpu_check.sh paths).
-/// On wherever try_int16() is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the packed, the
+/// On wherever int16_try() is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the packed, the
 /// int32 and the next-hop matrices at once, so only where the GPU has room for them.
 bool int16_with_paths(const Graph& g) {
   const char* e = std::getenv("APSP_CUDA_INT16_PATHS");
@@ -141,7 +75,8 @@ bool int16_with_paths(const Graph& g) {
   return need < 0.9 * double(free_b);
 }
 
-/// What the last run's rounds used ("int16x2", "int32", "float32"; "" before any): tests ask.
+/// The type the last run's rounds left the result in ("int16x2", "int32", "int64", "float32",
+/// "float64"; "" before any): tests ask.
 std::atomic<const char*> last_rounds{""};
 
 /// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
@@ -160,13 +95,19 @@ int device_of(const SolveOptions& o) { return o.devices.empty() ? 0 : o.devices.
 /// zero-weight cycle can trap one. With int32 (exact sums) and no zero-weight cycle every walk
 /// ends, and the next hops need no repair (float32 sums can absorb a small weight).
 bool next_hops_loop_free(const Graph& g, Dtype t) {
-  return t == Dtype::Int32 && !may_have_zero_weight_cycle(g);
+  return is_integer(t) && !may_have_zero_weight_cycle(g);
+}
+
+template <class T> const char* type_name() {
+  return std::is_same_v<T, int> ? "int32" : std::is_same_v<T, long> ? "int64" : std::is_same_v<T, float> ? "float32"
+                                                                                                        : "float64";
 }
 
 class CudaBackend final : public BackendImpl {
  public:
   std::string name() const override { return "cuda"; }
-  bool supports(Dtype t) const override { return t == Dtype::Int32 || t == Dtype::Float32; }
+  bool supports(Dtype) const override { return true; }
+  std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
   int effective_block(Dtype, int) const override { return cuda::kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
@@ -201,14 +142,51 @@ class CudaBackend final : public BackendImpl {
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
     APSP_CUDA_TRY(cudaSetDevice(device_of(o)));
-    if (dist.dtype() == Dtype::Int32) run_typed<int>(g, dist, next, o, timings);
-    else if (dist.dtype() == Dtype::Float32) run_typed<float>(g, dist, next, o, timings);
-    else throw UsageError(std::string("the cuda backend does not support ") + dtype_name(dist.dtype()));
+    // The kernels see non-negative weights here (solve() reweights negative ones away).
+    const double max_w = g.max_abs_weight(), min_w = g.min_weight();
+    switch (dist.dtype()) {
+      case Dtype::Int32:
+        run_typed<int, int>(g, dist, next, o, timings, Rung{max_w, min_w, false});
+        return;
+      case Dtype::Int64: {
+        // The int32 rung: int32 rounds capped at 2^30-1, kept when the band check passes. Skipped
+        // where the weights reach the cap or sampled Dijkstra already finds a distance in the band.
+        constexpr double cap = double(cuda::inf_value<int>());
+        std::string why;
+        if (!rung_applicable(max_w, min_w, cap)) {
+          why = "weights reach 2^30-1";
+        } else {
+          const double lo = rung_band_low(max_w, cap);
+          const double ev = sampled_distance_lower_bound(g, 8, lo);
+          trace(("cuda: int32 rung evidence " + std::to_string(ev) + " vs band " + std::to_string(lo)).c_str());
+          if (ev >= lo) why = "a sampled distance reaches 2^30-1 - max w";
+          else if (run_typed<int, long>(g, dist, next, o, timings, Rung{max_w, min_w, true})) return;
+          else why = "int32 rounds checked: a distance may reach 2^30-1";
+        }
+        run_typed<long, long>(g, dist, next, o, timings, Rung{max_w, min_w, false});
+        rounds_ = "int64 (" + why + ")";
+        return;
+      }
+      case Dtype::Float32:
+        run_typed<float, float>(g, dist, next, o, timings, Rung{max_w, min_w, false});
+        return;
+      case Dtype::Float64:
+        run_typed<double, double>(g, dist, next, o, timings, Rung{max_w, min_w, false});
+        return;
+    }
   }
 
  private:
-  template <class T>
-  void run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o, Timings& timings) {
+  struct Rung {
+    double max_w, min_w;
+    bool checked;  ///< int32 rounds for an int64 result: kept only when the band check passes
+  };
+  std::string rounds_;
+
+  /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). Returns
+  /// false, having handed nothing out, when a checked rung failed its band check.
+  template <class T, class R>
+  bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o, Timings& timings, Rung rung) {
     trace("cuda: run starts");
     cudaStream_t s = nullptr;
     APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -217,16 +195,31 @@ class CudaBackend final : public BackendImpl {
       ~StreamGuard() { cudaStreamDestroy(s); }
     } guard{s};
     // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back
-    // (or, with paths, after the rounds: widen_s16, for the next-hop kernel).
+    // (or, with paths, after the rounds: widen_s16, for the next-hop kernel). Sampled Dijkstra
+    // runs meanwhile on a helper thread and can still veto the packed rounds before they start.
     bool s16 = false;
-    if constexpr (std::is_same_v<T, int>) s16 = (next == nullptr || int16_with_paths(g)) && try_int16(g);
+    const double band16 = rung_band_low(rung.max_w, cuda::kInf16);
+    std::future<double> evidence16;
+    if constexpr (std::is_same_v<T, int>) {
+      const Int16Try how = int16_try(g, rung.max_w, rung.min_w);
+      s16 = how != Int16Try::No && (next == nullptr || int16_with_paths(g));
+      if (s16 && how == Int16Try::IfNoEvidence)
+        evidence16 = std::async(std::launch::async, [&g, band16] { return sampled_distance_lower_bound(g, 8, band16); });
+    }
     trace(s16 ? "cuda: int16x2 rounds to be tried" : "cuda: int16x2 rounds not tried");
     auto t0 = Clock::now();
     std::optional<detail::HostBusy> busy(std::in_place);  // the build's copies have the cores
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
     trace("cuda: device buffers allocated");
+    std::string skipped16;
     if constexpr (std::is_same_v<T, int>) {
       if (s16) fw.build_s16(g);  // synchronizes
+      if (s16 && evidence16.valid() && evidence16.get() >= band16) {
+        trace("cuda: int16x2 rounds skipped: a sampled distance reaches the band");
+        fw.release_s16();
+        s16 = false;
+        skipped16 = "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; ";
+      }
       if (s16 && next) fw.reserve_widen();
     }
     if (!s16) fw.build(g);  // synchronizes
@@ -249,16 +242,25 @@ class CudaBackend final : public BackendImpl {
     }
     bool done = false;
     if constexpr (std::is_same_v<T, int>) {
-      if (s16 && !(done = fw.rounds_packed(o.progress))) {
+      if (s16 && !(done = fw.rounds_packed(o.progress, int(band16)))) {
         const detail::HostBusy rebuild;  // int16x2 fell back: the int32 matrix from the edges
         fw.build(g);
       }
     }
     if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
     if constexpr (std::is_same_v<T, int>) {
+      if (!done && rung.checked && fw.int32_in_band(int(rung_band_low(rung.max_w, double(cuda::inf_value<int>()))))) {
+        trace("cuda: checked int32 rounds: a cell lies in the band, int64 rounds follow");
+        if (arcs.valid()) arcs.get();
+        APSP_CUDA_TRY(cudaStreamSynchronize(s));
+        return false;
+      }
       if (done && next) fw.widen_s16();
     }
-    last_rounds = done ? "int16x2" : std::is_same_v<T, int> ? "int32" : "float32";
+    last_rounds = done ? "int16x2" : type_name<T>();
+    const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
+    rounds_ = skipped16 + (done ? std::string("int16x2") + asked
+                                : (s16 ? std::string("int16x2 -> ") : std::string()) + type_name<T>() + asked);
     // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
     if (next) {
       arcs.get();
@@ -269,29 +271,36 @@ class CudaBackend final : public BackendImpl {
     trace("cuda: rounds done");
     t0 = Clock::now();
     const std::int64_t n = g.num_vertices;
+    constexpr Dtype rt = DtypeOf<R>::value;
     double in_sink = 0;
-    auto stream_out = [&](auto tag, const decltype(tag)* dev, const RowSink& sink) {
-      using U = decltype(tag);
-      return fw.download_stripes(
-          [&](std::int64_t row0, std::int64_t rows, const U* data) {
-            sink(RowBlock{row0, rows, n, n, DtypeOf<U>::value, data});
-          },
-          dev);
+    auto sink_of = [&](const RowSink& sink, Dtype dt) {
+      return [&sink, n, dt](std::int64_t row0, std::int64_t rows, const void* data) {
+        sink(RowBlock{row0, rows, n, n, dt, data});
+      };
+    };
+    auto stream_dist = [&](const RowSink& sink) {
+      auto f = sink_of(sink, rt);
+      return fw.template download_dist<R>([&](std::int64_t r0, std::int64_t rows, const R* d) { f(r0, rows, d); });
+    };
+    auto stream_next = [&](const RowSink& sink) {
+      auto f = sink_of(sink, Dtype::Int32);
+      return fw.download_stripes([&](std::int64_t r0, std::int64_t rows, const std::int32_t* d) { f(r0, rows, d); },
+                                 fw.next_data());
     };
     if (next && dist.empty() && o.dist_sink && o.next_sink) {
       // Streamed paths (streams_paths(): solve() allocated nothing). Without a possible loop both
       // matrices go to the sinks stripe by stripe, like distances; otherwise they come back whole
       // here, are repaired (what solve() does for the matrices it holds) and handed out.
-      if (next_hops_loop_free(g, DtypeOf<T>::value)) {
-        in_sink = stream_out(T{}, fw.data(), o.dist_sink);
+      if (next_hops_loop_free(g, rt)) {
+        in_sink = stream_dist(o.dist_sink);
         fw.finish_next();
-        in_sink += stream_out(std::int32_t{}, fw.next_data(), o.next_sink);
+        in_sink += stream_next(o.next_sink);
       } else {
-        check_host_memory(n, n, DtypeOf<T>::value, true);  // solve() skipped it (streams_paths)
-        Matrix whole_d(n, n, DtypeOf<T>::value), whole_n(n, n, Dtype::Int32);
-        fill_host(fw, fw.data(), whole_d);
+        check_host_memory(n, n, rt, true);  // solve() skipped it (streams_paths)
+        Matrix whole_d(n, n, rt), whole_n(n, n, Dtype::Int32);
+        fill_dist<R>(fw, whole_d);
         fw.finish_next();
-        fill_host(fw, fw.next_data(), whole_n);
+        fill_next(fw, whole_n);
         trace("cuda: result downloaded, repairing next hops");
         repair_next_hops(g, whole_d, whole_n);  // its time stays in d2h
         const auto handed = Clock::now();
@@ -303,39 +312,52 @@ class CudaBackend final : public BackendImpl {
       *next = Matrix{};
     } else if (next) {
       // solve() repairs next hops on whole matrices, so without sinks both come back whole.
-      fill_host(fw, fw.data(), dist);
+      fill_dist<R>(fw, dist);
       fw.finish_next();
-      fill_host(fw, fw.next_data(), *next);
+      fill_next(fw, *next);
     } else if (o.dist_sink) {
       // Stream stripes to the writer: the copy of stripe s+1 overlaps the write of stripe s, and
       // the host matrix (never touched) costs nothing.
-      in_sink = fw.download_stripes([&](std::int64_t row0, std::int64_t rows, const T* data) {
-        o.dist_sink(RowBlock{row0, rows, n, n, DtypeOf<T>::value, data});
-      });
+      in_sink = stream_dist(o.dist_sink);
       dist = Matrix{};
     } else {
-      fill_host(fw, fw.data(), dist);
+      fill_dist<R>(fw, dist);
     }
     APSP_CUDA_TRY(cudaStreamSynchronize(s));
     timings.d2h = seconds_since(t0) - in_sink;
     trace("cuda: result downloaded (and streamed to the sink)");
+    return true;
   }
 
-  /// Device matrix (ld n_pad) -> host matrix m: directly when m is pinned, else through pinned
-  /// stripes copied out by all cores.
-  template <class T, class U> static void fill_host(cuda::DeviceFw<T>& fw, const U* dev, Matrix& m) {
-    if (m.memory() == Memory::Pinned && !fw.result_is_packed()) {
-      fw.download_matrix(dev, m.data<U>(), m.stride());
+  /// The distances as R -> host matrix m: directly when m is pinned and holds the rounds' type,
+  /// else through pinned stripes (widened on the device where needed) copied out by all cores.
+  template <class R, class T> static void fill_dist(cuda::DeviceFw<T>& fw, Matrix& m) {
+    if constexpr (std::is_same_v<R, T>) {
+      if (m.memory() == Memory::Pinned && !fw.result_is_packed()) {
+        fw.download_matrix(fw.data(), m.data<T>(), m.stride());
+        return;
+      }
+    }
+    const std::int64_t n = fw.n();
+    fw.template download_dist<R>([&](std::int64_t row0, std::int64_t rows, const R* data) {
+#pragma omp parallel for schedule(static)
+      for (std::int64_t r = 0; r < rows; ++r)
+        std::memcpy(m.row<R>(row0 + r), data + r * n, std::size_t(n) * sizeof(R));
+    });
+  }
+  template <class T> static void fill_next(cuda::DeviceFw<T>& fw, Matrix& m) {
+    if (m.memory() == Memory::Pinned) {
+      fw.download_matrix(fw.next_data(), m.data<std::int32_t>(), m.stride());
       return;
     }
     const std::int64_t n = fw.n();
     fw.download_stripes(
-        [&](std::int64_t row0, std::int64_t rows, const U* data) {
+        [&](std::int64_t row0, std::int64_t rows, const std::int32_t* data) {
 #pragma omp parallel for schedule(static)
           for (std::int64_t r = 0; r < rows; ++r)
-            std::memcpy(m.row<U>(row0 + r), data + r * n, std::size_t(n) * sizeof(U));
+            std::memcpy(m.row<std::int32_t>(row0 + r), data + r * n, std::size_t(n) * sizeof(std::int32_t));
         },
-        dev);
+        fw.next_data());
   }
 };
 

@@ -163,11 +163,11 @@ void upload_dense(const Graph& g, E inf, std::int64_t rows, const detail::TileMa
 template <class T> void set_kernel_attributes() {
   static const bool done = [] {
     APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(gemm_smem_bytes<T>())));
     APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Rest>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(gemm_smem_bytes<T>())));
     APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       int(kClosureSmemBytes)));
+                                       int(closure_smem_bytes<T>())));
     if constexpr (std::is_same_v<T, int>) {
       APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
@@ -237,13 +237,15 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       scatter_edges_s16<<<blocks, 256, 0, stream_>>>(d16_.get(), ld16(), src, dst, w, m, !g.directed);
     });
   }
-  bool rounds_packed(const ProgressFn& progress) {
+  /// band_lo: the rung's check (fw_kernels.cuh "the type ladder"): kept unless some cell lies in
+  /// [band_lo, kInf16).
+  bool rounds_packed(const ProgressFn& progress, int band_lo) {
     const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
     for (std::int64_t t = 0; t < R_; ++t) {
       for (int part = 0; part < 4; ++part) s16_round_part(t, part);
       if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
     }
-    if (s16_has_inf()) {
+    if (s16_in_band(band_lo)) {
       release_s16();
       return false;
     }
@@ -346,7 +348,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     each_arc([&](std::int32_t u, std::int32_t v, double w) {
       const std::int64_t at = fill[u]++;
       a.col[at] = v;
-      a.wt[at] = std::is_same_v<T, int> ? T(std::llround(w)) : T(w);
+      a.wt[at] = std::is_integral_v<T> ? T(std::llround(w)) : T(w);
     });
     detail::trace("cuda: next hops: out-arcs sorted by source");
     return a;
@@ -409,18 +411,29 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   // ---- RoundOps ----
   std::int64_t num_rounds() const override { return R_; }
   void close_pivot(std::int64_t t) override {
-    closure_and_transpose<T><<<unsigned(1 + R_), kClosureThreads, kClosureSmemBytes, stream_>>>(args(t));
+    closure_and_transpose<T><<<unsigned(1 + R_), kClosureThreads, closure_smem_bytes<T>(), stream_>>>(args(t));
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
   void update_panels(std::int64_t t) override {
-    minplus_gemm_128x128<T, GemmMode::Panels><<<dim3(unsigned(R_), 2), kGemmThreads, kGemmSmemBytes, stream_>>>(
-        args(t));
+    minplus_gemm_128x128<T, GemmMode::Panels>
+        <<<dim3(unsigned(R_), 2), gemm_threads<T>(), gemm_smem_bytes<T>(), stream_>>>(args(t));
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
   void update_rest(std::int64_t t) override {
     minplus_gemm_128x128<T, GemmMode::Rest>
-        <<<dim3(unsigned(R_), unsigned(R_)), kGemmThreads, kGemmSmemBytes, stream_>>>(args(t));
+        <<<dim3(unsigned(R_), unsigned(R_)), gemm_threads<T>(), gemm_smem_bytes<T>(), stream_>>>(args(t));
     APSP_CUDA_CHECK_LAUNCH(stream_);
+  }
+
+  /// int32 rounds run as a checked rung (an int64 result): true when some cell of the closed
+  /// matrix lies in [band_lo, unreachable), i.e. the rung cannot be trusted.
+  bool int32_in_band(int band_lo) {
+    static_assert(std::is_same_v<T, int>, "the checked int32 rung");
+    if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
+    APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
+    find_in_band<<<2048, 256, 0, stream_>>>(d_.get(), n_pad_, n_, n_, band_lo, inf_value<int>(), flag_.get());
+    APSP_CUDA_CHECK_LAUNCH(stream_);
+    return read_flag();
   }
 
   /// int16x2 mode (T = int only): packs the built matrix into two int16 per word, runs every
@@ -428,14 +441,14 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// that no logical cell stayed at kInf16. True: the int32 matrix now holds the exact result.
   /// False: some pair is unreachable or at least kInf16 apart; the int32 matrix is untouched (as
   /// built) and the caller runs the int32 rounds. Synchronizes.
-  bool rounds_s16(const ProgressFn& progress) {
+  bool rounds_s16(const ProgressFn& progress, int band_lo = 0) {
     s16_begin();
     const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
     for (std::int64_t t = 0; t < R_; ++t) {
       for (int part = 0; part < 4; ++part) s16_round_part(t, part);
       if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
     }
-    return s16_end();
+    return s16_end(band_lo);
   }
 
   // The pieces of rounds_s16 (the lab times the rest-update alone).
@@ -472,17 +485,15 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     }
     APSP_CUDA_CHECK_LAUNCH(stream_);
   }
-  bool s16_has_inf() {
+  /// Whether some logical cell of the packed matrix lies in [band_lo, kInf16) (synchronizes).
+  bool s16_in_band(int band_lo) {
     APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
-    find_inf16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), n_, flag_.get());
+    find_in_band_s16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), n_, band_lo, flag_.get());
     APSP_CUDA_CHECK_LAUNCH(stream_);
-    int bad = 0;
-    APSP_CUDA_TRY(cudaMemcpyAsync(&bad, flag_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
-    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
-    return bad != 0;
+    return read_flag();
   }
-  bool s16_end() {
-    if (s16_has_inf()) return false;
+  bool s16_end(int band_lo) {
+    if (s16_in_band(band_lo)) return false;
     unpack_s16<<<2048, 256, 0, stream_>>>(d16_.get(), ld16(), d_.get(), n_pad_);
     APSP_CUDA_CHECK_LAUNCH(stream_);
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
@@ -558,6 +569,10 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// stripe s+1 crosses PCIe while consume(row0, rows, data) handles stripe s (data: rows x n,
   /// stride n, valid during the call). Returns the seconds spent inside consume.
   template <class F> double download_stripes(F&& consume) { return download_stripes(consume, d_.get()); }
+  /// The distances as U (T, or int64 from int32 rounds), expanded on the device where needed.
+  template <class U, class F> double download_dist(F&& consume) {
+    return download_stripes(consume, static_cast<const U*>(nullptr));
+  }
   /// Pins the staging buffers now (an edge-list build already has): called before the rounds, so
   /// that the first stripe does not wait for them.
   void reserve_stage() { stage_.reserve(kStageBytes); }
@@ -573,18 +588,29 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     cudaEvent_t done[2] = {stage_.done(0), stage_.done(1)};
     double in_consume = 0;
     const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
-    // A result left in the packed matrix by solve_s16 is widened stripe by stripe on the device.
-    const bool packed = result_in_s16_ && static_cast<const void*>(dev) == static_cast<const void*>(d_.get());
-    DeviceBuffer<int> wide(packed ? std::size_t(rows_per) * n_ : 0);
+    // The distances (dev == d_ or null) leave as U: as stored when that is U, else expanded on the
+    // device stripe by stripe, from the packed matrix (rounds_packed kept its result) or from
+    // int32 rounds into int64 (a checked int32 rung).
+    const bool is_dist = dev == nullptr || static_cast<const void*>(dev) == static_cast<const void*>(d_.get());
+    const bool packed = result_in_s16_ && is_dist;
+    const bool expand = packed || (is_dist && !std::is_same_v<U, T>);
+    constexpr bool can_expand = std::is_same_v<U, int> || (std::is_same_v<U, long> && std::is_same_v<T, int>);
+    APSP_EXPECTS(!expand || can_expand, "download_stripes: no expansion to this type");
+    const U* src = dev ? dev : reinterpret_cast<const U*>(d_.get());
+    DeviceBuffer<U> wide(expand ? std::size_t(rows_per) * n_ : 0);
     auto issue = [&](std::int64_t s) {
       const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
-      if (packed) {
-        expand_rows_s16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), r0, rows, n_, wide.get());
-        APSP_CUDA_CHECK_LAUNCH(stream_);
+      if (expand) {
+        if constexpr (can_expand) {
+          if (packed) expand_rows_s16<U><<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), r0, rows, n_, wide.get());
+          else widen_rows<U><<<1024, 256, 0, stream_>>>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n_,
+                                                        wide.get());
+          APSP_CUDA_CHECK_LAUNCH(stream_);
+        }
         APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n_ * sizeof(U),
                                       cudaMemcpyDeviceToHost, stream_));
       } else {
-        APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), dev + r0 * n_pad_, n_pad_ * sizeof(U),
+        APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), src + r0 * n_pad_, n_pad_ * sizeof(U),
                                         n_ * sizeof(U), rows, cudaMemcpyDeviceToHost, stream_));
       }
       APSP_CUDA_TRY(cudaEventRecord(done[s % 2], stream_));
@@ -602,6 +628,12 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
  private:
+  bool read_flag() {
+    int bad = 0;
+    APSP_CUDA_TRY(cudaMemcpyAsync(&bad, flag_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
+    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    return bad != 0;
+  }
   RoundArgs<T> args(std::int64_t t) const {
     return RoundArgs<T>{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(), pT_.get(),
                         int(t)};

@@ -17,7 +17,9 @@
 // The GEMM: one 128x128 tile of C per 256-thread block, an 8x8 register tile per thread
 // (rows ty*4+{0..3} and 64+ty*4+{0..3}, columns likewise with tx), k in chunks of kBK through a
 // kStages-deep cp.async pipeline in shared memory, int32 via __viaddmin_s32 (one VIADDMNMX per
-// update on sm_90), float32 via FADD+FMNMX.
+// update on sm_90), float32 via FADD+FMNMX. 8-byte types: 3 stages, one block per SM; int64 keeps
+// the 8x8 tile (IADD3 + SELs), float64 takes a 4x8 tile on 512 threads (DADD + DSETP + selects
+// need more warps in flight than 8).
 // References: Venkataraman, Sahni, Mukhopadhyaya, "A blocked all-pairs shortest-paths
 // algorithm", JEA 8 (2003); the register-tiled SGEMM layout of Volkov & Demmel (SC'08).
 #pragma once
@@ -37,22 +39,85 @@ inline constexpr int kBK = 16;        // k per pipeline stage
 inline constexpr int kStages = 4;     // shared-memory stages (kStages-1 chunks in flight)
 inline constexpr int kGemmThreads = 256;
 inline constexpr int kClosureThreads = 256;
-inline constexpr std::size_t kGemmSmemBytes = std::size_t(2) * kStages * kBK * kTile * 4;  // 64 KiB
-inline constexpr std::size_t kClosureSmemBytes = std::size_t(kTile) * (kTile + 5) * 4;     // 66.5 KiB
+/// Shared-memory stages of the GEMM pipeline: 4 for 4-byte elements (64 KiB, two blocks per SM),
+/// 3 for 8-byte ones (96 KiB, one block per SM: 64 accumulators of 8 bytes need ~200 registers).
+template <class T> __host__ __device__ constexpr int gemm_stages() { return sizeof(T) == 4 ? kStages : 3; }
+template <class T> __host__ __device__ constexpr int gemm_min_blocks() { return sizeof(T) == 4 ? 2 : 1; }
+/// Rows of C per thread: 8 (an 8x8 register tile, 256 threads per 128x128 tile), or 4 for
+/// float64 (4x8, 512 threads): its min is DSETP + selects behind a DADD, and with 8x8 tiles (250
+/// registers, 8 warps per SM) the chains stalled at a third of the measured ceiling.
+template <class T> __host__ __device__ constexpr int gemm_rows() { return std::is_same_v<T, double> ? 4 : 8; }
+template <class T> __host__ __device__ constexpr int gemm_threads() { return 16 * kTile / gemm_rows<T>(); }
+template <class T> constexpr std::size_t gemm_smem_bytes() {
+  return std::size_t(2) * gemm_stages<T>() * kBK * kTile * sizeof(T);
+}
+template <class T> constexpr std::size_t closure_smem_bytes() { return std::size_t(kTile) * (kTile + 5) * sizeof(T); }
+inline constexpr std::size_t kGemmSmemBytes = gemm_smem_bytes<int>();        // 64 KiB (4-byte types)
+inline constexpr std::size_t kClosureSmemBytes = closure_smem_bytes<int>();  // 66.5 KiB (4-byte types)
 
 template <class T> __host__ __device__ constexpr T inf_value();
 template <> __host__ __device__ constexpr int inf_value<int>() { return (1 << 30) - 1; }
 template <> __host__ __device__ constexpr float inf_value<float>() { return __builtin_huge_valf(); }
+template <> __host__ __device__ constexpr long inf_value<long>() { return (1l << 62) - 1; }
+template <> __host__ __device__ constexpr double inf_value<double>() { return __builtin_huge_val(); }
 
 template <class T> struct Vec4Of;
 template <> struct Vec4Of<int> { using type = int4; };
 template <> struct Vec4Of<float> { using type = float4; };
 template <> struct Vec4Of<unsigned> { using type = uint4; };
 template <class T> using Vec4 = typename Vec4Of<T>::type;
+/// 16 bytes of 8-byte elements (int64 = long here, as std::int64_t on Linux).
+template <class T> struct Vec2Of;
+template <> struct Vec2Of<long> { using type = longlong2; };
+template <> struct Vec2Of<double> { using type = double2; };
+template <class T> using Vec2 = typename Vec2Of<T>::type;
+
+/// Four consecutive elements between memory and a register array (v = &arr[0], a constant
+/// offset): one 16-byte access for 4-byte types, two for 8-byte ones. p is 4-element aligned.
+template <class T> __device__ __forceinline__ void load4(T* v, const T* p) {
+  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(v) = *reinterpret_cast<const Vec4<T>*>(p);
+  else {
+    reinterpret_cast<Vec2<T>*>(v)[0] = reinterpret_cast<const Vec2<T>*>(p)[0];
+    reinterpret_cast<Vec2<T>*>(v)[1] = reinterpret_cast<const Vec2<T>*>(p)[1];
+  }
+}
+template <class T> __device__ __forceinline__ void store4(T* p, const T* v) {
+  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(p) = *reinterpret_cast<const Vec4<T>*>(v);
+  else {
+    reinterpret_cast<Vec2<T>*>(p)[0] = reinterpret_cast<const Vec2<T>*>(v)[0];
+    reinterpret_cast<Vec2<T>*>(p)[1] = reinterpret_cast<const Vec2<T>*>(v)[1];
+  }
+}
+/// N consecutive elements (N * sizeof(T) a multiple of 16 bytes) between memory and registers.
+template <int N, class T> __device__ __forceinline__ void load_n(T* v, const T* p) {
+  if constexpr (N == 4) load4(v, p);
+  else {
+    static_assert(N == 2 && sizeof(T) == 8, "load_n: 2 x 8 bytes or 4 elements");
+    *reinterpret_cast<Vec2<T>*>(v) = *reinterpret_cast<const Vec2<T>*>(p);
+  }
+}
+/// The same through L2 only (__ldcg / __stcg): the GEMM's C tiles are read and written once.
+template <class T> __device__ __forceinline__ void load4_cg(T* v, const T* p) {
+  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(v) = __ldcg(reinterpret_cast<const Vec4<T>*>(p));
+  else {
+    reinterpret_cast<Vec2<T>*>(v)[0] = __ldcg(reinterpret_cast<const Vec2<T>*>(p));
+    reinterpret_cast<Vec2<T>*>(v)[1] = __ldcg(reinterpret_cast<const Vec2<T>*>(p) + 1);
+  }
+}
+template <class T> __device__ __forceinline__ void store4_cg(T* p, const T* v) {
+  if constexpr (sizeof(T) == 4) __stcg(reinterpret_cast<Vec4<T>*>(p), *reinterpret_cast<const Vec4<T>*>(v));
+  else {
+    __stcg(reinterpret_cast<Vec2<T>*>(p), reinterpret_cast<const Vec2<T>*>(v)[0]);
+    __stcg(reinterpret_cast<Vec2<T>*>(p) + 1, reinterpret_cast<const Vec2<T>*>(v)[1]);
+  }
+}
 
 /// min(c, a + b): one VIADDMNMX for int32 on sm_90.
 __device__ __forceinline__ int relax(int a, int b, int c) { return __viaddmin_s32(a, b, c); }
 __device__ __forceinline__ float relax(float a, float b, float c) { return fminf(c, a + b); }
+/// Wide types: a + b never overflows (int64 values <= 2^62-1; float64 inf + x = inf).
+__device__ __forceinline__ long relax(long a, long b, long c) { return min(c, a + b); }
+__device__ __forceinline__ double relax(double a, double b, double c) { return fmin(c, a + b); }
 /// Two int16 distances per word (int16x2 mode): both halves at once, one VIADDMNMX.S16x2.
 __device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) { return __viaddmin_s16x2(a, b, c); }
 
@@ -82,6 +147,16 @@ __device__ __forceinline__ void atomic_min_value(float* p, float w) {
   else atomicMax(reinterpret_cast<unsigned*>(p), __float_as_uint(w));
 }
 
+__device__ __forceinline__ void atomic_min_value(long* p, long w) {
+  atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(w));
+}
+__device__ __forceinline__ void atomic_min_value(double* p, double w) {
+  if (w == 0.0) w = 0.0;  // -0 -> +0
+  const long long bits = __double_as_longlong(w);
+  if (bits >= 0) atomicMin(reinterpret_cast<long long*>(p), bits);
+  else atomicMax(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(bits));
+}
+
 /// Scatters E edges into d: duplicates keep the minimum, self loops with w >= 0 are ignored.
 template <class T>
 __global__ void scatter_edges(T* __restrict__ d, std::int64_t ld, const std::int32_t* __restrict__ src,
@@ -92,7 +167,8 @@ __global__ void scatter_edges(T* __restrict__ d, std::int64_t ld, const std::int
     const std::int64_t u = src[e], v = dst[e];
     T x;
     if constexpr (std::is_same_v<T, int>) x = __double2int_rn(w[e]);
-    else x = float(w[e]);
+    else if constexpr (std::is_same_v<T, long>) x = __double2ll_rn(w[e]);
+    else x = T(w[e]);
     if (u == v && !(x < T(0))) continue;
     atomic_min_value(d + u * ld + v, x);
     if (undirected && u != v) atomic_min_value(d + v * ld + u, x);
@@ -133,7 +209,6 @@ template <class T> __device__ __forceinline__ T pick8(const T (&v)[8], int q) {
 /// owners of row k and column k publish them to shared memory (rowbuf, colbuf: (2, B),
 /// double-buffered, so one barrier per step) and every thread relaxes its 64 cells.
 template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][8], T* rowbuf, T* colbuf, int tx, int ty) {
-  using V4 = Vec4<T>;
   for (int k = 0; k < kTile; ++k) {
     T* rb = rowbuf + (k & 1) * kTile;
     T* cb = colbuf + (k & 1) * kTile;
@@ -147,28 +222,22 @@ template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][
         for (int i = 0; i < 8; ++i) col[i] = c[i][jj];
         v[jj] = pick8(col, q);
       }
-      V4 lo, hi;
-      lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
-      hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
-      *reinterpret_cast<V4*>(rb + tx * 4) = lo;
-      *reinterpret_cast<V4*>(rb + 64 + tx * 4) = hi;
+      store4(rb + tx * 4, &v[0]);
+      store4(rb + 64 + tx * 4, &v[4]);
     }
     if (tx == owner) {  // column k: this thread holds rows ty*4.. and 64+ty*4..
       T v[8];
 #pragma unroll
       for (int i = 0; i < 8; ++i) v[i] = pick8(c[i], q);
-      V4 lo, hi;
-      lo.x = v[0]; lo.y = v[1]; lo.z = v[2]; lo.w = v[3];
-      hi.x = v[4]; hi.y = v[5]; hi.z = v[6]; hi.w = v[7];
-      *reinterpret_cast<V4*>(cb + ty * 4) = lo;
-      *reinterpret_cast<V4*>(cb + 64 + ty * 4) = hi;
+      store4(cb + ty * 4, &v[0]);
+      store4(cb + 64 + ty * 4, &v[4]);
     }
     __syncthreads();  // buffers (k & 1) are full; buffers (k+1) & 1 were last read before this
     T a[8], b[8];
-    *reinterpret_cast<V4*>(&a[0]) = *reinterpret_cast<const V4*>(cb + ty * 4);
-    *reinterpret_cast<V4*>(&a[4]) = *reinterpret_cast<const V4*>(cb + 64 + ty * 4);
-    *reinterpret_cast<V4*>(&b[0]) = *reinterpret_cast<const V4*>(rb + tx * 4);
-    *reinterpret_cast<V4*>(&b[4]) = *reinterpret_cast<const V4*>(rb + 64 + tx * 4);
+    load4(&a[0], cb + ty * 4);
+    load4(&a[4], cb + 64 + ty * 4);
+    load4(&b[0], rb + tx * 4);
+    load4(&b[4], rb + 64 + tx * 4);
 #pragma unroll
     for (int i = 0; i < 8; ++i)
 #pragma unroll
@@ -185,7 +254,6 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
   T* rowbuf = reinterpret_cast<T*>(smem_raw);                          // (2, B): row k
   T* colbuf = rowbuf + 2 * kTile;                                      // (2, B): column k
   T(*s)[kTile + 1] = reinterpret_cast<T(*)[kTile + 1]>(colbuf + 2 * kTile);  // (B, B+1)
-  using V4 = Vec4<T>;
   const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if (blockIdx.x == 0) {
@@ -195,23 +263,18 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
-      const V4 lo = *reinterpret_cast<const V4*>(gP + row * r.ld + tx * 4);
-      const V4 hi = *reinterpret_cast<const V4*>(gP + row * r.ld + 64 + tx * 4);
-      c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
-      c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
+      load4(&c[i][0], gP + row * r.ld + tx * 4);
+      load4(&c[i][4], gP + row * r.ld + 64 + tx * 4);
     }
     close_in_registers(c, rowbuf, colbuf, tx, ty);
     T* gPw = r.d + t0 * r.ld + t0;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
-      V4 lo, hi;
-      lo.x = c[i][0]; lo.y = c[i][1]; lo.z = c[i][2]; lo.w = c[i][3];
-      hi.x = c[i][4]; hi.y = c[i][5]; hi.z = c[i][6]; hi.w = c[i][7];
-      *reinterpret_cast<V4*>(gPw + row * r.ld + tx * 4) = lo;
-      *reinterpret_cast<V4*>(gPw + row * r.ld + 64 + tx * 4) = hi;
-      *reinterpret_cast<V4*>(r.pS + row * kTile + tx * 4) = lo;
-      *reinterpret_cast<V4*>(r.pS + row * kTile + 64 + tx * 4) = hi;
+      store4(gPw + row * r.ld + tx * 4, &c[i][0]);
+      store4(gPw + row * r.ld + 64 + tx * 4, &c[i][4]);
+      store4(r.pS + row * kTile + tx * 4, &c[i][0]);
+      store4(r.pS + row * kTile + 64 + tx * 4, &c[i][4]);
 #pragma unroll
       for (int jj = 0; jj < 8; ++jj) s[row][(jj < 4 ? 0 : 64) + tx * 4 + (jj & 3)] = c[i][jj];
     }
@@ -260,11 +323,12 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 /// k-major (Bs[k][n]), K = kTile. Panels: grid (R, 2), y = 0 row panel, y = 1 column panel.
 /// Rest: grid (R, R), x = J, y = I.
 template <class T, GemmMode M>
-__global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArgs<T> r) {
+__global__ void __launch_bounds__(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
+  constexpr int kSt = gemm_stages<T>();
+  constexpr int TM = gemm_rows<T>(), kHalf = TM / 2, kThreads = gemm_threads<T>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* sA = reinterpret_cast<T*>(smem_raw);   // (kStages, kBK, B)
-  T* sB = sA + kStages * kBK * kTile;        // (kStages, kBK, B)
-  using V4 = Vec4<T>;
+  T* sA = reinterpret_cast<T*>(smem_raw);   // (kSt, kBK, B)
+  T* sB = sA + kSt * kBK * kTile;            // (kSt, kBK, B)
 
   const T* gA;
   const T* gB;
@@ -296,11 +360,12 @@ __global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArg
   const int tid = threadIdx.x;
   // Loader: a stage is kBK rows of 128 elements of A and of B, 16 bytes per copy.
   auto load_stage = [&](int stage, int kc) {
-    constexpr int kCopies = kBK * kTile / 4 / kGemmThreads;  // per operand per thread
+    constexpr int kPer = 16 / int(sizeof(T));                     // elements per 16-byte copy
+    constexpr int kCopies = kBK * kTile / kPer / kThreads;       // per operand per thread
 #pragma unroll
     for (int q = 0; q < kCopies; ++q) {
-      const int idx = tid + q * kGemmThreads;
-      const int row = idx / (kTile / 4), col = (idx % (kTile / 4)) * 4;
+      const int idx = tid + q * kThreads;
+      const int row = idx / (kTile / kPer), col = (idx % (kTile / kPer)) * kPer;
       const std::int64_t k = std::int64_t(kc) * kBK + row;
       cp_async_16(sA + (stage * kBK + row) * kTile + col, gA + k * lda + col);
       cp_async_16(sB + (stage * kBK + row) * kTile + col, gB + k * ldb + col);
@@ -308,56 +373,53 @@ __global__ void __launch_bounds__(kGemmThreads, 2) minplus_gemm_128x128(RoundArg
   };
   constexpr int kChunks = kTile / kBK;
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
+  for (int s = 0; s < kSt - 1; ++s) {
     load_stage(s, s);
     cp_async_commit();
   }
 
+  // Thread (tx, ty) holds rows ty*kHalf + {0..kHalf-1} and 64 + the same, columns tx*4 + {0..3}
+  // and 64 + the same: a TM x 8 register tile.
   const int tx = tid % 16, ty = tid / 16;
-  T c[8][8];
+  T c[TM][8];
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
-    const V4 lo = __ldcg(reinterpret_cast<const V4*>(gC + row * ldc + tx * 4));
-    const V4 hi = __ldcg(reinterpret_cast<const V4*>(gC + row * ldc + 64 + tx * 4));
-    c[i][0] = lo.x; c[i][1] = lo.y; c[i][2] = lo.z; c[i][3] = lo.w;
-    c[i][4] = hi.x; c[i][5] = hi.y; c[i][6] = hi.z; c[i][7] = hi.w;
+  for (int i = 0; i < TM; ++i) {
+    const int row = (i < kHalf ? 0 : 64) + ty * kHalf + (i % kHalf);
+    load4_cg(&c[i][0], gC + row * ldc + tx * 4);
+    load4_cg(&c[i][4], gC + row * ldc + 64 + tx * 4);
   }
 
 #pragma unroll 1
   for (int kc = 0; kc < kChunks; ++kc) {
-    cp_async_wait<kStages - 2>();
+    cp_async_wait<kSt - 2>();
     __syncthreads();  // chunk kc visible to all; every thread is done with chunk kc-1's stage
-    if (kc + kStages - 1 < kChunks) load_stage((kc + kStages - 1) % kStages, kc + kStages - 1);
+    if (kc + kSt - 1 < kChunks) load_stage((kc + kSt - 1) % kSt, kc + kSt - 1);
     cp_async_commit();
-    const T* As = sA + (kc % kStages) * kBK * kTile;
-    const T* Bs = sB + (kc % kStages) * kBK * kTile;
+    const T* As = sA + (kc % kSt) * kBK * kTile;
+    const T* Bs = sB + (kc % kSt) * kBK * kTile;
 #pragma unroll
     for (int k = 0; k < kBK; ++k) {
-      T a[8], b[8];
-      *reinterpret_cast<V4*>(&a[0]) = *reinterpret_cast<const V4*>(As + k * kTile + ty * 4);
-      *reinterpret_cast<V4*>(&a[4]) = *reinterpret_cast<const V4*>(As + k * kTile + 64 + ty * 4);
-      *reinterpret_cast<V4*>(&b[0]) = *reinterpret_cast<const V4*>(Bs + k * kTile + tx * 4);
-      *reinterpret_cast<V4*>(&b[4]) = *reinterpret_cast<const V4*>(Bs + k * kTile + 64 + tx * 4);
+      T a[TM], b[8];
+      load_n<kHalf>(&a[0], As + k * kTile + ty * kHalf);
+      load_n<kHalf>(&a[kHalf], As + k * kTile + 64 + ty * kHalf);
+      load4(&b[0], Bs + k * kTile + tx * 4);
+      load4(&b[4], Bs + k * kTile + 64 + tx * 4);
 #pragma unroll
-      for (int i = 0; i < 8; ++i)
+      for (int i = 0; i < TM; ++i)
 #pragma unroll
         for (int jj = 0; jj < 8; ++jj) c[i][jj] = relax(a[i], b[jj], c[i][jj]);
     }
   }
 
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);
+  for (int i = 0; i < TM; ++i) {
+    const int row = (i < kHalf ? 0 : 64) + ty * kHalf + (i % kHalf);
     if constexpr (M == GemmMode::ColPanelRep) {
 #pragma unroll
       for (int jj = 0; jj < 8; ++jj) c[i][jj] = T(replicate16(int(c[i][jj])));
     }
-    V4 lo, hi;
-    lo.x = c[i][0]; lo.y = c[i][1]; lo.z = c[i][2]; lo.w = c[i][3];
-    hi.x = c[i][4]; hi.y = c[i][5]; hi.z = c[i][6]; hi.w = c[i][7];
-    __stcg(reinterpret_cast<V4*>(gD + row * ldd + tx * 4), lo);
-    __stcg(reinterpret_cast<V4*>(gD + row * ldd + 64 + tx * 4), hi);
+    store4_cg(gD + row * ldd + tx * 4, &c[i][0]);
+    store4_cg(gD + row * ldd + 64 + tx * 4, &c[i][4]);
   }
 }
 
@@ -478,16 +540,18 @@ __global__ void scatter_edges_s16(unsigned* __restrict__ d16, std::int64_t ld16,
   }
 }
 
-/// Rows [r0, r0 + rows) of the packed matrix as int32 (kInf16 -> unreachable), n per row.
+/// Rows [r0, r0 + rows) of the packed matrix as U (int32 or int64; kInf16 -> U's unreachable),
+/// n per row.
+template <class U>
 __global__ void expand_rows_s16(const unsigned* __restrict__ d16, std::int64_t ld16, std::int64_t r0, std::int64_t rows,
-                                std::int64_t n, int* __restrict__ out) {
+                                std::int64_t n, U* __restrict__ out) {
   const std::int64_t total = rows * n;
   for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
        x += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t r = x / n, j = x - r * n;
     const unsigned w = d16[(r0 + r) * ld16 + j / 2];
     const int v = (j & 1) ? hi16(w) : lo16(w);
-    out[x] = v >= kInf16 ? inf_value<int>() : v;
+    out[x] = v >= kInf16 ? inf_value<U>() : U(v);
   }
 }
 
@@ -505,19 +569,6 @@ __global__ void pack_s16(const int* __restrict__ d, std::int64_t n_pad, unsigned
     }
     d16[x] = pack16(lo, hi);
   }
-}
-
-/// *bad = 1 when some logical off-diagonal cell (i, j < n) is at kInf16.
-__global__ void find_inf16(const unsigned* __restrict__ d16, std::int64_t ld16, std::int64_t n, int* bad) {
-  const std::int64_t words = (n + 1) / 2, total = n * words;
-  bool found = false;
-  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
-       x += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t i = x / words, p = x - i * words, j = 2 * p;
-    const unsigned w = d16[i * ld16 + p];
-    found |= (j != i && lo16(w) >= kInf16) || (j + 1 < n && j + 1 != i && hi16(w) >= kInf16);
-  }
-  if (found) atomicOr(bad, 1);
 }
 
 /// d[i][j] = d16's value (kInf16 -> the int32 unreachable value), over the n_pad x n_pad matrix.
@@ -548,22 +599,26 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
                                      const std::int64_t* __restrict__ row_ptr,
                                      const std::int32_t* __restrict__ col, const T* __restrict__ wt,
                                      std::int32_t* __restrict__ next) {
-  using V4 = Vec4<T>;
   const std::int64_t i = blockIdx.x;
   const std::int64_t j0 = (std::int64_t(blockIdx.y) * blockDim.x + threadIdx.x) * 4;
   if (i >= n || j0 >= n) return;
+  // Integers: a start above every w + d (both below the unreachable value) so that some arc is
+  // taken even toward unreachable j (masked below); floats: inf, never beaten by inf.
+  constexpr T kStart = std::is_same_v<T, int> ? T(0x7fffffff)
+                       : std::is_same_v<T, long> ? T(0x7fffffffffffffffl) : inf_value<T>();
   T best[4];
   int arg[4] = {-1, -1, -1, -1};
 #pragma unroll
-  for (int q = 0; q < 4; ++q) best[q] = std::is_same_v<T, int> ? T(0x7fffffff) : inf_value<T>();
-  auto take = [&](int v, T w, const V4& dv) {  // in edge order: strict '<' keeps the first minimum
-    const T cand[4] = {w + dv.x, w + dv.y, w + dv.z, w + dv.w};
+  for (int q = 0; q < 4; ++q) best[q] = kStart;
+  auto take = [&](int v, T w, const T (&dv)[4]) {  // in edge order: strict '<' keeps the first minimum
 #pragma unroll
-    for (int q = 0; q < 4; ++q)
-      if (cand[q] < best[q]) {
-        best[q] = cand[q];
+    for (int q = 0; q < 4; ++q) {
+      const T cand = w + dv[q];
+      if (cand < best[q]) {
+        best[q] = cand;
         arg[q] = v;
       }
+    }
   };
   std::int64_t e = row_ptr[i];
   const std::int64_t e1 = row_ptr[i + 1];
@@ -572,20 +627,24 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
   for (; e + 4 <= e1; e += 4) {
     int v[4];
     T w[4];
-    V4 dv[4];
+    T dv[4][4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
       v[k] = col[e + k];
       w[k] = wt[e + k];
     }
 #pragma unroll
-    for (int k = 0; k < 4; ++k) dv[k] = *reinterpret_cast<const V4*>(d + v[k] * ld + j0);
+    for (int k = 0; k < 4; ++k) load4(&dv[k][0], d + v[k] * ld + j0);
 #pragma unroll
     for (int k = 0; k < 4; ++k) take(v[k], w[k], dv[k]);
   }
-  for (; e < e1; ++e) take(col[e], wt[e], *reinterpret_cast<const V4*>(d + std::int64_t(col[e]) * ld + j0));
-  const V4 di = *reinterpret_cast<const V4*>(d + i * ld + j0);
-  const T dq[4] = {di.x, di.y, di.z, di.w};
+  for (; e < e1; ++e) {
+    T dv[4];
+    load4(&dv[0], d + std::int64_t(col[e]) * ld + j0);
+    take(col[e], wt[e], dv);
+  }
+  T dq[4];
+  load4(&dq[0], d + i * ld + j0);
   int4 out;
   int* o = &out.x;
 #pragma unroll
@@ -594,6 +653,54 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
     o[q] = (j >= n || j == i || !(dq[q] < inf_value<T>())) ? -1 : arg[q];
   }
   *reinterpret_cast<int4*>(next + i * ld + j0) = out;
+}
+
+// ---- the type ladder: checking a capped rung, widening its result ------------------------------
+// A rung runs the rounds in a narrow type capped at C (int16x2: kInf16, int32: its unreachable
+// value) and is kept when no cell lies in the band [lo, C) with lo = C - max weight
+// (core/distance_evidence.hpp has the proof). Then cells at C are unreachable and the rest exact.
+
+/// *bad = 1 when some cell of the (rows x cols, ld) int32 matrix lies in [lo, cap).
+__global__ void find_in_band(const int* __restrict__ d, std::int64_t ld, std::int64_t rows, std::int64_t cols,
+                             int lo, int cap, int* bad) {
+  const std::int64_t total = rows * cols;
+  bool found = false;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / cols, j = x - i * cols;
+    const int v = d[i * ld + j];
+    found |= v >= lo && v < cap;
+  }
+  if (found) atomicOr(bad, 1);
+}
+
+/// The same on the packed int16x2 matrix (n logical columns per row).
+__global__ void find_in_band_s16(const unsigned* __restrict__ d16, std::int64_t ld16, std::int64_t n, int lo,
+                                 int* bad) {
+  const std::int64_t words = (n + 1) / 2, total = n * words;
+  bool found = false;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = x / words, p = x - i * words;
+    const unsigned w = d16[i * ld16 + p];
+    const int a = lo16(w), b = hi16(w);
+    found |= (a >= lo && a < kInf16) || (2 * p + 1 < n && b >= lo && b < kInf16);
+  }
+  if (found) atomicOr(bad, 1);
+}
+
+/// Rows [r0, r0 + rows) of an int32 matrix (ld) as U, n per row: the int32 unreachable value ->
+/// U's (an int32 rung's result handed out as int64).
+template <class U>
+__global__ void widen_rows(const int* __restrict__ d, std::int64_t ld, std::int64_t r0, std::int64_t rows,
+                           std::int64_t n, U* __restrict__ out) {
+  const std::int64_t total = rows * n;
+  for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
+       x += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t r = x / n, j = x - r * n;
+    const int v = d[(r0 + r) * ld + j];
+    out[x] = v >= inf_value<int>() ? inf_value<U>() : U(v);
+  }
 }
 
 }  // namespace
