@@ -133,7 +133,7 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) 
 }
 
 bool host_memory_fits(std::int64_t n_pad, double bytes_per_cell) {
-  return double(n_pad) * double(n_pad) * bytes_per_cell <= double(host_memory_limit());
+  return double(n_pad) * double(n_pad) * bytes_per_cell <= double(host_memory_limit().bytes);
 }
 
 bool int32_in_band(const Matrix& d, int lo) {
