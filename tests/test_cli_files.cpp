@@ -242,6 +242,26 @@ TEST(CliFiles, LongOutputNameWorks) {
     EXPECT_LE(fs::path(io::temp_path_for(d / name, 2147483647L, k)).filename().string().size(), 255u);
 }
 
+TEST(OutputTemps, StaleTemporaryFilesOfAProcessAreFoundAndRemoved) {
+  // What the parent of a forked solve does when its worker was killed outright.
+  test::TempDir d;
+  for (const std::string& name : {std::string("out.bin"), std::string(250, 'm') + ".bin"}) {
+    const std::string target = d / name;
+    std::vector<std::string> made;
+    for (unsigned k : {0u, 1u, 42u}) {
+      made.push_back(io::temp_path_for(target, 4242, k));
+      test::write_bytes(made.back(), "x", 1);
+    }
+    const std::string other = io::temp_path_for(target, 4243, 0);  // another process's
+    test::write_bytes(other, "x", 1);
+    io::remove_stale_temps(target, 4242);
+    for (const auto& m : made) EXPECT_FALSE(fs::exists(m)) << m;
+    EXPECT_TRUE(fs::exists(other));
+    fs::remove(other);
+  }
+  EXPECT_TRUE(entries(d.path()).empty());
+}
+
 // ---- inputs --------------------------------------------------------------------------------------
 
 TEST(CliFiles, DashIsStdin) {

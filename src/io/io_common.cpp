@@ -434,11 +434,12 @@ std::string temp_path_for(const std::string& target, long pid, unsigned k) {
   const std::filesystem::path p(target);
   const std::string dir = p.has_parent_path() ? p.parent_path().string() + "/" : std::string();
   std::string suffix = ".tmp." + std::to_string(pid);
-  if (k) suffix.append(1, '.').append(std::to_string(k));
   std::string base = p.filename().string();
-  // ".NAME.tmp.PID" within NAME_MAX: a long NAME is cut (the directory's own listing shows which).
-  constexpr std::size_t kNameMax = 255;
-  if (1 + base.size() + suffix.size() > kNameMax) base.resize(kNameMax - 1 - suffix.size());
+  // ".NAME.tmp.PID[.k]" within NAME_MAX: a long NAME is cut, the same for every k (so that
+  // remove_stale_temps finds them all by one prefix).
+  constexpr std::size_t kNameMax = 255, kLongestK = 11;  // ".4294967295"
+  if (1 + base.size() + suffix.size() + kLongestK > kNameMax) base.resize(kNameMax - 1 - suffix.size() - kLongestK);
+  if (k) suffix.append(1, '.').append(std::to_string(k));
   std::string t;
   t.reserve(dir.size() + base.size() + suffix.size() + 1);
   t.append(dir).append(1, '.').append(base).append(suffix);
