@@ -173,8 +173,8 @@ InputFile::InputFile(const std::string& path, InputKind kind) : path_(path) {
   if (S_ISDIR(st.st_mode)) throw InputError(path, "", "cannot read: is a directory");
 
   // Regular files that report a size are mapped; size 0 may be a /proc or /sys file that has
-  // content all the same: read those.
-  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+  // content all the same: read those. Stdin is read from where it stands, whatever it is.
+  if (S_ISREG(st.st_mode) && st.st_size > 0 && f.own) {
     size_ = std::size_t(st.st_size);
     ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     // Small files: fault everything in now. Big ones: asynchronous read-ahead of the whole file

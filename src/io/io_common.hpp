@@ -44,9 +44,11 @@ enum class InputKind { Any, Graph };
 /// stops where a binary NTHU header says the graph ends (kind Graph), and never takes more than
 /// the memory available (ResourceError naming the file and offset). A mapped file that shrinks
 /// while it is parsed does not kill the process with SIGBUS: the missing pages read as zeros and
-/// the read fails with InputError "FILE: changed while being read" (from the destructor when the
-/// parse succeeded, from fail_at_offset()/fail_at_line() when the zeros made it fail; the same
-/// for a file whose size or modification time changed). Throws InputError(path, "", "cannot open
+/// the read fails with InputError "FILE: changed while being read": from check_unchanged(),
+/// which a caller runs after a parse that succeeded (read_graph does; the destructor runs it too
+/// when no exception is in flight, but a throw there leaks a returned object under GCC 12), and
+/// from fail_at_offset()/fail_at_line() when the zeros made the parse fail. The same for a file
+/// whose size or modification time changed. Throws InputError(path, "", "cannot open
 /// ...") for an unreadable path or a directory.
 class InputFile {
  public:
