@@ -329,6 +329,9 @@ Result solve(const Graph& input, const SolveOptions& options) {
     result.timings.build = seconds_since(t_build);
     backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
   }
+  // A backend that streamed leaves empty matrices (Matrix{}, int32 by default): they still say
+  // which type the distances are (Result::dtype(), --stats).
+  if (result.dist.empty() && result.dist.dtype() != t) result.dist = Matrix(0, 0, t);
   if (result.rounds.empty()) result.rounds = backend->rounds_used();
   if (result.rounds.empty()) result.rounds = dtype_name(t);
 
