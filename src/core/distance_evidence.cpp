@@ -23,12 +23,15 @@ struct Csr {
 
 /// Out-arcs by source (self loops dropped, undirected edges both ways), built with per-thread
 /// counts so that 5M edges take a few ms.
-Csr build_csr(const Graph& g) {
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+Csr build_csr(const Graph& g, const std::atomic<bool>* cancel) {
   const std::int64_t n = g.num_vertices, E = std::int64_t(g.src.size());
   Csr c;
   c.start.assign(std::size_t(n) + 1, 0);
   std::vector<std::int64_t> deg(std::size_t(n), 0);
   for (std::int64_t e = 0; e < E; ++e) {
+    if ((e & 0xffff) == 0 && cancelled(cancel)) return c;
     const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
     if (u == v) continue;
     ++deg[std::size_t(u)];
@@ -39,6 +42,7 @@ Csr build_csr(const Graph& g) {
   c.w.resize(c.to.size());
   std::vector<std::int64_t> pos(c.start.begin(), c.start.end() - 1);
   for (std::int64_t e = 0; e < E; ++e) {
+    if ((e & 0xffff) == 0 && cancelled(cancel)) return c;
     const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
     if (u == v) continue;
     const double w = g.weight[std::size_t(e)];
@@ -55,8 +59,6 @@ Csr build_csr(const Graph& g) {
 }
 
 /// Dijkstra with a binary heap; the largest final distance, or the first final one >= stop_at.
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
-
 double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at, const std::atomic<bool>* cancel) {
   std::vector<double> d(std::size_t(n), std::numeric_limits<double>::infinity());
   using Item = std::pair<double, std::int32_t>;
@@ -98,6 +100,7 @@ double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit
   for (std::int64_t b = 0; b < limit; ++b) {
     if ((b & 255) == 0 && cancelled(cancel)) return 0;
     for (std::size_t q = 0; q < bucket[std::size_t(b)].size(); ++q) {
+      if ((q & 255) == 255 && cancelled(cancel)) return 0;
       const std::int32_t u = bucket[std::size_t(b)][q];
       if (d[std::size_t(u)] != b) continue;  // a stale entry
       best = b;
@@ -124,7 +127,7 @@ double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at,
   const std::int64_t n = g.num_vertices;
   if (n <= 1 || sources <= 0 || g.is_dense() || g.src.empty()) return 0;
   if (*std::min_element(g.weight.begin(), g.weight.end()) < 0) return 0;
-  const Csr c = build_csr(g);
+  const Csr c = build_csr(g, cancel);
   if (cancelled(cancel)) return 0;
   const int k = int(std::min<std::int64_t>(sources, n));
   const bool buckets = g.integer_weights && stop_at <= double(std::int64_t(1) << 17) && stop_at >= 1;

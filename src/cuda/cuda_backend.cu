@@ -273,8 +273,12 @@ class CudaBackend final : public BackendImpl {
     trace("cuda: device matrix built");
     t0 = Clock::now();
     Evidence evidence;
+    const double arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
+    const double nv = double(g.num_vertices);
+    if (ask16 && !evidence_pays(arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
+    const bool ask32 = rung.checked && evidence_pays(arcs, nv, 15e12);
     if (ask16) evidence.start(g, band16);
-    else if (rung.checked) evidence.start(g, band32);
+    else if (ask32) evidence.start(g, band32);
     // With --paths the out-arcs are sorted by source and uploaded on a helper thread while the
     // rounds run (declared after fw: joined before fw goes, whatever throws).
     std::future<void> arcs;
@@ -305,11 +309,10 @@ class CudaBackend final : public BackendImpl {
     if (!done) {
       std::function<bool()> abandon;
       if constexpr (std::is_same_v<T, int>) {
-        if (rung.checked) {
+        if (ask32) {
           // The evidence asked about the int16x2 band and stopped at it: ask again for int32's.
-          if (evidence.started() && evidence.stop_at() < band32 && evidence.value() >= evidence.stop_at()) {
+          if (!evidence.started() || (evidence.stop_at() < band32 && evidence.value() >= evidence.stop_at()))
             evidence.restart(g, band32);
-          }
           abandon = [&] { return evidence.shows(band32); };
         }
       }
