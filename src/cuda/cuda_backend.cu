@@ -273,10 +273,10 @@ class CudaBackend final : public BackendImpl {
     trace("cuda: device matrix built");
     t0 = Clock::now();
     Evidence evidence;
-    const double arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
+    const double n_arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
     const double nv = double(g.num_vertices);
-    if (ask16 && !evidence_pays(arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
-    const bool ask32 = rung.checked && evidence_pays(arcs, nv, 15e12);
+    if (ask16 && !evidence_pays(n_arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
+    const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, 15e12);
     if (ask16) evidence.start(g, band16);
     else if (ask32) evidence.start(g, band32);
     // With --paths the out-arcs are sorted by source and uploaded on a helper thread while the
