@@ -41,11 +41,12 @@ InputFormat text_kind(const InputBytes& in, std::int64_t& bad_line, std::string&
     if (tok[0] == "a" && nt == 4) return InputFormat::Dimacs;
     if (tok[0][0] == '#' || tok[0][0] == '%') continue;
     if (is_number_start(tok[0][0])) return InputFormat::EdgeList;
-    // One header line ('src dst weight', 'u,v,w') may precede the edges.
-    if (header_seen) break;
-    header_seen = true;
+    // One header line ('src dst weight', 'u,v,w') may precede the edges; a second such line
+    // rules out an edge list.
     bad_line = lines.line_no();
     bad_text = std::string(line);
+    if (header_seen) return InputFormat::Auto;
+    header_seen = true;
   }
   if (!header_seen) {
     bad_line = std::max<std::int64_t>(1, lines.line_no());
