@@ -346,6 +346,58 @@ TEST(IoGzip, CorruptOrTruncatedDataIsOneErrorNamingTheFile) {
   expect_input_error(dir / "tail.txt.gz", "offset", "after the end of the gzip data");
 }
 
+TEST(IoGzip, CorruptedCompressedSniffedAndCsvFilesNeverCrash) {
+  // Flip, insert and cut bytes of valid files that take the new paths (gzip, sniffing, CSV fields,
+  // header and vertex-count comments): each read succeeds or throws InputError naming the file.
+  test::TempDir dir;
+  const Graph g = generate_uniform(12, 40, -9, 99, 3);
+  write_graph(dir / "v.txt.gz", g);
+  write_graph(dir / "v.csv", g);
+  write_graph(dir / "v.mtx.gz", g);
+  write_graph_dimacs(dir / "v.data", g);
+  write_text(dir / "w.csv", "# vertices: 12\nsrc,dst,w\n0,1,5\n1,2,-3\n2,11,7\n");
+  std::uint64_t state = 777;  // fixed seed: a failure is reproducible
+  auto rnd = [&state](std::uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  const char alphabet[] = "0123456789 -+.,#%\n\rpacsxe\x1f\x8b\x00\xff";
+  int ok = 0, refused = 0;
+  for (const char* name : {"v.txt.gz", "v.csv", "v.mtx.gz", "v.data", "w.csv"}) {
+    const std::vector<char> base = test::read_bytes(dir / name);
+    const std::string p = dir / (std::string("m_") + name);
+    for (int it = 0; it < 300; ++it) {
+      std::vector<char> b = base;
+      const int edits = 1 + int(rnd(3));
+      for (int k = 0; k < edits && !b.empty(); ++k) {
+        const std::size_t at = rnd(b.size());
+        switch (rnd(3)) {
+          case 0: b[at] = char(rnd(2) ? alphabet[rnd(sizeof alphabet - 1)] : char(rnd(256))); break;
+          case 1: b.insert(b.begin() + std::ptrdiff_t(at), alphabet[rnd(sizeof alphabet - 1)]); break;
+          default: b.resize(at); break;
+        }
+      }
+      test::write_bytes(p, b.data(), b.size());
+      try {
+        const Graph r = read_graph(p);
+        for (std::size_t e = 0; e < r.num_edges(); ++e) {
+          ASSERT_TRUE(r.src[e] >= 0 && r.src[e] < r.num_vertices) << name << " iteration " << it;
+          ASSERT_TRUE(r.dst[e] >= 0 && r.dst[e] < r.num_vertices) << name << " iteration " << it;
+        }
+        ++ok;
+      } catch (const InputError& e) {
+        ASSERT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+        ASSERT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        ++refused;
+      } catch (const std::exception& e) {
+        FAIL() << name << " iteration " << it << ": unexpected exception: " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(refused, 200);
+  EXPECT_GT(ok, 20);
+}
+
 // ---- output formats by extension -----------------------------------------------------------------
 
 TEST(IoOutputFormat, ByExtensionOrRefused) {

@@ -56,7 +56,9 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   if (n >= 18) {
     const unsigned char* t = in.bytes() + n - 4;
     const std::size_t hint = std::size_t(t[0]) | std::size_t(t[1]) << 8 | std::size_t(t[2]) << 16 | std::size_t(t[3]) << 24;
-    out.reserve(std::min(hint + 1, limit));
+    // Deflate expands at most ~1032:1, so a damaged trailer cannot ask for more than that.
+    const std::size_t most = n > limit / 1032 ? limit : n * 1032;
+    out.resize(std::min({hint + 1, most, limit}));  // one byte more: a full buffer means "more to come"
   }
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK) throw std::bad_alloc();
