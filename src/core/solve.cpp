@@ -13,6 +13,7 @@
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/float_bound.hpp"
 #include "core/johnson.hpp"
 #include "core/reference.hpp"
 
@@ -240,6 +241,9 @@ Result solve(const Graph& input, const SolveOptions& options) {
                        std::to_string(std::llround(input_bound)) + " >= 2^30-1; use --type int64");
     t = Dtype::Int64;
   }
+  // Floats: a path sum that could overflow to inf would read as unreachable (float_bound.hpp).
+  detail::check_float_weights_fit(input.num_vertices, range.max_abs_weight, t);
+  if (!h.empty()) detail::check_float_weights_fit(*g, t);
   if (!backend->supports(t)) {
     if (options.backend == Backend::Auto) backend = detail::make_cpu_backend();
     else
