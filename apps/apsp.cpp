@@ -96,6 +96,7 @@ struct SolveArgs {
   std::string in, out;
   std::string backend = "auto", type, input_format = "auto", output_format = "auto";
   int block = 0, threads = 0;
+  std::int64_t vertices = 0;
   std::vector<int> devices;
   bool undirected = false, paths = false, verify = false, quiet = false;
   bool stats = false;
@@ -305,7 +306,9 @@ int run_solve(const SolveArgs& a) {
   apsp::ReadOptions ro;
   ro.format = apsp::parse_input_format(a.input_format);
   ro.undirected = a.undirected;
+  ro.num_vertices = a.vertices;
   const apsp::OutputFormat of = apsp::parse_output_format(a.output_format);
+  if (of == apsp::OutputFormat::Auto) (void)apsp::output_format_for(a.out);  // unknown extension: refused now
 
   apsp::SolveOptions so;
   so.backend = apsp::parse_backend(a.backend);
@@ -513,8 +516,8 @@ int main(int argc, char** argv) {
   constexpr int kMaxThreads = apsp::detail::kMaxThreadsOption;  // more are clamped (thread_cap)
   SolveArgs sa;
   auto* solve = app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
-  solve->add_option("IN", sa.in, "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el edge list, else NTHU binary)")->required();
-  solve->add_option("OUT", sa.out, "output matrix (.npy NumPy, .txt text, else NTHU binary int32)")->required();
+  solve->add_option("IN", sa.in, "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el/.wel edge list, .bin NTHU binary, each also .gz; other names by content)")->required();
+  solve->add_option("OUT", sa.out, "output matrix (.npy NumPy, .txt/.csv/.tsv text, .bin/.out/no extension NTHU binary int32)")->required();
   solve->add_option("--backend", sa.backend, "auto|cpu|cuda|multi-gpu|mpi (auto: cuda when a GPU is usable, else cpu)")->capture_default_str();
   solve->add_option("--type", sa.type, "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be exact, float64 for fractional weights)");
   solve->add_option("--block", sa.block, "tile size (default: the backend's)")->check(CLI::Range(1, kMaxBlock));
@@ -523,12 +526,13 @@ int main(int argc, char** argv) {
   solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
   solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve->add_option("--vertices", sa.vertices, "the graph has N vertices (isolated high-numbered ones included; edge-list ids must be below N)");
   solve->add_flag("--paths", sa.paths, "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
   solve->add_flag("--verify", sa.verify, "check against a reference (full for V <= 2048, else 16 sampled sources)");
   auto* stats_opt = solve->add_option("--stats", sa.stats_file, "print stage timings to stderr, or append JSON to FILE")->expected(0, 1);
   solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
 
-  std::string gen_out, gen_kind = "uniform", gen_format = "nthu";
+  std::string gen_out, gen_kind = "uniform", gen_format = "auto";
   std::int64_t gen_v = 1000, gen_e = -1, gen_wmin = 0, gen_wmax = 1000, gen_rows = 0, gen_cols = 0;
   int gen_scale = 10;
   std::uint64_t gen_seed = 1;
@@ -543,7 +547,7 @@ int main(int argc, char** argv) {
   gen->add_option("--wmin", gen_wmin, "smallest weight")->capture_default_str();
   gen->add_option("--wmax", gen_wmax, "largest weight")->capture_default_str();
   gen->add_option("--seed", gen_seed, "random seed")->capture_default_str();
-  gen->add_option("--format", gen_format, "nthu|edgelist")->capture_default_str();
+  gen->add_option("--format", gen_format, "auto|nthu|dimacs|mtx|edgelist (auto: by OUT's extension)")->capture_default_str();
 
   std::string path_dist, path_next;
   std::int64_t path_i = 0, path_j = 0;
@@ -590,6 +594,8 @@ int main(int argc, char** argv) {
       return rc;
     }
     if (*gen) {
+      const apsp::GraphFormat gen_f = apsp::parse_graph_format(gen_format);
+      if (gen_f == apsp::GraphFormat::Auto) (void)apsp::graph_format_for(gen_out);  // refused before generating
       apsp::Graph g;
       if (gen_kind == "uniform") {
         const std::int64_t e = gen_e >= 0 ? gen_e : std::min<std::int64_t>(5000000, gen_v * (gen_v - 1) / 4);
@@ -602,9 +608,7 @@ int main(int argc, char** argv) {
       } else {
         throw apsp::UsageError("unknown generator '" + gen_kind + "' (expected uniform, rmat or grid)");
       }
-      if (gen_format == "nthu") apsp::write_graph_nthu(gen_out, g);
-      else if (gen_format == "edgelist") apsp::write_graph_edgelist(gen_out, g);
-      else throw apsp::UsageError("unknown graph format '" + gen_format + "' (expected nthu or edgelist)");
+      apsp::write_graph(gen_out, g, gen_f);
       return 0;
     }
     if (*pathc) return run_path(path_dist, path_next, path_i, path_j);

@@ -540,19 +540,30 @@ TEST(IoMatrix, NpyLoadsInNumpyWithMmap) {
 }
 
 TEST(IoMatrix, TextRoundTripEveryDtype) {
+  // Unreachable is `inf` in text whatever the dtype; reading gives the narrowest integer type
+  // whose sentinel no finite value reaches, and maps `inf` to it.
   test::TempDir dir;
   const std::string p = dir / "d.txt";
   write_matrix(p, padded_matrix<std::int32_t>(4, 6));
   const auto b = test::read_bytes(p);
   const std::string s(b.begin(), b.end());
-  EXPECT_EQ(s.substr(0, s.find('\n')), "-50 -49 -48 1073741823 -46 -45");
+  EXPECT_EQ(s.substr(0, s.find('\n')), "-50 -49 -48 inf -46 -45");
   EXPECT_EQ(std::count(s.begin(), s.end(), '\n'), 4);
-  expect_same_values<std::int32_t>(read_matrix(p), padded_matrix<std::int32_t>(4, 6));
-
-  write_matrix(p, padded_matrix<std::int64_t>(4, 6));
+  EXPECT_EQ(s.find("1073741823"), std::string::npos) << s;
   Matrix r = read_matrix(p);
+  EXPECT_EQ(r.dtype(), Dtype::Int32);
+  expect_same_values<std::int32_t>(r, padded_matrix<std::int32_t>(4, 6));
+
+  Matrix m64 = padded_matrix<std::int64_t>(4, 6);
+  m64.at<std::int64_t>(2, 1) = std::int64_t{5} << 40;  // beyond int32: reads back as int64
+  write_matrix(p, m64);
+  const auto b64 = test::read_bytes(p);
+  const std::string s64(b64.begin(), b64.end());
+  EXPECT_EQ(s64.substr(0, s64.find('\n')), "-50 -49 -48 inf -46 -45");
+  EXPECT_EQ(s64.find("4611686018427387903"), std::string::npos) << s64;
+  r = read_matrix(p);
   EXPECT_EQ(r.dtype(), Dtype::Int64);
-  expect_same_values<std::int64_t>(r, padded_matrix<std::int64_t>(4, 6));
+  expect_same_values<std::int64_t>(r, m64);
 
   Matrix md = padded_matrix<double>(3, 3);
   md.at<double>(1, 1) = 0.1;
@@ -563,6 +574,41 @@ TEST(IoMatrix, TextRoundTripEveryDtype) {
   r = read_matrix(p);
   EXPECT_EQ(r.dtype(), Dtype::Float64);
   expect_same_values<double>(r, md);
+}
+
+TEST(IoMatrix, TextUnreachableIsInfForEveryDtype) {
+  // The same distances in any dtype give the same text: d(0,1) unreachable, d(1,0) = 7.
+  test::TempDir dir;
+  std::vector<std::string> texts;
+  for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) {
+    Matrix m(2, 2, t);
+    visit_dtype(t, [&](auto tag) {
+      using T = decltype(tag);
+      m.at<T>(0, 0) = 0;
+      m.at<T>(0, 1) = unreachable<T>();
+      m.at<T>(1, 0) = T(7);
+      m.at<T>(1, 1) = 0;
+      return 0;
+    });
+    const std::string p = dir / (std::string("d_") + dtype_name(t) + ".txt");
+    write_matrix(p, m);
+    const auto b = test::read_bytes(p);
+    texts.emplace_back(b.begin(), b.end());
+  }
+  for (const std::string& t : texts) EXPECT_EQ(t, "0 inf\n7 0\n");
+}
+
+TEST(IoMatrix, CsvAndTsvOutputsUseTheirSeparatorAndReadBack) {
+  test::TempDir dir;
+  const Matrix m = padded_matrix<std::int32_t>(3, 4);
+  write_matrix(dir / "d.csv", m);
+  write_matrix(dir / "d.tsv", m);
+  const auto c = test::read_bytes(dir / "d.csv"), t = test::read_bytes(dir / "d.tsv");
+  const std::string cs(c.begin(), c.end()), ts(t.begin(), t.end());
+  EXPECT_EQ(cs.substr(0, cs.find('\n')), "-50,-49,-48,inf");
+  EXPECT_EQ(ts.substr(0, ts.find('\n')), "-50\t-49\t-48\tinf");
+  expect_same_values<std::int32_t>(read_matrix(dir / "d.csv"), m);
+  expect_same_values<std::int32_t>(read_matrix(dir / "d.tsv"), m);
 }
 
 TEST(IoMatrix, WriteReplacesAnExistingFileAtomically) {
@@ -718,8 +764,8 @@ TEST(IoBadInput, NonNumericText) {
   write_text(dir / "g.txt", "0 1 2\n0 x 1\n");
   std::string msg = expect_input_error(dir / "g.txt", "line 2");
   EXPECT_NE(msg.find("'x'"), std::string::npos) << msg;
-  write_text(dir / "g.csv", "src,dst,weight\n0,1,2\n");
-  expect_input_error(dir / "g.csv", "line 1");
+  write_text(dir / "g.csv", "src,dst,weight\nsrc,dst,weight\n0,1,2\n");  // one header line only
+  expect_input_error(dir / "g.csv", "line 2");
   write_text(dir / "w.txt", "0 1 1.5.2\n");
   expect_input_error(dir / "w.txt", "line 1");
   write_text(dir / "p.txt", "0 +-1 2\n");

@@ -1,10 +1,11 @@
 // apsp/io.hpp — reading graphs and writing results in the supported file formats.
 //
 // Inputs: NTHU binary (int32 V, int32 E, E x (src, dst, w) int32, little-endian), DIMACS .gr,
-// Matrix Market .mtx, edge lists (.txt .csv .tsv .el). Outputs: NTHU binary (V*V int32), .npy,
-// text. Every reader validates sizes before allocating and throws InputError naming the file and
-// the offset or line. Every writer writes to a temporary file in the same directory and renames it
-// over the target only on success.
+// Matrix Market .mtx, edge lists (.txt .csv .tsv .el .wel), each also gzip-compressed (NAME.gz).
+// A name that does not say the format is read by its content (docs/io.md: "Formats"). Outputs:
+// NTHU binary (V*V int32), .npy, text. Every reader validates sizes before allocating and throws
+// InputError naming the file and the offset or line. Every writer writes to a temporary file in
+// the same directory and renames it over the target only on success.
 #pragma once
 
 #include <cstdint>
@@ -18,28 +19,46 @@ namespace apsp {
 
 enum class InputFormat { Auto, Nthu, Dimacs, MatrixMarket, EdgeList };
 enum class OutputFormat { Auto, Nthu, Npy, Text };
+/// The format of a graph file, for writing as for reading.
+using GraphFormat = InputFormat;
 
 /// "nthu", "dimacs", "mtx", "edgelist" (and "auto"); throws UsageError otherwise.
 InputFormat parse_input_format(const std::string& s);
+/// The same names, for a graph to write; the UsageError speaks of a graph format.
+GraphFormat parse_graph_format(const std::string& s);
 /// "nthu", "npy", "text" (and "auto"); throws UsageError otherwise.
 OutputFormat parse_output_format(const std::string& s);
-/// By extension: .gr -> Dimacs, .mtx -> MatrixMarket, .txt .csv .tsv .el -> EdgeList, else Nthu.
+/// By name, a final ".gz" set aside: .gr -> Dimacs, .mtx -> MatrixMarket, .txt .csv .tsv .el .wel
+/// -> EdgeList; no extension, .bin, .in, .nthu and numeric extensions (the course's c01.1) ->
+/// Nthu; anything else -> Auto: read_graph() then goes by the content alone.
 InputFormat input_format_for(const std::string& path);
-/// By extension: .npy -> Npy, .txt -> Text, else Nthu.
+/// By extension: .npy -> Npy; .txt .tsv .csv -> Text (values separated by a space, a tab, a
+/// comma); no extension, .bin, .out, .nthu, .next, numeric extensions -> Nthu. Throws UsageError
+/// for any other extension ("use --output-format"), so a name is never written in a format it
+/// does not say.
 OutputFormat output_format_for(const std::string& path);
+/// The format write_graph() gives `path`, by the same names as input_format_for (a final ".gz"
+/// compresses). Throws UsageError for .npy (a graph is not a matrix) and unknown extensions.
+GraphFormat graph_format_for(const std::string& path);
 
 struct ReadOptions {
   InputFormat format = InputFormat::Auto;
   /// Treat every edge as undirected (sets Graph::directed = false).
   bool undirected = false;
+  /// > 0: the graph has this many vertices (isolated high-numbered vertices included). An edge
+  /// list's ids must then be below it (InputError naming the line otherwise); a format whose
+  /// header states V (NTHU, DIMACS, Matrix Market) may only be widened by it. 0: from the file
+  /// (an edge list's "# vertices: N" / "# Nodes: N" comment, else the largest id + 1).
+  std::int64_t num_vertices = 0;
 };
 
 /// Reads a graph. Throws InputError (exit code 3) for bad content and for an unreadable path.
 Graph read_graph(const std::string& path, const ReadOptions& options = {});
 
 /// Writes the rows() x cols() block of `m` (any dtype; NTHU requires int32-representable values,
-/// text and npy take any dtype). Unreachable is written as the dtype's sentinel: 1073741823
-/// (int32, and NTHU output of any dtype), 4611686018427387903 (int64), inf (floats). Atomic: temp file + rename. Throws Error on I/O failure or when a
+/// text and npy take any dtype). Unreachable: `inf` in text whatever the dtype; in .npy the
+/// dtype's sentinel, 1073741823 (int32), 4611686018427387903 = 2^62-1 (int64), inf (floats); in
+/// NTHU output 1073741823. Atomic: temp file + rename. Throws Error on I/O failure or when a
 /// value cannot be represented in the format (e.g. int64 distance >= 2^30-1 in NTHU output).
 void write_matrix(const std::string& path, const Matrix& m, OutputFormat format = OutputFormat::Auto);
 
@@ -71,12 +90,26 @@ class MatrixStreamWriter {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Reads a matrix written by write_matrix: NTHU (int32, must be square), npy or text.
+/// Reads a matrix written by write_matrix: NTHU (int32, must be square), npy or text. Auto: .npy
+/// content (its magic) or name -> npy, a text name -> text (`inf` reads as the integer sentinel
+/// when every other value is an integer), else NTHU.
 Matrix read_matrix(const std::string& path, OutputFormat format = OutputFormat::Auto);
 
-/// Writes a graph in NTHU binary (ids and weights must fit int32) — used by `apsp generate`.
+/// Writes a graph in the format `format` names, or (Auto) its path names (graph_format_for), so
+/// that read_graph() reads back the same graph; NAME.gz is gzip-compressed. Throws UsageError
+/// for .npy, an unknown extension, an explicit format that contradicts the extension, or a graph
+/// the format cannot hold. Used by `apsp generate`.
+void write_graph(const std::string& path, const Graph& g, GraphFormat format = GraphFormat::Auto);
+/// Writes a graph in NTHU binary (ids and weights must fit int32). An undirected graph is written
+/// in both directions.
 void write_graph_nthu(const std::string& path, const Graph& g);
-/// Writes a graph as a text edge list "u v w" per line.
+/// Writes a graph as a text edge list "u v w" per line (commas for .csv, tabs for .tsv) after a
+/// comment header "# Nodes: V Edges: M" that keeps isolated high-numbered vertices.
 void write_graph_edgelist(const std::string& path, const Graph& g);
+/// Writes a graph as DIMACS .gr ("p sp V M", "a u v w", 1-based). Weights must be integers within
+/// +-2^53; an undirected graph is written in both directions.
+void write_graph_dimacs(const std::string& path, const Graph& g);
+/// Writes a graph as Matrix Market coordinate (integer or real; an undirected graph as symmetric).
+void write_graph_mtx(const std::string& path, const Graph& g);
 
 }  // namespace apsp

@@ -23,12 +23,15 @@ struct Csr {
 
 /// Out-arcs by source (self loops dropped, undirected edges both ways), built with per-thread
 /// counts so that 5M edges take a few ms.
-Csr build_csr(const Graph& g) {
+bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+Csr build_csr(const Graph& g, const std::atomic<bool>* cancel) {
   const std::int64_t n = g.num_vertices, E = std::int64_t(g.src.size());
   Csr c;
   c.start.assign(std::size_t(n) + 1, 0);
   std::vector<std::int64_t> deg(std::size_t(n), 0);
   for (std::int64_t e = 0; e < E; ++e) {
+    if ((e & 0xffff) == 0 && cancelled(cancel)) return c;
     const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
     if (u == v) continue;
     ++deg[std::size_t(u)];
@@ -39,6 +42,7 @@ Csr build_csr(const Graph& g) {
   c.w.resize(c.to.size());
   std::vector<std::int64_t> pos(c.start.begin(), c.start.end() - 1);
   for (std::int64_t e = 0; e < E; ++e) {
+    if ((e & 0xffff) == 0 && cancelled(cancel)) return c;
     const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
     if (u == v) continue;
     const double w = g.weight[std::size_t(e)];
@@ -55,14 +59,16 @@ Csr build_csr(const Graph& g) {
 }
 
 /// Dijkstra with a binary heap; the largest final distance, or the first final one >= stop_at.
-double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at) {
+double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at, const std::atomic<bool>* cancel) {
   std::vector<double> d(std::size_t(n), std::numeric_limits<double>::infinity());
   using Item = std::pair<double, std::int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
   d[std::size_t(s)] = 0;
   pq.push({0.0, std::int32_t(s)});
   double best = 0;
+  std::int64_t pops = 0;
   while (!pq.empty()) {
+    if ((++pops & 1023) == 0 && cancelled(cancel)) return 0;
     const auto [du, u] = pq.top();
     pq.pop();
     if (du > d[std::size_t(u)]) continue;
@@ -83,7 +89,7 @@ double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at
 /// Dial's bucket queue for integer weights: distances below `limit` kept exactly in buckets;
 /// a vertex first reached at >= limit is parked. When the buckets run dry, a parked vertex's final
 /// distance is >= limit (every shorter path would have gone through a bucket), so that is returned.
-double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit) {
+double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit, const std::atomic<bool>* cancel) {
   constexpr std::int64_t kInf = std::numeric_limits<std::int64_t>::max();
   std::vector<std::int64_t> d(std::size_t(n), kInf);
   std::vector<std::vector<std::int32_t>> bucket(static_cast<std::size_t>(limit));
@@ -92,7 +98,9 @@ double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit
   std::int64_t best = 0;
   bool parked = false;
   for (std::int64_t b = 0; b < limit; ++b) {
+    if ((b & 255) == 0 && cancelled(cancel)) return 0;
     for (std::size_t q = 0; q < bucket[std::size_t(b)].size(); ++q) {
+      if ((q & 255) == 255 && cancelled(cancel)) return 0;
       const std::int32_t u = bucket[std::size_t(b)][q];
       if (d[std::size_t(u)] != b) continue;  // a stale entry
       best = b;
@@ -115,20 +123,22 @@ double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit
 
 }  // namespace
 
-double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at) {
+double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at, const std::atomic<bool>* cancel) {
   const std::int64_t n = g.num_vertices;
   if (n <= 1 || sources <= 0 || g.is_dense() || g.src.empty()) return 0;
   if (*std::min_element(g.weight.begin(), g.weight.end()) < 0) return 0;
-  const Csr c = build_csr(g);
+  const Csr c = build_csr(g, cancel);
+  if (cancelled(cancel)) return 0;
   const int k = int(std::min<std::int64_t>(sources, n));
   const bool buckets = g.integer_weights && stop_at <= double(std::int64_t(1) << 17) && stop_at >= 1;
   std::vector<double> found(std::size_t(k), 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::min(k, omp_get_max_threads()))
   for (int q = 0; q < k; ++q) {
     const std::int64_t s = std::int64_t(q) * n / k;
-    found[std::size_t(q)] = buckets ? dial_max(c, n, s, std::int64_t(std::ceil(stop_at))) : dijkstra_max(c, n, s, stop_at);
+    found[std::size_t(q)] = buckets ? dial_max(c, n, s, std::int64_t(std::ceil(stop_at)), cancel)
+                                    : dijkstra_max(c, n, s, stop_at, cancel);
   }
-  return *std::max_element(found.begin(), found.end());
+  return cancelled(cancel) ? 0 : *std::max_element(found.begin(), found.end());
 }
 
 }  // namespace apsp::detail

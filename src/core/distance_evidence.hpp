@@ -12,6 +12,7 @@
 // whose band that bound already reaches is certain to fail and is skipped before its pass.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 
@@ -24,8 +25,20 @@ namespace apsp::detail {
 /// early once some distance >= stop_at is final (and returns that distance). Returns 0 without
 /// looking for graphs with a negative weight (no Dijkstra) or a dense view (the scan would cost
 /// O(V^2) per source). Integer weights and stop_at <= 2^17 use a bucket queue (O(E + stop_at)).
+/// `cancel`, when given, is polled: once it is true the search gives up and returns 0 (no
+/// evidence), so a caller that no longer needs the answer can join the thread at once.
 double sampled_distance_lower_bound(const Graph& g, int sources = 8,
-                                    double stop_at = std::numeric_limits<double>::infinity());
+                                    double stop_at = std::numeric_limits<double>::infinity(),
+                                    const std::atomic<bool>* cancel = nullptr);
+
+/// Whether sampled evidence is worth its host time beside a rung's rounds: it costs ~20 ns per
+/// arc (the CSR and the searches; 150 ms for 5M arcs on the H100 host), and can only abandon a
+/// rung while it runs, so it is asked when that is at most a quarter of the rounds' estimated
+/// time (n^3 / rate). Course graphs at V = 11000 (55 ms of int16x2 rounds) skip it; the 256 x 256
+/// grid (18 s of rounds, 0.26M arcs) asks.
+inline bool evidence_pays(double arcs, double n, double rounds_rate) {
+  return 20e-9 * arcs <= 0.25 * n * n * n / rounds_rate;
+}
 
 /// Whether a capped rung with cap `cap` can hold this graph at all: non-negative weights with
 /// max weight `max_w` < cap (a single edge at or above the cap breaks the proof above).

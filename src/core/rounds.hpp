@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "apsp/solve.hpp"
 
@@ -22,17 +23,21 @@ class RoundOps {
   virtual void finish_round(std::int64_t t) { (void)t; }
 };
 
-/// Runs every round in order, reporting progress about 100 times over the run.
-inline void run_rounds(RoundOps& ops, const ProgressFn& progress) {
+/// Runs every round in order, reporting progress about 100 times over the run. `abandon`, when
+/// set, is asked before each round: true stops the run there (a type-ladder rung shown to fail
+/// while it ran); returns false then.
+inline bool run_rounds(RoundOps& ops, const ProgressFn& progress, const std::function<bool()>& abandon = {}) {
   const std::int64_t R = ops.num_rounds();
   const std::int64_t every = R >= 100 ? R / 100 : 1;
   for (std::int64_t t = 0; t < R; ++t) {
+    if (abandon && abandon()) return false;
     ops.close_pivot(t);
     ops.update_panels(t);
     ops.update_rest(t);
     ops.finish_round(t);
     if (progress && ((t + 1) % every == 0 || t + 1 == R)) progress(t + 1, R);
   }
+  return true;
 }
 
 }  // namespace apsp::detail

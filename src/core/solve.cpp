@@ -13,6 +13,7 @@
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/float_bound.hpp"
 #include "core/johnson.hpp"
 #include "core/memory_limit.hpp"
 #include "core/options_check.hpp"
@@ -232,6 +233,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
                        std::to_string(std::llround(input_bound)) + " >= 2^30-1; use --type int64");
     t = Dtype::Int64;
   }
+  // Floats: a path sum that could overflow to inf would read as unreachable (float_bound.hpp).
+  detail::check_float_weights_fit(input.num_vertices, range.max_abs_weight, t);
+  if (!h.empty()) detail::check_float_weights_fit(*g, t);
   if (!backend->supports(t)) {
     if (options.backend == Backend::Auto) backend = detail::make_cpu_backend();
     else
@@ -321,6 +325,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     result.timings.build = seconds_since(t_build);
     backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
   }
+  // A backend that streamed leaves empty matrices (Matrix{}, int32 by default): they still say
+  // which type the distances are (Result::dtype(), --stats).
+  if (result.dist.empty() && result.dist.dtype() != t) result.dist = Matrix(0, 0, t);
   if (result.rounds.empty()) result.rounds = backend->rounds_used();
   if (result.rounds.empty()) result.rounds = dtype_name(t);
 

@@ -25,7 +25,10 @@ namespace {
 /// 8-byte values needs more than the 255 registers a thread has, and would measure spills).
 template <class T> __host__ __device__ constexpr int ceiling_rows() { return sizeof(T) == 4 ? 8 : 4; }
 
-template <class T> __global__ void __launch_bounds__(256) minplus_ceiling_kernel(T* out, int passes, T step) {
+/// Op = 0: relax(); 1: relax_fmin() (float64 only: the other way to write the min, measured too so
+/// that the ceiling is the better of the two).
+template <class T, int Op = 0>
+__global__ void __launch_bounds__(256) minplus_ceiling_kernel(T* out, int passes, T step) {
   constexpr int TM = ceiling_rows<T>();
   T a[8], b[8], c[TM][8];
 #pragma unroll
@@ -46,7 +49,8 @@ template <class T> __global__ void __launch_bounds__(256) minplus_ceiling_kernel
         for (int j = 0; j < 8; ++j) {
           // TM = 4: two steps (a[0..3], then a[4..7]) use 64 distinct pairs between drifts.
           const int x = TM == 8 ? (i + r) & 7 : (i + 4 * (r & 1) + (r >> 1)) & 7;
-          c[i][j] = relax(a[x], b[j], c[i][j]);
+          if constexpr (Op == 1) c[i][j] = relax_fmin(a[x], b[j], c[i][j]);
+          else c[i][j] = relax(a[x], b[j], c[i][j]);
         }
       // New b after every 64 updates, else the 64 distinct sums a[x] + b[j] could be computed
       // once and reused (nvcc does that for floats), measuring only the min.
@@ -64,8 +68,9 @@ template <class T> __global__ void __launch_bounds__(256) minplus_ceiling_kernel
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-/// Median over `trials` of the ceiling in updates per second (T = int, float, long or double).
-template <class T> double measure_minplus_ceiling(int trials = 5) {
+/// Median over `trials` of the ceiling in updates per second (T = int, float, long or double;
+/// Op as minplus_ceiling_kernel).
+template <class T, int Op = 0> double measure_minplus_ceiling(int trials = 5) {
   int dev = 0, sms = 0;
   APSP_CUDA_TRY(cudaGetDevice(&dev));
   APSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -78,7 +83,7 @@ template <class T> double measure_minplus_ceiling(int trials = 5) {
   std::vector<float> ms;
   for (int r = 0; r < trials + 1; ++r) {  // the first is a warm-up
     APSP_CUDA_TRY(cudaEventRecord(e0));
-    minplus_ceiling_kernel<T><<<blocks, threads>>>(out, passes, T(1));
+    minplus_ceiling_kernel<T, Op><<<blocks, threads>>>(out, passes, T(1));
     APSP_CUDA_CHECK_LAUNCH(cudaStreamLegacy);
     APSP_CUDA_TRY(cudaEventRecord(e1));
     APSP_CUDA_TRY(cudaEventSynchronize(e1));

@@ -11,7 +11,9 @@
 // pinned allocator.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -142,27 +144,35 @@ class CudaBackend final : public BackendImpl {
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
     APSP_CUDA_TRY(cudaSetDevice(device_of(o)));
-    // The kernels see non-negative weights here (solve() reweights negative ones away).
-    const double max_w = g.max_abs_weight(), min_w = g.min_weight();
+    // The kernels see non-negative weights here (solve() reweights negative ones away). One pass
+    // (a dense view: one parallel scan) for both ends of the range.
+    double max_w = 0, min_w = 0;
+    if (g.is_dense()) {
+      const Graph::WeightRange r = g.validated_weight_range();
+      max_w = r.max_abs_weight;
+      min_w = r.min_weight;
+    } else {
+      for (double w : g.weight) {
+        max_w = std::max(max_w, std::fabs(w));
+        min_w = std::min(min_w, w);
+      }
+    }
     switch (dist.dtype()) {
       case Dtype::Int32:
         run_typed<int, int>(g, dist, next, o, timings, Rung{max_w, min_w, false});
         return;
       case Dtype::Int64: {
         // The int32 rung: int32 rounds capped at 2^30-1, kept when the band check passes. Skipped
-        // where the weights reach the cap or sampled Dijkstra already finds a distance in the band.
+        // where the weights reach the cap; abandoned when sampled Dijkstra, running beside the
+        // rounds, finds a distance in the band.
         constexpr double cap = double(cuda::inf_value<int>());
-        std::string why;
         if (!rung_applicable(max_w, min_w, cap)) {
-          why = "weights reach 2^30-1";
-        } else {
-          const double lo = rung_band_low(max_w, cap);
-          const double ev = sampled_distance_lower_bound(g, 8, lo);
-          trace(("cuda: int32 rung evidence " + std::to_string(ev) + " vs band " + std::to_string(lo)).c_str());
-          if (ev >= lo) why = "a sampled distance reaches 2^30-1 - max w";
-          else if (run_typed<int, long>(g, dist, next, o, timings, Rung{max_w, min_w, true})) return;
-          else why = "int32 rounds checked: a distance may reach 2^30-1";
+          run_typed<long, long>(g, dist, next, o, timings, Rung{max_w, min_w, false});
+          rounds_ = "int64 (weights reach 2^30-1)";
+          return;
         }
+        if (run_typed<int, long>(g, dist, next, o, timings, Rung{max_w, min_w, true})) return;
+        const std::string why = rounds_;  // run_typed says why the rung failed
         run_typed<long, long>(g, dist, next, o, timings, Rung{max_w, min_w, false});
         rounds_ = "int64 (" + why + ")";
         return;
@@ -183,6 +193,46 @@ class CudaBackend final : public BackendImpl {
   };
   std::string rounds_;
 
+  /// Sampled Dijkstra (distance_evidence.hpp) on a helper thread, beside the rounds: shows(lo)
+  /// asks, without waiting, whether it has found a distance >= lo; the destructor cancels it.
+  class Evidence {
+   public:
+    void start(const Graph& g, double stop_at) {
+      stop_at_ = stop_at;
+      f_ = std::async(std::launch::async,
+                      [&g, stop_at, this] { return sampled_distance_lower_bound(g, 8, stop_at, &cancel_); });
+    }
+    bool started() const { return stop_at_ >= 0; }
+    double stop_at() const { return stop_at_; }
+    /// The bound once known (-1 before): the search's whole answer when it ran out below stop_at.
+    double value() {
+      if (f_.valid() && f_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) value_ = f_.get();
+      return value_;
+    }
+    bool shows(double lo) { return value() >= lo; }
+    /// Cancels a search still running and starts another.
+    void restart(const Graph& g, double stop_at) {
+      finish();
+      cancel_ = false;
+      value_ = -1;
+      start(g, stop_at);
+    }
+    ~Evidence() { finish(); }
+
+   private:
+    void finish() {
+      cancel_ = true;
+      if (f_.valid()) f_.wait();
+      f_ = {};
+    }
+
+   public:
+   private:
+    std::atomic<bool> cancel_{false};
+    std::future<double> f_;
+    double stop_at_ = -1, value_ = -1;
+  };
+
   /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). Returns
   /// false, having handed nothing out, when a checked rung failed its band check.
   template <class T, class R>
@@ -196,30 +246,23 @@ class CudaBackend final : public BackendImpl {
     } guard{s};
     // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back
     // (or, with paths, after the rounds: widen_s16, for the next-hop kernel). Sampled Dijkstra
-    // runs meanwhile on a helper thread and can still veto the packed rounds before they start.
+    // runs on a helper thread beside the rounds and abandons a rung whose band it reaches.
     bool s16 = false;
     const double band16 = rung_band_low(rung.max_w, cuda::kInf16);
-    std::future<double> evidence16;
+    const double band32 = rung_band_low(rung.max_w, double(cuda::inf_value<int>()));
+    bool ask16 = false;
     if constexpr (std::is_same_v<T, int>) {
       const Int16Try how = int16_try(g, rung.max_w, rung.min_w);
       s16 = how != Int16Try::No && (next == nullptr || int16_with_paths(g));
-      if (s16 && how == Int16Try::IfNoEvidence)
-        evidence16 = std::async(std::launch::async, [&g, band16] { return sampled_distance_lower_bound(g, 8, band16); });
+      ask16 = s16 && how == Int16Try::IfNoEvidence;
     }
     trace(s16 ? "cuda: int16x2 rounds to be tried" : "cuda: int16x2 rounds not tried");
     auto t0 = Clock::now();
     std::optional<detail::HostBusy> busy(std::in_place);  // the build's copies have the cores
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
     trace("cuda: device buffers allocated");
-    std::string skipped16;
     if constexpr (std::is_same_v<T, int>) {
       if (s16) fw.build_s16(g);  // synchronizes
-      if (s16 && evidence16.valid() && evidence16.get() >= band16) {
-        trace("cuda: int16x2 rounds skipped: a sampled distance reaches the band");
-        fw.release_s16();
-        s16 = false;
-        skipped16 = "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; ";
-      }
       if (s16 && next) fw.reserve_widen();
     }
     if (!s16) fw.build(g);  // synchronizes
@@ -229,6 +272,13 @@ class CudaBackend final : public BackendImpl {
     busy.reset();
     trace("cuda: device matrix built");
     t0 = Clock::now();
+    Evidence evidence;
+    const double n_arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
+    const double nv = double(g.num_vertices);
+    if (ask16 && !evidence_pays(n_arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
+    const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, 15e12);
+    if (ask16) evidence.start(g, band16);
+    else if (ask32) evidence.start(g, band32);
     // With --paths the out-arcs are sorted by source and uploaded on a helper thread while the
     // rounds run (declared after fw: joined before fw goes, whatever throws).
     std::future<void> arcs;
@@ -241,26 +291,48 @@ class CudaBackend final : public BackendImpl {
       });
     }
     bool done = false;
+    std::string note16;
     if constexpr (std::is_same_v<T, int>) {
-      if (s16 && !(done = fw.rounds_packed(o.progress, int(band16)))) {
-        const detail::HostBusy rebuild;  // int16x2 fell back: the int32 matrix from the edges
-        fw.build(g);
+      if (s16) {
+        std::function<bool()> abandon;
+        if (ask16) abandon = [&] { return evidence.shows(band16); };
+        done = fw.rounds_packed(o.progress, int(band16), abandon);
+        if (!done) {
+          note16 = evidence.shows(band16) ? "int16x2 abandoned: a sampled distance reaches 2^14-1 - max w; "
+                                          : "int16x2 -> ";
+          trace(note16.c_str());
+          const detail::HostBusy rebuild;  // int16x2 fell back: the int32 matrix from the edges
+          fw.build(g);
+        }
       }
     }
-    if (!done) fw.rounds(use_graph_for(fw.num_rounds()), o.progress);
-    if constexpr (std::is_same_v<T, int>) {
-      if (!done && rung.checked && fw.int32_in_band(int(rung_band_low(rung.max_w, double(cuda::inf_value<int>()))))) {
-        trace("cuda: checked int32 rounds: a cell lies in the band, int64 rounds follow");
-        if (arcs.valid()) arcs.get();
-        APSP_CUDA_TRY(cudaStreamSynchronize(s));
-        return false;
+    if (!done) {
+      std::function<bool()> abandon;
+      if constexpr (std::is_same_v<T, int>) {
+        if (ask32) {
+          // The evidence asked about the int16x2 band and stopped at it: ask again for int32's.
+          if (!evidence.started() || (evidence.stop_at() < band32 && evidence.value() >= evidence.stop_at()))
+            evidence.restart(g, band32);
+          abandon = [&] { return evidence.shows(band32); };
+        }
       }
+      const bool ran = fw.rounds(use_graph_for(fw.num_rounds()), o.progress, abandon);
+      if constexpr (std::is_same_v<T, int>) {
+        if (!ran || (rung.checked && fw.int32_in_band(int(band32)))) {
+          rounds_ = !ran ? "a sampled distance reaches 2^30-1 - max w" : "int32 rounds checked: a distance may reach 2^30-1";
+          trace(("cuda: checked int32 rounds dropped (" + rounds_ + "); int64 rounds follow").c_str());
+          if (arcs.valid()) arcs.get();
+          APSP_CUDA_TRY(cudaStreamSynchronize(s));
+          return false;
+        }
+      }
+    }
+    if constexpr (std::is_same_v<T, int>) {
       if (done && next) fw.widen_s16();
     }
     last_rounds = done ? "int16x2" : type_name<T>();
     const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
-    rounds_ = skipped16 + (done ? std::string("int16x2") + asked
-                                : (s16 ? std::string("int16x2 -> ") : std::string()) + type_name<T>() + asked);
+    rounds_ = done ? std::string("int16x2") + asked : note16 + type_name<T>() + asked;
     // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
     if (next) {
       arcs.get();

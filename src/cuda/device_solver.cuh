@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -239,9 +240,17 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
   /// band_lo: the rung's check (fw_kernels.cuh "the type ladder"): kept unless some cell lies in
   /// [band_lo, kInf16).
-  bool rounds_packed(const ProgressFn& progress, int band_lo) {
+  /// `abandon` (optional) is asked before each round, at the GPU's pace (at most kAhead rounds
+  /// queued): true drops the packed rounds there (sampled Dijkstra showed the band meanwhile).
+  bool rounds_packed(const ProgressFn& progress, int band_lo, const std::function<bool()>& abandon = {}) {
     const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
+    Pacer pace(stream_, bool(abandon));
     for (std::int64_t t = 0; t < R_; ++t) {
+      if (abandon && pace.before_round(t) && abandon()) {
+        APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+        release_s16();
+        return false;
+      }
       for (int part = 0; part < 4; ++part) s16_round_part(t, part);
       if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
     }
@@ -521,11 +530,16 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   /// All rounds on the stream (asynchronous unless use_graph: then captured into one CUDA graph,
-  /// launched, and waited for).
-  void rounds(bool use_graph, const ProgressFn& progress) {
+  /// launched, and waited for). `abandon` as in rounds_packed (not with use_graph); false when
+  /// it stopped the rounds.
+  bool rounds(bool use_graph, const ProgressFn& progress, const std::function<bool()>& abandon = {}) {
     if (!use_graph) {
-      detail::run_rounds(*this, progress);
-      return;
+      if (!abandon) return detail::run_rounds(*this, progress);
+      Pacer pace(stream_, true);
+      std::int64_t t = 0;
+      const bool done = detail::run_rounds(*this, progress, [&] { return pace.before_round(t++) && abandon(); });
+      if (!done) APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+      return done;
     }
     cudaGraphExec_t exec = capture();
     cudaError_t l = cudaGraphLaunch(exec, stream_);
@@ -533,6 +547,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     cudaGraphExecDestroy(exec);
     APSP_CUDA_TRY(l);
     if (progress) progress(R_, R_);
+    return true;
   }
 
   /// The whole round sequence captured into an executable graph (caller destroys it); replaying
@@ -628,6 +643,34 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
  private:
+  /// Keeps the host at most kAhead rounds ahead of the GPU, so that a question asked before a
+  /// round is asked at the GPU's pace (kernels are queued in microseconds, run in milliseconds).
+  class Pacer {
+   public:
+    static constexpr int kAhead = 4;
+    Pacer(cudaStream_t s, bool on) : s_(s) {
+      if (on)
+        for (auto& e : ev_) APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    }
+    ~Pacer() {
+      for (auto& e : ev_)
+        if (e) cudaEventDestroy(e);
+    }
+    Pacer(const Pacer&) = delete;
+    Pacer& operator=(const Pacer&) = delete;
+    /// Called before round t is queued: waits until round t - kAhead - 1 has run. Returns true.
+    bool before_round(std::int64_t t) {
+      cudaEvent_t& e = ev_[t % kAhead];
+      if (t >= kAhead) APSP_CUDA_TRY(cudaEventSynchronize(e));
+      APSP_CUDA_TRY(cudaEventRecord(e, s_));
+      return true;
+    }
+
+   private:
+    cudaStream_t s_;
+    cudaEvent_t ev_[kAhead] = {};
+  };
+
   bool read_flag() {
     int bad = 0;
     APSP_CUDA_TRY(cudaMemcpyAsync(&bad, flag_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));

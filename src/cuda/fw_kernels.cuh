@@ -117,7 +117,14 @@ __device__ __forceinline__ int relax(int a, int b, int c) { return __viaddmin_s3
 __device__ __forceinline__ float relax(float a, float b, float c) { return fminf(c, a + b); }
 /// Wide types: a + b never overflows (int64 values <= 2^62-1; float64 inf + x = inf).
 __device__ __forceinline__ long relax(long a, long b, long c) { return min(c, a + b); }
-__device__ __forceinline__ double relax(double a, double b, double c) { return fmin(c, a + b); }
+/// float64 as compare + select (DSETP + two FSEL): fmin compiled to DSETP.MIN plus about four
+/// IMAD.MOV per update. No NaN reaches the kernels (inputs are validated; weights are >= 0, so
+/// inf + x never meets -inf), where the two forms agree.
+__device__ __forceinline__ double relax(double a, double b, double c) {
+  const double s = a + b;
+  return s < c ? s : c;
+}
+__device__ __forceinline__ double relax_fmin(double a, double b, double c) { return fmin(c, a + b); }
 /// Two int16 distances per word (int16x2 mode): both halves at once, one VIADDMNMX.S16x2.
 __device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) { return __viaddmin_s16x2(a, b, c); }
 

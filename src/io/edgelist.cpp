@@ -1,15 +1,23 @@
-// src/io/edgelist.cpp — text edge lists (.txt .csv .tsv .el, SNAP style).
+// src/io/edgelist.cpp — text edge lists (.txt .csv .tsv .el .wel, SNAP and GAPBS style).
 //
-// One edge per line: `u v [w]`, separated by spaces, tabs or commas; 0-based ids; w defaults to 1
-// and may be an integer or a real. `#` or `%` starts a comment (to the end of the line); blank
-// lines and CRLF endings are fine. V = largest id + 1. Big files are parsed in parallel: the
-// buffer is cut at line boundaries, each thread parses its piece, and the first error (by line
-// number) wins, so messages are the same as a serial parse would give.
+// One edge per line: `u v [w]`, separated by blanks, or by commas (then every field must be
+// there: `0,,5` is an error naming the column); 0-based ids; w defaults to 1 and follows the one
+// weight rule of weight_parse.hpp. `#` or `%` starts a comment (to the end of the line); blank
+// lines and CRLF endings are fine. The leading comments may give the vertex count, so isolated
+// high-numbered vertices survive: `# vertices: N` (every id must be below N) or SNAP's
+// `# Nodes: N Edges: M` (N counts distinct ids, so V = max(N, largest id + 1)); without one
+// V = largest id + 1. One header line without numbers (`src,dst,weight`) may come first. Big
+// files are parsed in parallel: the buffer is cut at line boundaries, each thread parses its
+// piece, and the first error (by line number) wins, so messages are the same as a serial parse's.
 #include <omp.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
+#include "io/formats.hpp"
 #include "io/io_common.hpp"
+#include "io/weight_parse.hpp"
 
 namespace apsp::io {
 
@@ -27,7 +35,13 @@ struct Piece {
 
 constexpr std::int64_t kMaxId = kMaxVertices - 1;
 
-bool parse_id(std::string_view t, std::int64_t& v, std::string& err) {
+/// The largest id the file may use, and what to say when one is larger.
+struct IdLimit {
+  std::int64_t max_id = kMaxId;
+  std::string why;  // "" for the format's own limit
+};
+
+bool parse_id(std::string_view t, const IdLimit& limit, std::int64_t& v, std::string& err) {
   if (!parse_int(t, v)) {
     // A valid integer token that overflowed int64 still deserves the "does not fit" message.
     bool digits = !t.empty();
@@ -41,15 +55,49 @@ bool parse_id(std::string_view t, std::int64_t& v, std::string& err) {
     err = "vertex id " + std::to_string(v) + " is negative (ids are 0-based)";
     return false;
   }
-  if (v > kMaxId) {
-    err = "vertex id " + std::to_string(v) + " is too large: ids must be at most " + std::to_string(kMaxId) +
-          " so that V = largest id + 1 fits in int32";
+  if (v > limit.max_id) {
+    err = limit.why.empty() ? "vertex id " + std::to_string(v) + " is too large: ids must be at most " +
+                                  std::to_string(kMaxId) + " so that V = largest id + 1 fits in int32"
+                            : "vertex id " + std::to_string(v) + " is outside 0.." + std::to_string(limit.max_id) +
+                                  " (" + limit.why + ")";
     return false;
   }
   return true;
 }
 
-void parse_piece(const char* begin, std::size_t n, Piece& out) {
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// Splits a line that has commas into its fields, blanks around each trimmed. Returns the field
+/// count (out holds the first max_out); `empty_col` is the 1-based column of the first empty
+/// field, 0 when none is.
+std::size_t split_csv(std::string_view line, std::string_view* out, std::size_t max_out, std::size_t& empty_col) {
+  std::size_t n = 0;
+  empty_col = 0;
+  for (;;) {
+    const std::size_t comma = line.find(',');
+    const std::string_view f = trim(line.substr(0, comma));
+    if (f.empty() && empty_col == 0) empty_col = n + 1;
+    if (n < max_out) out[n] = f;
+    ++n;
+    if (comma == std::string_view::npos) return n;
+    line.remove_prefix(comma + 1);
+  }
+}
+
+/// The line without its comment.
+std::string_view strip_comment(std::string_view line) {
+  for (std::size_t i = 0; i < line.size(); ++i)
+    if (line[i] == '#' || line[i] == '%') return line.substr(0, i);
+  return line;
+}
+
+void parse_piece(const char* begin, std::size_t n, const IdLimit& limit, Piece& out) {
   LineReader lines(begin, n);
   std::string_view line;
   std::string_view tok[4];
@@ -57,38 +105,43 @@ void parse_piece(const char* begin, std::size_t n, Piece& out) {
   out.dst.reserve(n / 8);
   out.w.reserve(n / 8);
   while (lines.next(line)) {
-    for (std::size_t i = 0; i < line.size(); ++i)
-      if (line[i] == '#' || line[i] == '%') {
-        line = line.substr(0, i);
-        break;
-      }
-    const std::size_t nt = split_tokens(line, true, tok, 4);
-    if (nt == 0) continue;
+    line = strip_comment(line);
     auto fail = [&](std::string msg) {
       out.error_line = lines.line_no();
       out.error = std::move(msg);
     };
+    std::size_t nt;
+    if (std::memchr(line.data(), ',', line.size())) {
+      std::size_t empty_col = 0;
+      nt = split_csv(line, tok, 4, empty_col);
+      if (empty_col) {
+        fail("column " + std::to_string(empty_col) + " is empty: expected 'u,v[,w]' with every field filled, got " +
+             quote(trim(line)));
+        break;
+      }
+    } else {
+      nt = split_tokens(line, false, tok, 4);
+      if (nt == 0) continue;
+    }
     if (nt < 2 || nt > 3) {
-      fail("expected an edge 'u v [w]', got " + quote(line));
+      fail("expected an edge 'u v [w]', got " + quote(trim(line)));
       break;
     }
     std::int64_t u, v;
     std::string err;
-    if (!parse_id(tok[0], u, err) || !parse_id(tok[1], v, err)) {
+    if (!parse_id(tok[0], limit, u, err) || !parse_id(tok[1], limit, v, err)) {
       fail(err);
       break;
     }
     double w = 1;
     if (nt == 3) {
-      std::int64_t iw;
-      if (parse_int(tok[2], iw) && iw <= (std::int64_t{1} << 53) && iw >= -(std::int64_t{1} << 53)) {
-        w = double(iw);
-      } else if (parse_real(tok[2], w)) {
-        if (w != std::floor(w)) out.integer = false;
-      } else {
-        fail("expected a finite number as the weight, got " + quote(tok[2]));
+      bool integral = true;
+      const WeightStatus st = parse_weight(tok[2], false, w, integral);
+      if (st != WeightStatus::Ok) {
+        fail(weight_error(st, tok[2]));
         break;
       }
+      out.integer &= integral;
     }
     out.src.push_back(std::int32_t(u));
     out.dst.push_back(std::int32_t(v));
@@ -98,12 +151,98 @@ void parse_piece(const char* begin, std::size_t n, Piece& out) {
   out.lines = lines.line_no();
 }
 
+/// Finds "key" (lower case) in a comment and the count after it: "# Nodes: 12 Edges: 30".
+/// Returns -1 when the key is absent or no digits follow it, -2 when the count is outside
+/// 1..kMaxVertices.
+std::int64_t count_after(std::string_view comment, std::string_view key) {
+  std::string low(comment);
+  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  const std::size_t k = low.find(key);
+  if (k == std::string::npos) return -1;
+  std::string_view rest = std::string_view(comment).substr(k + key.size());
+  while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
+  std::size_t d = 0;
+  while (d < rest.size() && rest[d] >= '0' && rest[d] <= '9') ++d;
+  if (d == 0) return -1;
+  std::int64_t v = 0;
+  if (!parse_int(rest.substr(0, d), v) || v < 1 || v > kMaxVertices) return -2;
+  return v;
+}
+
+/// What comes before the first edge line: comments (one may state the vertex count) and at most
+/// one header line.
+struct Prelude {
+  std::size_t body = 0;          // byte offset of the first line the pieces parse
+  std::int64_t body_line = 0;    // lines before it
+  std::int64_t vertices = 0;     // "# vertices: N" (strict), 0 = none
+  std::int64_t nodes = 0;        // "# Nodes: N" (SNAP, V = max(N, largest id + 1)), 0 = none
+  std::int64_t count_line = 0;   // the line that stated `vertices`
+};
+
+Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
+  Prelude p;
+  LineReader lines(data, n);
+  std::string_view line;
+  std::string_view tok[8];
+  bool header_done = false;
+  while (lines.next(line)) {
+    const std::size_t line_start = std::size_t(line.data() - data);
+    const std::string_view data_part = strip_comment(line);
+    if (data_part.size() != line.size()) {  // a comment: a vertex count?
+      const std::string_view comment = line.substr(data_part.size());
+      for (const auto& [key, slot] : {std::pair<std::string_view, std::int64_t*>{"vertices:", &p.vertices},
+                                      std::pair<std::string_view, std::int64_t*>{"nodes:", &p.nodes}}) {
+        const std::int64_t c = count_after(comment, key);
+        if (c == -2)
+          fail_at_line(file, lines.line_no(),
+                       "expected a vertex count in 1.." + std::to_string(kMaxVertices) + " after '" +
+                           std::string(key) + "', got " + quote(trim(comment)));
+        if (c > 0) {
+          *slot = c;
+          if (slot == &p.vertices) p.count_line = lines.line_no();
+        }
+      }
+    }
+    const std::size_t nt = split_tokens(data_part, true, tok, 8);
+    if (nt == 0) continue;
+    // One header line ('src dst weight', 'u,v,w'): no field is a number.
+    bool numeric = false;
+    for (std::size_t i = 0; i < std::min<std::size_t>(nt, 8); ++i) {
+      double w;
+      bool integral;
+      numeric |= parse_weight(tok[i], false, w, integral) != WeightStatus::NotANumber;
+    }
+    if (!numeric && !header_done && data_part.find(",,") == std::string_view::npos) {
+      header_done = true;
+      continue;
+    }
+    p.body = line_start;
+    p.body_line = lines.line_no() - 1;
+    return p;
+  }
+  p.body = n;
+  p.body_line = lines.line_no();
+  return p;
+}
+
 }  // namespace
 
-Graph read_edgelist(const InputFile& in) {
+Graph read_edgelist(const InputFile& in) { return read_edgelist(InputBytes(in)); }
+
+Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
   const std::string& file = in.path();
-  const char* data = in.chars();
-  const std::size_t n = in.size();
+  const Prelude pre = read_prelude(file, in.chars(), in.size());
+  const char* data = in.chars() + pre.body;
+  const std::size_t n = in.size() - pre.body;
+
+  IdLimit limit;
+  if (num_vertices > 0) {
+    limit.max_id = num_vertices - 1;
+    limit.why = "num_vertices = " + std::to_string(num_vertices) + " (--vertices)";
+  } else if (pre.vertices > 0) {
+    limit.max_id = pre.vertices - 1;
+    limit.why = "line " + std::to_string(pre.count_line) + " says vertices: " + std::to_string(pre.vertices);
+  }
 
   // Cut into pieces at line starts; small files are one piece.
   const int threads = n < (std::size_t{1} << 20) ? 1 : std::max(1, omp_get_max_threads());
@@ -117,9 +256,9 @@ Graph read_edgelist(const InputFile& in) {
   cut.push_back(n);
   std::vector<Piece> pieces(cut.size() - 1);
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
-  for (std::size_t i = 0; i < pieces.size(); ++i) parse_piece(data + cut[i], cut[i + 1] - cut[i], pieces[i]);
+  for (std::size_t i = 0; i < pieces.size(); ++i) parse_piece(data + cut[i], cut[i + 1] - cut[i], limit, pieces[i]);
 
-  std::int64_t line_base = 0, max_id = -1, edges = 0;
+  std::int64_t line_base = pre.body_line, max_id = -1, edges = 0;
   bool integer = true;
   for (const Piece& p : pieces) {
     if (p.error_line) fail_at_line(file, line_base + p.error_line, p.error);
@@ -128,12 +267,14 @@ Graph read_edgelist(const InputFile& in) {
     edges += std::int64_t(p.src.size());
     integer &= p.integer;
   }
-  if (edges == 0)
+  const std::int64_t stated = num_vertices > 0 ? num_vertices : pre.vertices > 0 ? pre.vertices : pre.nodes;
+  if (edges == 0 && stated == 0)
     fail_at_line(file, std::max<std::int64_t>(line_base, 1),
-                 "no edges: expected at least one line 'u v [w]' (V is the largest id + 1)");
+                 "no edges: expected at least one line 'u v [w]' (V is the largest id + 1), or a comment "
+                 "'# vertices: N' for a graph without edges");
 
   Graph g;
-  g.num_vertices = max_id + 1;
+  g.num_vertices = std::max(max_id + 1, stated);
   g.directed = true;
   g.integer_weights = integer;
   g.src.resize(std::size_t(edges));
@@ -158,19 +299,28 @@ void write_graph_edgelist(const std::string& path, const Graph& graph) {
   // A dense adjacency view has no edge arrays: write its edges (a copy, 16 B per edge).
   const Graph copied = graph.is_dense() ? graph.edges_from_dense() : Graph{};
   const Graph& g = graph.is_dense() ? copied : graph;
+  io::check_graph_path(path, GraphFormat::EdgeList);
+  if (g.num_vertices < 1 || g.num_vertices > kMaxVertices)
+    throw UsageError(path + ": cannot write an edge list: V = " + std::to_string(g.num_vertices) +
+                     " is outside 1.." + std::to_string(kMaxVertices));
+  const std::string ext = io::lower_extension(io::strip_gz_suffix(path));
+  const char sep = ext == ".csv" ? ',' : ext == ".tsv" ? '\t' : ' ';
+  std::size_t lines = 0;
+  for (std::size_t e = 0; e < g.num_edges(); ++e) lines += (!g.directed && g.src[e] != g.dst[e]) ? 2 : 1;
   std::string out;
-  out.reserve(g.num_edges() * 16 + 128);
-  out += "# apsp edge list: " + std::to_string(g.num_vertices) + " vertices, " +
-         (g.directed ? "directed" : "undirected (written in both directions)") + "; u v w, 0-based ids\n";
+  out.reserve(lines * 16 + 160);
+  out += std::string("# apsp edge list, ") +
+         (g.directed ? "directed" : "undirected (written in both directions)") + ": u" + sep + "v" + sep +
+         "w per line, 0-based ids\n";
+  out += "# Nodes: " + std::to_string(g.num_vertices) + " Edges: " + std::to_string(lines) + "\n";
   char buf[96];
   auto put_edge = [&](std::int32_t u, std::int32_t v, double w) {
     char* p = buf;
     p = std::to_chars(p, buf + sizeof buf, u).ptr;
-    *p++ = ' ';
+    *p++ = sep;
     p = std::to_chars(p, buf + sizeof buf, v).ptr;
-    *p++ = ' ';
-    if (w == std::floor(w) && std::fabs(w) <= 9007199254740992.0) p = std::to_chars(p, buf + sizeof buf, std::int64_t(w)).ptr;
-    else p = std::to_chars(p, buf + sizeof buf, w).ptr;
+    *p++ = sep;
+    p = io::put_weight(p, buf + sizeof buf, w);
     *p++ = '\n';
     out.append(buf, std::size_t(p - buf));
   };
@@ -178,9 +328,7 @@ void write_graph_edgelist(const std::string& path, const Graph& graph) {
     put_edge(g.src[e], g.dst[e], g.weight[e]);
     if (!g.directed && g.src[e] != g.dst[e]) put_edge(g.dst[e], g.src[e], g.weight[e]);
   }
-  io::OutputFile f(path);
-  f.write(out.data(), out.size());
-  f.commit();
+  io::write_graph_file(path, out.data(), out.size());
 }
 
 }  // namespace apsp

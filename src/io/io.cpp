@@ -1,19 +1,64 @@
-// src/io/io.cpp — the public entry points of apsp/io.hpp: format names, detection by extension,
-// and dispatch to the per-format readers and writers.
+// src/io/io.cpp — the public entry points of apsp/io.hpp: format names, the format a name says
+// (input, output, graph), the choice by content where the name says nothing (sniff.cpp), gzip
+// inputs, and dispatch to the per-format readers and writers.
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 
+#include "io/formats.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp {
 
-namespace {
+namespace io {
+
 std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return ext;
 }
+
+}  // namespace io
+
+namespace {
+
+using io::lower_extension;
+
+/// ".1", ".23": the NTHU course names its cases c01.1, p11k1.2.
+bool numeric_extension(const std::string& ext) {
+  return ext.size() > 1 && std::all_of(ext.begin() + 1, ext.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool nthu_graph_extension(const std::string& ext) {
+  return ext.empty() || ext == ".bin" || ext == ".in" || ext == ".nthu" || numeric_extension(ext);
+}
+
+bool edge_list_extension(const std::string& ext) {
+  return ext == ".txt" || ext == ".csv" || ext == ".tsv" || ext == ".el" || ext == ".wel";
+}
+
+/// The graph format a name says, ".gz" set aside: Auto when it says none.
+GraphFormat graph_format_named(const std::string& path) {
+  const std::string ext = lower_extension(io::strip_gz_suffix(path));
+  if (ext == ".gr") return GraphFormat::Dimacs;
+  if (ext == ".mtx") return GraphFormat::MatrixMarket;
+  if (edge_list_extension(ext)) return GraphFormat::EdgeList;
+  if (nthu_graph_extension(ext)) return GraphFormat::Nthu;
+  return GraphFormat::Auto;
+}
+
+const char* format_name(GraphFormat f) {
+  switch (f) {
+    case GraphFormat::Nthu: return "NTHU binary";
+    case GraphFormat::Dimacs: return "DIMACS";
+    case GraphFormat::MatrixMarket: return "Matrix Market";
+    case GraphFormat::EdgeList: return "an edge list";
+    case GraphFormat::Auto: break;
+  }
+  return "auto";
+}
+
 }  // namespace
 
 InputFormat parse_input_format(const std::string& s) {
@@ -25,6 +70,14 @@ InputFormat parse_input_format(const std::string& s) {
   throw UsageError("unknown input format '" + s + "' (expected nthu, dimacs, mtx, edgelist or auto)");
 }
 
+GraphFormat parse_graph_format(const std::string& s) {
+  try {
+    return parse_input_format(s);
+  } catch (const UsageError&) {
+    throw UsageError("unknown graph format '" + s + "' (expected nthu, dimacs, mtx, edgelist or auto)");
+  }
+}
+
 OutputFormat parse_output_format(const std::string& s) {
   if (s == "auto") return OutputFormat::Auto;
   if (s == "nthu") return OutputFormat::Nthu;
@@ -33,34 +86,104 @@ OutputFormat parse_output_format(const std::string& s) {
   throw UsageError("unknown output format '" + s + "' (expected nthu, npy, text or auto)");
 }
 
-InputFormat input_format_for(const std::string& path) {
-  const std::string ext = lower_extension(path);
-  if (ext == ".gr") return InputFormat::Dimacs;
-  if (ext == ".mtx") return InputFormat::MatrixMarket;
-  if (ext == ".txt" || ext == ".csv" || ext == ".tsv" || ext == ".el") return InputFormat::EdgeList;
-  return InputFormat::Nthu;
-}
+InputFormat input_format_for(const std::string& path) { return graph_format_named(path); }
 
 OutputFormat output_format_for(const std::string& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".npy") return OutputFormat::Npy;
-  if (ext == ".txt") return OutputFormat::Text;
-  return OutputFormat::Nthu;
+  if (ext == ".txt" || ext == ".csv" || ext == ".tsv") return OutputFormat::Text;
+  if (ext.empty() || ext == ".bin" || ext == ".out" || ext == ".nthu" || ext == ".next" || numeric_extension(ext))
+    return OutputFormat::Nthu;
+  throw UsageError(path + ": unknown output extension '" + ext +
+                   "': name it .npy, .txt/.csv/.tsv (text) or .bin/.out (NTHU binary), or use --output-format "
+                   "nthu|npy|text");
+}
+
+GraphFormat graph_format_for(const std::string& path) {
+  const std::string ext = lower_extension(io::strip_gz_suffix(path));
+  if (ext == ".npy")
+    throw UsageError(path + ": a graph is not a matrix: .npy holds distance matrices; write the graph as "
+                            ".bin (NTHU), .gr, .mtx or .txt/.el/.wel/.csv");
+  const GraphFormat f = graph_format_named(path);
+  if (f == GraphFormat::Auto)
+    throw UsageError(path + ": unknown graph extension '" + ext +
+                     "': name it .bin (NTHU), .gr, .mtx or .txt/.el/.wel/.csv/.tsv (optionally .gz), or use "
+                     "--format nthu|dimacs|mtx|edgelist");
+  return f;
+}
+
+namespace io {
+
+void check_graph_path(const std::string& path, GraphFormat f) {
+  if (lower_extension(strip_gz_suffix(path)) == ".npy") (void)graph_format_for(path);  // throws: not a matrix
+  const GraphFormat named = graph_format_named(path);
+  // An NTHU-like or unknown name is read back by its content; a name that says a text format
+  // would be read in that format.
+  if (named != GraphFormat::Nthu && named != GraphFormat::Auto && named != f)
+    throw UsageError(path + ": the name says " + format_name(named) + ", but the graph is to be written as " +
+                     format_name(f) + "; rename it, or let the name choose the format");
+}
+
+void write_graph_file(const std::string& path, const void* data, std::size_t n) {
+  std::vector<unsigned char> packed;
+  if (has_gz_suffix(path)) {
+    packed = gzip_compress(data, n, path);
+    data = packed.data();
+    n = packed.size();
+  }
+  OutputFile f(path);
+  f.write(data, n);
+  f.commit();
+}
+
+}  // namespace io
+
+void write_graph(const std::string& path, const Graph& g, GraphFormat format) {
+  const GraphFormat f = format == GraphFormat::Auto ? graph_format_for(path) : format;
+  io::check_graph_path(path, f);
+  switch (f) {
+    case GraphFormat::Dimacs: write_graph_dimacs(path, g); break;
+    case GraphFormat::MatrixMarket: write_graph_mtx(path, g); break;
+    case GraphFormat::EdgeList: write_graph_edgelist(path, g); break;
+    case GraphFormat::Nthu:
+    case GraphFormat::Auto: write_graph_nthu(path, g); break;
+  }
 }
 
 Graph read_graph(const std::string& path, const ReadOptions& options) {
-  const InputFormat fmt = options.format == InputFormat::Auto ? input_format_for(path) : options.format;
-  const io::InputFile in(path, io::InputKind::Graph);
+  if (options.num_vertices < 0 || options.num_vertices > kMaxVertices)
+    throw UsageError("num_vertices = " + std::to_string(options.num_vertices) + " is outside 1.." +
+                     std::to_string(kMaxVertices) + " (0: from the file)");
+  const io::InputFile file(path, io::InputKind::Graph);  // a pipe: bounded by an NTHU header
+  io::InputBytes in(file);
+  // gzip content is inflated whatever the name (an NTHU header may start with the magic bytes
+  // 1f 8b, but then its size says so).
+  std::vector<unsigned char> inflated;
+  if (io::is_gzip(in) && (io::has_gz_suffix(path) || !io::has_nthu_size(in))) {
+    inflated = io::gunzip(in);
+    in = io::InputBytes(path, inflated.data(), inflated.size());
+  }
+  InputFormat fmt = options.format;
+  if (fmt == InputFormat::Auto) {
+    fmt = input_format_for(path);
+    if (fmt == InputFormat::Auto || fmt == InputFormat::Nthu) fmt = io::sniff_graph_format(in, fmt == InputFormat::Nthu);
+  }
   Graph g;
   switch (fmt) {
     case InputFormat::Dimacs: g = io::read_dimacs(in); break;
     case InputFormat::MatrixMarket: g = io::read_mtx(in); break;
-    case InputFormat::EdgeList: g = io::read_edgelist(in); break;
+    case InputFormat::EdgeList: g = io::read_edgelist(in, options.num_vertices); break;
     case InputFormat::Nthu:
     case InputFormat::Auto: g = io::read_nthu(in); break;
   }
+  if (options.num_vertices > 0 && fmt != InputFormat::EdgeList) {
+    if (options.num_vertices < g.num_vertices)
+      throw InputError(path, "", "the file has V = " + std::to_string(g.num_vertices) + " vertices, more than the " +
+                                     std::to_string(options.num_vertices) + " asked for (--vertices / num_vertices)");
+    g.num_vertices = options.num_vertices;
+  }
   if (options.undirected) g.directed = false;
-  in.check_unchanged();  // here rather than from ~InputFile: GCC 12 leaks a returned g (PR 33799)
+  file.check_unchanged();  // here rather than from ~InputFile: GCC 12 leaks a returned g (PR 33799)
   return g;
 }
 
@@ -74,8 +197,17 @@ void write_matrix(const std::string& path, const Matrix& m, OutputFormat format)
 }
 
 Matrix read_matrix(const std::string& path, OutputFormat format) {
-  const OutputFormat fmt = format == OutputFormat::Auto ? output_format_for(path) : format;
-  const io::InputFile in(path);
+  const io::InputFile file(path);
+  const io::InputBytes in(file);
+  OutputFormat fmt = format;
+  if (fmt == OutputFormat::Auto) {
+    // By content first (an NTHU result holds zero bytes on its diagonal, so it never looks like
+    // text), then by name; never a refusal for an unknown name: reading changes nothing.
+    const std::string ext = lower_extension(path);
+    if (ext == ".npy" || (in.size() >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0)) fmt = OutputFormat::Npy;
+    else if (ext == ".txt" || ext == ".csv" || ext == ".tsv" || io::looks_like_text(in)) fmt = OutputFormat::Text;
+    else fmt = OutputFormat::Nthu;
+  }
   switch (fmt) {
     case OutputFormat::Npy: return io::read_matrix_npy(in);
     case OutputFormat::Text: return io::read_matrix_text(in);

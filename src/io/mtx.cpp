@@ -3,10 +3,16 @@
 // Banner `%%MatrixMarket matrix coordinate <integer|real|pattern> <general|symmetric>`, then `%`
 // comment lines, a size line `rows cols entries` (rows == cols = V), then `i j [value]` lines with
 // 1-based indices. Entry (i, j, w) is the edge i-1 -> j-1 of weight w; pattern entries weigh 1;
-// a symmetric file stores one triangle, so the graph is read as undirected.
+// a symmetric file stores one triangle, so the graph is read as undirected. Integer tokens are
+// integers within +-2^53 in every field (weight_parse.hpp). The writer gives an undirected graph
+// as symmetric, each edge once, and picks `integer` when every weight is one within +-2^53.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 
+#include "io/formats.hpp"
+#include "io/weight_parse.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp::io {
@@ -19,7 +25,9 @@ std::string lower(std::string_view s) {
 }
 }  // namespace
 
-Graph read_mtx(const InputFile& in) {
+Graph read_mtx(const InputFile& in) { return read_mtx(InputBytes(in)); }
+
+Graph read_mtx(const InputBytes& in) {
   const std::string& file = in.path();
   constexpr const char* kBanner = "'%%MatrixMarket matrix coordinate <integer|real|pattern> <general|symmetric>'";
   if (in.size() == 0) fail_at_line(file, 1, std::string("expected the header ") + kBanner + ", but the file is empty");
@@ -83,12 +91,12 @@ Graph read_mtx(const InputFile& in) {
     if (i < 1 || i > rows) fail_at_line(file, ln, "row " + std::to_string(i) + " is outside 1.." + std::to_string(rows));
     if (j < 1 || j > rows) fail_at_line(file, ln, "column " + std::to_string(j) + " is outside 1.." + std::to_string(rows));
     double w = 1;
-    if (integer) {
-      std::int64_t iw;
-      if (!parse_int(tok[2], iw)) fail_at_line(file, ln, "expected an integer value, got " + quote(tok[2]));
-      w = double(iw);
-    } else if (!pattern && !parse_real(tok[2], w)) {
-      fail_at_line(file, ln, "expected a finite real value, got " + quote(tok[2]));
+    bool integral = true;
+    if (!pattern) {
+      const WeightStatus st = parse_weight(tok[2], integer, w, integral);
+      if (st == WeightStatus::NotAnInteger) fail_at_line(file, ln, "expected an integer value, got " + quote(tok[2]));
+      if (st == WeightStatus::NotANumber) fail_at_line(file, ln, "expected a finite real value, got " + quote(tok[2]));
+      if (st != WeightStatus::Ok) fail_at_line(file, ln, weight_error(st, tok[2]));
     }
     if (++entries > nnz) fail_at_line(file, ln, "more entries than the size line's " + std::to_string(nnz));
     g.add_edge(std::int32_t(i - 1), std::int32_t(j - 1), w);
@@ -100,3 +108,39 @@ Graph read_mtx(const InputFile& in) {
 }
 
 }  // namespace apsp::io
+
+namespace apsp {
+
+void write_graph_mtx(const std::string& path, const Graph& graph) {
+  const Graph copied = graph.is_dense() ? graph.edges_from_dense() : Graph{};
+  const Graph& g = graph.is_dense() ? copied : graph;
+  io::check_graph_path(path, GraphFormat::MatrixMarket);
+  if (g.num_vertices < 1 || g.num_vertices > kMaxVertices)
+    throw UsageError(path + ": cannot write Matrix Market: V = " + std::to_string(g.num_vertices) + " is outside 1.." +
+                     std::to_string(kMaxVertices));
+  bool integer = true;
+  for (double w : g.weight) {
+    if (!std::isfinite(w))
+      throw UsageError(path + ": cannot write Matrix Market: weight " + std::to_string(w) + " is not finite");
+    integer &= w == std::floor(w) && std::fabs(w) <= double(io::kMaxExactWeight);
+  }
+  std::string out;
+  out.reserve(g.num_edges() * 24 + 160);
+  out += std::string("%%MatrixMarket matrix coordinate ") + (integer ? "integer" : "real") + " " +
+         (g.directed ? "general" : "symmetric") + "\n% written by apsp: entry (i, j, w) is the edge i-1 -> j-1\n";
+  out += std::to_string(g.num_vertices) + " " + std::to_string(g.num_vertices) + " " + std::to_string(g.num_edges()) + "\n";
+  char buf[96];
+  for (std::size_t e = 0; e < g.num_edges(); ++e) {
+    char* p = buf;
+    p = std::to_chars(p, buf + sizeof buf, std::int64_t(g.src[e]) + 1).ptr;
+    *p++ = ' ';
+    p = std::to_chars(p, buf + sizeof buf, std::int64_t(g.dst[e]) + 1).ptr;
+    *p++ = ' ';
+    p = io::put_weight(p, buf + sizeof buf, g.weight[e]);
+    *p++ = '\n';
+    out.append(buf, std::size_t(p - buf));
+  }
+  io::write_graph_file(path, out.data(), out.size());
+}
+
+}  // namespace apsp

@@ -4,10 +4,11 @@
 // dict literal {'descr': '<i4', 'fortran_order': False, 'shape': (R, C), } padded with spaces and
 // a newline so that the data starts on a 64-byte boundary, then R*C elements in C order. Only the
 // logical rows x cols block of the matrix is written, so np.load(path, mmap_mode="r") sees a
-// plain (V, V) array. Unreachable stays the dtype's sentinel: 1073741823 (int32),
-// 4611686018427387903 (int64), inf (float32/float64).
+// plain (V, V) array. Unreachable stays the dtype's sentinel: 1073741823 = 2^30-1 (int32),
+// 4611686018427387903 = 2^62-1 (int64), inf (float32/float64); docs/io.md says so for users.
 #include <string>
 
+#include "io/formats.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp::io {
@@ -57,7 +58,9 @@ void write_npy_body(OutputFile& f, const Matrix& m) {
   f.write_strided(m.raw(), rows, std::size_t(cols) * es, std::size_t(m.stride()) * es);
 }
 
-Matrix read_matrix_npy(const InputFile& in) {
+Matrix read_matrix_npy(const InputFile& in) { return read_matrix_npy(InputBytes(in)); }
+
+Matrix read_matrix_npy(const InputBytes& in) {
   const std::string& file = in.path();
   const std::size_t n = in.size();
   const char* p = in.chars();

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "io/formats.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp::io {
@@ -60,7 +61,9 @@ template <class T> std::string value_text(T v) {
 
 }  // namespace
 
-Graph read_nthu(const InputFile& in) {
+Graph read_nthu(const InputFile& in) { return read_nthu(InputBytes(in)); }
+
+Graph read_nthu(const InputBytes& in) {
   const std::string& file = in.path();
   const std::size_t n = in.size();
   const unsigned char* p = in.bytes();
@@ -153,7 +156,9 @@ void write_matrix_nthu(OutputFile& f, const Matrix& m) {
   });
 }
 
-Matrix read_matrix_nthu(const InputFile& in) {
+Matrix read_matrix_nthu(const InputFile& in) { return read_matrix_nthu(InputBytes(in)); }
+
+Matrix read_matrix_nthu(const InputBytes& in) {
   const std::string& file = in.path();
   const std::size_t n = in.size();
   if (n == 0) fail_at_offset(file, 0, "expected a V*V int32 matrix, but the file is empty");
@@ -179,6 +184,7 @@ void write_graph_nthu(const std::string& path, const Graph& graph) {
   // A dense adjacency view has no edge arrays: write its edges (a copy, 16 B per edge).
   const Graph copied = graph.is_dense() ? graph.edges_from_dense() : Graph{};
   const Graph& g = graph.is_dense() ? copied : graph;
+  io::check_graph_path(path, GraphFormat::Nthu);
   if (g.num_vertices < 1 || g.num_vertices > std::numeric_limits<std::int32_t>::max())
     throw UsageError(path + ": cannot write NTHU graph: V = " + std::to_string(g.num_vertices) +
                      " is outside 1..2147483647");
@@ -214,9 +220,7 @@ void write_graph_nthu(const std::string& path, const Graph& graph) {
       q += 12;
     }
   }
-  io::OutputFile f(path);
-  f.write(buf.data(), buf.size());
-  f.commit();
+  io::write_graph_file(path, buf.data(), buf.size());
 }
 
 }  // namespace apsp

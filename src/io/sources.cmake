@@ -8,4 +8,7 @@ target_sources(apsp_lib PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/edgelist.cpp
   ${CMAKE_CURRENT_LIST_DIR}/npy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/stream.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/stream.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/weight_parse.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sniff.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gzip.cpp)

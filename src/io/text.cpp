@@ -1,13 +1,16 @@
 // src/io/text.cpp — plain-text matrices: one row per line, values separated by one space.
 //
-// Integers are written in decimal; floats in the shortest form that reads back exactly. The
-// unreachable value is written as the matrix's own sentinel: 1073741823 for int32 (as in the NTHU
-// format), 4611686018427387903 for int64, `inf` for float32/float64. Rows are formatted in
-// parallel, a chunk at a time. Reading back gives int32 when every value is an int32, int64 when
-// every value is an integer, float64 otherwise.
+// Integers are written in decimal; floats in the shortest form that reads back exactly. Unreachable
+// is `inf` whatever the dtype (the int32 sentinel 1073741823 and int64's 2^62-1 included), so a
+// text result reads the same whichever type the solver chose. Values are separated by a comma
+// for NAME.csv, a tab for NAME.tsv, else a space. Rows are formatted in parallel, a chunk at a
+// time. Reading back (blanks or commas) gives int32 when every finite value is an int32 (below
+// 1073741823 where `inf` appears, which then reads as that sentinel), likewise int64 (2^62-1),
+// float64 otherwise.
 #include <cmath>
 #include <limits>
 
+#include "io/formats.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp::io {
@@ -15,7 +18,12 @@ namespace apsp::io {
 namespace {
 
 template <class T> char* put_value(char* p, char* end, T v) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_integral_v<T>) {
+    if (v == unreachable<T>()) {
+      std::memcpy(p, "inf", 3);
+      return p + 3;
+    }
+  } else {
     if (std::isinf(v)) {
       if (v < 0) *p++ = '-';
       std::memcpy(p, "inf", 3);
@@ -34,6 +42,8 @@ template <class T> char* put_value(char* p, char* end, T v) {
 void write_matrix_text(OutputFile& f, const Matrix& m) {
   const std::int64_t rows = m.rows(), cols = m.cols();
   if (rows == 0) return;
+  const std::string ext = lower_extension(f.path());
+  const char sep = ext == ".csv" ? ',' : ext == ".tsv" ? '\t' : ' ';
   visit_dtype(m.dtype(), [&](auto tag) {
     using T = decltype(tag);
     constexpr std::size_t kMaxChars = 32;  // longest value text plus the separator
@@ -50,7 +60,7 @@ void write_matrix_text(OutputFile& f, const Matrix& m) {
         char* p = start;
         const T* r = m.row<T>(i);
         for (std::int64_t j = 0; j < cols; ++j) {
-          if (j) *p++ = ' ';
+          if (j) *p++ = sep;
           p = put_value(p, end, r[j]);
         }
         *p++ = '\n';
@@ -69,20 +79,22 @@ void write_matrix_text(OutputFile& f, const Matrix& m) {
   });
 }
 
-Matrix read_matrix_text(const InputFile& in) {
+Matrix read_matrix_text(const InputFile& in) { return read_matrix_text(InputBytes(in)); }
+
+Matrix read_matrix_text(const InputBytes& in) {
   const std::string& file = in.path();
   LineReader lines(in.chars(), in.size());
   std::string_view line;
   std::vector<std::string_view> tok;
   std::vector<std::int64_t> ints;
   std::vector<double> reals;
-  bool all_int = true, all_int32 = true;
-  std::int64_t rows = 0, cols = -1;
+  bool all_int = true, all_int32 = true, has_inf = false;
+  std::int64_t rows = 0, cols = -1, max_int = std::numeric_limits<std::int64_t>::min();
   while (lines.next(line)) {
-    const std::size_t nt = split_tokens(line, false, nullptr, 0);
+    const std::size_t nt = split_tokens(line, true, nullptr, 0);
     if (nt == 0) continue;
     tok.resize(nt);
-    split_tokens(line, false, tok.data(), nt);
+    split_tokens(line, true, tok.data(), nt);
     if (cols < 0) cols = std::int64_t(nt);
     if (std::int64_t(nt) != cols)
       fail_at_line(file, lines.line_no(), "row has " + std::to_string(nt) + " values, expected " + std::to_string(cols));
@@ -93,10 +105,16 @@ Matrix read_matrix_text(const InputFile& in) {
         ints.push_back(iv);
         reals.push_back(double(iv));
         all_int32 &= iv >= std::numeric_limits<std::int32_t>::min() && iv <= std::numeric_limits<std::int32_t>::max();
+        max_int = std::max(max_int, iv);
         continue;
       }
-      if (t == "inf" || t == "+inf") dv = std::numeric_limits<double>::infinity();
-      else if (t == "-inf") dv = -std::numeric_limits<double>::infinity();
+      if (t == "inf" || t == "+inf") {
+        has_inf = true;
+        ints.push_back(0);
+        reals.push_back(std::numeric_limits<double>::infinity());
+        continue;
+      }
+      if (t == "-inf") dv = -std::numeric_limits<double>::infinity();
       else if (!parse_real(t, dv)) fail_at_line(file, lines.line_no(), "expected a number, got " + quote(t));
       all_int = false;
       ints.push_back(0);
@@ -105,14 +123,21 @@ Matrix read_matrix_text(const InputFile& in) {
     ++rows;
   }
   if (rows == 0) fail_at_line(file, 1, "expected at least one row of numbers, but the file has none");
-  const Dtype t = !all_int ? Dtype::Float64 : all_int32 ? Dtype::Int32 : Dtype::Int64;
+  // `inf` becomes the integer type's sentinel only where no finite value reaches it.
+  if (has_inf) all_int32 &= max_int < std::int64_t(unreachable<std::int32_t>());
+  const bool int64_ok = !has_inf || max_int < unreachable<std::int64_t>();
+  const Dtype t = !all_int || !int64_ok ? Dtype::Float64 : all_int32 ? Dtype::Int32 : Dtype::Int64;
   Matrix m(rows, cols, t);
   for (std::int64_t i = 0; i < rows; ++i)
     for (std::int64_t j = 0; j < cols; ++j) {
       const std::size_t k = std::size_t(i * cols + j);
       switch (t) {
-        case Dtype::Int32: m.at<std::int32_t>(i, j) = std::int32_t(ints[k]); break;
-        case Dtype::Int64: m.at<std::int64_t>(i, j) = ints[k]; break;
+        case Dtype::Int32:
+          m.at<std::int32_t>(i, j) = std::isinf(reals[k]) ? unreachable<std::int32_t>() : std::int32_t(ints[k]);
+          break;
+        case Dtype::Int64:
+          m.at<std::int64_t>(i, j) = std::isinf(reals[k]) ? unreachable<std::int64_t>() : ints[k];
+          break;
         default: m.at<double>(i, j) = reals[k]; break;
       }
     }

@@ -1,0 +1,85 @@
+// src/io/formats.hpp — what the format files share beyond io_common.hpp: the bytes a reader
+// parses (InputBytes: a whole InputFile, or a buffer inflated from a .gz), the readers on them,
+// gzip (gzip.cpp), content sniffing for names that do not say the format (sniff.cpp), and the
+// graph writers' name check and output (io.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "apsp/io.hpp"
+#include "io/io_common.hpp"
+
+namespace apsp::io {
+
+/// A non-owning view of an input's bytes plus the name errors should give.
+class InputBytes {
+ public:
+  InputBytes(const std::string& path, const unsigned char* data, std::size_t size)
+      : path_(&path), data_(data), size_(size) {}
+  explicit InputBytes(const InputFile& f) : InputBytes(f.path(), f.bytes(), f.size()) {}
+
+  const std::string& path() const { return *path_; }
+  const unsigned char* bytes() const { return data_; }
+  const char* chars() const { return reinterpret_cast<const char*>(data_); }
+  std::size_t size() const { return size_; }
+
+ private:
+  const std::string* path_;
+  const unsigned char* data_;
+  std::size_t size_;
+};
+
+// ---- the readers (one file each; io_common.hpp's InputFile overloads forward here) --------------
+
+Graph read_nthu(const InputBytes& in);
+Graph read_dimacs(const InputBytes& in);
+Graph read_mtx(const InputBytes& in);
+/// `num_vertices` > 0: V is that, and every id must be below it (ReadOptions::num_vertices).
+Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices = 0);
+Matrix read_matrix_nthu(const InputBytes& in);
+Matrix read_matrix_npy(const InputBytes& in);
+Matrix read_matrix_text(const InputBytes& in);
+
+// ---- gzip (gzip.cpp) ---------------------------------------------------------------------------
+
+/// True when the bytes start with the gzip magic 1f 8b.
+bool is_gzip(const InputBytes& in);
+/// The decompressed bytes of a gzip file (several members are concatenated, as gunzip does).
+/// Throws InputError naming the file and the compressed offset for corrupt or truncated data, and
+/// when apsp was built without zlib.
+std::vector<unsigned char> gunzip(const InputBytes& in);
+/// `data` compressed as one gzip member (for writing NAME.gz). Throws Error without zlib.
+std::vector<unsigned char> gzip_compress(const void* data, std::size_t n, const std::string& path);
+/// True when the path ends in ".gz" (any case).
+bool has_gz_suffix(const std::string& path);
+/// The path without a final ".gz" (unchanged when there is none).
+std::string strip_gz_suffix(const std::string& path);
+
+// ---- content sniffing (sniff.cpp) --------------------------------------------------------------
+
+/// The graph format of decompressed bytes whose name does not say it: NTHU binary when the size
+/// is exactly 8 + 12E for the header's E; else, for printable text, DIMACS ('c'/'p sp'/'a' lines),
+/// Matrix Market (the %%MatrixMarket banner) or an edge list ('u v [w]' lines, after comments
+/// and at most one header line). `nthu_name`: the name looks like an NTHU file (no extension,
+/// .bin, a course name like c01.1), so binary content that fails the size test is still given to
+/// the NTHU reader for its precise message. Otherwise throws InputError "unknown format".
+InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name);
+/// True when the first 64 KiB hold only printable ASCII, blanks, line ends and bytes >= 0x80.
+bool looks_like_text(const InputBytes& in);
+/// True when the bytes could be an NTHU graph: V >= 1, E >= 0 and exactly 8 + 12E bytes.
+bool has_nthu_size(const InputBytes& in);
+
+// ---- graph writers' shared pieces (io.cpp) -----------------------------------------------------
+
+/// Throws UsageError when `path` names another format than `f` (.gr, .mtx, an edge-list
+/// extension) or a matrix (.npy): what is written must read back as the same graph.
+void check_graph_path(const std::string& path, GraphFormat f);
+/// Writes a whole graph file (gzip-compressed first for NAME.gz), atomically.
+void write_graph_file(const std::string& path, const void* data, std::size_t n);
+/// The lower-case extension of the file name in `path` (".gr"; "" for none).
+std::string lower_extension(const std::string& path);
+
+}  // namespace apsp::io

@@ -1,0 +1,110 @@
+// src/io/sniff.cpp — which reader a graph file needs when its name does not say: by content.
+//
+// NTHU binary is recognised by its size (exactly 8 + 12E bytes for the E in its header, V >= 1),
+// text by its bytes (the first 64 KiB printable), and a text file's kind by its first lines: a
+// '%%MatrixMarket' banner, DIMACS 'c' / 'p sp' / 'a u v w' lines, or edge lines 'u v [w]' (after
+// '#'/'%' comments and at most one header line such as 'src dst weight'). Anything else is
+// "unknown format": a reader is never picked by luck.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <utility>
+
+#include "io/formats.hpp"
+
+namespace apsp::io {
+
+namespace {
+
+constexpr std::size_t kSniffBytes = std::size_t{64} << 10;
+
+bool is_number_start(char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.'; }
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return r;
+}
+
+const char* kUseFlag = "use --input-format nthu|dimacs|mtx|edgelist to name it";
+
+/// The kind of a text file from its first lines; Auto when none fits.
+InputFormat text_kind(const InputBytes& in, std::int64_t& bad_line, std::string& bad_text) {
+  LineReader lines(in.chars(), std::min(in.size(), kSniffBytes));
+  std::string_view line, tok[5];
+  bool header_seen = false, first = true;
+  while (lines.next(line)) {
+    const std::size_t nt = split_tokens(line, false, tok, 5);
+    if (nt == 0) continue;
+    if (std::exchange(first, false) && lower(tok[0]) == "%%matrixmarket") return InputFormat::MatrixMarket;
+    if (tok[0] == "c" || tok[0] == "p") return InputFormat::Dimacs;
+    if (tok[0] == "a" && nt == 4) return InputFormat::Dimacs;
+    if (tok[0][0] == '#' || tok[0][0] == '%') continue;
+    if (is_number_start(tok[0][0])) return InputFormat::EdgeList;
+    // One header line ('src dst weight', 'u,v,w') may precede the edges; a second such line
+    // rules out an edge list.
+    bad_line = lines.line_no();
+    bad_text = std::string(line);
+    if (header_seen) return InputFormat::Auto;
+    header_seen = true;
+  }
+  if (!header_seen) {
+    bad_line = std::max<std::int64_t>(1, lines.line_no());
+    bad_text.clear();
+  }
+  return InputFormat::Auto;
+}
+
+}  // namespace
+
+bool looks_like_text(const InputBytes& in) {
+  const std::size_t n = std::min(in.size(), kSniffBytes);
+  const unsigned char* p = in.bytes();
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = p[i];
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return false;
+    if (c == 0x7f) return false;
+  }
+  return n > 0;
+}
+
+bool has_nthu_size(const InputBytes& in) {
+  if (in.size() < 8) return false;
+  std::int32_t v = 0, e = -1;
+  std::memcpy(&v, in.bytes(), 4);
+  std::memcpy(&e, in.bytes() + 4, 4);
+  return v >= 1 && e >= 0 && std::uint64_t(in.size()) == 8 + 12 * std::uint64_t(e);
+}
+
+InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
+  const std::string& file = in.path();
+  const std::size_t n = in.size();
+  std::int32_t v = 0, e = -1;
+  if (n >= 8) {
+    std::memcpy(&v, in.bytes(), 4);
+    std::memcpy(&e, in.bytes() + 4, 4);
+  }
+  const bool nthu_size = has_nthu_size(in);
+  if (nthu_size && nthu_name) return InputFormat::Nthu;
+  if (looks_like_text(in)) {
+    std::int64_t line = 0;
+    std::string text;
+    const InputFormat k = text_kind(in, line, text);
+    if (k != InputFormat::Auto) return k;
+    if (nthu_size) return InputFormat::Nthu;
+    fail_at_line(file, line,
+                 "unknown format: a text file, but not DIMACS ('p sp' line), Matrix Market ('%%MatrixMarket' "
+                 "banner) or an edge list ('u v [w]' lines)" +
+                     (text.empty() ? std::string(" (no data lines)") : ", got " + quote(text)) + "; " + kUseFlag);
+  }
+  if (nthu_size || nthu_name) return InputFormat::Nthu;
+  if (n == 0) fail_at_offset(file, 0, std::string("unknown format: the file is empty; ") + kUseFlag);
+  std::string why = n < 8 ? "it has only " + std::to_string(n) + " bytes"
+                          : "its header says V = " + std::to_string(v) + ", E = " + std::to_string(e) +
+                                (v >= 1 && e >= 0 ? ", so it should be " + std::to_string(8 + 12 * std::uint64_t(e)) +
+                                                        " bytes, not " + std::to_string(n)
+                                                  : "");
+  fail_at_offset(file, 0, "unknown format: binary, but not NTHU (" + why + ") and not gzip; " + kUseFlag);
+}
+
+}  // namespace apsp::io

@@ -1,0 +1,50 @@
+// src/io/weight_parse.cpp — the rare paths of weight parsing: reals that do not fit a double, and
+// the messages every text reader gives for a weight it refuses (weight_parse.hpp).
+#include "io/weight_parse.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace apsp::io {
+
+namespace detail {
+
+WeightStatus parse_real_weight(std::string_view t, double& w) {
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), w, std::chars_format::general);
+  if (r.ptr != t.data() + t.size() || t.empty()) return WeightStatus::NotANumber;
+  if (r.ec == std::errc()) return std::isfinite(w) ? WeightStatus::Ok : WeightStatus::NotANumber;
+  if (r.ec != std::errc::result_out_of_range) return WeightStatus::NotANumber;
+  // Out of range: beyond the largest double, or so small that it rounds to 0 (a subnormal result
+  // may be reported here too, and is kept).
+  const std::string copy(t);
+  errno = 0;
+  const double v = std::strtod(copy.c_str(), nullptr);
+  if (std::isinf(v)) return WeightStatus::Overflow;
+  if (v == 0) return WeightStatus::Underflow;
+  w = v;
+  return WeightStatus::Ok;
+}
+
+}  // namespace detail
+
+std::string weight_error(WeightStatus status, std::string_view token) {
+  constexpr std::size_t kMax = 40;
+  std::string shown(token.substr(0, kMax));
+  for (char& c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (token.size() > kMax) shown += "...";
+  const bool negative = !token.empty() && token[0] == '-';
+  switch (status) {
+    case WeightStatus::Ok: break;
+    case WeightStatus::NotANumber: return "expected a finite number as the weight, got '" + shown + "'";
+    case WeightStatus::NotAnInteger: return "expected an integer weight, got '" + shown + "'";
+    case WeightStatus::BeyondExact:
+      return "weight " + shown + " is beyond " + (negative ? "-" : "") + "2^53, which apsp holds exactly";
+    case WeightStatus::Overflow:
+      return "weight " + shown + " is beyond the largest float64 (" + (negative ? "-" : "") + "1.8e308)";
+    case WeightStatus::Underflow: return "weight " + shown + " is too small for float64 (it would read as 0)";
+  }
+  return "bad weight '" + shown + "'";
+}
+
+}  // namespace apsp::io
