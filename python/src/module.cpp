@@ -10,7 +10,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <omp.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +32,8 @@
 #include "apsp/matrix.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "dijkstra.hpp"
+#include "host_memory.hpp"
 
 namespace py = pybind11;
 
@@ -57,21 +62,33 @@ void raise_negative_cycle(const apsp::NegativeCycleError& e) {
   PyErr_SetObject(g_negative_cycle_error, inst.ptr());
 }
 
+/// The library's messages are written for the command line ("use --type int64"); Python users
+/// pass keywords, so the flags are renamed: --type X -> dtype=np.X, --backend -> backend=, ...
+std::string python_message(std::string msg) {
+  static const std::pair<const char*, const char*> kFlags[] = {
+      {"--type ", "dtype=np."}, {"--backend ", "backend="}, {"--block ", "block="}, {"--threads ", "threads="},
+      {"--input-format ", "format="}, {"--vertices ", "num_vertices="}, {"--undirected", "directed=False"}};
+  for (const auto& [flag, keyword] : kFlags)
+    for (std::size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at))
+      msg.replace(at, std::strlen(flag), keyword);
+  return msg;
+}
+
 void translate(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
   } catch (const apsp::NegativeCycleError& e) {
     raise_negative_cycle(e);
   } catch (const apsp::InputError& e) {
-    PyErr_SetString(g_input_error, e.what());
+    PyErr_SetString(g_input_error, python_message(e.what()).c_str());
   } catch (const apsp::UsageError& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    PyErr_SetString(PyExc_ValueError, python_message(e.what()).c_str());
   } catch (const apsp::ResourceError& e) {
-    PyErr_SetString(PyExc_MemoryError, e.what());
+    PyErr_SetString(PyExc_MemoryError, python_message(e.what()).c_str());
   } catch (const apsp::BackendUnavailable& e) {
-    PyErr_SetString(g_backend_unavailable_error, e.what());
+    PyErr_SetString(g_backend_unavailable_error, python_message(e.what()).c_str());
   } catch (const apsp::Error& e) {
-    PyErr_SetString(g_error, e.what());
+    PyErr_SetString(g_error, python_message(e.what()).c_str());
   }
 }
 
@@ -92,9 +109,25 @@ py::dtype numpy_dtype(apsp::Dtype t) {
   return py::dtype::of<double>();
 }
 
-/// Hands `m` to NumPy without a copy: the array views its rows() x cols() block (rows stride()
-/// elements apart) and a capsule in the array's base owns the matrix.
+/// Moves the rows of a padded matrix together (row i to offset i * cols), in place: the logical
+/// block becomes C-contiguous at the start of the same allocation. Forward order is safe, as no
+/// row moves past a row that has not moved yet.
+void compact_rows(apsp::Matrix& m) {
+  if (m.stride() == m.cols() || m.rows() <= 1) return;
+  const auto es = std::int64_t(apsp::dtype_size(m.dtype()));
+  char* base = static_cast<char*>(m.raw());
+  const auto row_bytes = std::size_t(m.cols() * es);
+  for (std::int64_t i = 1; i < m.rows(); ++i)
+    std::memmove(base + i * m.cols() * es, base + i * m.stride() * es, row_bytes);
+}
+
+/// Hands `m` to NumPy without a copy: the array views its rows() x cols() block, made
+/// C-contiguous in place first (compact_rows), and a capsule in the array's base owns the matrix.
 py::array to_numpy(apsp::Matrix&& m) {
+  if (m.stride() != m.cols()) {
+    py::gil_scoped_release nogil;
+    compact_rows(m);
+  }
   auto* heap = new apsp::Matrix(std::move(m));
   PyObject* cap = PyCapsule_New(heap, kCapsuleName, free_matrix_capsule);
   if (!cap) {
@@ -104,20 +137,22 @@ py::array to_numpy(apsp::Matrix&& m) {
   auto owner = py::reinterpret_steal<py::object>(cap);
   const auto es = py::ssize_t(apsp::dtype_size(heap->dtype()));
   return py::array(numpy_dtype(heap->dtype()), {py::ssize_t(heap->rows()), py::ssize_t(heap->cols())},
-                   {py::ssize_t(heap->stride()) * es, es}, heap->raw(), owner);
+                   {py::ssize_t(heap->cols()) * es, es}, heap->raw(), owner);
 }
 
-/// The Matrix an array views when it is exactly a to_numpy() result (same data, shape, strides,
-/// dtype); nullptr otherwise.
-const apsp::Matrix* matrix_behind(const py::array& a) {
-  py::object base = a.base();
-  if (!base || !PyCapsule_IsValid(base.ptr(), kCapsuleName)) return nullptr;
-  const auto* m = static_cast<const apsp::Matrix*>(PyCapsule_GetPointer(base.ptr(), kCapsuleName));
-  const auto es = py::ssize_t(apsp::dtype_size(m->dtype()));
-  if (a.ndim() != 2 || a.data() != m->raw() || a.shape(0) != m->rows() || a.shape(1) != m->cols() ||
-      a.strides(0) != m->stride() * es || a.strides(1) != es || !a.dtype().is(numpy_dtype(m->dtype())))
-    return nullptr;
-  return m;
+/// A Matrix viewing `a` in place when its rows are runs of native int32/int64/float32/float64
+/// elements (C order, or any row stride that is a whole number of elements); nullopt otherwise.
+std::optional<apsp::Matrix> matrix_view(const py::array& a) {
+  if (a.ndim() != 2 || !a.dtype().attr("isnative").cast<bool>()) return std::nullopt;
+  std::optional<apsp::Dtype> t;
+  const char kind = a.dtype().kind();
+  if (kind == 'i' && a.itemsize() == 4) t = apsp::Dtype::Int32;
+  else if (kind == 'i' && a.itemsize() == 8) t = apsp::Dtype::Int64;
+  else if (kind == 'f' && a.itemsize() == 4) t = apsp::Dtype::Float32;
+  else if (kind == 'f' && a.itemsize() == 8) t = apsp::Dtype::Float64;
+  const auto es = a.itemsize();
+  if (!t || a.strides(1) != es || a.strides(0) < a.shape(1) * es || a.strides(0) % es != 0) return std::nullopt;
+  return apsp::Matrix::view(a.data(), a.shape(0), a.shape(1), a.strides(0) / es, *t);
 }
 
 // ---- typed, strided views of NumPy data (taken with the GIL, read without it) -------------------
@@ -538,6 +573,131 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend, const std::opt
   return py::make_tuple(to_numpy(std::move(r.dist)), next, info);
 }
 
+
+// ---- SciPy conventions and per-source solves -----------------------------------------------------
+/// Calls PyErr_CheckSignals (GIL held) and raises what it set, e.g. KeyboardInterrupt.
+void check_signals() {
+  if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+}
+
+/// What the Python layer needs to know about a dense V x V array before choosing a solver: its
+/// edge count (entries not 0, NaN or +-inf, off the diagonal), NaN / -inf entries (SciPy: no
+/// edge), the weight range and integer-ness. Stripes of rows are scanned in parallel with the GIL
+/// released; between stripes Ctrl-C is looked for, so a long scan stays interruptible.
+py::dict dense_scan(const py::array& a) {
+  const View v = view_of(a, 2, "graph");
+  if (v.rows != v.cols) throw py::value_error("graph should be a square array");
+  const std::int64_t n = v.rows;
+  std::int64_t edges = 0, specials = 0, negatives = 0;
+  double max_abs = 0, min_w = 0;
+  bool integral = true;
+  const std::int64_t stripe = std::max<std::int64_t>(1, (std::int64_t(1) << 24) / std::max<std::int64_t>(n, 1));
+  for (std::int64_t r0 = 0; r0 < n; r0 += stripe) {
+    const std::int64_t r1 = std::min(n, r0 + stripe);
+    {
+      py::gil_scoped_release nogil;
+      visit_numeric(v, "graph", true, [&](auto tag) {
+        using T = decltype(tag);
+        std::int64_t e = 0, sp = 0, neg = 0;
+        double hi = max_abs, lo = min_w;
+        bool whole = integral;
+#pragma omp parallel for schedule(static) reduction(+ : e, sp, neg) reduction(max : hi) reduction(min : lo) \
+    reduction(&& : whole) if ((r1 - r0) * n > (1 << 18))
+        for (std::int64_t i = r0; i < r1; ++i)
+          for (std::int64_t j = 0; j < n; ++j) {
+            const T x = v.at<T>(i, j);
+            if constexpr (std::is_floating_point_v<T>) {
+              if (std::isnan(x) || x == -std::numeric_limits<T>::infinity()) {
+                ++sp;
+                continue;
+              }
+              if (x == std::numeric_limits<T>::infinity()) continue;
+            }
+            if (x == T(0) || i == j) continue;
+            const double w = double(x);
+            ++e;
+            neg += w < 0;
+            hi = std::max(hi, std::fabs(w));
+            lo = std::min(lo, w);
+            if constexpr (std::is_floating_point_v<T>) whole = whole && w == std::floor(w);
+          }
+        edges += e;
+        specials += sp;
+        negatives += neg;
+        max_abs = hi;
+        min_w = lo;
+        integral = whole;
+      });
+    }
+    check_signals();
+  }
+  py::dict out;
+  out["edges"] = edges;
+  out["specials"] = specials;
+  out["negatives"] = negatives;
+  out["max_abs"] = max_abs;
+  out["min_weight"] = min_w;
+  out["integral"] = integral;
+  return out;
+}
+
+/// Per-source shortest paths (dijkstra.hpp) -> (dist, pred or None, sources or None).
+/// Without min_only dist is len(sources) x V; with it dist, pred and sources have V entries.
+py::tuple per_source(const apsp::Graph& g, const py::array_t<std::int32_t, py::array::c_style>& sources,
+                     double limit, bool min_only, bool want_pred, int threads) {
+  const std::int64_t n = g.num_vertices, k = sources.size();
+  const std::int64_t rows = min_only ? 1 : k;
+  const double need = double(rows) * double(n) * (8.0 + (want_pred ? 4.0 : 0.0));
+  const std::size_t have = apsp_python::host_memory_limit();
+  if (need > double(have))
+    throw apsp::ResourceError(std::to_string(rows) + " rows of " + std::to_string(n) + " distances need " +
+                              std::to_string(std::llround(need)) + " bytes, more than this machine's " +
+                              std::to_string(have) + " bytes of memory (set APSP_HOST_MEMORY to override)");
+  std::vector<std::int32_t> src(sources.data(), sources.data() + k);
+  for (const std::int32_t s : src)
+    if (s < 0 || s >= n) throw py::value_error("indices out of range 0...N");
+  std::vector<py::ssize_t> shape = min_only ? std::vector<py::ssize_t>{n} : std::vector<py::ssize_t>{rows, n};
+  py::array_t<double> dist(shape);
+  py::object pred = py::none(), source_of = py::none();
+  std::int32_t* pred_data = nullptr;
+  std::int32_t* source_data = nullptr;
+  if (want_pred) {
+    py::array_t<std::int32_t> p(shape);
+    pred_data = p.mutable_data();
+    pred = p;
+    if (min_only) {
+      py::array_t<std::int32_t> s2(shape);
+      source_data = s2.mutable_data();
+      source_of = s2;
+    }
+  }
+  apsp_python::PerSourceOptions o;
+  o.limit = limit;
+  o.min_only = min_only;
+  o.threads = threads;
+  o.interrupted = [] {  // on the calling thread only; a pending error stays set for below
+    py::gil_scoped_acquire acquire;
+    return PyErr_CheckSignals() != 0;
+  };
+  double* dist_data = dist.mutable_data();
+  bool done = false;
+  {
+    py::gil_scoped_release nogil;
+    done = apsp_python::per_source_shortest_paths(g, src, o, dist_data, pred_data, source_data);
+  }
+  if (!done) {
+    if (PyErr_Occurred()) throw py::error_already_set();
+    check_signals();
+  }
+  return py::make_tuple(dist, pred, source_of);
+}
+
+/// The most threads= accepts: 4 per processor this process may run on, within OpenMP's limit.
+int max_threads() {
+  const std::int64_t procs = std::max(1, omp_get_num_procs());
+  return int(std::min<std::int64_t>(4 * procs, std::max(1, omp_get_thread_limit())));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -623,6 +783,14 @@ PYBIND11_MODULE(_core, m) {
   m.def("transpose_square", &transpose_square, py::arg("matrix"));
   m.def("predecessors_from_reversed_next", &predecessors_from_reversed_next, py::arg("next_rev"));
   m.def("to_float64", &to_float64, py::arg("matrix"));
+  m.def("dense_scan", &dense_scan, py::arg("graph"),
+        "Edge count, NaN/-inf count, negatives, weight range, integer-ness of a dense matrix (interruptible).");
+  m.def("per_source", &per_source, py::arg("graph"), py::arg("sources"), py::arg("limit"), py::arg("min_only"),
+        py::arg("predecessors"), py::arg("threads"),
+        "Dijkstra from each source (Johnson potentials for negative weights) -> (dist, pred, sources).");
+  m.def("host_memory_limit", [] { return apsp_python::host_memory_limit(); },
+        "Bytes the checks plan for: APSP_HOST_MEMORY, else min(physical RAM, cgroup limit).");
+  m.def("max_threads", &max_threads, "The largest threads= accepted.");
 
   m.def("backends", [] {
     py::list out;
@@ -651,9 +819,9 @@ PYBIND11_MODULE(_core, m) {
       "write_matrix",
       [](const std::string& path, const py::array& a, const std::string& format) {
         const apsp::OutputFormat f = apsp::parse_output_format(format);
-        if (const apsp::Matrix* held = matrix_behind(a)) {
+        if (const std::optional<apsp::Matrix> view = matrix_view(a)) {
           py::gil_scoped_release nogil;
-          apsp::write_matrix(path, *held, f);
+          apsp::write_matrix(path, *view, f);
           return;
         }
         const apsp::Matrix copy = matrix_copy(a);
