@@ -603,11 +603,13 @@ py::dict dense_scan(const py::array& a) {
         bool whole = integral;
 #pragma omp parallel for schedule(static) reduction(+ : e, sp, neg) reduction(max : hi) reduction(min : lo) \
     reduction(&& : whole) if ((r1 - r0) * n > (1 << 18))
-        for (std::int64_t i = r0; i < r1; ++i)
+        for (std::int64_t i = r0; i < r1; ++i) {
+          const char* row = v.data + i * v.row_stride;
           for (std::int64_t j = 0; j < n; ++j) {
-            const T x = v.at<T>(i, j);
+            T x;
+            std::memcpy(&x, row + j * v.col_stride, sizeof x);
             if constexpr (std::is_floating_point_v<T>) {
-              if (std::isnan(x) || x == -std::numeric_limits<T>::infinity()) {
+              if (!(x > -std::numeric_limits<T>::infinity())) {  // NaN or -inf
                 ++sp;
                 continue;
               }
@@ -619,8 +621,11 @@ py::dict dense_scan(const py::array& a) {
             neg += w < 0;
             hi = std::max(hi, std::fabs(w));
             lo = std::min(lo, w);
-            if constexpr (std::is_floating_point_v<T>) whole = whole && w == std::floor(w);
+            // whole: from 2^52 on every double is; below, the round trip through int64 is exact
+            if constexpr (std::is_floating_point_v<T>)
+              whole = whole && (!(std::fabs(w) < 0x1p52) || double(std::int64_t(w)) == w);
           }
+        }
         edges += e;
         specials += sp;
         negatives += neg;
