@@ -1,10 +1,14 @@
 """apsp — all-pairs shortest paths by blocked Floyd-Warshall, from NumPy and SciPy.
 
-The main entry point, :func:`shortest_path`, follows ``scipy.sparse.csgraph.shortest_path``:
-it takes a dense ndarray, any ``scipy.sparse`` matrix, an edge list ``(src, dst, weight)`` or an
-:class:`apsp.Graph`, and returns a dense V x V ndarray of distances (plus SciPy-style
-predecessors on request). Graphs with negative weights are solved through Johnson reweighting;
-a negative cycle raises :class:`NegativeCycleError`, whose ``.cycle`` names its vertices.
+The entry points are those of ``scipy.sparse.csgraph``, with SciPy's signatures:
+:func:`shortest_path`, :func:`floyd_warshall`, :func:`dijkstra`, :func:`bellman_ford`,
+:func:`johnson` (also as ``apsp.csgraph``). They take a dense ndarray, a masked array, any
+``scipy.sparse`` matrix, an edge list ``(src, dst, weight)`` or an :class:`apsp.Graph`. Whole
+V x V matrices come from apsp's blocked Floyd-Warshall (CPU or GPU); a few rows (``indices=``),
+``limit=`` and ``min_only=`` from a per-source Dijkstra over the CPU threads. Negative weights are
+solved through Johnson reweighting; a negative cycle raises :class:`NegativeCycleError` (also
+catchable as SciPy's), whose ``.cycle`` names its vertices. apsp's own options (``dtype=``,
+``backend=``, ``block=``, ``threads=``, ...) are keyword-only.
 
 Unreachable pairs
 -----------------
@@ -22,9 +26,9 @@ Inputs are read in place. A dense int32/int64/float32/float64 array is viewed as
 strides) and the CPU backend builds its distance matrix straight from it; an edge-list copy (16
 bytes per edge) is made only for negative weights, paths (predecessors, next hops) or a GPU/MPI
 backend, and other dtypes are converted once. Edge arrays are copied once, straight into the
-solver's graph (no temporary arrays). Results are NumPy views of the solver's own matrix: no copy is made except the
-float64 conversion of an integer solve (``dtype=None``). A view may have a row stride larger than
-V (the solver pads rows to its tile size); it is an ordinary ndarray.
+solver's graph (no temporary arrays). Results are C-contiguous NumPy arrays over the solver's own
+matrix (its padded rows moved together in place): no copy is made except the float64 conversion of
+an integer solve (``dtype=None``).
 """
 
 import numbers

@@ -26,12 +26,13 @@ from ._core import NegativeCycleError
 NO_PREDECESSOR = -9999
 _METHODS = ("auto", "FW", "D", "BF", "J")
 
-# Cost model for method='auto' (rough rates on one CPU thread; see
-# bench/results/python-scipy-dropin-2026-11-25.md): blocked FW makes V^3 min-plus updates,
-# per-source Dijkstra relaxes every arc and pays a heap operation per vertex, per source.
+# Cost model for method='auto' (rates on one CPU thread, measured on the 2-core development VM;
+# bench/results/python-scipy-dropin-2026-11-25.md): blocked FW makes V^3 min-plus updates;
+# per-source Dijkstra reads every arc and pays about log2(V) heap steps per vertex, per source.
 _FW_UPDATES_PER_THREAD = 5e9     # float64 / int64; 4-byte types about twice that
-_FW_UPDATES_GPU = 2e12
-_DIJKSTRA_STEPS_PER_THREAD = 4e7
+_FW_UPDATES_GPU = 2e12           # a floor: float64 on an H100 (DESIGN.md)
+_ARCS_PER_THREAD = 2e8
+_HEAP_STEPS_PER_THREAD = 4e7
 _gpu_usable = None
 
 
@@ -84,7 +85,8 @@ def _fw_cost(n, dtype, threads, backend):
 
 
 def _per_source_cost(n, k, arcs, threads):
-    return k * (arcs + n * math.log2(n + 2)) / (_DIJKSTRA_STEPS_PER_THREAD * min(threads, max(k, 1)))
+    per_source = arcs / _ARCS_PER_THREAD + n * math.log2(n + 2) / _HEAP_STEPS_PER_THREAD
+    return k * per_source / min(threads, max(k, 1))
 
 
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf, min_only=False, *,
