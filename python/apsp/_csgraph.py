@@ -45,7 +45,10 @@ def _gpu_is_usable():
 
 def _check_method(method):
     if not isinstance(method, str) or method not in _METHODS:
-        raise ValueError(f"unrecognized method '{method}' (expected one of {', '.join(_METHODS)})")
+        hint = ""
+        if isinstance(method, (bool, np.bool_)):  # apsp < 0.2 took `directed` second
+            hint = "; the second parameter is SciPy's method: pass directed= by keyword"
+        raise ValueError(f"unrecognized method '{method}' (expected one of {', '.join(_METHODS)}){hint}")
     return method
 
 

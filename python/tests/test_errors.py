@@ -149,6 +149,8 @@ def test_option_errors():
         apsp.shortest_path(E3, threads=-1)
     with pytest.raises(TypeError, match="directed"):
         apsp.shortest_path(E3, "FW", "yes")  # SciPy's order: method, then directed
+    with pytest.raises(ValueError, match="pass directed= by keyword"):
+        apsp.shortest_path(E3, False)  # apsp's old order (directed second) is told apart
     with pytest.raises(TypeError, match="unweighted"):
         apsp.shortest_path(E3, unweighted="yes")
     with pytest.raises(ValueError, match="unrecognized method 'dijkstra'"):
