@@ -69,8 +69,10 @@ class SolveResult:
     """What :func:`solve` returns: the solver's raw output.
 
     Attributes: ``dist`` (V x V, the solver's dtype; integer sentinels for unreachable),
-    ``next_hop`` (int32 V x V or None), ``backend``, ``block``, ``dtype`` (str), ``timings``
-    (dict of seconds: build, h2d, compute, d2h), ``notes`` (list of str).
+    ``next_hop`` (int32 V x V or None), ``backend``, ``block``, ``dtype`` (str), ``rounds`` (str:
+    the type the rounds ran in, e.g. "int32 (checked; bound asked int64)" for an int64 result
+    proven exact in int32 rounds), ``timings`` (dict of seconds: build, h2d, compute, d2h),
+    ``notes`` (list of str).
     """
 
     def __init__(self, dist, next_hop, info):
@@ -79,11 +81,12 @@ class SolveResult:
         self.backend = info["backend"]
         self.block = info["block"]
         self.dtype = info["dtype"]
+        self.rounds = info["rounds"]
         self.timings = info["timings"]
         self.notes = info["notes"]
 
     def __repr__(self):
-        return (f"SolveResult(V={self.dist.shape[0]}, dtype={self.dtype}, backend={self.backend!r}, "
+        return (f"SolveResult(V={self.dist.shape[0]}, dtype={self.dtype}, rounds={self.rounds!r}, backend={self.backend!r}, "
                 f"block={self.block}, compute={self.timings['compute']:.6f}s)")
 
 

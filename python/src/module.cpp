@@ -468,6 +468,7 @@ py::dict info_dict(const apsp::Result& r) {
   info["backend"] = r.backend;
   info["block"] = r.block;
   info["dtype"] = apsp::dtype_name(r.dtype());
+  info["rounds"] = r.rounds;
   info["timings"] = t;
   info["notes"] = r.notes;
   return info;
