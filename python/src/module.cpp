@@ -3,12 +3,14 @@
 // Converts NumPy edge arrays straight into apsp::Graph vectors (one pass, no intermediate arrays)
 // and wraps a dense matrix as a Graph that views it in place (no copy; the array is kept alive by
 // the Graph object), runs apsp::solve() with the GIL released (Ctrl-C still interrupts it
-// between rounds), and hands every result apsp::Matrix to NumPy without copying: the array views
-// the matrix's memory (strided when the backend padded the rows) and a "apsp.Matrix" capsule owns it. The SciPy-style argument handling
-// lives in apsp/__init__.py; this file is the part that touches O(E) or O(V^2) data.
+// between rounds), and hands every result apsp::Matrix to NumPy without copying: its padded rows
+// are moved together in place and an "apsp.Matrix" capsule owns the memory. The SciPy-style
+// argument handling lives in apsp/_csgraph.py and _inputs.py; csgraph_bindings.cpp holds the
+// dense scan and the per-source solver's binding. This file touches the O(E) and O(V^2) data.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
 
 #include <algorithm>
 #include <cmath>
@@ -29,10 +31,18 @@
 #include "apsp/matrix.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "csgraph_bindings.hpp"
+#include "numpy_view.hpp"
 
 namespace py = pybind11;
 
 namespace {
+
+using apsp_python::dtype_str;
+using apsp_python::num_str;
+using apsp_python::View;
+using apsp_python::view_of;
+using apsp_python::visit_numeric;
 
 // ---- exceptions ---------------------------------------------------------------------------------
 // Created once at import and kept for the life of the process (a module's exception types are
@@ -57,21 +67,33 @@ void raise_negative_cycle(const apsp::NegativeCycleError& e) {
   PyErr_SetObject(g_negative_cycle_error, inst.ptr());
 }
 
+/// The library's messages are written for the command line ("use --type int64"); Python users
+/// pass keywords, so the flags are renamed: --type X -> dtype=np.X, --backend -> backend=, ...
+std::string python_message(std::string msg) {
+  static const std::pair<const char*, const char*> kFlags[] = {
+      {"--type ", "dtype=np."}, {"--backend ", "backend="}, {"--block ", "block="}, {"--threads ", "threads="},
+      {"--input-format ", "format="}, {"--vertices ", "num_vertices="}, {"--undirected", "directed=False"}};
+  for (const auto& [flag, keyword] : kFlags)
+    for (std::size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at))
+      msg.replace(at, std::strlen(flag), keyword);
+  return msg;
+}
+
 void translate(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
   } catch (const apsp::NegativeCycleError& e) {
     raise_negative_cycle(e);
   } catch (const apsp::InputError& e) {
-    PyErr_SetString(g_input_error, e.what());
+    PyErr_SetString(g_input_error, python_message(e.what()).c_str());
   } catch (const apsp::UsageError& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
+    PyErr_SetString(PyExc_ValueError, python_message(e.what()).c_str());
   } catch (const apsp::ResourceError& e) {
-    PyErr_SetString(PyExc_MemoryError, e.what());
+    PyErr_SetString(PyExc_MemoryError, python_message(e.what()).c_str());
   } catch (const apsp::BackendUnavailable& e) {
-    PyErr_SetString(g_backend_unavailable_error, e.what());
+    PyErr_SetString(g_backend_unavailable_error, python_message(e.what()).c_str());
   } catch (const apsp::Error& e) {
-    PyErr_SetString(g_error, e.what());
+    PyErr_SetString(g_error, python_message(e.what()).c_str());
   }
 }
 
@@ -92,9 +114,25 @@ py::dtype numpy_dtype(apsp::Dtype t) {
   return py::dtype::of<double>();
 }
 
-/// Hands `m` to NumPy without a copy: the array views its rows() x cols() block (rows stride()
-/// elements apart) and a capsule in the array's base owns the matrix.
+/// Moves the rows of a padded matrix together (row i to offset i * cols), in place: the logical
+/// block becomes C-contiguous at the start of the same allocation. Forward order is safe, as no
+/// row moves past a row that has not moved yet.
+void compact_rows(apsp::Matrix& m) {
+  if (m.stride() == m.cols() || m.rows() <= 1) return;
+  const auto es = std::int64_t(apsp::dtype_size(m.dtype()));
+  char* base = static_cast<char*>(m.raw());
+  const auto row_bytes = std::size_t(m.cols() * es);
+  for (std::int64_t i = 1; i < m.rows(); ++i)
+    std::memmove(base + i * m.cols() * es, base + i * m.stride() * es, row_bytes);
+}
+
+/// Hands `m` to NumPy without a copy: the array views its rows() x cols() block, made
+/// C-contiguous in place first (compact_rows), and a capsule in the array's base owns the matrix.
 py::array to_numpy(apsp::Matrix&& m) {
+  if (m.stride() != m.cols()) {
+    py::gil_scoped_release nogil;
+    compact_rows(m);
+  }
   auto* heap = new apsp::Matrix(std::move(m));
   PyObject* cap = PyCapsule_New(heap, kCapsuleName, free_matrix_capsule);
   if (!cap) {
@@ -104,95 +142,22 @@ py::array to_numpy(apsp::Matrix&& m) {
   auto owner = py::reinterpret_steal<py::object>(cap);
   const auto es = py::ssize_t(apsp::dtype_size(heap->dtype()));
   return py::array(numpy_dtype(heap->dtype()), {py::ssize_t(heap->rows()), py::ssize_t(heap->cols())},
-                   {py::ssize_t(heap->stride()) * es, es}, heap->raw(), owner);
+                   {py::ssize_t(heap->cols()) * es, es}, heap->raw(), owner);
 }
 
-/// The Matrix an array views when it is exactly a to_numpy() result (same data, shape, strides,
-/// dtype); nullptr otherwise.
-const apsp::Matrix* matrix_behind(const py::array& a) {
-  py::object base = a.base();
-  if (!base || !PyCapsule_IsValid(base.ptr(), kCapsuleName)) return nullptr;
-  const auto* m = static_cast<const apsp::Matrix*>(PyCapsule_GetPointer(base.ptr(), kCapsuleName));
-  const auto es = py::ssize_t(apsp::dtype_size(m->dtype()));
-  if (a.ndim() != 2 || a.data() != m->raw() || a.shape(0) != m->rows() || a.shape(1) != m->cols() ||
-      a.strides(0) != m->stride() * es || a.strides(1) != es || !a.dtype().is(numpy_dtype(m->dtype())))
-    return nullptr;
-  return m;
-}
-
-// ---- typed, strided views of NumPy data (taken with the GIL, read without it) -------------------
-struct View {
-  const char* data = nullptr;
-  std::int64_t rows = 0, cols = 1;
-  std::int64_t row_stride = 0, col_stride = 0;  // bytes
-  char kind = 'f';
-  int itemsize = 8;
-
-  template <class T> T at(std::int64_t i, std::int64_t j = 0) const {
-    T v;
-    std::memcpy(&v, data + i * row_stride + j * col_stride, sizeof v);  // arrays may be unaligned
-    return v;
-  }
-};
-
-std::string dtype_str(const py::array& a) { return py::str(a.dtype()).cast<std::string>(); }
-
-View view_of(const py::array& a, int ndim, const std::string& what) {
-  if (a.ndim() != ndim)
-    throw py::value_error(what + " must be " + std::to_string(ndim) + "-dimensional, got shape " +
-                          py::str(a.attr("shape")).cast<std::string>());
-  if (!a.dtype().attr("isnative").cast<bool>())
-    throw py::type_error(what + " has non-native byte order (" + dtype_str(a) + ")");
-  View v;
-  v.data = static_cast<const char*>(a.data());
-  v.rows = a.shape(0);
-  v.row_stride = a.strides(0);
-  if (ndim == 2) {
-    v.cols = a.shape(1);
-    v.col_stride = a.strides(1);
-  }
-  v.kind = a.dtype().kind();
-  v.itemsize = int(a.itemsize());
-  return v;
-}
-
-/// Calls f(T{}) with T the C++ type of a numeric view; TypeError for anything else.
-template <class F> void visit_numeric(const View& v, const std::string& what, bool allow_float, F&& f) {
-  switch (v.kind) {
-    case 'b': return f(bool{});
-    case 'i':
-      switch (v.itemsize) {
-        case 1: return f(std::int8_t{});
-        case 2: return f(std::int16_t{});
-        case 4: return f(std::int32_t{});
-        case 8: return f(std::int64_t{});
-      }
-      break;
-    case 'u':
-      switch (v.itemsize) {
-        case 1: return f(std::uint8_t{});
-        case 2: return f(std::uint16_t{});
-        case 4: return f(std::uint32_t{});
-        case 8: return f(std::uint64_t{});
-      }
-      break;
-    case 'f':
-      if (!allow_float) break;
-      if (v.itemsize == 4) return f(float{});
-      if (v.itemsize == 8) return f(double{});
-      break;
-  }
-  throw py::type_error(what + ": unsupported element type (expected " +
-                       (allow_float ? std::string("integers or floats") : std::string("integers")) + ")");
-}
-
-template <class T> std::string num_str(T v) {
-  std::ostringstream os;
-  os.precision(17);
-  if constexpr (std::is_same_v<T, bool>) os << (v ? "True" : "False");
-  else if constexpr (sizeof(T) == 1) os << int(v);
-  else os << v;
-  return os.str();
+/// A Matrix viewing `a` in place when its rows are runs of native int32/int64/float32/float64
+/// elements (C order, or any row stride that is a whole number of elements); nullopt otherwise.
+std::optional<apsp::Matrix> matrix_view(const py::array& a) {
+  if (a.ndim() != 2 || !a.dtype().attr("isnative").cast<bool>()) return std::nullopt;
+  std::optional<apsp::Dtype> t;
+  const char kind = a.dtype().kind();
+  if (kind == 'i' && a.itemsize() == 4) t = apsp::Dtype::Int32;
+  else if (kind == 'i' && a.itemsize() == 8) t = apsp::Dtype::Int64;
+  else if (kind == 'f' && a.itemsize() == 4) t = apsp::Dtype::Float32;
+  else if (kind == 'f' && a.itemsize() == 8) t = apsp::Dtype::Float64;
+  const auto es = a.itemsize();
+  if (!t || a.strides(1) != es || a.strides(0) < a.shape(1) * es || a.strides(0) % es != 0) return std::nullopt;
+  return apsp::Matrix::view(a.data(), a.shape(0), a.shape(1), a.strides(0) / es, *t);
 }
 
 /// Copies vertex ids into `out`, checking 0 <= id < limit. Returns the largest id (-1 if none).
@@ -503,6 +468,7 @@ py::dict info_dict(const apsp::Result& r) {
   info["backend"] = r.backend;
   info["block"] = r.block;
   info["dtype"] = apsp::dtype_name(r.dtype());
+  info["rounds"] = r.rounds;
   info["timings"] = t;
   info["notes"] = r.notes;
   return info;
@@ -537,6 +503,7 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend, const std::opt
   py::object next = paths ? py::object(to_numpy(std::move(r.next))) : py::object(py::none());
   return py::make_tuple(to_numpy(std::move(r.dist)), next, info);
 }
+
 
 }  // namespace
 
@@ -623,6 +590,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("transpose_square", &transpose_square, py::arg("matrix"));
   m.def("predecessors_from_reversed_next", &predecessors_from_reversed_next, py::arg("next_rev"));
   m.def("to_float64", &to_float64, py::arg("matrix"));
+  apsp_python::bind_csgraph(m);
 
   m.def("backends", [] {
     py::list out;
@@ -651,9 +619,9 @@ PYBIND11_MODULE(_core, m) {
       "write_matrix",
       [](const std::string& path, const py::array& a, const std::string& format) {
         const apsp::OutputFormat f = apsp::parse_output_format(format);
-        if (const apsp::Matrix* held = matrix_behind(a)) {
+        if (const std::optional<apsp::Matrix> view = matrix_view(a)) {
           py::gil_scoped_release nogil;
-          apsp::write_matrix(path, *held, f);
+          apsp::write_matrix(path, *view, f);
           return;
         }
         const apsp::Matrix copy = matrix_copy(a);

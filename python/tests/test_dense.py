@@ -174,17 +174,23 @@ def test_notes_say_when_a_dense_input_is_copied():
         assert copied(apsp.solve(N, backend="cuda"))
 
 
-def test_nan_is_named_in_the_callers_orientation():
-    d = np.array([[0, np.nan, 0], [1, 0, 0], [0, 0, 0]])
-    for a in (d, np.asfortranarray(d)):
-        with pytest.raises(ValueError, match=r"graph\[0, 1\] is NaN"):
-            apsp.shortest_path(a)
-        with pytest.raises(ValueError, match=r"graph\[0, 1\] is NaN"):
-            apsp.shortest_path(a, return_predecessors=True)  # solved as the transposed view
-    with pytest.raises(ValueError, match=r"graph\[1, 0\] is NaN"):
-        apsp.shortest_path(d.T)
-    with pytest.raises(ValueError, match=r"graph\[2, 2\] is -inf"):
-        apsp.shortest_path(np.diag([0.0, 0.0, -np.inf]).astype(np.float32), unweighted=True)
+def test_nan_and_minus_inf_are_no_edge_in_every_orientation_like_scipy():
+    # SciPy reads a dense NaN or -inf entry as "no edge" (issue 16); the orientation of the view
+    # (C, Fortran, transposed, the reversed view behind predecessors) must not matter.
+    from scipy.sparse.csgraph import shortest_path as scipy_sp
+    d = np.array([[0, np.nan, 2], [1, 0, -np.inf], [0, 3, 0]])
+    clean = np.where(np.isfinite(d), d, 0)
+    for a in (d, np.asfortranarray(d), d.T.copy().T):
+        want = scipy_sp(clean)
+        assert np.isfinite(want).sum() > 3
+        np.testing.assert_array_equal(apsp.shortest_path(a), want)
+        dist, pred = apsp.shortest_path(a, return_predecessors=True)
+        np.testing.assert_array_equal(dist, want)
+        np.testing.assert_array_equal(pred, scipy_sp(clean, return_predecessors=True)[1])
+    np.testing.assert_array_equal(apsp.shortest_path(d.T), scipy_sp(np.ascontiguousarray(clean.T)))
+    np.testing.assert_array_equal(apsp.shortest_path(d.astype(np.float32), unweighted=True),
+                                  scipy_sp(clean, unweighted=True))
+    assert np.isnan(d[0, 1]) and np.isneginf(d[1, 2])
 
 
 _PEAK_SCRIPT = textwrap.dedent("""

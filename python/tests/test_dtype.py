@@ -101,3 +101,22 @@ def test_import_does_not_import_scipy():
     code = ("import sys, numpy as np, apsp; apsp.shortest_path(np.ones((3, 3))); "
             "assert not any(m == 'scipy' or m.startswith('scipy.') for m in sys.modules), 'scipy was imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_rounds_report_the_ladder():
+    # w = 2^29 + 1: the bound asks int64, and d(0, 3) = 3w > 2^30 - 1 is found by the sampled
+    # Dijkstra from vertex 0, so int64 rounds run; a short graph with the same weights (bound
+    # still asks int64) keeps checked int32 rounds, exactly.
+    w = 2**29 + 1
+    far = apsp.solve((np.array([0, 1, 2]), np.array([1, 2, 3]), np.array([w, w, w])), backend="cpu")
+    assert far.dtype == "int64" and far.rounds.startswith("int64 (")
+    assert far.dist[0, 3] == 3 * w
+    # (with weights below 2^29: an edge of w >= (2^30-1)/2 lies in the band [2^30-1 - w, 2^30-1)
+    # itself, and the rung is given up)
+    v = 2**28
+    near = apsp.solve((np.array([0, 2, 4]), np.array([1, 3, 5]), np.array([v, 7, v])), backend="cpu",
+                      num_vertices=200)
+    assert near.dtype == "int64" and near.rounds == "int32 (checked; bound asked int64)"
+    assert near.dist[0, 1] == v and near.dist[2, 3] == 7 and near.dist[0, 3] == apsp.UNREACHABLE_INT64
+    frac = apsp.solve(np.array([[0, 0.5], [0.25, 0]]))
+    assert frac.dtype == "float64" and frac.rounds == "float64"

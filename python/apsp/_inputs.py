@@ -1,0 +1,319 @@
+"""Argument checks and graph inputs of the apsp package (internal).
+
+Every accepted input (dense array-like, masked array, any scipy.sparse matrix, an edge-list tuple,
+an apsp.Graph) is first measured without reading its entries (:func:`inspect`: V and a memory
+check), then scanned once (:func:`scan`: edge count, negative weights, SciPy's dense "no edge"
+entries NaN / -inf), then made into an apsp.Graph for the solver (:func:`to_graph`).
+"""
+
+import numbers
+import os
+import sys
+
+import numpy as np
+
+from . import _core
+from ._core import Graph, NegativeCycleError
+
+_DTYPES = ("int32", "int64", "float32", "float64")
+#: The largest tile edge accepted by block= (the backends use 32..256; beyond this the padding
+#: alone could exhaust memory).
+MAX_BLOCK = 4096
+_INT64_EXACT = 2**62 - 1  # the solver's int64 bound on (V-1) * max|w|
+
+
+# ---- argument checking -----------------------------------------------------------------------
+def flag(value, name):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and value in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r}")
+
+
+def opt_int(value, name, minimum, maximum=None):
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer or None, got {value!r}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def threads_arg(value):
+    """None (all CPUs) or 1..max_threads(); more would only exhaust the thread stacks."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"threads must be an integer or None, got {value!r}")
+    value, most = int(value), _core.max_threads()
+    if value < 1:
+        raise ValueError(f"threads must be >= 1 (or None for every CPU), got {value}")
+    if value > most:
+        raise ValueError(f"threads={value} is more than this machine can use (at most {most}: 4 per CPU); "
+                         f"pass threads=None for every CPU")
+    return value
+
+
+def block_arg(value):
+    return opt_int(value, "block", 1, MAX_BLOCK)
+
+
+def dtype_name(dtype):
+    """None, or one of int32/int64/float32/float64 for anything np.dtype() understands."""
+    if dtype is None:
+        return None
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:
+        raise TypeError(f"dtype= must be None or one of {', '.join(_DTYPES)}, got {dtype!r}") from None
+    if name not in _DTYPES:
+        raise ValueError(f"unsupported dtype {name!r}: use dtype=None (float64 with inf, like SciPy) or one of "
+                         f"{', '.join(_DTYPES)}")
+    return name
+
+
+def backend_name(backend):
+    if not isinstance(backend, str):
+        raise TypeError(f"backend= must be a string, got {backend!r}")
+    return backend
+
+
+def check_common(directed, unweighted, dtype, backend, block, threads, num_vertices):
+    return (flag(directed, "directed"), flag(unweighted, "unweighted"), dtype_name(dtype),
+            backend_name(backend), block_arg(block), threads_arg(threads),
+            opt_int(num_vertices, "num_vertices", 0))
+
+
+# ---- negative cycles: catchable as SciPy's class too -------------------------------------------
+_COMPAT_CLASSES = {}
+
+
+def _negative_cycle_class():
+    """apsp.NegativeCycleError, or (when the caller has imported scipy.sparse.csgraph, the only way
+    to name SciPy's class) a subclass of both apsp's and SciPy's NegativeCycleError."""
+    csgraph = sys.modules.get("scipy.sparse.csgraph")
+    base = getattr(csgraph, "NegativeCycleError", None)
+    if not isinstance(base, type) or not issubclass(base, BaseException) or issubclass(NegativeCycleError, base):
+        return NegativeCycleError
+    cls = _COMPAT_CLASSES.get(base)
+    if cls is None:
+        cls = type("NegativeCycleError", (NegativeCycleError, base),
+                   {"__module__": "apsp", "__doc__": NegativeCycleError.__doc__})
+        _COMPAT_CLASSES[base] = cls
+    return cls
+
+
+def negative_cycle(err, reverse=False):
+    """The exception to raise for `err` (an apsp.NegativeCycleError): SciPy-catchable, and with the
+    cycle in graph order when it was found on the reversed graph."""
+    cycle = err.cycle
+    if reverse and cycle is not None:
+        cycle = list(reversed(cycle))
+    new = _negative_cycle_class()(str(err))
+    new.cycle = cycle
+    return new
+
+
+# ---- inputs ------------------------------------------------------------------------------------
+def numeric_array(a, name, allow_float=True):
+    """a as an ndarray the C++ side reads in place (native byte order, numeric kind)."""
+    arr = np.asarray(a)
+    kind = arr.dtype.kind
+    if kind == "f" and allow_float and arr.dtype.itemsize not in (4, 8):
+        return arr.astype(np.float64)  # float16, longdouble
+    if kind not in ("biuf" if allow_float else "iu"):
+        what = "numbers" if allow_float else "integer vertex ids"
+        raise TypeError(f"{name} must hold {what}, got dtype {arr.dtype}")
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return arr
+
+
+# Dense dtypes the solver reads in place, and what the others become (exactly the same weights).
+_DENSE_IN_PLACE = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32), np.dtype(np.float64))
+
+
+def dense_array(a):
+    """A dense graph as an ndarray the solver views in place (no copy for int32, int64, float32,
+    float64 in native byte order, whatever the strides); other dtypes are converted, once: bool and
+    integers up to 16 bits to int32, uint32 to int64, uint64 to float64 (as the solver would read
+    it), float16 / longdouble to float64."""
+    arr = numeric_array(a, "graph")
+    if arr.dtype in _DENSE_IN_PLACE:
+        return arr
+    if arr.dtype.kind == "b" or arr.dtype.itemsize <= 2:
+        return arr.astype(np.int32)
+    if arr.dtype == np.uint32:
+        return arr.astype(np.int64)
+    return arr.astype(np.float64)
+
+
+def sparse_module(obj):
+    """scipy.sparse if obj is a SciPy sparse matrix/array (never imports SciPy itself)."""
+    sp = sys.modules.get("scipy.sparse")
+    if sp is not None and sp.issparse(obj):
+        return sp
+    return None
+
+
+def _hint_for_non_graph(graph, caller):
+    if isinstance(graph, (str, bytes, os.PathLike)):
+        raise TypeError(f"{caller}() takes a graph, not a file name: read the file first, "
+                        f"e.g. apsp.{caller}(apsp.read({os.fsdecode(graph)!r}))")
+    if type(graph).__module__.split(".")[0] == "networkx":
+        raise TypeError(f"{caller}() takes a matrix or an edge list, not a NetworkX graph: convert it first, "
+                        f"e.g. apsp.{caller}(nx.to_scipy_sparse_array(G, nodelist=nodes, weight='weight')) "
+                        f"(row i is nodes[i])")
+
+
+class Input:
+    """A graph input measured but not yet scanned. kind: dense, masked, sparse, edges, graph."""
+
+    def __init__(self, kind, obj, n):
+        self.kind, self.obj, self.n = kind, obj, n
+        self.edges = None        # number of edges (an estimate for a dense Graph: V * V)
+        self.negative = False    # any negative weight
+        self.float_whole_max = None  # float weights that are all whole: their max |w| (else None)
+
+
+def inspect(graph, num_vertices, caller="shortest_path"):
+    """An :class:`Input` with V, without reading any entry (shape errors are raised here)."""
+    _hint_for_non_graph(graph, caller)
+    if isinstance(graph, Graph):
+        if num_vertices is not None and num_vertices != graph.num_vertices:
+            raise ValueError(f"num_vertices={num_vertices} but the graph has {graph.num_vertices} vertices")
+        return Input("graph", graph, graph.num_vertices)
+    if isinstance(graph, tuple):
+        if len(graph) not in (2, 3):
+            raise ValueError(f"an edge-list tuple is (src, dst) or (src, dst, weight), got {len(graph)} items")
+        return Input("edges", graph, None)  # V is known once the ids are read
+    sp = sparse_module(graph)
+    if sp is not None:
+        if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
+            raise ValueError(f"compressed-sparse graph must be shape (N, N) (square), got {graph.shape}")
+        kind, n = "sparse", graph.shape[0]
+    elif isinstance(graph, np.ma.MaskedArray):
+        kind, n = "masked", None
+    else:
+        kind, n = "dense", None
+        graph = np.asarray(graph)
+    if n is None:
+        if graph.ndim != 2:
+            raise ValueError(f"graph should have two dimensions (a square V x V matrix), got shape {graph.shape}")
+        if graph.shape[0] != graph.shape[1]:
+            raise ValueError(f"graph should be a square array, got shape {graph.shape}")
+        n = graph.shape[0]
+    if num_vertices is not None and num_vertices != n:
+        raise ValueError(f"num_vertices={num_vertices} but the matrix is {n} x {n}")
+    return Input(kind, graph, n)
+
+
+def check_memory(need, what):
+    have = _core.host_memory_limit()
+    if need > have:
+        raise MemoryError(f"{what} needs {need:.0f} bytes ({need / 2**30:.1f} GiB), more than this machine's "
+                          f"{have} bytes of memory (set APSP_HOST_MEMORY to override)")
+
+
+def _weights_stats(inp, w):
+    w = np.asarray(w)
+    inp.edges = int(w.size)
+    if w.size == 0:
+        return
+    if w.dtype.kind in "iub":
+        inp.negative = bool(w.dtype.kind == "i" and w.min() < 0)
+        return
+    finite = w[np.isfinite(w)]
+    inp.negative = bool(finite.size and finite.min() < 0)
+    if finite.size and np.all(finite == np.floor(finite)):
+        inp.float_whole_max = float(np.abs(finite).max())
+
+
+def scan(inp):
+    """Reads the entries once: edge count, negative weights, whole floats. A dense matrix with NaN
+    or -inf entries (SciPy: no edge) is replaced by a copy where they are 0; a COO matrix with
+    duplicates by its CSR (duplicates add up, as SciPy reads them)."""
+    kind, obj = inp.kind, inp.obj
+    if kind == "dense":
+        if inp.n == 0:
+            inp.edges = 0
+            return inp
+        arr = dense_array(obj)
+        s = _core.dense_scan(arr)
+        if s["specials"]:
+            arr = np.where(np.isnan(arr) | np.isneginf(arr), arr.dtype.type(0), arr)
+        inp.obj, inp.edges, inp.negative = arr, s["edges"], s["negatives"] > 0
+        if arr.dtype.kind == "f" and s["integral"]:
+            inp.float_whole_max = s["max_abs"]
+    elif kind == "sparse":
+        if obj.format == "coo" and not getattr(obj, "has_canonical_format", False):
+            obj = inp.obj = obj.tocsr()
+        _weights_stats(inp, obj.tocoo(copy=False).data)
+    elif kind == "masked":
+        _weights_stats(inp, np.ma.getdata(obj)[~np.ma.getmaskarray(obj)])
+    elif kind == "edges":
+        w = obj[2] if len(obj) == 3 else np.ones(np.shape(obj[0]))
+        _weights_stats(inp, numeric_array(w, "weight") if len(obj) == 3 else w)
+    else:  # apsp.Graph
+        g = obj
+        if g.is_dense:
+            inp.edges = g.num_vertices ** 2  # not scanned here; the solver checks it
+            inp.negative = True  # unknown: per-source solves then run Bellman-Ford first
+        else:
+            _weights_stats(inp, g.weight)
+    return inp
+
+
+def _graph_from_edges(src, dst, weight, num_vertices, directed, reverse, unweighted):
+    src = numeric_array(src, "src", allow_float=False)
+    dst = numeric_array(dst, "dst", allow_float=False)
+    if weight is not None:
+        weight = numeric_array(weight, "weight")
+        if weight.ndim == 0:
+            weight = np.broadcast_to(weight, src.shape)
+    n = -1 if num_vertices is None else num_vertices
+    return _core.graph_from_edges(src, dst, weight, n, directed, reverse, unweighted)
+
+
+def graph_from_edges(src, dst, weight, num_vertices, directed):
+    return _graph_from_edges(src, dst, weight, num_vertices, directed, False, False)
+
+
+def to_graph(inp, directed, unweighted, reverse, num_vertices):
+    """(apsp.Graph or None for V = 0, V) of a scanned input; reverse=True: the reversed graph."""
+    kind, obj = inp.kind, inp.obj
+    if kind == "graph":
+        g = obj
+        if (g.directed and not directed) or (reverse and g.directed) or unweighted:
+            g = _core.transformed(g, directed, reverse, unweighted)
+        return g, g.num_vertices
+    if kind == "edges":
+        weight = obj[2] if len(obj) == 3 else None
+        g = _graph_from_edges(obj[0], obj[1], weight, num_vertices, directed, reverse, unweighted)
+        return g, g.num_vertices
+    n = inp.n
+    if n == 0:
+        return None, 0
+    if kind == "sparse":
+        coo = obj.tocoo(copy=False)  # keeps explicit zeros: they are zero-weight edges
+        return _graph_from_edges(coo.row, coo.col, coo.data, n, directed, reverse, unweighted), n
+    if kind == "masked":
+        # SciPy's reading: every unmasked entry is an edge, zeros included
+        src, dst = np.nonzero(~np.ma.getmaskarray(obj))
+        return _graph_from_edges(src, dst, np.ma.getdata(obj)[src, dst], n, directed, reverse, unweighted), n
+    # Made only to be solved: solve() scans the matrix itself (range, integer-ness), so the
+    # Graph skips from_dense's scan (scan=False).
+    return _core.graph_from_dense(obj, directed, reverse, unweighted, False), n
+
+
+def auto_dtype(inp, n, dtype):
+    """dtype=None for whole-number float weights too large for exact int64 distances: float64
+    (what SciPy returns), instead of the solver's refusal."""
+    if dtype is None and inp.float_whole_max is not None and max(n - 1, 1) * inp.float_whole_max >= _INT64_EXACT:
+        return "float64"
+    return dtype

@@ -1,0 +1,40 @@
+"""`pip install --no-build-isolation .` into a fresh venv (--system-site-packages), offline
+(issue 16, item 3). It builds the extension from scratch (minutes on two cores), so it runs only
+when APSP_TEST_PIP_INSTALL=1: ctest's python_pip_install test sets it."""
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(os.environ.get("APSP_TEST_PIP_INSTALL") != "1",
+                                reason="slow (a whole build): set APSP_TEST_PIP_INSTALL=1 (ctest does)")
+
+
+def run(cmd, **kw):
+    out = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    assert out.returncode == 0, f"{cmd}: exit {out.returncode}\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return out.stdout
+
+
+def test_pip_install_into_a_fresh_venv(tmp_path):
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])
+    py = str(venv / "bin" / "python")
+    env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
+               APSP_CMAKE_BUILD_DIR=str(tmp_path / "cmake-build"))
+    env.pop("PYTHONPATH", None)  # the build tree's apsp must not stand in for the installed one
+    run([py, "-m", "pip", "install", "--no-build-isolation", "--no-deps", str(ROOT)], env=env, cwd=tmp_path)
+    assert "Name: apsp" in run([py, "-m", "pip", "show", "apsp"], env=env, cwd=tmp_path)
+    code = textwrap.dedent("""
+        import numpy as np, apsp
+        assert apsp.__file__.startswith(%r), apsp.__file__
+        assert apsp.__version__ not in ("", "unknown")
+        d = apsp.shortest_path(np.array([[0, 3, 0], [0, 0, 4], [1, 0, 0]]))
+        assert d[0, 2] == 7 and d[2, 1] == 4
+        print(apsp.__version__)
+    """ % str(venv))
+    assert run([py, "-c", code], env=env, cwd=tmp_path).strip()
