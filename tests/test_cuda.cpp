@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -210,25 +211,31 @@ std::string check_paths(const Graph& g, const Result& r) {
     return visit_dtype(r.dtype(), [&](auto tag) { return double(r.dist.at<decltype(tag)>(i, j)); });
   };
   const double inf = visit_dtype(r.dtype(), [](auto tag) { return double(unreachable<decltype(tag)>()); });
+  // Messages through a stream: GCC 12's -Wrestrict misfires on "(" + std::string temporaries here.
+  auto at = [](std::int64_t i, std::int64_t j, const auto&... rest) {
+    std::ostringstream os;
+    os << "(" << i << "," << j << "): ";
+    (os << ... << rest);
+    return os.str();
+  };
   for (std::int64_t i = 0; i < V; ++i)
     for (std::int64_t j = 0; j < V; ++j) {
       const std::int32_t nx = r.next.at<std::int32_t>(i, j);
       const bool none = i == j || dist(i, j) >= inf;
       if (none != (nx == -1))
-        return "(" + std::to_string(i) + "," + std::to_string(j) + "): next " + std::to_string(nx);
+        return at(i, j, "next ", nx);
       if (none) continue;
       double sum = 0;
       std::int64_t u = i, hops = 0;
       while (u != j && hops++ <= V) {
         const std::int64_t v = r.next.at<std::int32_t>(u, j);
         auto it = w.find({u, v});
-        if (v < 0 || it == w.end()) return "(" + std::to_string(i) + "," + std::to_string(j) + "): no edge on the walk";
+        if (v < 0 || it == w.end()) return at(i, j, "no edge on the walk");
         sum += it->second;
         u = v;
       }
       if (u != j || sum != dist(i, j))
-        return "(" + std::to_string(i) + "," + std::to_string(j) + "): walk sums to " + std::to_string(sum) +
-               ", distance " + std::to_string(dist(i, j));
+        return at(i, j, "walk sums to ", sum, ", distance ", dist(i, j));
     }
   return "";
 }
