@@ -193,11 +193,13 @@ def _path_arg(path):
     return os.fspath(path)
 
 
-def read(path, format=None, undirected=False):
+def read(path, format=None, undirected=False, *, num_vertices=None):
     """Reads a graph file into an :class:`apsp.Graph`.
 
-    ``format``: None (by extension: .gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el edge
-    list, anything else NTHU binary) or one of "nthu", "dimacs", "mtx", "edgelist".
+    ``format``: None (by name: .gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el/.wel edge
+    list, each also .gz; any other name by content, docs/io.md) or one of "nthu", "dimacs",
+    "mtx", "edgelist". ``num_vertices``: the vertex count when the file cannot tell it (an edge
+    list whose highest-numbered vertices are isolated); None = from the file.
     ``g.src``, ``g.dst``, ``g.weight``, ``g.num_vertices`` give the edges as arrays.
     Raises FileNotFoundError, or :class:`InputError` (a ValueError) naming the file and the offset
     or line of malformed content.
@@ -207,7 +209,11 @@ def read(path, format=None, undirected=False):
         raise ValueError(f"unknown graph format {format!r} (expected one of {', '.join(_INPUT_FORMATS)})")
     if not os.path.exists(path):
         raise FileNotFoundError(f"no such file: {path!r}")
-    return _core.read_graph(path, format or "auto", _inputs.flag(undirected, "undirected"))
+    if num_vertices is not None and (isinstance(num_vertices, bool) or int(num_vertices) != num_vertices
+                                     or num_vertices < 1):
+        raise ValueError(f"num_vertices={num_vertices!r}: expected a positive integer or None")
+    return _core.read_graph(path, format or "auto", _inputs.flag(undirected, "undirected"),
+                            0 if num_vertices is None else int(num_vertices))
 
 
 def read_matrix(path, format=None):

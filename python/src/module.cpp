@@ -607,14 +607,15 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "read_graph",
-      [](const std::string& path, const std::string& format, bool undirected) {
+      [](const std::string& path, const std::string& format, bool undirected, std::int64_t num_vertices) {
         apsp::ReadOptions o;
         o.format = apsp::parse_input_format(format);
         o.undirected = undirected;
+        o.num_vertices = num_vertices;
         py::gil_scoped_release nogil;
         return apsp::read_graph(path, o);
       },
-      py::arg("path"), py::arg("format"), py::arg("undirected"));
+      py::arg("path"), py::arg("format"), py::arg("undirected"), py::arg("num_vertices") = 0);
   m.def(
       "write_matrix",
       [](const std::string& path, const py::array& a, const std::string& format) {

@@ -115,3 +115,16 @@ def test_graph_views_keep_the_graph_alive():
     assert src.shape == (20,) and src.max() < 10
     with pytest.raises(ValueError):
         src[0] = 1  # read-only
+
+
+def test_read_takes_num_vertices_and_bounded_devices(tmp_path):
+    # Isolated high-numbered vertices survive through num_vertices=; /dev/zero is refused at once
+    # (its header says V = 0) instead of being read until memory runs out.
+    p = tmp_path / "g.txt"
+    p.write_text("0 1 5\n1 2 7\n")
+    assert apsp.read(str(p)).num_vertices == 3
+    assert apsp.read(str(p), num_vertices=10).num_vertices == 10
+    with pytest.raises(ValueError):
+        apsp.read(str(p), num_vertices=0)
+    with pytest.raises(ValueError, match="/dev/zero"):
+        apsp.read("/dev/zero", format="nthu")
