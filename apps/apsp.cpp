@@ -332,6 +332,7 @@ int run_solve(const SolveArgs& a) {
   const double read_s = since(t_read);
   trace("input read");
   refuse_nthu_overflow(a, g, of);
+  trace("nthu output range checked");
 
   if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
   so.block = a.block;
@@ -368,7 +369,6 @@ int run_solve(const SolveArgs& a) {
     const bool gpu = so.backend == apsp::Backend::Cuda || so.backend == apsp::Backend::MultiGpu;
     if (gpu || so.backend == apsp::Backend::Auto) {
       apsp::SolveOptions guess = so;  // solve()'s dtype choice, as far as it can be made here
-      if (!guess.dtype && !g.integer_weights) guess.dtype = apsp::Dtype::Float32;  // no float64 on GPUs
       std::optional<apsp::Dtype> t;
       try {
         t = apsp::choose_dtype(g, guess);

@@ -157,6 +157,30 @@ Graph Graph::edges_from_dense() const {
 
 std::size_t Graph::count_dense_edges() const { return scan_dense(*this).edges; }
 
+namespace {
+/// One parallel pass over an edge list: the first edge with a vertex out of range or a
+/// non-finite weight (E if none), the smallest weight and the largest |w| (both 0 for none).
+struct EdgeScan {
+  std::int64_t first_bad;
+  double min_weight, max_abs_weight;
+};
+EdgeScan scan_edges(const Graph& g) {
+  const std::int64_t E = std::int64_t(std::min({g.src.size(), g.dst.size(), g.weight.size()}));
+  const std::int64_t n = g.num_vertices;
+  std::int64_t first_bad = E;
+  double mn = 0, mx = 0;
+#pragma omp parallel for schedule(static) reduction(min : first_bad, mn) reduction(max : mx) if (E >= (1 << 16))
+  for (std::int64_t e = 0; e < E; ++e) {
+    const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
+    const double w = g.weight[std::size_t(e)];
+    if ((u < 0 || u >= n || v < 0 || v >= n || !std::isfinite(w)) && e < first_bad) first_bad = e;
+    mn = std::min(mn, w);
+    mx = std::max(mx, std::fabs(w));
+  }
+  return {first_bad, mn, mx};
+}
+}  // namespace
+
 void Graph::validate() const {
   check_vertex_count(num_vertices);
   if (is_dense()) {
@@ -165,20 +189,23 @@ void Graph::validate() const {
   }
   if (src.size() != dst.size() || src.size() != weight.size())
     throw UsageError("graph edge arrays differ in length");
-  for (std::size_t e = 0; e < src.size(); ++e) {
-    if (src[e] < 0 || src[e] >= num_vertices || dst[e] < 0 || dst[e] >= num_vertices)
-      throw UsageError("edge " + std::to_string(e) + " (" + std::to_string(src[e]) + " -> " +
-                       std::to_string(dst[e]) + ") has a vertex outside 0.." +
-                       std::to_string(num_vertices - 1));
-    if (!std::isfinite(weight[e]))
-      throw UsageError("edge " + std::to_string(e) + " has a non-finite weight");
-  }
+  const std::int64_t bad = scan_edges(*this).first_bad;
+  if (bad == std::int64_t(src.size())) return;
+  const std::size_t e = std::size_t(bad);
+  if (src[e] < 0 || src[e] >= num_vertices || dst[e] < 0 || dst[e] >= num_vertices)
+    throw UsageError("edge " + std::to_string(e) + " (" + std::to_string(src[e]) + " -> " + std::to_string(dst[e]) +
+                     ") has a vertex outside 0.." + std::to_string(num_vertices - 1));
+  throw UsageError("edge " + std::to_string(e) + " has a non-finite weight");
 }
 
 Graph::WeightRange Graph::validated_weight_range() const {
   if (!is_dense()) {
-    validate();
-    return {min_weight(), max_abs_weight(), integer_weights};
+    check_vertex_count(num_vertices);
+    if (src.size() != dst.size() || src.size() != weight.size())
+      throw UsageError("graph edge arrays differ in length");
+    const EdgeScan s = scan_edges(*this);
+    if (s.first_bad != std::int64_t(src.size())) validate();  // throws, naming the edge
+    return {s.min_weight, s.max_abs_weight, integer_weights};
   }
   check_vertex_count(num_vertices);
   if (!src.empty() || !dst.empty() || !weight.empty())
@@ -190,16 +217,12 @@ Graph::WeightRange Graph::validated_weight_range() const {
 
 double Graph::max_abs_weight() const {
   if (is_dense()) return scan_dense(*this).max_abs_weight;
-  double m = 0;
-  for (double w : weight) m = std::max(m, std::fabs(w));
-  return m;
+  return scan_edges(*this).max_abs_weight;
 }
 
 double Graph::min_weight() const {
   if (is_dense()) return scan_dense(*this).min_weight;
-  double m = 0;
-  for (double w : weight) m = std::min(m, w);
-  return m;
+  return scan_edges(*this).min_weight;
 }
 
 }  // namespace apsp

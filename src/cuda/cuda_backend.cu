@@ -144,19 +144,10 @@ class CudaBackend final : public BackendImpl {
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
     APSP_CUDA_TRY(cudaSetDevice(device_of(o)));
-    // The kernels see non-negative weights here (solve() reweights negative ones away). One pass
-    // (a dense view: one parallel scan) for both ends of the range.
-    double max_w = 0, min_w = 0;
-    if (g.is_dense()) {
-      const Graph::WeightRange r = g.validated_weight_range();
-      max_w = r.max_abs_weight;
-      min_w = r.min_weight;
-    } else {
-      for (double w : g.weight) {
-        max_w = std::max(max_w, std::fabs(w));
-        min_w = std::min(min_w, w);
-      }
-    }
+    // The kernels see non-negative weights here (solve() reweights negative ones away). One
+    // parallel pass for both ends of the range.
+    const Graph::WeightRange range = g.validated_weight_range();
+    const double max_w = range.max_abs_weight, min_w = range.min_weight;
     switch (dist.dtype()) {
       case Dtype::Int32:
         run_typed<int, int>(g, dist, next, o, timings, Rung{max_w, min_w, false});
