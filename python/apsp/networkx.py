@@ -39,6 +39,7 @@ NetworkX is imported only when a function is called; ``import apsp.networkx`` wo
 """
 
 import math
+import operator
 from collections import defaultdict
 
 import numpy as np
@@ -130,7 +131,7 @@ def _convert(G, weight, nodes=None, weighted=True, self_loops="keep-negative"):
                     vs.append(v)
                     ws.append(c)
         directed = True
-    else:
+    elif G.is_multigraph():
         if weighted:
             triples = list(G.edges(data=weight, default=1))
             us, vs, ws = zip(*triples) if triples else ((), (), ())
@@ -138,8 +139,24 @@ def _convert(G, weight, nodes=None, weighted=True, self_loops="keep-negative"):
             pairs = list(G.edges())
             us, vs = zip(*pairs) if pairs else ((), ())
             ws = None
-    m = len(us)
-    src = np.fromiter(map(index.__getitem__, us), dtype=np.int64, count=m)
+    else:
+        # Graph / DiGraph: the adjacency rows, each a C-level extend (3x faster than G.edges()).
+        # An undirected edge is then two arcs, of the same weight.
+        heads, counts, vs, ws = [], [], [], ([] if weighted else None)
+        get = operator.methodcaller("get", weight, 1)
+        for u, nbrs in G.adjacency():
+            heads.append(u)
+            counts.append(len(nbrs))
+            vs.extend(nbrs)
+            if weighted:
+                ws.extend(map(get, nbrs.values()))
+        us = None
+        directed = True
+    m = len(vs)
+    if us is None:
+        src = np.repeat(np.fromiter(map(index.__getitem__, heads), dtype=np.int64, count=len(heads)), counts)
+    else:
+        src = np.fromiter(map(index.__getitem__, us), dtype=np.int64, count=m)
     dst = np.fromiter(map(index.__getitem__, vs), dtype=np.int64, count=m)
     w = None if ws is None else _weights(ws) if m else np.zeros(0, dtype=np.int64)
     loop = src == dst
@@ -191,13 +208,13 @@ def _length_dicts(a, cutoff):
     """NetworkX's single-source length dicts: reachable nodes within cutoff, nearest first."""
     nodes, integral = a.nodes, a.integral
     limit = math.inf if cutoff is None else cutoff
-    label = nodes.__getitem__
+    labels = _label_array(nodes)
     for i, row in _rows(a):
         js = np.flatnonzero(np.isfinite(row) & (row <= limit))
         js = js[np.argsort(row[js], kind="stable")]
         d = row[js]
         vals = d.astype(np.int64).tolist() if integral else d.tolist()
-        yield nodes[i], dict(zip(map(label, js.tolist()), vals))
+        yield nodes[i], dict(zip(labels[js].tolist(), vals))
 
 
 # ---- the public functions ------------------------------------------------------------------------
@@ -243,16 +260,24 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
         return {}, {}
     dist, pred = _solve(a, return_predecessors=True)
     distance = _distance_dicts(nodes, dist, a.integral)
-    label = nodes.__getitem__
+    labels = _label_array(nodes)
     has = pred >= 0
     predecessor = {}
     for i in np.flatnonzero(has.any(axis=1) | a.loops).tolist():
         js = np.flatnonzero(has[i])
-        row = dict(zip(map(label, js.tolist()), map(label, pred[i, js].tolist())))
+        row = dict(zip(labels[js].tolist(), labels[pred[i, js]].tolist()))
         if a.loops[i]:
             row[nodes[i]] = nodes[i]
         predecessor[nodes[i]] = row
     return predecessor, distance
+
+
+def _label_array(nodes):
+    """The labels as a 1-D object array (tuples stay elements), for C-level fancy indexing."""
+    labels = np.empty(len(nodes), dtype=object)
+    for i, v in enumerate(nodes):
+        labels[i] = v
+    return labels
 
 
 def _distance_dicts(nodes, dist, integral):
