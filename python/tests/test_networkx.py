@@ -384,3 +384,16 @@ def test_speed_v1000_close_to_shortest_path():
     print(f"V={n}: shortest_path {base:.3f}s, floyd_warshall_numpy {t_numpy:.3f}s, floyd_warshall {t_dict:.3f}s")
     assert t_numpy <= 3 * base + 0.1, (base, t_numpy)
     assert t_dict <= 6 * base + 0.3, (base, t_dict)
+
+
+def test_readme_networkx_example_runs_verbatim():
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = text[text.index("\n## NetworkX\n"):]
+    section = section[:section.index("\n## ", 1)]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    ns = {}
+    exec(compile(code, "README NetworkX example", "exec"), ns)
+    assert nx.reconstruct_path("s", "u", ns["pred"]) == ["s", "x", "u"]
+    assert ns["dist"]["s"]["u"] == 8 and ns["dist"]["u"]["s"] == math.inf
