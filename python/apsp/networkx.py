@@ -102,14 +102,25 @@ class _Arrays:
         return self.weight is None or self.weight.dtype.kind in "biu"
 
 
+def _is_number(x):
+    try:
+        float(x)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _weights(values):
     w = np.asarray(values)
-    if w.dtype.kind not in "biuf":
+    if w.dtype.kind not in "biuf":  # None, strings, Fraction, Decimal, ints beyond int64, ...
+        bad = [x for x in values if x is None or isinstance(x, (str, bytes))][:1]
         try:
+            if bad:
+                raise TypeError
             w = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
-            bad = next((x for x in values if not isinstance(x, (int, float, np.number))), None)
-            raise TypeError(f"edge weights must be numbers, got {bad!r}") from None
+            bad = bad or [x for x in values if not _is_number(x)][:1] or ["an unconvertible value"]
+            raise TypeError(f"edge weights must be numbers, got {bad[0]!r}") from None
     return w
 
 

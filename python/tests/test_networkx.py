@@ -397,3 +397,34 @@ def test_readme_networkx_example_runs_verbatim():
     exec(compile(code, "README NetworkX example", "exec"), ns)
     assert nx.reconstruct_path("s", "u", ns["pred"]) == ["s", "x", "u"]
     assert ns["dist"]["s"]["u"] == 8 and ns["dist"]["u"]["s"] == math.inf
+
+
+@pytest.mark.parametrize("bad", [None, "abc"])
+def test_non_numeric_weight_raises_type_error_as_networkx(bad):
+    G = nx.DiGraph()
+    G.add_edge("a", "b", weight=bad)
+    G.add_edge("b", "c", weight=2)
+    with pytest.raises(TypeError):
+        nx.floyd_warshall(G)
+    for call in (anx.floyd_warshall, anx.floyd_warshall_numpy, lambda g: list(anx.all_pairs_dijkstra_path_length(g))):
+        with pytest.raises(TypeError, match="edge weights must be numbers"):
+            call(G)
+
+
+def test_other_number_types_as_weights():
+    from fractions import Fraction
+    G = nx.DiGraph()
+    G.add_edge("a", "b", weight=Fraction(1, 2))
+    G.add_edge("b", "c", weight=np.float32(1.5))
+    G.add_edge("c", "d", weight=True)
+    assert anx.floyd_warshall(G)["a"]["d"] == nx.floyd_warshall(G)["a"]["d"] == 3
+
+
+def test_graph_views_and_array_nodelist():
+    G = nx.path_graph(6, create_using=nx.DiGraph)
+    for H in (G.reverse(copy=False), G.subgraph([1, 2, 3, 5])):
+        np.testing.assert_array_equal(anx.floyd_warshall_numpy(H), nx.floyd_warshall_numpy(H))
+        assert dict(anx.all_pairs_shortest_path_length(H)) == dict(nx.all_pairs_shortest_path_length(H))
+    order = np.array([5, 4, 3, 2, 1, 0])
+    np.testing.assert_array_equal(anx.floyd_warshall_numpy(G, nodelist=order),
+                                  nx.floyd_warshall_numpy(G, nodelist=list(order)))
