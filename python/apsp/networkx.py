@@ -111,16 +111,16 @@ def _is_number(x):
 
 
 def _weights(values):
-    w = np.asarray(values)
-    if w.dtype.kind not in "biuf":  # None, strings, Fraction, Decimal, ints beyond int64, ...
-        bad = [x for x in values if x is None or isinstance(x, (str, bytes))][:1]
-        try:
-            if bad:
-                raise TypeError
-            w = np.asarray(values, dtype=np.float64)
-        except (TypeError, ValueError):
-            bad = bad or [x for x in values if not _is_number(x)][:1] or ["an unconvertible value"]
-            raise TypeError(f"edge weights must be numbers, got {bad[0]!r}") from None
+    """The weights as a 1-D numeric array; TypeError naming the first that is not a number."""
+    try:
+        w = np.asarray(values)
+    except (TypeError, ValueError):  # sequences among them
+        w = None
+    if w is None or w.ndim != 1 or w.dtype.kind not in "biuf":  # None, strings, Fraction, Decimal, ...
+        bad = [x for x in values if x is None or isinstance(x, (str, bytes)) or not _is_number(x)][:1]
+        if bad:
+            raise TypeError(f"edge weights must be numbers, got {bad[0]!r}")
+        w = np.fromiter(map(float, values), dtype=np.float64, count=len(values))
     return w
 
 

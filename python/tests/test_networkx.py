@@ -399,7 +399,7 @@ def test_readme_networkx_example_runs_verbatim():
     assert ns["dist"]["s"]["u"] == 8 and ns["dist"]["u"]["s"] == math.inf
 
 
-@pytest.mark.parametrize("bad", [None, "abc"])
+@pytest.mark.parametrize("bad", [None, "abc", [1], 1j])
 def test_non_numeric_weight_raises_type_error_as_networkx(bad):
     G = nx.DiGraph()
     G.add_edge("a", "b", weight=bad)
