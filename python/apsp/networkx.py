@@ -10,8 +10,10 @@ NetworkX functions of the same name return, keyed by node labels, computed by ap
 * :func:`all_pairs_dijkstra_path_length` (G, cutoff=None, weight='weight') -> generator of (node, {node: length})
 
 The graph is converted once: a node -> index map and src/dst/weight NumPy arrays from one pass over
-``G.edges(data=weight, default=1)``; the solve and the V x V results are NumPy/C++, and the label-keyed
-dicts are built one row at a time (``dict(zip(...))``, no Python loop per pair).
+the edges (Graph / DiGraph: the adjacency rows, each a C-level ``list.extend``; multigraphs:
+``G.edges(data=weight, default=1)``); the solve and the V x V results are NumPy/C++, and the
+label-keyed dicts are built one row at a time (``dict(zip(...))``, no Python loop per pair).
+Non-numeric weights (None, strings) raise TypeError, as NetworkX's comparisons do.
 
 Conventions (NetworkX's):
 
