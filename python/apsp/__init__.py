@@ -308,3 +308,5 @@ def generate(kind, *, n=None, m=None, scale=None, rows=None, cols=None, wmin=0, 
 def backends():
     """The backends of this build: a list of dicts with name, built, usable, detail."""
     return _core.backends()
+
+from . import networkx  # noqa: E402,F401  (apsp.networkx: NetworkX-shaped functions; imports NetworkX lazily)
