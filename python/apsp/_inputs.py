@@ -166,8 +166,9 @@ def _hint_for_non_graph(graph, caller):
         raise TypeError(f"{caller}() takes a graph, not a file name: read the file first, "
                         f"e.g. apsp.{caller}(apsp.read({os.fsdecode(graph)!r}))")
     if type(graph).__module__.split(".")[0] == "networkx":
-        raise TypeError(f"{caller}() takes a matrix or an edge list, not a NetworkX graph: convert it first, "
-                        f"e.g. apsp.{caller}(nx.to_scipy_sparse_array(G, nodelist=nodes, weight='weight')) "
+        raise TypeError(f"{caller}() takes a matrix or an edge list, not a NetworkX graph: use "
+                        f"apsp.networkx (e.g. apsp.networkx.floyd_warshall_numpy(G, nodelist=nodes)), or "
+                        f"convert it, e.g. apsp.{caller}(nx.to_scipy_sparse_array(G, nodelist=nodes, weight='weight')) "
                         f"(row i is nodes[i])")
 
 
