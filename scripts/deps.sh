@@ -4,7 +4,7 @@
 # PATH (or at /usr/local/cuda/bin/nvcc) the build adds the GPU backends, otherwise it is CPU-only.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libcli11-dev libgtest-dev zlib1g-dev
-      python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-matplotlib
+      python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-matplotlib python3-networkx
       libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
