@@ -100,11 +100,11 @@ void reducer_add(apsp::MetricsReducer& r, const py::array& rows, std::int64_t ro
   if (rows.ndim() != 2) throw py::value_error("rows must be a 2-D array");
   const auto kind = py::dtype(rows.dtype());
   apsp::Dtype t;
-  if (kind.is(py::dtype::of<std::int32_t>())) t = apsp::Dtype::Int32;
-  else if (kind.is(py::dtype::of<std::int64_t>())) t = apsp::Dtype::Int64;
-  else if (kind.is(py::dtype::of<float>())) t = apsp::Dtype::Float32;
-  else if (kind.is(py::dtype::of<double>())) t = apsp::Dtype::Float64;
-  else throw py::type_error("rows must be int32, int64, float32 or float64, got " + std::string(py::str(kind)));
+  if (kind.equal(py::dtype::of<std::int32_t>())) t = apsp::Dtype::Int32;
+  else if (kind.equal(py::dtype::of<std::int64_t>())) t = apsp::Dtype::Int64;
+  else if (kind.equal(py::dtype::of<float>())) t = apsp::Dtype::Float32;
+  else if (kind.equal(py::dtype::of<double>())) t = apsp::Dtype::Float64;
+  else throw py::type_error("rows must be int32, int64, float32 or float64, got " + std::string(py::str(py::handle(kind))));
   const auto item = py::ssize_t(apsp::dtype_size(t));
   if (rows.strides(1) != item || rows.strides(0) % item != 0 || rows.strides(0) < rows.shape(1) * item)
     throw py::value_error("rows must be C-contiguous within each row");
