@@ -58,8 +58,8 @@ Selection parse_selection(const std::string& list) {
                                                           : nullptr;
     if (!flag) {
       std::string known;
-      for (const char* k : kPerVertex) known += std::string(known.empty() ? "" : ", ") + k;
-      for (const char* k : kGraphWide) known += std::string(", ") + k;
+      for (const char* k : kPerVertex) known.append(known.empty() ? "" : ", ").append(k);
+      for (const char* k : kGraphWide) known.append(", ").append(k);
       throw apsp::UsageError("--metrics: unknown metric '" + name + "' (expected " + known + ")");
     }
     *flag = true;
@@ -79,8 +79,9 @@ std::string num(long double x, const char* inf_text) {
 
 std::string list_json(const std::vector<std::int64_t>& v) {
   std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
+  for (std::size_t i = 0; i < v.size(); ++i) s.append(i ? ", " : "").append(std::to_string(v[i]));
+  s += ']';
+  return s;
 }
 
 /// The summary object's members (without braces), one per line.
@@ -119,11 +120,11 @@ std::string csv_table(const apsp::Metrics& m, const Selection& s) {
   for (std::int64_t v = 0; v < m.num_vertices; ++v) {
     const auto k = std::size_t(v);
     t += std::to_string(v);
-    if (s.eccentricity) t += "," + num(m.eccentricity[k], "inf");
-    if (s.closeness) t += "," + num(m.closeness[k], "inf");
-    if (s.harmonic) t += "," + num(m.harmonic[k], "inf");
-    if (s.reachable) t += "," + std::to_string(m.reachable_out[k]);
-    t += "\n";
+    if (s.eccentricity) t.append(",").append(num(m.eccentricity[k], "inf"));
+    if (s.closeness) t.append(",").append(num(m.closeness[k], "inf"));
+    if (s.harmonic) t.append(",").append(num(m.harmonic[k], "inf"));
+    if (s.reachable) t.append(",").append(std::to_string(m.reachable_out[k]));
+    t += '\n';
   }
   return t;
 }
@@ -131,9 +132,9 @@ std::string csv_table(const apsp::Metrics& m, const Selection& s) {
 std::string vertices_json(const apsp::Metrics& m, const Selection& s) {
   std::string t;
   auto column = [&](const char* name, auto&& value) {
-    t += std::string(",\n  \"") + name + "\": [";
-    for (std::int64_t v = 0; v < m.num_vertices; ++v) t += (v ? ", " : "") + value(std::size_t(v));
-    t += "]";
+    t.append(",\n  \"").append(name).append("\": [");
+    for (std::int64_t v = 0; v < m.num_vertices; ++v) t.append(v ? ", " : "").append(value(std::size_t(v)));
+    t += ']';
   };
   if (s.eccentricity) column("eccentricity", [&](std::size_t k) { return num(m.eccentricity[k], "null"); });
   if (s.closeness) column("closeness", [&](std::size_t k) { return num(m.closeness[k], "null"); });
@@ -200,14 +201,16 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
       }
     }
   }
-  const std::string summary = "{\n" + summary_json(a, g, m, s) + "\n}\n";
+  std::string summary = "{\n";
+  summary.append(summary_json(a, g, m, s)).append("\n}\n");
   if (a.out.empty()) {
     std::cout << summary;
     return 0;
   }
   apsp::io::OutputFile f(a.out);
-  const std::string body =
-      json_out ? "{\n" + summary_json(a, g, m, s) + vertices_json(m, s) + "\n}\n" : csv_table(m, s);
+  std::string body;
+  if (json_out) body.append("{\n").append(summary_json(a, g, m, s)).append(vertices_json(m, s)).append("\n}\n");
+  else body = csv_table(m, s);
   f.write(body.data(), body.size());
   f.commit();
   if (!json_out) (to_stream ? std::cerr : std::cout) << summary;
