@@ -25,12 +25,13 @@ namespace apsp_cli {
 namespace {
 
 constexpr const char* kPerVertex[] = {"eccentricity", "closeness", "harmonic", "reachable"};
-constexpr const char* kGraphWide[] = {"diameter", "radius", "average_shortest_path_length", "wiener_index",
-                                      "center", "periphery"};
+constexpr const char* kGraphWide[] = {"diameter",     "radius", "average_shortest_path_length",
+                                      "wiener_index", "center", "periphery"};
 
 struct Selection {
   bool eccentricity = false, closeness = false, harmonic = false, reachable = false;
-  bool diameter = false, radius = false, aspl = false, wiener = false, center = false, periphery = false;
+  bool diameter = false, radius = false, aspl = false, wiener = false, center = false,
+       periphery = false;
   bool named = false;  // --metrics given: refusals are errors
 };
 
@@ -72,8 +73,10 @@ Selection parse_selection(const std::string& list) {
 std::string num(long double x, const char* inf_text) {
   if (std::isinf(x)) return inf_text;
   char buf[64];
-  if (x == std::floor(x) && std::fabs(x) < 1e30L) std::snprintf(buf, sizeof buf, "%.0Lf", x);
-  else std::snprintf(buf, sizeof buf, "%.17Lg", x);
+  if (x == std::floor(x) && std::fabs(x) < 1e30L)
+    std::snprintf(buf, sizeof buf, "%.0Lf", x);
+  else
+    std::snprintf(buf, sizeof buf, "%.17Lg", x);
   return buf;
 }
 
@@ -85,16 +88,20 @@ std::string list_json(const std::vector<std::int64_t>& v) {
 }
 
 /// The summary object's members (without braces), one per line.
-std::string summary_json(const MetricsArgs& a, const apsp::Graph& g, const apsp::Metrics& m, const Selection& s) {
+std::string summary_json(const MetricsArgs& a, const apsp::Graph& g, const apsp::Metrics& m,
+                         const Selection& s) {
   const bool ok = m.strongly_connected() || a.infinite;
   std::ostringstream os;
-  os << "  \"vertices\": " << m.num_vertices << ",\n  \"directed\": " << (m.directed ? "true" : "false")
+  os << "  \"vertices\": " << m.num_vertices
+     << ",\n  \"directed\": " << (m.directed ? "true" : "false")
      << ",\n  \"edges\": " << g.num_edges() << ",\n  \"dtype\": \"" << apsp::dtype_name(m.dtype)
-     << "\",\n  \"backend\": \"" << m.backend << "\",\n  \"strongly_connected\": "
-     << (m.strongly_connected() ? "true" : "false");
+     << "\",\n  \"backend\": \"" << m.backend
+     << "\",\n  \"strongly_connected\": " << (m.strongly_connected() ? "true" : "false");
   if (s.diameter && ok) os << ",\n  \"diameter\": " << num(m.diameter(true), "null");
   if (s.radius && ok) os << ",\n  \"radius\": " << num(m.radius(true), "null");
-  if (s.aspl && ok) os << ",\n  \"average_shortest_path_length\": " << num(m.average_shortest_path_length(true), "null");
+  if (s.aspl && ok)
+    os << ",\n  \"average_shortest_path_length\": "
+       << num(m.average_shortest_path_length(true), "null");
   if (s.wiener) os << ",\n  \"wiener_index\": " << num(m.wiener_index(), "null");
   if (s.center && ok) os << ",\n  \"center\": " << list_json(m.center(true));
   if (s.periphery && ok) os << ",\n  \"periphery\": " << list_json(m.periphery(true));
@@ -133,18 +140,22 @@ std::string vertices_json(const apsp::Metrics& m, const Selection& s) {
   std::string t;
   auto column = [&](const char* name, auto&& value) {
     t.append(",\n  \"").append(name).append("\": [");
-    for (std::int64_t v = 0; v < m.num_vertices; ++v) t.append(v ? ", " : "").append(value(std::size_t(v)));
+    for (std::int64_t v = 0; v < m.num_vertices; ++v)
+      t.append(v ? ", " : "").append(value(std::size_t(v)));
     t += ']';
   };
-  if (s.eccentricity) column("eccentricity", [&](std::size_t k) { return num(m.eccentricity[k], "null"); });
+  if (s.eccentricity)
+    column("eccentricity", [&](std::size_t k) { return num(m.eccentricity[k], "null"); });
   if (s.closeness) column("closeness", [&](std::size_t k) { return num(m.closeness[k], "null"); });
   if (s.harmonic) column("harmonic", [&](std::size_t k) { return num(m.harmonic[k], "null"); });
-  if (s.reachable) column("reachable", [&](std::size_t k) { return std::to_string(m.reachable_out[k]); });
+  if (s.reachable)
+    column("reachable", [&](std::size_t k) { return std::to_string(m.reachable_out[k]); });
   return t;
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -156,8 +167,10 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   if (!a.out.empty()) {
     to_stream = apsp::io::resolve_output(a.out).stream_fd >= 0;
     if (!json_out && !to_stream && !ends_with(a.out, ".csv"))
-      throw apsp::UsageError(a.out + ": metrics output must be .csv (per-vertex table) or .json (everything)");
-    if (apsp::io::same_file(a.in, a.out)) throw apsp::UsageError(a.out + ": the output would overwrite the input " + a.in);
+      throw apsp::UsageError(
+          a.out + ": metrics output must be .csv (per-vertex table) or .json (everything)");
+    if (apsp::io::same_file(a.in, a.out))
+      throw apsp::UsageError(a.out + ": the output would overwrite the input " + a.in);
     apsp::io::check_output_path(a.out);
   }
   apsp::ReadOptions ro;
@@ -186,10 +199,10 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   }
   // A graph-wide value named in --metrics that the graph cannot have is an error (no output).
   if (s.named && !a.infinite && !m.strongly_connected()) {
-    const char* refused = s.diameter ? "diameter"
-                          : s.radius ? "radius"
-                          : s.aspl   ? "average_shortest_path_length"
-                          : s.center ? "center"
+    const char* refused = s.diameter    ? "diameter"
+                          : s.radius    ? "radius"
+                          : s.aspl      ? "average_shortest_path_length"
+                          : s.center    ? "center"
                           : s.periphery ? "periphery"
                                         : nullptr;
     if (refused) {
@@ -197,7 +210,8 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
         (void)m.diameter();
       } catch (const apsp::UsageError& e) {
         const std::string why = e.what();
-        throw apsp::UsageError(a.in + ": " + refused + why.substr(why.find(':')) + " (or pass --infinite)");
+        throw apsp::UsageError(a.in + ": " + refused + why.substr(why.find(':')) +
+                               " (or pass --infinite)");
       }
     }
   }
@@ -209,8 +223,10 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   }
   apsp::io::OutputFile f(a.out);
   std::string body;
-  if (json_out) body.append("{\n").append(summary_json(a, g, m, s)).append(vertices_json(m, s)).append("\n}\n");
-  else body = csv_table(m, s);
+  if (json_out)
+    body.append("{\n").append(summary_json(a, g, m, s)).append(vertices_json(m, s)).append("\n}\n");
+  else
+    body = csv_table(m, s);
   f.write(body.data(), body.size());
   f.commit();
   if (!json_out) (to_stream ? std::cerr : std::cout) << summary;

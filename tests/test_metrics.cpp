@@ -28,7 +28,8 @@ struct Expected {
   bool connected = true;
 };
 
-template <class T> Expected expected_from(const Matrix& d) {
+template <class T>
+Expected expected_from(const Matrix& d) {
   const std::int64_t n = d.rows();
   const T inf = unreachable<T>();
   Expected e;
@@ -73,7 +74,8 @@ Graph make_graph(std::int64_t V, bool directed, bool connected, std::uint64_t se
   s.seed = seed;
   Graph g = test::random_graph(s);
   if (connected)
-    for (std::int64_t v = 0; v < V && V > 1; ++v) g.add_edge(std::int32_t(v), std::int32_t((v + 1) % V), 40 + v % 7);
+    for (std::int64_t v = 0; v < V && V > 1; ++v)
+      g.add_edge(std::int32_t(v), std::int32_t((v + 1) % V), 40 + v % 7);
   return g;
 }
 
@@ -92,16 +94,19 @@ void check_against(const Metrics& m, const Expected& e, bool integer, const std:
     const bool ok = m.reachable_out[k] == e.out_cnt[k] && m.reachable_in[k] == e.in_cnt[k] &&
                     m.eccentricity[k] == e.ecc[k] && near(m.out_sum[k], e.out_sum[k]) &&
                     near(m.in_sum[k], e.in_sum[k]) &&
-                    std::fabs(m.closeness[k] - double(e.closeness[k])) <= 1e-12 * std::max(1.0, double(e.closeness[k])) &&
-                    std::fabs(m.harmonic[k] - double(e.harmonic[k])) <= 1e-9 * std::max(1.0, double(e.harmonic[k]));
+                    std::fabs(m.closeness[k] - double(e.closeness[k])) <=
+                        1e-12 * std::max(1.0, double(e.closeness[k])) &&
+                    std::fabs(m.harmonic[k] - double(e.harmonic[k])) <=
+                        1e-9 * std::max(1.0, double(e.harmonic[k]));
     if (!ok) {
       ++bad;
-      ADD_FAILURE() << where << " vertex " << v << ": got ecc " << double(m.eccentricity[k]) << " out "
-                    << m.reachable_out[k] << "/" << double(m.out_sum[k]) << " in " << m.reachable_in[k] << "/"
-                    << double(m.in_sum[k]) << " closeness " << m.closeness[k] << " harmonic " << m.harmonic[k]
-                    << "; want ecc " << double(e.ecc[k]) << " out " << e.out_cnt[k] << "/" << double(e.out_sum[k])
-                    << " in " << e.in_cnt[k] << "/" << double(e.in_sum[k]) << " closeness " << double(e.closeness[k])
-                    << " harmonic " << double(e.harmonic[k]);
+      ADD_FAILURE() << where << " vertex " << v << ": got ecc " << double(m.eccentricity[k])
+                    << " out " << m.reachable_out[k] << "/" << double(m.out_sum[k]) << " in "
+                    << m.reachable_in[k] << "/" << double(m.in_sum[k]) << " closeness "
+                    << m.closeness[k] << " harmonic " << m.harmonic[k] << "; want ecc "
+                    << double(e.ecc[k]) << " out " << e.out_cnt[k] << "/" << double(e.out_sum[k])
+                    << " in " << e.in_cnt[k] << "/" << double(e.in_sum[k]) << " closeness "
+                    << double(e.closeness[k]) << " harmonic " << double(e.harmonic[k]);
     }
   }
   EXPECT_EQ(m.strongly_connected(), e.connected) << where;
@@ -149,9 +154,11 @@ TEST_P(MetricsSizes, SolveAndStripesMatchPlainLoops) {
   const bool integer = is_integer(dtype);
   for (bool directed : {true, false})
     for (bool connected : {true, false}) {
-      const std::uint64_t seed = 1000 + std::uint64_t(V) * 7 + (directed ? 1 : 0) + (connected ? 2 : 0);
+      const std::uint64_t seed =
+          1000 + std::uint64_t(V) * 7 + (directed ? 1 : 0) + (connected ? 2 : 0);
       const std::string where = std::string("V=") + std::to_string(V) + " " + dtype_name(dtype) +
-                                (directed ? " directed" : " undirected") + (connected ? " connected" : " split") +
+                                (directed ? " directed" : " undirected") +
+                                (connected ? " connected" : " split") +
                                 " seed=" + std::to_string(seed);
       const Graph g = make_graph(V, directed, connected, seed);
       Matrix ref = detail::build_matrix(g, dtype, V, V);
@@ -159,7 +166,8 @@ TEST_P(MetricsSizes, SolveAndStripesMatchPlainLoops) {
       if (V > 2) {
         ASSERT_GT(test::finite_off_diagonal(ref), V) << where << ": trivial input";
       }
-      const Expected e = visit_dtype(dtype, [&](auto tag) { return expected_from<decltype(tag)>(ref); });
+      const Expected e =
+          visit_dtype(dtype, [&](auto tag) { return expected_from<decltype(tag)>(ref); });
       if (V > 2) {
         ASSERT_EQ(e.connected, connected) << where;
       }
@@ -194,7 +202,8 @@ TEST_P(MetricsSizes, SolveAndStripesMatchPlainLoops) {
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (std::int64_t V : {1, 2, 63, 129, 300})
-    for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) out.push_back({V, t});
+    for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
+      out.push_back({V, t});
   return out;
 }
 INSTANTIATE_TEST_SUITE_P(All, MetricsSizes, ::testing::ValuesIn(cases()), [](const auto& p) {

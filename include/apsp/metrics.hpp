@@ -34,8 +34,8 @@ struct MetricsOptions {
 struct Metrics {
   std::int64_t num_vertices = 0;
   bool directed = true;
-  Dtype dtype = Dtype::Int32;   ///< the distances' type
-  std::string backend;          ///< the backend that solved
+  Dtype dtype = Dtype::Int32;  ///< the distances' type
+  std::string backend;         ///< the backend that solved
 
   /// Largest distance from v; +inf where some vertex is unreachable from v (NetworkX refuses).
   std::vector<long double> eccentricity;
@@ -92,6 +92,7 @@ class MetricsReducer {
 /// Runs solve(g, options) with a MetricsReducer as its dist_sink (a dist_sink already in options
 /// is called too, first) and returns the metrics. Nothing V x V is kept beyond what the backend
 /// itself holds during the solve. Throws what solve() throws.
-Metrics compute_metrics(const Graph& g, const SolveOptions& options, const MetricsOptions& which = {});
+Metrics compute_metrics(const Graph& g, const SolveOptions& options,
+                        const MetricsOptions& which = {});
 
 }  // namespace apsp

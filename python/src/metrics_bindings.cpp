@@ -5,6 +5,8 @@
 // (those that need strong connectivity computed with inf allowed; apsp/_metrics.py raises as
 // NetworkX does). MetricsReducer is the reducer itself for callers that stream their own
 // distance rows (2-D arrays of int32/int64/float32/float64, unreachable = apsp's sentinel).
+#include "metrics_bindings.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -17,7 +19,6 @@
 #include "apsp/errors.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
-#include "metrics_bindings.hpp"
 
 namespace py = pybind11;
 
@@ -25,7 +26,8 @@ namespace apsp_python {
 
 namespace {
 
-template <class S, class T> py::array_t<T> to_array(const std::vector<S>& v) {
+template <class S, class T>
+py::array_t<T> to_array(const std::vector<S>& v) {
   py::array_t<T> a(py::ssize_t(v.size()));
   T* p = a.mutable_data();
   for (std::size_t i = 0; i < v.size(); ++i) p[i] = static_cast<T>(v[i]);
@@ -67,17 +69,20 @@ py::dict to_dict(const apsp::Metrics& m) {
   return d;
 }
 
-py::dict metrics(const apsp::Graph& g, const std::string& backend, const std::optional<std::string>& dtype,
-                 int block, int threads, bool closeness, bool harmonic, bool wf_improved) {
+py::dict metrics(const apsp::Graph& g, const std::string& backend,
+                 const std::optional<std::string>& dtype, int block, int threads, bool closeness,
+                 bool harmonic, bool wf_improved) {
   apsp::SolveOptions o;
   o.backend = apsp::parse_backend(backend);
   if (dtype) o.dtype = apsp::parse_dtype(*dtype);
-  if (block < 0) throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
+  if (block < 0)
+    throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
   if (threads < 0) throw py::value_error("threads must be >= 0, got " + std::to_string(threads));
   o.block = block;
   o.threads = threads;
   // Ctrl-C between rounds, as in _core.solve (only where the rounds run on this thread).
-  if (o.backend == apsp::Backend::Auto || o.backend == apsp::Backend::Cpu || o.backend == apsp::Backend::Cuda) {
+  if (o.backend == apsp::Backend::Auto || o.backend == apsp::Backend::Cpu ||
+      o.backend == apsp::Backend::Cuda) {
     o.progress = [caller = std::this_thread::get_id()](std::int64_t, std::int64_t) {
       if (std::this_thread::get_id() != caller) return;
       py::gil_scoped_acquire acquire;
@@ -100,13 +105,20 @@ void reducer_add(apsp::MetricsReducer& r, const py::array& rows, std::int64_t ro
   if (rows.ndim() != 2) throw py::value_error("rows must be a 2-D array");
   const auto kind = py::dtype(rows.dtype());
   apsp::Dtype t;
-  if (kind.equal(py::dtype::of<std::int32_t>())) t = apsp::Dtype::Int32;
-  else if (kind.equal(py::dtype::of<std::int64_t>())) t = apsp::Dtype::Int64;
-  else if (kind.equal(py::dtype::of<float>())) t = apsp::Dtype::Float32;
-  else if (kind.equal(py::dtype::of<double>())) t = apsp::Dtype::Float64;
-  else throw py::type_error("rows must be int32, int64, float32 or float64, got " + std::string(py::str(py::handle(kind))));
+  if (kind.equal(py::dtype::of<std::int32_t>()))
+    t = apsp::Dtype::Int32;
+  else if (kind.equal(py::dtype::of<std::int64_t>()))
+    t = apsp::Dtype::Int64;
+  else if (kind.equal(py::dtype::of<float>()))
+    t = apsp::Dtype::Float32;
+  else if (kind.equal(py::dtype::of<double>()))
+    t = apsp::Dtype::Float64;
+  else
+    throw py::type_error("rows must be int32, int64, float32 or float64, got " +
+                         std::string(py::str(py::handle(kind))));
   const auto item = py::ssize_t(apsp::dtype_size(t));
-  if (rows.strides(1) != item || rows.strides(0) % item != 0 || rows.strides(0) < rows.shape(1) * item)
+  if (rows.strides(1) != item || rows.strides(0) % item != 0 ||
+      rows.strides(0) < rows.shape(1) * item)
     throw py::value_error("rows must be C-contiguous within each row");
   apsp::RowBlock b;
   b.row0 = row0;
@@ -122,24 +134,29 @@ void reducer_add(apsp::MetricsReducer& r, const py::array& rows, std::int64_t ro
 }  // namespace
 
 void bind_metrics(py::module_& m) {
-  m.def("metrics", &metrics, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"),
-        py::arg("threads"), py::arg("closeness"), py::arg("harmonic"), py::arg("wf_improved"),
-        "apsp::compute_metrics() with the GIL released -> dict of per-vertex arrays and graph-wide values.");
-  py::class_<apsp::MetricsReducer>(m, "MetricsReducer",
-                                   "Streaming reduction of distance rows to graph metrics (apsp/metrics.hpp).")
-      .def(py::init([](std::int64_t n, bool directed, bool closeness, bool harmonic, bool wf_improved) {
-             apsp::MetricsOptions o;
-             o.closeness = closeness;
-             o.harmonic = harmonic;
-             o.wf_improved = wf_improved;
-             return apsp::MetricsReducer(n, directed, o);
-           }),
+  m.def("metrics", &metrics, py::arg("graph"), py::arg("backend"), py::arg("dtype"),
+        py::arg("block"), py::arg("threads"), py::arg("closeness"), py::arg("harmonic"),
+        py::arg("wf_improved"),
+        "apsp::compute_metrics() with the GIL released -> dict of per-vertex arrays and graph-wide "
+        "values.");
+  py::class_<apsp::MetricsReducer>(
+      m, "MetricsReducer",
+      "Streaming reduction of distance rows to graph metrics (apsp/metrics.hpp).")
+      .def(py::init(
+               [](std::int64_t n, bool directed, bool closeness, bool harmonic, bool wf_improved) {
+                 apsp::MetricsOptions o;
+                 o.closeness = closeness;
+                 o.harmonic = harmonic;
+                 o.wf_improved = wf_improved;
+                 return apsp::MetricsReducer(n, directed, o);
+               }),
            py::arg("num_vertices"), py::arg("directed") = true, py::arg("closeness") = true,
            py::arg("harmonic") = true, py::arg("wf_improved") = true)
       .def("add", &reducer_add, py::arg("rows"), py::arg("row0"),
            "Adds distance rows [row0, row0 + len(rows)); rows must continue the previous ones.")
-      .def("finish", [](apsp::MetricsReducer& r) { return to_dict(r.finish()); },
-           "The metrics as a dict (as _core.metrics returns); the reducer is spent afterwards.");
+      .def(
+          "finish", [](apsp::MetricsReducer& r) { return to_dict(r.finish()); },
+          "The metrics as a dict (as _core.metrics returns); the reducer is spent afterwards.");
 }
 
 }  // namespace apsp_python

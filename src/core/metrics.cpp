@@ -44,8 +44,8 @@ struct MetricsReducer::Impl {
   // Per row (source).
   std::vector<long double> ecc;  // largest finite distance
   std::vector<std::int64_t> out_cnt;
-  std::vector<Wide> out_sum_i;          // integer dtypes
-  std::vector<long double> out_sum_f;   // float dtypes
+  std::vector<Wide> out_sum_i;         // integer dtypes
+  std::vector<long double> out_sum_f;  // float dtypes
   // Per column (target); allocated only when asked.
   std::vector<std::int64_t> in_cnt;
   std::vector<Wide> in_sum_i;
@@ -54,7 +54,8 @@ struct MetricsReducer::Impl {
 
   bool columns() const { return opt.closeness || opt.harmonic; }
 
-  template <class T> void add_rows(const RowBlock& b) {
+  template <class T>
+  void add_rows(const RowBlock& b) {
     constexpr T inf = unreachable<T>();
     constexpr bool integer = std::is_integral_v<T>;
     const T* base = static_cast<const T*>(b.data);
@@ -74,12 +75,15 @@ struct MetricsReducer::Impl {
       const std::int64_t v = b.row0 + r;
       out_cnt[std::size_t(v)] = cnt;
       ecc[std::size_t(v)] = static_cast<long double>(mx);
-      if constexpr (integer) out_sum_i[std::size_t(v)] = sum;
-      else out_sum_f[std::size_t(v)] = static_cast<long double>(sum);
+      if constexpr (integer)
+        out_sum_i[std::size_t(v)] = sum;
+      else
+        out_sum_f[std::size_t(v)] = static_cast<long double>(sum);
     }
   }
 
-  template <class T> void add_columns(const RowBlock& b) {
+  template <class T>
+  void add_columns(const RowBlock& b) {
     constexpr T inf = unreachable<T>();
     constexpr bool integer = std::is_integral_v<T>;
     const T* base = static_cast<const T*>(b.data);
@@ -100,8 +104,10 @@ struct MetricsReducer::Impl {
           const std::size_t k = std::size_t(c);
           ++in_cnt[k];
           if (want_sum) {
-            if constexpr (integer) in_sum_i[k] += x;
-            else in_part[k] += double(x);
+            if constexpr (integer)
+              in_sum_i[k] += x;
+            else
+              in_part[k] += double(x);
           }
           if (want_harm && x != T(0)) harm_part[k] += 1.0 / double(x);
         }
@@ -114,7 +120,8 @@ struct MetricsReducer::Impl {
   }
 };
 
-MetricsReducer::MetricsReducer(std::int64_t num_vertices, bool directed, const MetricsOptions& options)
+MetricsReducer::MetricsReducer(std::int64_t num_vertices, bool directed,
+                               const MetricsOptions& options)
     : impl_(std::make_unique<Impl>()) {
   if (num_vertices < 1) throw UsageError("metrics: the graph has no vertices");
   Impl& m = *impl_;
@@ -138,12 +145,14 @@ void MetricsReducer::add(const RowBlock& b) {
   Impl& m = *impl_;
   if (m.finished) throw UsageError("metrics: stripe after finish()");
   if (b.cols != m.n)
-    throw UsageError("metrics: a stripe of " + std::to_string(b.cols) + " columns for " + std::to_string(m.n) +
-                     " vertices");
+    throw UsageError("metrics: a stripe of " + std::to_string(b.cols) + " columns for " +
+                     std::to_string(m.n) + " vertices");
   if (b.row0 != m.next_row || b.rows < 0 || b.row0 + b.rows > m.n)
-    throw UsageError("metrics: stripe of rows [" + std::to_string(b.row0) + ", " + std::to_string(b.row0 + b.rows) +
-                     ") does not continue at row " + std::to_string(m.next_row));
-  if (b.rows > 0 && (b.stride < b.cols || !b.data)) throw UsageError("metrics: stripe without data or stride < cols");
+    throw UsageError("metrics: stripe of rows [" + std::to_string(b.row0) + ", " +
+                     std::to_string(b.row0 + b.rows) + ") does not continue at row " +
+                     std::to_string(m.next_row));
+  if (b.rows > 0 && (b.stride < b.cols || !b.data))
+    throw UsageError("metrics: stripe without data or stride < cols");
   if (!m.have_dtype) {
     m.have_dtype = true;
     m.dtype = b.dtype;
@@ -159,8 +168,8 @@ void MetricsReducer::add(const RowBlock& b) {
       }
     }
   } else if (b.dtype != m.dtype) {
-    throw UsageError(std::string("metrics: a ") + dtype_name(b.dtype) + " stripe after " + dtype_name(m.dtype) +
-                     " ones");
+    throw UsageError(std::string("metrics: a ") + dtype_name(b.dtype) + " stripe after " +
+                     dtype_name(m.dtype) + " ones");
   }
   visit_dtype(b.dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -207,7 +216,8 @@ Metrics MetricsReducer::finish() {
   out.total_sum = integer ? static_cast<long double>(total_i) : total_f;
   if (m.columns()) {
     out.reachable_in.resize(std::size_t(n));
-    for (std::int64_t v = 0; v < n; ++v) out.reachable_in[std::size_t(v)] = m.in_cnt[std::size_t(v)] - 1;
+    for (std::int64_t v = 0; v < n; ++v)
+      out.reachable_in[std::size_t(v)] = m.in_cnt[std::size_t(v)] - 1;
     if (m.opt.closeness) {
       out.in_sum.resize(std::size_t(n));
       out.closeness.resize(std::size_t(n));
@@ -226,20 +236,23 @@ Metrics MetricsReducer::finish() {
     }
     if (m.opt.harmonic) {
       out.harmonic.resize(std::size_t(n));
-      for (std::int64_t v = 0; v < n; ++v) out.harmonic[std::size_t(v)] = static_cast<double>(m.harm[std::size_t(v)]);
+      for (std::int64_t v = 0; v < n; ++v)
+        out.harmonic[std::size_t(v)] = static_cast<double>(m.harm[std::size_t(v)]);
     }
   }
   return out;
 }
 
-// ---- graph-wide values ----------------------------------------------------------------------------
+// ---- graph-wide values
+// ----------------------------------------------------------------------------
 namespace {
 
 [[noreturn]] void refuse(const Metrics& m, const char* what) {
   std::int64_t v = 0;
   while (v < m.num_vertices && m.reachable_out[std::size_t(v)] == m.num_vertices - 1) ++v;
-  throw UsageError(std::string(what) + ": graph is not " + (m.directed ? "strongly " : "") + "connected (vertex " +
-                   std::to_string(v) + " reaches " + std::to_string(m.reachable_out[std::size_t(v)]) + " of the " +
+  throw UsageError(std::string(what) + ": graph is not " + (m.directed ? "strongly " : "") +
+                   "connected (vertex " + std::to_string(v) + " reaches " +
+                   std::to_string(m.reachable_out[std::size_t(v)]) + " of the " +
                    std::to_string(m.num_vertices - 1) + " others)");
 }
 
@@ -270,7 +283,8 @@ double Metrics::average_shortest_path_length(bool infinite_ok) const {
     return std::numeric_limits<double>::infinity();
   }
   if (num_vertices < 2) return 0;
-  const long double pairs = static_cast<long double>(num_vertices) * static_cast<long double>(num_vertices - 1);
+  const long double pairs =
+      static_cast<long double>(num_vertices) * static_cast<long double>(num_vertices - 1);
   return static_cast<double>(total_sum / pairs);
 }
 
