@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -146,6 +147,8 @@ struct Case {
   std::int64_t V;
   Dtype dtype;
 };
+
+void PrintTo(const Case& c, std::ostream* os) { *os << "V=" << c.V << " " << dtype_name(c.dtype); }
 
 class MetricsSizes : public ::testing::TestWithParam<Case> {};
 
