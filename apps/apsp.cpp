@@ -3,6 +3,7 @@
 //   apsp IN OUT                       NTHU drop-in: same bytes as the course's `hw3-2 IN OUT`
 //   apsp solve IN OUT [options]       any input/output format, any backend, --paths, --verify, --stats
 //   apsp generate OUT [options]       course-like uniform, RMAT or grid graphs
+//   apsp metrics IN [OUT]             closeness, harmonic, eccentricity, diameter, ... (no V x V output)
 //   apsp path DIST i j                a shortest path from a --paths result
 //   apsp info                         backends built, devices found, their ceilings
 //   apsp bench --backend B            kernel and whole-solve benchmarks with baselines
@@ -47,6 +48,7 @@
 #include "core/reference.hpp"
 #include "core/trace.hpp"
 #include "io/io_common.hpp"
+#include "metrics_command.hpp"
 
 namespace {
 
@@ -498,7 +500,7 @@ int run_info() {
 int main(int argc, char** argv) {
   // `apsp IN OUT`: the NTHU drop-in is `solve` with every default.
   std::vector<std::string> args(argv, argv + argc);
-  static const char* commands[] = {"solve", "generate", "path", "info", "bench"};
+  static const char* commands[] = {"solve", "generate", "metrics", "path", "info", "bench"};
   if (args.size() >= 2 && !args[1].empty() && (args[1][0] != '-' || args[1] == "-")) {  // "-": stdin
     bool known = false;
     for (const char* c : commands) known |= args[1] == c;
@@ -548,6 +550,27 @@ int main(int argc, char** argv) {
   gen->add_option("--wmax", gen_wmax, "largest weight")->capture_default_str();
   gen->add_option("--seed", gen_seed, "random seed")->capture_default_str();
   gen->add_option("--format", gen_format, "auto|nthu|dimacs|mtx|edgelist (auto: by OUT's extension)")->capture_default_str();
+
+  apsp_cli::MetricsArgs ma;
+  auto* metrics = app.add_subcommand("metrics", "Closeness, harmonic centrality, eccentricity, diameter, ... from a "
+                                                "streamed solve (no V x V output; docs/metrics.md)");
+  metrics->add_option("IN", ma.in, "input graph (as for solve)")->required();
+  metrics->add_option("OUT", ma.out, "OUT.csv: per-vertex table (summary on stdout); OUT.json: summary and per-vertex "
+                                     "arrays; none: summary on stdout");
+  metrics->add_option("--backend", ma.backend, "auto|cpu|cuda|multi-gpu|mpi")->capture_default_str();
+  metrics->add_option("--type", ma.type, "int32|int64|float32|float64 (default as for solve)");
+  metrics->add_option("--threads", ma.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
+  metrics->add_option("--devices", ma.devices, "GPU ordinals for cuda/multi-gpu")->delimiter(',')->check(CLI::Range(0, 1023));
+  metrics->add_option("--input-format", ma.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
+  metrics->add_option("--vertices", ma.vertices, "the graph has N vertices");
+  metrics->add_flag("--undirected", ma.undirected, "every edge goes both ways");
+  metrics->add_option("--metrics", ma.metrics, "comma-separated: eccentricity,closeness,harmonic,reachable,diameter,"
+                                               "radius,average_shortest_path_length,wiener_index,center,periphery "
+                                               "(default: all)");
+  metrics->add_flag("--infinite", ma.infinite, "report graph-wide values of a graph that is not strongly connected "
+                                               "as infinite instead of refusing");
+  bool metrics_quiet = false;
+  metrics->add_flag("-q,--quiet", metrics_quiet, "no progress output");
 
   std::string path_dist, path_next;
   std::int64_t path_i = 0, path_j = 0;
@@ -610,6 +633,12 @@ int main(int argc, char** argv) {
       }
       apsp::write_graph(gen_out, g, gen_f);
       return 0;
+    }
+    if (*metrics) {
+      Progress progress(!metrics_quiet);
+      const int rc = apsp_cli::run_metrics(ma, [&progress](std::int64_t d, std::int64_t t) { progress(d, t); });
+      progress.finish();
+      return rc;
     }
     if (*pathc) return run_path(path_dist, path_next, path_i, path_j);
     if (*info) return run_info();

@@ -10,6 +10,11 @@ solved through Johnson reweighting; a negative cycle raises :class:`NegativeCycl
 catchable as SciPy's), whose ``.cycle`` names its vertices. apsp's own options (``dtype=``,
 ``backend=``, ``block=``, ``threads=``, ...) are keyword-only.
 
+Graph metrics with NetworkX's names and definitions (:func:`closeness_centrality`,
+:func:`harmonic_centrality`, :func:`eccentricity`, :func:`diameter`, :func:`radius`,
+:func:`average_shortest_path_length`, and :func:`metrics` for several from one solve) reduce the
+distances as the solver produces them, without returning the V x V matrix (docs/metrics.md).
+
 Unreachable pairs
 -----------------
 With the default ``dtype=None`` the result is float64 and unreachable pairs are ``np.inf``,
@@ -41,6 +46,8 @@ from ._core import (BackendUnavailableError, Error, Graph, InputError, NegativeC
                     UNREACHABLE_INT32, UNREACHABLE_INT64)
 from ._csgraph import (NO_PREDECESSOR, bellman_ford, dijkstra, floyd_warshall, johnson,
                        shortest_path)
+from ._metrics import (average_shortest_path_length, closeness_centrality, diameter, eccentricity,
+                       harmonic_centrality, metrics, radius)
 from ._inputs import dense_array as _dense_array  # noqa: F401 (tests look at it)
 from . import csgraph  # noqa: E402  (apsp.csgraph: SciPy's names)
 
@@ -50,6 +57,8 @@ __all__ = [
     "shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson",
     "next_hop", "solve", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
     "read", "read_matrix", "write", "generate", "backends",
+    "metrics", "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
+    "average_shortest_path_length",
     "NegativeCycleError", "InputError", "BackendUnavailableError", "Error",
     "UNREACHABLE_INT32", "UNREACHABLE_INT64", "NO_PREDECESSOR", "NO_NEXT_HOP",
 ]

@@ -32,6 +32,7 @@
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
 #include "csgraph_bindings.hpp"
+#include "metrics_bindings.hpp"
 #include "numpy_view.hpp"
 
 namespace py = pybind11;
@@ -591,6 +592,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("predecessors_from_reversed_next", &predecessors_from_reversed_next, py::arg("next_rev"));
   m.def("to_float64", &to_float64, py::arg("matrix"));
   apsp_python::bind_csgraph(m);
+  apsp_python::bind_metrics(m);
 
   m.def("backends", [] {
     py::list out;

@@ -1,0 +1,98 @@
+// apsp/metrics.hpp — graph metrics from all-pairs distances without keeping the V x V matrix.
+//
+// MetricsReducer consumes the result stripes a solve hands to SolveOptions::dist_sink (RowBlock,
+// any dtype) and keeps O(V) accumulators: per row (source) the out-eccentricity, reachable count
+// and distance sum; per column (target) the incoming reachable count, distance sum and harmonic
+// sum. From them: NetworkX's closeness_centrality (incoming distances, Wasserman-Faust scaling),
+// harmonic_centrality, eccentricity, and the graph's diameter, radius, average shortest path
+// length, Wiener index, center and periphery. Integer sums are exact (__int128 inside, long
+// double out: exact below 2^64). compute_metrics() runs solve() with the reducer as its sink.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/solve.hpp"
+#include "apsp/types.hpp"
+
+namespace apsp {
+
+struct MetricsOptions {
+  /// Column-wise (incoming) accumulators: closeness needs in_count and in_sum, harmonic its own
+  /// sum. Without either, only the row-wise pass runs (eccentricity and graph-wide values).
+  bool closeness = true;
+  bool harmonic = true;
+  /// Wasserman-Faust scaling of closeness for graphs where not every vertex reaches u
+  /// (NetworkX's wf_improved, its default).
+  bool wf_improved = true;
+};
+
+/// What a reduction found. Per-vertex vectors have num_vertices entries, indexed by vertex.
+struct Metrics {
+  std::int64_t num_vertices = 0;
+  bool directed = true;
+  Dtype dtype = Dtype::Int32;  ///< the distances' type
+  std::string backend;         ///< the backend that solved
+
+  /// Largest distance from v; +inf where some vertex is unreachable from v (NetworkX refuses).
+  std::vector<long double> eccentricity;
+  /// Vertices other than v that v reaches / that reach v.
+  std::vector<std::int64_t> reachable_out, reachable_in;
+  /// Sum of the finite distances from v / to v (exact for integer types below 2^64).
+  std::vector<long double> out_sum, in_sum;
+  /// NetworkX closeness_centrality(G, distance=...) and harmonic_centrality(G, distance=...);
+  /// empty unless MetricsOptions asked for them.
+  std::vector<double> closeness, harmonic;
+  /// Sum of every finite distance (ordered pairs).
+  long double total_sum = 0;
+
+  /// Every vertex reaches every other one (for an undirected graph: connected).
+  bool strongly_connected() const;
+  /// Max / min eccentricity. Not strongly connected: throws UsageError ("graph is not strongly
+  /// connected", as NetworkX) unless infinite_ok, then inf for the diameter and the smallest
+  /// eccentricity (inf unless some vertex reaches all) for the radius.
+  double diameter(bool infinite_ok = false) const;
+  double radius(bool infinite_ok = false) const;
+  /// Mean distance over ordered pairs u != v (0 for one vertex); same refusal, inf when allowed.
+  double average_shortest_path_length(bool infinite_ok = false) const;
+  /// Sum of distances over unordered pairs (undirected) or ordered pairs (directed); inf when
+  /// not strongly connected (as NetworkX's wiener_index, which does not raise).
+  long double wiener_index() const;
+  /// Vertices whose eccentricity equals the radius / the diameter; same refusal.
+  std::vector<std::int64_t> center(bool infinite_ok = false) const;
+  std::vector<std::int64_t> periphery(bool infinite_ok = false) const;
+};
+
+/// Streaming reduction: construct, hand it every stripe of one solve (in the RowSink order),
+/// then finish(). Stripes of any dtype; unreachable = unreachable<T>() of their dtype. Columns
+/// are split over OpenMP threads, rows too for the row-wise pass. Holds O(V) memory.
+class MetricsReducer {
+ public:
+  MetricsReducer(std::int64_t num_vertices, bool directed, const MetricsOptions& options = {});
+  ~MetricsReducer();
+  MetricsReducer(MetricsReducer&&) noexcept;
+  MetricsReducer& operator=(MetricsReducer&&) noexcept;
+
+  /// Adds rows [b.row0, b.row0 + b.rows). Throws UsageError on a stripe that does not continue
+  /// the previous one, has cols != num_vertices, or changes dtype.
+  void add(const RowBlock& b);
+  /// The sink to put in SolveOptions::dist_sink (refers to *this).
+  RowSink sink();
+  /// The metrics; throws UsageError unless every row was added. The reducer is spent afterwards.
+  Metrics finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Runs solve(g, options) with a MetricsReducer as its dist_sink (a dist_sink already in options
+/// is called too, first) and returns the metrics. Nothing V x V is kept beyond what the backend
+/// itself holds during the solve. Throws what solve() throws.
+Metrics compute_metrics(const Graph& g, const SolveOptions& options,
+                        const MetricsOptions& which = {});
+
+}  // namespace apsp

@@ -1,0 +1,118 @@
+"""Graph metrics from one all-pairs solve, with NetworkX's names and definitions.
+
+The distances stream from the solver into a reduction (``apsp._core.metrics``, C++
+``apsp::compute_metrics``): no V x V matrix is returned or kept beyond the solver's own. Per-vertex
+results are NumPy arrays indexed by vertex. Definitions (NetworkX's documentation):
+
+* ``closeness_centrality``: incoming distances, ``(r / (n - 1)) * (r / sum)`` with r the vertices
+  that reach u (Wasserman-Faust, ``wf_improved=True``) or ``r / sum``; 0 where the sum is 0.
+* ``harmonic_centrality``: sum over v != u of ``1 / d(v, u)`` (pairs at distance 0 skipped).
+* ``eccentricity``: the largest distance from v. It, ``diameter``, ``radius``,
+  ``average_shortest_path_length``, ``center`` and ``periphery`` need every vertex to reach every
+  other one; otherwise ValueError ("graph is not strongly connected"), as NetworkX raises, unless
+  ``infinite_ok=True`` (then inf where a vertex misses some other one).
+* ``wiener_index``: sum of distances over unordered (undirected) or ordered (directed) pairs; inf
+  when not strongly connected.
+"""
+import numpy as np
+
+from . import _core, _inputs
+
+#: Names apsp.metrics() understands.
+METRICS = ("closeness", "harmonic", "eccentricity", "reachable", "diameter", "radius",
+           "average_shortest_path_length", "wiener_index", "center", "periphery")
+_NEED_CONNECTED = {"eccentricity", "diameter", "radius", "average_shortest_path_length", "center", "periphery"}
+
+
+def _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, closeness, harmonic,
+         wf_improved, caller):
+    directed, unweighted, dtype, backend, block, threads, num_vertices = _inputs.check_common(
+        directed, unweighted, dtype, backend, None, threads, num_vertices)
+    wf_improved = _inputs.flag(wf_improved, "wf_improved")
+    inp = _inputs.inspect(graph, num_vertices, caller)
+    _inputs.scan(inp)
+    g, n = _inputs.to_graph(inp, directed, unweighted, False, num_vertices)
+    if n == 0:
+        raise ValueError("the graph has no vertices")
+    dtype = _inputs.auto_dtype(inp, n, dtype)
+    return _core.metrics(g, backend, dtype, 0, 0 if threads is None else threads, closeness, harmonic,
+                         wf_improved)
+
+
+def _value(res, name, infinite_ok):
+    if name in _NEED_CONNECTED and not res["strongly_connected"] and not infinite_ok:
+        raise ValueError(f"{name}: {res['not_connected_reason']}; pass infinite_ok=True to get inf")
+    if name == "reachable":
+        return res["reachable_out"]
+    if name in ("center", "periphery"):
+        return np.asarray(res[name], dtype=np.int64)
+    return res[name]
+
+
+def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, backend="auto",
+            num_vertices=None, threads=None, wf_improved=True, infinite_ok=False):
+    """Several metrics from one solve: a dict name -> value.
+
+    ``names``: any of :data:`METRICS` (default: all). Per-vertex ones (closeness, harmonic,
+    eccentricity, reachable: vertices v reaches, v excluded) are arrays indexed by vertex;
+    diameter, radius, average_shortest_path_length, wiener_index are floats; center and
+    periphery int64 arrays of vertices. The graph is any input :func:`apsp.shortest_path` takes
+    (``directed``, ``unweighted``, ``num_vertices`` as there); ``dtype`` and ``backend`` choose the
+    solver's type and backend. Raises ValueError for a metric that needs strong connectivity on a
+    graph without it, unless ``infinite_ok``.
+    """
+    if names is None:
+        names = list(METRICS)
+    elif isinstance(names, str):
+        names = [names]
+    names = list(names)
+    for name in names:
+        if name not in METRICS:
+            raise ValueError(f"unknown metric {name!r}; expected one of {', '.join(METRICS)}")
+    infinite_ok = _inputs.flag(infinite_ok, "infinite_ok")
+    res = _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, "closeness" in names,
+               "harmonic" in names, wf_improved, "metrics")
+    return {name: _value(res, name, infinite_ok) for name in names}
+
+
+def _one(name, graph, infinite_ok=False, wf_improved=True, **kwargs):
+    res = _run(graph, kwargs.pop("directed", True), kwargs.pop("unweighted", False), kwargs.pop("dtype", None),
+               kwargs.pop("backend", "auto"), kwargs.pop("num_vertices", None), kwargs.pop("threads", None),
+               name == "closeness", name == "harmonic", wf_improved, name)
+    if kwargs:
+        raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    return _value(res, name, _inputs.flag(infinite_ok, "infinite_ok"))
+
+
+def closeness_centrality(graph, *, wf_improved=True, **kwargs):
+    """NetworkX's ``closeness_centrality(G, distance='weight', wf_improved=...)`` for every vertex
+    (incoming distances), as a float64 array. Keywords as :func:`metrics`."""
+    return _one("closeness", graph, wf_improved=wf_improved, **kwargs)
+
+
+def harmonic_centrality(graph, **kwargs):
+    """NetworkX's ``harmonic_centrality(G, distance='weight')`` (sum of 1 / d(v, u) over v != u),
+    as a float64 array. Keywords as :func:`metrics`."""
+    return _one("harmonic", graph, **kwargs)
+
+
+def eccentricity(graph, *, infinite_ok=False, **kwargs):
+    """NetworkX's ``eccentricity(G, weight='weight')``: the largest distance from each vertex, as a
+    float64 array. ValueError when not strongly connected, unless ``infinite_ok``."""
+    return _one("eccentricity", graph, infinite_ok=infinite_ok, **kwargs)
+
+
+def diameter(graph, *, infinite_ok=False, **kwargs):
+    """The largest eccentricity (NetworkX's ``diameter(G, weight='weight')``), a float."""
+    return float(_one("diameter", graph, infinite_ok=infinite_ok, **kwargs))
+
+
+def radius(graph, *, infinite_ok=False, **kwargs):
+    """The smallest eccentricity (NetworkX's ``radius(G, weight='weight')``), a float."""
+    return float(_one("radius", graph, infinite_ok=infinite_ok, **kwargs))
+
+
+def average_shortest_path_length(graph, *, infinite_ok=False, **kwargs):
+    """Mean distance over ordered pairs u != v (NetworkX's
+    ``average_shortest_path_length(G, weight='weight')``; 0 for one vertex), a float."""
+    return float(_one("average_shortest_path_length", graph, infinite_ok=infinite_ok, **kwargs))
