@@ -278,6 +278,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
   // The cuda backend runs its own ladder (int16x2 -> int32 -> int64) on the device.
   bool ran = false;
+  Timings dropped;  // a dropped int32 pass: its compute counts in the result's time too
   if (t == Dtype::Int64 && !no_matrices && !backend->builds_matrix()) {
     const double max_w = g == &input ? range.max_abs_weight : g->max_abs_weight();
     const double min_w = g == &input ? range.min_weight : g->min_weight();
@@ -301,6 +302,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
         backend->run(*g, d32, options.paths ? &next32 : nullptr, block, o32, result.timings);
         if (detail::int32_in_band(d32, int(lo))) {
           why = "int32 rounds checked: a distance may reach 2^30-1";
+          dropped = result.timings;  // the int64 run below adds its own
         } else {
           result.dist = detail::widen_to_int64(d32, backend->host_memory());
           result.next = std::move(next32);
@@ -324,6 +326,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     }
     result.timings.build = seconds_since(t_build);
     backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
+    result.timings.compute += dropped.compute;
   }
   // A backend that streamed leaves empty matrices (Matrix{}, int32 by default): they still say
   // which type the distances are (Result::dtype(), --stats).

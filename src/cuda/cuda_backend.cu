@@ -164,7 +164,10 @@ class CudaBackend final : public BackendImpl {
         }
         if (run_typed<int, long>(g, dist, next, o, timings, Rung{max_w, min_w, true})) return;
         const std::string why = rounds_;  // run_typed says why the rung failed
+        const Timings failed = timings;   // the dropped pass counts in the stages' times too
         run_typed<long, long>(g, dist, next, o, timings, Rung{max_w, min_w, false});
+        timings.h2d += failed.h2d;
+        timings.compute += failed.compute;
         rounds_ = "int64 (" + why + ")";
         return;
       }
