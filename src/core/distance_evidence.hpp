@@ -31,13 +31,14 @@ double sampled_distance_lower_bound(const Graph& g, int sources = 8,
                                     double stop_at = std::numeric_limits<double>::infinity(),
                                     const std::atomic<bool>* cancel = nullptr);
 
-/// Whether sampled evidence is worth its host time beside a rung's rounds: it costs ~20 ns per
-/// arc (the CSR and the searches; 150 ms for 5M arcs on the H100 host), and can only abandon a
-/// rung while it runs, so it is asked when that is at most a quarter of the rounds' estimated
-/// time (n^3 / rate). Course graphs at V = 11000 (55 ms of int16x2 rounds) skip it; the 256 x 256
-/// grid (18 s of rounds, 0.26M arcs) asks.
-inline bool evidence_pays(double arcs, double n, double rounds_rate) {
-  return 20e-9 * arcs <= 0.25 * n * n * n / rounds_rate;
+/// Whether sampled evidence is worth its host time: it costs ~20 ns per arc (the CSR and the
+/// searches; 150 ms for 5M arcs on the H100 host). Beside a rung's rounds it can only abandon the
+/// rung while they run, so it is asked when it costs at most `share` (a quarter) of the rounds'
+/// estimated time n^3 / rate. Course graphs at V = 11000 (55 ms of int16x2 rounds) skip it; the
+/// 256 x 256 grid (18 s of rounds, 0.26M arcs) asks. A caller that waits for the answer before
+/// the solve (the CLI's NTHU range check) asks for a smaller share.
+inline bool evidence_pays(double arcs, double n, double rounds_rate, double share = 0.25) {
+  return 20e-9 * arcs <= share * n * n * n / rounds_rate;
 }
 
 /// Whether a capped rung with cap `cap` can hold this graph at all: non-negative weights with
