@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/reference.hpp"
+
 namespace apsp::detail {
 
 namespace {
@@ -21,39 +23,34 @@ struct Csr {
   std::vector<double> w;
 };
 
-/// Out-arcs by source (self loops dropped, undirected edges both ways), built with per-thread
-/// counts so that 5M edges take a few ms.
 bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
+/// Out-arcs by source as detail::for_each_arc walks them (self loops dropped, undirected edges
+/// both ways), in two passes over kParts slices of the edge list so that a cancel is seen within
+/// a slice (an empty Csr then).
 Csr build_csr(const Graph& g, const std::atomic<bool>* cancel) {
-  const std::int64_t n = g.num_vertices, E = std::int64_t(g.src.size());
+  constexpr int kParts = 64;
+  const std::int64_t n = g.num_vertices;
   Csr c;
   c.start.assign(std::size_t(n) + 1, 0);
-  std::vector<std::int64_t> deg(std::size_t(n), 0);
-  for (std::int64_t e = 0; e < E; ++e) {
-    if ((e & 0xffff) == 0 && cancelled(cancel)) return c;
-    const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
-    if (u == v) continue;
-    ++deg[std::size_t(u)];
-    if (!g.directed) ++deg[std::size_t(v)];
+  for (int part = 0; part < kParts; ++part) {
+    if (cancelled(cancel)) return {};
+    for_each_arc(g, [&](std::int32_t u, std::int32_t, double) { ++c.start[std::size_t(u) + 1]; }, part, kParts);
   }
-  for (std::int64_t v = 0; v < n; ++v) c.start[std::size_t(v) + 1] = c.start[std::size_t(v)] + deg[std::size_t(v)];
+  for (std::int64_t v = 0; v < n; ++v) c.start[std::size_t(v) + 1] += c.start[std::size_t(v)];
   c.to.resize(std::size_t(c.start[std::size_t(n)]));
   c.w.resize(c.to.size());
   std::vector<std::int64_t> pos(c.start.begin(), c.start.end() - 1);
-  for (std::int64_t e = 0; e < E; ++e) {
-    if ((e & 0xffff) == 0 && cancelled(cancel)) return c;
-    const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
-    if (u == v) continue;
-    const double w = g.weight[std::size_t(e)];
-    std::int64_t p = pos[std::size_t(u)]++;
-    c.to[std::size_t(p)] = v;
-    c.w[std::size_t(p)] = w;
-    if (!g.directed) {
-      p = pos[std::size_t(v)]++;
-      c.to[std::size_t(p)] = u;
-      c.w[std::size_t(p)] = w;
-    }
+  for (int part = 0; part < kParts; ++part) {
+    if (cancelled(cancel)) return {};
+    for_each_arc(
+        g,
+        [&](std::int32_t u, std::int32_t v, double w) {
+          const std::int64_t p = pos[std::size_t(u)]++;
+          c.to[std::size_t(p)] = v;
+          c.w[std::size_t(p)] = w;
+        },
+        part, kParts);
   }
   return c;
 }

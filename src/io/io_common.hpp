@@ -32,6 +32,8 @@ namespace apsp::io {
 [[noreturn]] void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg);
 /// Quotes a token for a message, shortened to a readable length.
 std::string quote(std::string_view token);
+/// strerror(e) as a std::string (the text of an errno value, for one-line errors).
+std::string errno_text(int e);
 
 // ---- input --------------------------------------------------------------------------------------
 
