@@ -5,7 +5,7 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,nthu,sanitize,lab,bench,whole,types,startup,python,paths,io]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,metrics,nthu,sanitize,lab,bench,whole,types,startup,python,paths,io]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
@@ -73,7 +73,7 @@ if has build; then
   if [ -n "$DEPS" ] && [ ! -e /usr/include/CLI/CLI.hpp ]; then
     EXTRA+=(-DCLI11_INCLUDE_DIR="$DEPS/include" -DCLI11_DIR=/nonexistent)
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -124,14 +124,70 @@ if has test; then
   tail -5 "$OUTDIR/test_cuda.log"
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
   # The suites whose cases also run on the GPU where one exists: dense views (cuda, multi-gpu),
-  # paths on every backend, the CLI's --paths.
-  for t in test_ladder test_dense test_paths test_cli_paths; do
+  # paths on every backend, the CLI's --paths, metrics (every dtype on each GPU backend).
+  for t in test_ladder test_dense test_paths test_cli_paths test_metrics; do
     [ -x "$BUILD/tests/$t" ] || continue
     (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
     rc=$?
     tail -3 "$OUTDIR/$t.log"
     note "$t: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED \]' "$OUTDIR/$t.log" | head -3 | tr '\n' ' '))"
   done
+fi
+
+# ---- `apsp metrics`: the cuda backend's per-vertex CSV and JSON summary against the cpu backend's
+# (integer weights: equal; fractional: float64 rounds on both, within 1e-12 relative) ----
+if has metrics; then
+  MD=/tmp/apsp-metrics-check
+  mkdir -p "$MD"
+  for spec in "int 2500 60000 1000" "big 2000 40000 1000000" "frac 2000 40000 1000"; do
+    set -- $spec
+    IN=$MD/$1.txt
+    "$APSP" generate "$MD/$1.raw" -V "$2" -E "$3" --wmin 0 --wmax "$4" --seed 5 --format edgelist >/dev/null 2>&1
+    if [ "$1" = frac ]; then  # weights w/7: fractional, float64 by default
+      awk '/^[0-9]/ && NF == 3 { printf "%s %s %.6f\n", $1, $2, $3 / 7; next } { print }' "$MD/$1.raw" >"$IN"
+    else
+      mv "$MD/$1.raw" "$IN"
+    fi
+    ok=PASS
+    for u in "" "--undirected"; do
+      for b in cpu cuda; do
+        for ext in csv json; do
+          "$APSP" metrics "$IN" "$MD/$1${u:+_u}.$b.$ext" --backend $b $u -q >>"$MD/$1${u:+_u}.$b.log" 2>&1 || ok="FAIL($b $u rc)"
+        done
+      done
+      python3 - "$MD/$1${u:+_u}" >>"$MD/compare.log" 2>&1 <<'PY' || ok="FAIL(compare $u)"
+import csv, json, math, sys
+stem = sys.argv[1]
+def near(a, b):
+    try:
+        x, y = float(a), float(b)
+    except ValueError:
+        return a == b
+    return x == y or (math.isfinite(x) and abs(x - y) <= 1e-12 * max(1.0, abs(y)))
+rows = [list(csv.reader(open(f"{stem}.{b}.csv"))) for b in ("cpu", "cuda")]
+assert len(rows[0]) == len(rows[1]) > 1, "row counts"
+bad = [(r0, r1) for r0, r1 in zip(*rows) if len(r0) != len(r1) or not all(map(near, r0, r1))]
+assert not bad, f"{len(bad)} csv rows differ, first {bad[0]}"
+js = [json.load(open(f"{stem}.{b}.json")) for b in ("cpu", "cuda")]
+def walk(a, b, where):
+    if isinstance(a, dict):
+        for k in a:
+            if k in ("backend",) or "time" in k or k.endswith("_s") or "seconds" in k:
+                continue
+            walk(a[k], b[k], where + "." + k)
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            walk(x, y, f"{where}[{i}]")
+    else:
+        assert near(a, b) if not isinstance(a, str) else a == b, f"{where}: {a} vs {b}"
+walk(js[0], js[1], "json")
+print(stem, "ok", len(rows[0]) - 1, "vertices")
+PY
+    done
+    note "metrics cli $1 V=$2 E=$3 cuda vs cpu (csv, json; directed, undirected): $ok"
+  done
+  cp "$MD"/*.log "$OUTDIR/" 2>/dev/null
 fi
 
 # ---- the course cases, byte for byte, through the cuda backend ----
