@@ -1,9 +1,10 @@
 // tests/test_ladder.cpp — the type ladder (DESIGN.md "Exactness"): when (V-1)*max|w| asks for
 // int64, int32 rounds capped at 2^30-1 run first and are kept only when no cell lies in the band
 // [2^30-1 - max w, 2^30-1) (core/distance_evidence.hpp proves that enough); sampled Dijkstra skips
-// a rung its band already shows. The cpu backend (CI) and the cuda backend (skipped without a
-// GPU) must keep the rung exactly where that is safe and fall back otherwise, with the same
-// int64 answer as the reference either way. Chains are placed on vertices that are not among the
+// a rung its band already shows. The cpu backend (CI), the cuda and the multi-gpu backends
+// (skipped without a GPU; multi-gpu on every GPU here, not with --paths) must keep the rung
+// exactly where that is safe and fall back otherwise, with the same int64 answer as the
+// reference either way. Chains are placed on vertices that are not among the
 // sampled sources (0, 8, 16, ... for V = 64), so the band check, not the evidence, decides.
 #include <gtest/gtest.h>
 
@@ -52,9 +53,12 @@ Result solve_on(const Graph& g, Backend b, bool paths = false) {
   return solve(g, o);
 }
 
-std::vector<Backend> backends_here() {
+/// cpu, and cuda / multi-gpu where usable (multi-gpu: not with --paths, whose int64 it refuses).
+std::vector<Backend> backends_here(bool paths = false) {
   std::vector<Backend> b = {Backend::Cpu};
   if (test::cuda_unavailable().empty()) b.push_back(Backend::Cuda);
+  for (const BackendInfo& i : backends())
+    if (i.name == "multi-gpu" && i.usable && !paths) b.push_back(Backend::MultiGpu);
   return b;
 }
 
@@ -113,7 +117,7 @@ TEST(Ladder, WithPathsAndNegativeWeights) {
   Graph g = chain_graph({1, 2, 3}, {kW, kW});
   g.add_edge(3, 40, -7);
   const Matrix want = reference_int64(g);
-  for (Backend b : backends_here()) {
+  for (Backend b : backends_here(true)) {
     const Result r = solve_on(g, b, true);
     ASSERT_EQ(r.dtype(), Dtype::Int64);
     EXPECT_EQ(r.rounds, "int32 (checked; bound asked int64)") << backend_name(b);

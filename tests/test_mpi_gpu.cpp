@@ -251,7 +251,8 @@ TEST_F(MpiGpu, DistancesMatchSingleDevice) {
   REQUIRE_GPU_RANKS();
   std::uint64_t seed = 9100;
   for (std::int64_t V : {1, 2, 129, 1000, 1337})
-    for (Dtype t : {Dtype::Int32, Dtype::Float32}) check_against_single_device(make(V, 5 * V, ++seed, t));
+    for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
+      check_against_single_device(make(V, 5 * V, ++seed, t));
 }
 
 TEST_F(MpiGpu, UndirectedDisconnectedZeroWeights) {
@@ -325,13 +326,18 @@ TEST_F(MpiGpu, AutomaticChoiceAndTheSwitch) {
   set_gpu_env("0");
   const apsp::Result cpu = apsp::solve(g, o);
   EXPECT_EQ(cpu.block, 32) << "APSP_MPI_GPU=0 must give CPU ranks";
-  // int64 has no GPU kernels: automatic -> CPU ranks; forced -> an error on every rank.
+  // int64 distances run on GPU ranks; int64 --paths does not (4-byte next-hop kernels):
+  // automatic -> CPU ranks; forced -> an error on every rank.
   o.dtype = Dtype::Int64;
   set_gpu_env(nullptr);
   const apsp::Result wide = apsp::solve(g, o);
-  EXPECT_EQ(wide.block, 32);
+  EXPECT_EQ(wide.block, kGpuTile);
+  o.paths = true;
+  const apsp::Result wide_paths = apsp::solve(g, o);
+  EXPECT_EQ(wide_paths.block, 32);
   set_gpu_env("1");
   EXPECT_THROW((void)apsp::solve(g, o), apsp::BackendUnavailable);
+  o.paths = false;
   if (world_rank() == 0) {
     o.backend = apsp::Backend::Cpu;
     o.dtype = Dtype::Int32;

@@ -277,6 +277,116 @@ TEST(MultiGpu, EveryGridShape) {
     }
 }
 
+// Every dtype on the grid of every GPU here (one GPU: the 1 x 1 grid, every kernel and the
+// lookahead but no NCCL), odd sizes. Integer-valued weights: equal to the cpu backend's answer
+// bit for bit in every dtype. Fractional weights (float32 / float64): equal to the cuda
+// backend's (the same tile arithmetic) and within 1e-12 (float64) of the cpu backend's.
+TEST(MultiGpu, EveryTypeOnEveryGpuHere) {
+  REQUIRE_GPUS(1);
+  const std::vector<int> devs = first(std::min(gpu_count(), 4));
+  for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
+    for (const bool integer : {true, false}) {
+      if (!integer && apsp::is_integer(t)) continue;
+      for (const std::int64_t V : {129, 700, 1501}) {
+        std::ostringstream what;
+        what << "V=" << V << " dtype=" << apsp::dtype_name(t) << (integer ? " integer" : " fractional")
+             << " weights, gpus=" << devs.size();
+        SCOPED_TRACE(what.str());
+        RandomGraphSpec s;
+        s.V = V;
+        s.E = 5 * V;
+        s.wmin = 0;
+        s.wmax = 1000;
+        s.integer = integer;
+        s.seed = 8100 + std::uint64_t(V) + (integer ? 0 : 7);
+        const apsp::Graph g = apsp::test::random_graph(s);
+        apsp::SolveOptions o;
+        o.dtype = t;
+        o.backend = apsp::Backend::MultiGpu;
+        o.devices = devs;
+        const apsp::Result got = apsp::solve(g, o);
+        ASSERT_EQ(got.dtype(), t);
+        apsp::SolveOptions ref = o;
+        ref.devices = {};
+        ref.backend = apsp::Backend::Cpu;
+        const apsp::Result cpu = apsp::solve(g, ref);
+        ASSERT_GT(apsp::test::finite_off_diagonal(cpu.dist), V) << "trivial test input";
+        EXPECT_EQ(apsp::test::compare(got.dist, cpu.dist, integer ? 0.0 : (t == Dtype::Float64 ? 1e-12 : 1e-5)), "")
+            << "vs cpu";
+        if (!integer && single_device() == apsp::Backend::Cuda) {
+          ref.backend = apsp::Backend::Cuda;
+          EXPECT_EQ(apsp::test::compare(got.dist, apsp::solve(g, ref).dist), "") << "vs cuda";
+        }
+      }
+    }
+}
+
+// The type ladder on the grid: int16x2 rounds (forced at these sizes) kept where every distance
+// stays below the int16 band and dropped for int32 rounds where one reaches it; checked int32
+// rounds for an int64 result kept or dropped for int64 rounds. Each answer equals the cpu one.
+TEST(MultiGpu, LadderKeepsAndDropsRungs) {
+  REQUIRE_GPUS(1);
+  const std::vector<int> devs = first(std::min(gpu_count(), 4));
+  ScopedEnv force("APSP_CUDA_INT16", "1");
+  struct Case {
+    std::int64_t V;
+    double wmin, wmax;
+    bool chain;  // a path 0 -> 1 -> ... of weight-wmax edges: distances far past the int16 cap
+    Dtype t;
+    const char* rounds;
+  };
+  const Case cases[] = {
+      {1500, 1, 100, false, Dtype::Int32, "int16x2"},
+      {1501, 0, 1000, true, Dtype::Int32, "int16x2 -> int32"},
+      {777, 0, 9, false, Dtype::Int32, "int16x2"},
+      {1500, 1, 2000000, false, Dtype::Int64, "int32 (checked; bound asked int64)"},
+      {900, 0, 1e8, true, Dtype::Int64, "int64 (int32 rounds checked: a distance may reach 2^30-1)"},
+  };
+  for (const Case& c : cases) {
+    std::ostringstream what;
+    what << "V=" << c.V << " w=" << c.wmin << ".." << c.wmax << (c.chain ? " chain" : "") << " "
+         << apsp::dtype_name(c.t) << " gpus=" << devs.size();
+    SCOPED_TRACE(what.str());
+    RandomGraphSpec s;
+    s.V = c.V;
+    s.E = 4 * c.V;
+    s.wmin = c.wmin;
+    s.wmax = c.wmax;
+    s.seed = 8300 + std::uint64_t(c.V);
+    apsp::Graph g = apsp::test::random_graph(s);
+    if (c.chain) {  // a second graph on top: the chain alone spans every vertex
+      apsp::Graph h;
+      h.num_vertices = c.V;
+      for (std::int64_t v = 0; v + 1 < c.V; ++v) h.add_edge(std::int32_t(v), std::int32_t(v + 1), c.wmax);
+      g = h;
+    }
+    apsp::SolveOptions o;
+    o.dtype = c.t;
+    o.backend = apsp::Backend::MultiGpu;
+    o.devices = devs;
+    const apsp::Result got = apsp::solve(g, o);
+    EXPECT_EQ(got.rounds, c.rounds);
+    apsp::SolveOptions ref = o;
+    ref.devices = {};
+    ref.backend = apsp::Backend::Cpu;
+    const apsp::Result want = apsp::solve(g, ref);
+    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), c.V) << "trivial test input";
+    EXPECT_EQ(apsp::test::compare(got.dist, want.dist), "") << "vs cpu";
+  }
+  // Paths: int64 / float64 are refused with a line naming the backends that give them.
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::MultiGpu;
+  o.devices = devs;
+  o.paths = true;
+  o.dtype = Dtype::Float64;
+  try {
+    (void)apsp::solve(apsp::test::random_graph({}), o);
+    ADD_FAILURE() << "float64 --paths on multi-gpu did not throw";
+  } catch (const apsp::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuda and cpu backends"), std::string::npos) << e.what();
+  }
+}
+
 // A dense graph (Graph::from_dense) is built on each GPU from its stripes of the caller's matrix,
 // all ld columns of each local row: the same result as its edge list on every grid shape.
 TEST(MultiGpu, DenseGraphEveryGridShape) {

@@ -431,6 +431,15 @@ class CudaBackend final : public BackendImpl {
 
 std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
 
+int cuda_int16_policy(const Graph& g, double max_w, double min_w) {
+  switch (int16_try(g, max_w, min_w)) {
+    case Int16Try::No: return 0;
+    case Int16Try::IfNoEvidence: return 1;
+    case Int16Try::Forced: return 2;
+  }
+  return 0;
+}
+
 const char* cuda_last_rounds() { return last_rounds.load(); }
 
 BackendInfo cuda_backend_info() {

@@ -782,7 +782,7 @@ GpuWish gpu_wish() {
 }
 
 /// The CUDA device this rank computes on, or -1 for CPU ranks: the same kind on every rank
-/// (collective). GPU ranks need a build with NCCL, int32 or float32, and for every rank a usable
+/// (collective). GPU ranks need a build with NCCL (--paths: int32 or float32), and for every rank a usable
 /// GPU of its own (NCCL refuses two ranks of one communicator on one GPU): local rank l takes GPU
 /// l mod count of --devices (default: every GPU the rank sees, in order), and no two ranks of a
 /// host may end up on one physical GPU (compared by PCI bus id, so launchers that give each rank
@@ -796,8 +796,8 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
   int device = -1;
   if (wish == GpuWish::Off) {
     why = "APSP_MPI_GPU=0";
-  } else if (t != Dtype::Int32 && t != Dtype::Float32) {
-    why = std::string("GPU ranks support int32 and float32, not ") + dtype_name(t);
+  } else if (paths && dtype_size(t) != 4) {
+    why = std::string("GPU ranks run --paths in int32 and float32, not ") + dtype_name(t);
   } else {
 #ifdef APSP_WITH_NCCL
     const int count = multigpu::gpu_count();
@@ -1054,8 +1054,12 @@ class MpiBackend final : public BackendImpl {
                      next_hops ? Dtype::Int32 : t, threads);
       if (!keep) m = Matrix{};
     };
-    if (t == Dtype::Int32) gather(i32{}, false, o.dist_sink, dist);
-    else gather(float{}, false, o.dist_sink, dist);
+    switch (t) {
+      case Dtype::Int32: gather(i32{}, false, o.dist_sink, dist); break;
+      case Dtype::Int64: gather(std::int64_t{}, false, o.dist_sink, dist); break;
+      case Dtype::Float32: gather(float{}, false, o.dist_sink, dist); break;
+      case Dtype::Float64: gather(double{}, false, o.dist_sink, dist); break;
+    }
     if (next) gather(i32{}, true, o.next_sink, *next);
     timings.d2h = MPI_Wtime() - t2;
 #else

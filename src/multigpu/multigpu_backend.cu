@@ -50,10 +50,12 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/distance_evidence.hpp"
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
 #include "cuda/fw_kernels.cuh"
+#include "cuda/ladder_kernels.cuh"
 #include "cpu/blocked_fw.hpp"
 #include "mpi/block_cyclic.hpp"
 #include "multigpu/gpu_rank.hpp"
@@ -67,6 +69,10 @@
   } while (0)
 
 namespace apsp::detail {
+
+/// cuda_backend.cu's choice of the int16x2 rung for a graph: 0 not tried, 1 tried (the cuda
+/// backend asks sampled-distance evidence first), 2 forced (APSP_CUDA_INT16=1).
+int cuda_int16_policy(const Graph& g, double max_w, double min_w);
 
 namespace multigpu {
 
@@ -114,7 +120,8 @@ __global__ void scatter_local(T* __restrict__ d, i64 ld, const std::int32_t* __r
     const i64 u = src[e], v = dst[e];
     T x;
     if constexpr (std::is_same_v<T, int>) x = __double2int_rn(w[e]);
-    else x = float(w[e]);
+    else if constexpr (std::is_same_v<T, long>) x = __double2ll_rn(w[e]);
+    else x = T(w[e]);
     if (u == v && !(x < T(0))) continue;
     place(u, v, x);
     if (undirected && u != v) place(v, u, x);
@@ -131,6 +138,67 @@ template <class T> __global__ void transpose_strip(const T* __restrict__ d, i64 
   for (int y = threadIdx.y; y < 32; y += blockDim.y) out[(k0 + y) * ldo + r0 + threadIdx.x] = s[threadIdx.x][y];
 }
 
+
+// ---- the int16x2 rung on the local matrix (the ladder_kernels.cuh encoding: two int16 distances
+// a word, capped at kInf16; local columns 2p and 2p+1 share word p, both in one tile) ----------
+
+/// d16 (rows x ld16 words) from the int32 local matrix d (rows x ld): values capped at kInf16;
+/// words past ld / 2 are kInf16.
+__global__ void pack_local_s16(const int* __restrict__ d, i64 ld, i64 rows, unsigned* __restrict__ d16, i64 ld16) {
+  const i64 total = rows * ld16;
+  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total; x += i64(gridDim.x) * blockDim.x) {
+    const i64 r = x / ld16, p = x - r * ld16;
+    int lo = cuda::kInf16, hi = cuda::kInf16;
+    if (2 * p < ld) {
+      const int2 v = *reinterpret_cast<const int2*>(d + r * ld + 2 * p);
+      lo = min(v.x, cuda::kInf16);
+      hi = min(v.y, cuda::kInf16);
+    }
+    d16[x] = cuda::pack16(lo, hi);
+  }
+}
+
+/// d (rows x ld) from d16: kInf16 -> the int32 unreachable value.
+__global__ void unpack_local_s16(const unsigned* __restrict__ d16, i64 ld16, i64 rows, int* __restrict__ d, i64 ld) {
+  const i64 words = ld / 2, total = rows * words;
+  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total; x += i64(gridDim.x) * blockDim.x) {
+    const i64 r = x / words, p = x - r * words;
+    const unsigned w = d16[r * ld16 + p];
+    const int lo = cuda::lo16(w), hi = cuda::hi16(w);
+    *reinterpret_cast<int2*>(d + r * ld + 2 * p) = make_int2(lo >= cuda::kInf16 ? cuda::inf_value<int>() : lo,
+                                                           hi >= cuda::kInf16 ? cuda::inf_value<int>() : hi);
+  }
+}
+
+/// *bad = 1 when a value of the packed local matrix (rows x words used, stride ld16) lies in
+/// [lo, kInf16).
+__global__ void find_in_band_local_s16(const unsigned* __restrict__ d16, i64 ld16, i64 rows, i64 words, int lo,
+                                       int* bad) {
+  const i64 total = rows * words;
+  bool found = false;
+  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total; x += i64(gridDim.x) * blockDim.x) {
+    const i64 r = x / words, p = x - r * words;
+    const unsigned w = d16[r * ld16 + p];
+    const int a = cuda::lo16(w), b = cuda::hi16(w);
+    found |= (a >= lo && a < cuda::kInf16) || (b >= lo && b < cuda::kInf16);
+  }
+  if (found) atomicOr(bad, 1);
+}
+
+/// transpose_strip from the packed matrix: out[k][r] (int32) = column k0 + k of local row r, for
+/// the 128 columns starting at word `w0` (= column 2 * w0). Grid (kTile / 32, rows / 32).
+__global__ void transpose_strip_s16(const unsigned* __restrict__ d16, i64 ld16, i64 w0, int* __restrict__ out,
+                                    i64 ldo) {
+  __shared__ int s[32][33];
+  const i64 r0 = i64(blockIdx.y) * 32, k0 = i64(blockIdx.x) * 32;
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+    const i64 k = k0 + threadIdx.x;
+    const unsigned w = d16[(r0 + y) * ld16 + w0 + k / 2];
+    s[y][threadIdx.x] = (k & 1) ? cuda::hi16(w) : cuda::lo16(w);
+  }
+  __syncthreads();
+  for (int y = threadIdx.y; y < 32; y += blockDim.y) out[(k0 + y) * ldo + r0 + threadIdx.x] = s[threadIdx.x][y];
+}
 
 // ---- next hops (--paths): this file's own kernels, the CPU backend's arithmetic ----------------
 //
@@ -356,7 +424,12 @@ __global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __
 
 // ---- host side -----------------------------------------------------------------------------------
 
-template <class T> ncclDataType_t nccl_type() { return std::is_same_v<T, int> ? ncclInt32 : ncclFloat32; }
+template <class T> ncclDataType_t nccl_type() {
+  if constexpr (std::is_same_v<T, int>) return ncclInt32;
+  else if constexpr (std::is_same_v<T, long>) return ncclInt64;
+  else if constexpr (std::is_same_v<T, float>) return ncclFloat32;
+  else return ncclFloat64;
+}
 
 static_assert(kGpuTile == kTile, "gpu_rank.hpp's tile must be the cuda backend's");
 static_assert(kGpuEdgeChunk == cuda::kEdgeChunk, "gpu_rank.hpp's edge chunk (memory estimate) must be the build's");
@@ -376,6 +449,11 @@ template <class T> struct Gpu {
   DeviceBuffer<int> pw[2];                    // pivot: values | next | hops, B^2 each
   DeviceBuffer<int> rowpw[2], rowold;         // row panel: values | hops, B x ld each
   DeviceBuffer<int> colpw[2], colold;         // column panel: values | next | hops, local_rows x B each
+  // The int16x2 rung (T = int, distances): D16 (local_rows x ld16 words), row panels likewise
+  // (B x ld16); the column panel is colT holding replicated words, the pivot piv (P* int32 |
+  // P*^T replicated words). flag: a band check's answer.
+  DeviceBuffer<unsigned> D16, rowp16[2];
+  DeviceBuffer<int> flag;
   // APSP_MG_PROFILE=1: timed events bracketing each phase (phase, begin, end), read after the run.
   struct Span {
     int phase;
@@ -452,6 +530,9 @@ struct Member {
 template <class T> class MultiGpuRounds final : public RoundOps {
  public:
   MultiGpuRounds(const Grid& grid, const std::vector<Member>& members, i64 n, Mode mode) : grid_(grid), mode_(mode) {
+    // The next-hop kernels below hold 4-byte values (their shared tiles): int64 / float64 run
+    // distances only (check_fits refuses them with paths).
+    APSP_EXPECTS(sizeof(T) == 4 || mode == Mode::Distances, "multi-gpu next hops need 4-byte distances");
     const GpuStrides strides = gpu_strides(grid_, n);
     ld_ = strides.cols;
     ldt_ = strides.rows;
@@ -491,11 +572,11 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       }
       // Per device: the attribute is set in the current device's context.
       APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<T, GemmMode::Panels>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::gemm_smem_bytes<T>())));
       APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<T, GemmMode::Rest>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::gemm_smem_bytes<T>())));
       APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(cuda::kClosureSmemBytes)));
+                                         int(cuda::closure_smem_bytes<T>())));
     }
   }
 
@@ -555,8 +636,8 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   i64 ld() const { return ld_; }
 
   /// Copies `rows` local rows from local row `row0` of member 0's distances (or next hops) to
-  /// host memory at `dst`, densely: local_cols() 4-byte elements a row (the device rows are ld()
-  /// wide, which may be more). Returns when they are there.
+  /// host memory at `dst`, densely: local_cols() elements a row (T, or int32 next hops; the
+  /// device rows are ld() wide, which may be more). Returns when they are there.
   void rows_to_host(bool next_hops, i64 row0, i64 rows, void* dst) {
     Gpu<T>& q = *gpus_.front();
     const i64 cols = q.L.local_cols();
@@ -566,8 +647,9 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
     const void* src = next_hops ? static_cast<const void*>(q.N.get() + row0 * ld_)
                                 : static_cast<const void*>(q.D.get() + row0 * ld_);
-    APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, std::size_t(cols) * 4, src, std::size_t(ld_) * 4, std::size_t(cols) * 4,
-                                    std::size_t(rows), cudaMemcpyDeviceToHost, q.main));
+    const std::size_t elem = next_hops ? 4 : sizeof(T);
+    APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, std::size_t(cols) * elem, src, std::size_t(ld_) * elem,
+                                    std::size_t(cols) * elem, std::size_t(rows), cudaMemcpyDeviceToHost, q.main));
     APSP_CUDA_TRY(cudaStreamSynchronize(q.main));
   }
 
@@ -681,6 +763,94 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     }
   }
 
+  // ---- the type ladder (core/distance_evidence.hpp): capped rungs kept only when a band check
+  // over every GPU's local matrix passes ----
+
+  /// int16x2 rounds next (T = int, distances): packs every GPU's built int32 matrix, which stays
+  /// as built for a fall-back. False (nothing changed) where a GPU lacks the memory for it.
+  bool begin_s16() {
+    static_assert(std::is_same_v<T, int>, "int16x2 rounds hold int32 distances");
+    APSP_EXPECTS(mode_ == Mode::Distances, "int16x2 rounds are for distances");
+    ld16_ = (ld_ / 2 + kTile - 1) / kTile * kTile;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      std::size_t free_b = 0, total_b = 0;
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+      const std::size_t need = std::size_t(q.L.local_rows() + 2 * kTile) * std::size_t(ld16_) * 4;
+      if (need + (std::size_t(256) << 20) > free_b) {
+        release_s16();
+        return false;
+      }
+      q.D16 = DeviceBuffer<unsigned>(std::size_t(std::max<i64>(1, q.L.local_rows() * ld16_)));
+      for (auto& r : q.rowp16) r = DeviceBuffer<unsigned>(std::size_t(kTile * ld16_));
+      if (q.flag.size() == 0) q.flag = DeviceBuffer<int>(1);
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<unsigned, GemmMode::RowPanel>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::minplus_gemm_128x128<unsigned, GemmMode::Rest>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(cuda::kGemmSmemBytes)));
+      APSP_CUDA_TRY(cudaFuncSetAttribute(cuda::closure_and_transpose_s16, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(cuda::kClosureSmemBytes)));
+      if (q.L.local_rows() > 0) {
+        pack_local_s16<<<2048, 256, 0, q.main>>>(q.D.get(), ld_, q.L.local_rows(), q.D16.get(), ld16_);
+        APSP_CUDA_CHECK_LAUNCH(q.main);
+      }
+    }
+    synchronize();
+    s16_ = true;
+    ahead_ = -1;
+    return true;
+  }
+
+  /// After int16x2 rounds: true when no GPU holds a value in [band_lo, kInf16), and then every
+  /// int32 matrix holds the exact result; false when some may, and every int32 matrix is still
+  /// as built (the int32 rounds follow). Either way the packed buffers are freed. Synchronizes.
+  bool end_s16(int band_lo) {
+    APSP_EXPECTS(s16_, "end_s16 without begin_s16");
+    bool bad = false;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      APSP_CUDA_TRY(cudaMemsetAsync(q.flag.get(), 0, sizeof(int), q.main));
+      if (q.L.local_rows() > 0)
+        find_in_band_local_s16<<<1024, 256, 0, q.main>>>(q.D16.get(), ld16_, q.L.local_rows(), ld_ / 2, band_lo,
+                                                         q.flag.get());
+      APSP_CUDA_CHECK_LAUNCH(q.main);
+    }
+    bad = read_flags();
+    if (!bad)
+      for (auto& p : gpus_) {
+        Gpu<T>& q = *p;
+        if (q.L.local_rows() == 0) continue;
+        APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+        unpack_local_s16<<<2048, 256, 0, q.main>>>(q.D16.get(), ld16_, q.L.local_rows(), q.D.get(), ld_);
+        APSP_CUDA_CHECK_LAUNCH(q.main);
+      }
+    synchronize();
+    release_s16();
+    ahead_ = -1;
+    return !bad;
+  }
+
+  /// Checked int32 rounds (an int64 result): whether some GPU holds a value in [band_lo, the
+  /// int32 unreachable value), i.e. the rung cannot be trusted. Synchronizes.
+  bool int32_in_band(int band_lo) {
+    static_assert(std::is_same_v<T, int>, "the checked int32 rung");
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      if (q.flag.size() == 0) q.flag = DeviceBuffer<int>(1);
+      APSP_CUDA_TRY(cudaMemsetAsync(q.flag.get(), 0, sizeof(int), q.main));
+      if (q.L.local_rows() > 0)
+        cuda::find_in_band<<<2048, 256, 0, q.main>>>(q.D.get(), ld_, q.L.local_rows(), ld_, band_lo,
+                                                     cuda::inf_value<int>(), q.flag.get());
+      APSP_CUDA_CHECK_LAUNCH(q.main);
+    }
+    return read_flags();
+  }
+
   // ---- RoundOps ----
   i64 num_rounds() const override { return gpus_.front()->L.R; }
   void close_pivot(i64 t) override {
@@ -703,8 +873,11 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     }
     span_all(kMainWait, w0, &Gpu<T>::main);
     if (mode_ != Mode::Distances) {
-      update_rest_paths(t);
+      if constexpr (sizeof(T) == 4) update_rest_paths(t);
       return;
+    }
+    if constexpr (std::is_same_v<T, int>) {
+      if (s16_) return update_rest_s16(t);
     }
     const auto r0 = mark_all(&Gpu<T>::main);
     if (t + 1 >= R) {
@@ -749,8 +922,10 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   }
 
   /// Hands out the distances (U = T) or next hops (U = int, next_hops) in stripes of tile rows:
-  /// to `sink` if set, else into `whole`.
-  template <class U> void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
+  /// to `sink` if set, else into `whole`, as R (U = int, R = long: a checked int32 rung's result,
+  /// the unreachable value mapped).
+  template <class U, class R = U>
+  void gather(bool next_hops, const RowSink& sink, R* whole, i64 whole_stride, Dtype dtype) {
     APSP_EXPECTS(int(gpus_.size()) == grid_.P, "the in-process gather needs every worker of the grid in this process");
     auto source = [&](Gpu<T>& q) -> const U* {
       return next_hops ? reinterpret_cast<const U*>(q.N.get()) : reinterpret_cast<const U*>(q.D.get());
@@ -778,14 +953,14 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         APSP_CUDA_TRY(cudaEventRecord(q.copied[s % 2], q.main));
       }
     };
-    std::vector<U> out(sink ? std::size_t(per * B * n) : 0);
+    std::vector<R> out(sink ? std::size_t(per * B * n) : 0);
     std::exception_ptr failed;
     issue(0);
     for (std::size_t s = 0; s < stripes.size(); ++s) {
       for (auto& p : gpus_) APSP_CUDA_TRY(cudaEventSynchronize(p->copied[s % 2]));
       if (s + 1 < stripes.size()) issue(s + 1);
       const i64 row0 = stripes[s].begin * B, rows = std::min(stripes[s].end * B, n) - row0;
-      U* dst = sink ? out.data() : whole + row0 * whole_stride;
+      R* dst = sink ? out.data() : whole + row0 * whole_stride;
       const i64 dst_ld = sink ? n : whole_stride;
       parallel_rows(rows, [&](i64 r) {
         const i64 gi = row0 + r, I = gi / B;
@@ -798,7 +973,14 @@ template <class T> class MultiGpuRounds final : public RoundOps {
           for (i64 lj = 0; lj < L.lc; ++lj) {
             const i64 j0 = L.global_col(lj) * B;
             if (j0 >= n) break;
-            std::memcpy(dst + r * dst_ld + j0, src + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(U));
+            const i64 w = std::min(B, n - j0);
+            if constexpr (std::is_same_v<U, R>) {
+              std::memcpy(dst + r * dst_ld + j0, src + lj * B, std::size_t(w) * sizeof(U));
+            } else {
+              R* o = dst + r * dst_ld + j0;
+              const U* in = src + lj * B;
+              for (i64 k = 0; k < w; ++k) o[k] = in[k] >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(in[k]);
+            }
           }
         }
       });
@@ -876,10 +1058,17 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       a.pS = q.piv[slot].get();
       a.pT = q.piv[slot].get() + kTile * kTile;
       cudaEvent_t c0 = mark(q, q.look);
-      cuda::closure_and_transpose<T><<<1, cuda::kClosureThreads, cuda::kClosureSmemBytes, q.look>>>(a);
+      cuda::closure_and_transpose<T><<<1, cuda::kClosureThreads, cuda::closure_smem_bytes<T>(), q.look>>>(a);
       APSP_CUDA_CHECK_LAUNCH(q.look);
       span(q, kClosure, c0, q.look);
     }
+    broadcast_pivot(t);
+  }
+
+  /// (P*, P*^T), 2 B^2 elements of T, from the pivot's owner along its grid row and column.
+  void broadcast_pivot(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
     if (grid_.P == 1) return;
     const auto b0 = mark_all(&Gpu<T>::look);
     APSP_NCCL_TRY(ncclGroupStart());
@@ -910,7 +1099,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         a.rowp = q.rowp[slot].get();
         a.pT = q.piv[slot].get() + kTile * kTile;          // A = P*
         cuda::minplus_gemm_128x128<T, GemmMode::Panels>
-            <<<dim3(unsigned(q.L.lc), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
+            <<<dim3(unsigned(q.L.lc), 1), cuda::gemm_threads<T>(), cuda::gemm_smem_bytes<T>(), q.look>>>(a);
         APSP_CUDA_CHECK_LAUNCH(q.look);
       }
       if (q.L.pc == tc && q.L.lr > 0) {
@@ -927,7 +1116,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
         a.ldp = ldt_;
         a.pT = q.piv[slot].get();
         cuda::minplus_gemm_128x128<T, GemmMode::Panels>
-            <<<dim3(unsigned(q.L.lr), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
+            <<<dim3(unsigned(q.L.lr), 1), cuda::gemm_threads<T>(), cuda::gemm_smem_bytes<T>(), q.look>>>(a);
         APSP_CUDA_CHECK_LAUNCH(q.look);
       }
     }
@@ -953,13 +1142,167 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     }
   }
 
+  // ---- int16x2 rounds: the cuda backend's packed pieces on the local matrices ----
+  // Round t as pivot() / panels() / update_rest() above, on D16: the pivot closed by
+  // closure_and_transpose_s16 (P* int32 and P*^T replicated, broadcast as 2 B^2 words), the row
+  // panel by the packed RowPanel GEMM (rowp16, B x ld16 words, down grid columns), the column
+  // panel in int32 from the transposed strip (transpose_strip_s16) by the ColPanelRep GEMM
+  // (colT: replicated words, along grid rows), and the rest by the packed Rest GEMM over blocks
+  // of 128 words (two local tile columns): with lookahead, tile row t+1 and the word block
+  // holding tile column t+1 first.
+
+  void pivot_s16(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      if (q.L.pr != tr || q.L.pc != tc) continue;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      const i64 li = q.L.local_row(t), lj = q.L.local_col(t);
+      // t = 0 with d at the pivot: block 0 closes it in place (csT's first tile gets P*^T; the
+      // transpose in panels_s16 rewrites csT).
+      const cuda::RoundArgsS16 a{q.D16.get() + li * kTile * ld16_ + lj * (kTile / 2), ld16_, q.csT.get(), ldt_,
+                                 q.piv[slot].get(), reinterpret_cast<unsigned*>(q.piv[slot].get() + kTile * kTile), 0};
+      cuda::closure_and_transpose_s16<<<1, cuda::kClosureThreads, cuda::kClosureSmemBytes, q.look>>>(a);
+      APSP_CUDA_CHECK_LAUNCH(q.look);
+    }
+    broadcast_pivot(t);
+  }
+
+  void panels_s16(i64 t) {
+    const int slot = int(t % 2);
+    const int tr = int(t % grid_.Pr), tc = int(t % grid_.Pc);
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      if (q.L.pr == tr && q.L.lc > 0) {
+        cuda::RoundArgs<unsigned> a{};
+        a.d = q.D16.get() + q.L.local_row(t) * kTile * ld16_;
+        a.ld = ld16_;
+        a.rowp = q.rowp16[slot].get();
+        a.ldp = ld16_;
+        a.pT = reinterpret_cast<unsigned*>(q.piv[slot].get() + kTile * kTile);
+        cuda::minplus_gemm_128x128<unsigned, GemmMode::RowPanel>
+            <<<dim3(unsigned(word_blocks(q)), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
+        APSP_CUDA_CHECK_LAUNCH(q.look);
+      }
+      if (q.L.pc == tc && q.L.lr > 0) {
+        transpose_strip_s16<<<dim3(kTile / 32, unsigned(q.L.local_rows() / 32)), dim3(32, 8), 0, q.look>>>(
+            q.D16.get(), ld16_, q.L.local_col(t) * (kTile / 2), q.csT.get(), ldt_);
+        APSP_CUDA_CHECK_LAUNCH(q.look);
+        cuda::RoundArgs<int> a{};
+        a.pS = q.piv[slot].get();
+        a.csT = q.csT.get();
+        a.colT = q.colT[slot].get();
+        a.ldc = ldt_;
+        cuda::minplus_gemm_128x128<int, GemmMode::ColPanelRep>
+            <<<dim3(unsigned(q.L.lr), 1), cuda::kGemmThreads, cuda::kGemmSmemBytes, q.look>>>(a);
+        APSP_CUDA_CHECK_LAUNCH(q.look);
+      }
+    }
+    if (grid_.P > 1) {
+      APSP_NCCL_TRY(ncclGroupStart());
+      for (auto& p : gpus_) {
+        Gpu<T>& q = *p;
+        if (q.col)
+          APSP_NCCL_TRY(ncclBroadcast(q.rowp16[slot].get(), q.rowp16[slot].get(), std::size_t(kTile * ld16_),
+                                      ncclUint32, tr, q.col, q.look));
+        if (q.row)
+          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(), std::size_t(kTile * ldt_), ncclInt32,
+                                      tc, q.row, q.look));
+      }
+      APSP_NCCL_TRY(ncclGroupEnd());
+    }
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(p->ready[slot], p->look));
+    }
+  }
+
+  /// Word blocks (128 words: two local tile columns) that hold this GPU's local columns.
+  static i64 word_blocks(const Gpu<T>& q) { return (q.L.lc + 1) / 2; }
+
+  // Packed Rest GEMM over local tile rows `rr` x word blocks `cb` on the main stream.
+  void rest_s16(Gpu<T>& q, int slot, TileRange rr, TileRange cb) {
+    if (rr.empty() || cb.empty()) return;
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    cuda::RoundArgs<unsigned> a{};
+    a.d = q.D16.get() + rr.begin * kTile * ld16_ + cb.begin * kTile;
+    a.ld = ld16_;
+    a.colT = reinterpret_cast<unsigned*>(q.colT[slot].get()) + rr.begin * kTile;
+    a.ldc = ldt_;
+    a.rowp = q.rowp16[slot].get() + cb.begin * kTile;
+    a.ldp = ld16_;
+    cuda::minplus_gemm_128x128<unsigned, GemmMode::Rest>
+        <<<dim3(unsigned(cb.end - cb.begin), unsigned(rr.end - rr.begin)), cuda::kGemmThreads, cuda::kGemmSmemBytes,
+           q.main>>>(a);
+    APSP_CUDA_CHECK_LAUNCH(q.main);
+  }
+
+  void update_rest_s16(i64 t) {
+    const int slot = int(t % 2);
+    if (t + 1 >= num_rounds()) {
+      for (auto& p : gpus_) rest_s16(*p, slot, {0, p->L.lr}, {0, word_blocks(*p)});
+      return;
+    }
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      const i64 r1 = q.L.owns_row(t + 1) ? q.L.local_row(t + 1) : -1;
+      const i64 c1 = q.L.owns_col(t + 1) ? q.L.local_col(t + 1) / 2 : -1;
+      if (r1 >= 0) rest_s16(q, slot, {r1, r1 + 1}, {0, word_blocks(q)});
+      if (c1 >= 0)
+        for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1})) rest_s16(q, slot, rr, {c1, c1 + 1});
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(q.a_done, q.main));
+      APSP_CUDA_TRY(cudaStreamWaitEvent(q.look, q.a_done, 0));
+    }
+    pivot_s16(t + 1);
+    panels_s16(t + 1);
+    ahead_ = t + 1;
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      const i64 r1 = q.L.owns_row(t + 1) ? q.L.local_row(t + 1) : -1;
+      const i64 c1 = q.L.owns_col(t + 1) ? q.L.local_col(t + 1) / 2 : -1;
+      for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
+        for (const TileRange& cb : dist::ranges_without(word_blocks(q), {c1})) rest_s16(q, slot, rr, cb);
+    }
+  }
+
+  void release_s16() {
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      p->D16 = DeviceBuffer<unsigned>();
+      for (auto& r : p->rowp16) r = DeviceBuffer<unsigned>();
+    }
+    s16_ = false;
+  }
+
+  /// OR of every GPU's flag (synchronizes).
+  bool read_flags() {
+    bool any = false;
+    for (auto& p : gpus_) {
+      int v = 0;
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      APSP_CUDA_TRY(cudaMemcpyAsync(&v, p->flag.get(), sizeof(int), cudaMemcpyDeviceToHost, p->main));
+      APSP_CUDA_TRY(cudaStreamSynchronize(p->main));
+      any |= v != 0;
+    }
+    return any;
+  }
+
   void pivot_any(i64 t) {
+    if constexpr (std::is_same_v<T, int>) {
+      if (s16_) return pivot_s16(t);
+    }
     if (mode_ == Mode::Distances) pivot(t);
-    else pivot_paths(t);
+    else if constexpr (sizeof(T) == 4) pivot_paths(t);
   }
   void panels_any(i64 t) {
+    if constexpr (std::is_same_v<T, int>) {
+      if (s16_) return panels_s16(t);
+    }
     if (mode_ == Mode::Distances) panels(t);
-    else panels_paths(t);
+    else if constexpr (sizeof(T) == 4) panels_paths(t);
   }
 
   // ---- with next hops: panels in place, the rest outside the pivot row and column ----
@@ -1154,8 +1497,8 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     a.colT = q.colT[slot].get() + rr.begin * kTile;
     a.rowp = q.rowp[slot].get() + cr.begin * kTile;
     cuda::minplus_gemm_128x128<T, GemmMode::Rest>
-        <<<dim3(unsigned(cr.end - cr.begin), unsigned(rr.end - rr.begin)), cuda::kGemmThreads, cuda::kGemmSmemBytes,
-           q.main>>>(a);
+        <<<dim3(unsigned(cr.end - cr.begin), unsigned(rr.end - rr.begin)), cuda::gemm_threads<T>(),
+           cuda::gemm_smem_bytes<T>(), q.main>>>(a);
     APSP_CUDA_CHECK_LAUNCH(q.main);
   }
 
@@ -1169,6 +1512,8 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   std::vector<std::unique_ptr<Gpu<T>>> gpus_;
   ProgressFn progress_;
   i64 ahead_ = -1;
+  bool s16_ = false;  // the rounds run on the packed D16 (begin_s16 .. end_s16)
+  i64 ld16_ = 0;      // D16's and rowp16's row stride in words
   bool profiling_ = [] {
     const char* e = std::getenv("APSP_MG_PROFILE");
     return e && e[0] == '1';
@@ -1195,7 +1540,8 @@ std::vector<int> devices_of(const SolveOptions& o) {
 class MultiGpuBackend final : public BackendImpl {
  public:
   std::string name() const override { return "multi-gpu"; }
-  bool supports(Dtype t) const override { return t == Dtype::Int32 || t == Dtype::Float32; }
+  bool supports(Dtype) const override { return true; }
+  std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return kTile; }
   int effective_block(Dtype, int) const override { return kTile; }
   int pad_multiple(Dtype, int) const override { return 1; }
@@ -1207,7 +1553,9 @@ class MultiGpuBackend final : public BackendImpl {
     if (block != kTile)
       throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) + " (got --block " +
                        std::to_string(block) + ")");
-    if (!supports(t)) throw UsageError(std::string("the multi-gpu backend does not support ") + dtype_name(t));
+    if (paths && dtype_size(t) != 4)
+      throw UsageError(std::string("the multi-gpu backend's --paths runs int32 and float32, not ") + dtype_name(t) +
+                       "; the cuda and cpu backends give " + dtype_name(t) + " paths");
     int count = 0;
     APSP_CUDA_TRY(cudaGetDeviceCount(&count));
     std::size_t free_b = 0, total_b = 0;
@@ -1218,17 +1566,55 @@ class MultiGpuBackend final : public BackendImpl {
                           std::to_string(count) + " GPUs; GPU 0 has " + gib(double(free_b)) + " free");
   }
 
+  /// The cuda backend's ladder over the grid: int32 distances try int16x2 rounds first where the
+  /// cuda backend would (cuda_int16_policy; no sampled-distance evidence here), kept when the band
+  /// check over every GPU passes; an int64 result runs checked int32 rounds first where the
+  /// weights allow, kept when their band check passes, else int64 rounds.
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
     const std::vector<int> devs = devices_of(o);
-    if (dist.dtype() == Dtype::Int32) run_typed<int>(g, dist, next, devs, o, timings);
-    else if (dist.dtype() == Dtype::Float32) run_typed<float>(g, dist, next, devs, o, timings);
-    else throw UsageError(std::string("the multi-gpu backend does not support ") + dtype_name(dist.dtype()));
+    const Graph::WeightRange range = g.validated_weight_range();
+    const Rung rung{range.max_abs_weight, range.min_weight, false};
+    switch (dist.dtype()) {
+      case Dtype::Int32:
+        run_typed<int, int>(g, dist, next, devs, o, timings, rung);
+        return;
+      case Dtype::Int64: {
+        constexpr double cap = double(cuda::inf_value<int>());
+        if (!rung_applicable(rung.max_w, rung.min_w, cap)) {
+          run_typed<long, long>(g, dist, next, devs, o, timings, rung);
+          rounds_ = "int64 (weights reach 2^30-1)";
+          return;
+        }
+        if (run_typed<int, long>(g, dist, next, devs, o, timings, Rung{rung.max_w, rung.min_w, true})) return;
+        const std::string why = rounds_;
+        const Timings failed = timings;  // the dropped pass counts in the stages' times too
+        run_typed<long, long>(g, dist, next, devs, o, timings, rung);
+        timings.h2d += failed.h2d;
+        timings.compute += failed.compute;
+        rounds_ = "int64 (" + why + ")";
+        return;
+      }
+      case Dtype::Float32:
+        run_typed<float, float>(g, dist, next, devs, o, timings, rung);
+        return;
+      case Dtype::Float64:
+        run_typed<double, double>(g, dist, next, devs, o, timings, rung);
+        return;
+    }
   }
 
  private:
-  template <class T>
-  void run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs, const SolveOptions& o,
-                 Timings& timings) {
+  struct Rung {
+    double max_w, min_w;
+    bool checked;  ///< int32 rounds for an int64 result: kept only when the band check passes
+  };
+  std::string rounds_;
+
+  /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). False,
+  /// having handed nothing out, when a checked rung failed its band check (rounds_ says why).
+  template <class T, class R>
+  bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs, const SolveOptions& o,
+                 Timings& timings, Rung rung) {
     const std::size_t need = bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T), next != nullptr);
     for (int d : devs) {
       APSP_CUDA_TRY(cudaSetDevice(d));
@@ -1254,12 +1640,34 @@ class MultiGpuBackend final : public BackendImpl {
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
     fw.set_progress(o.progress);
-    run_rounds(fw, o.progress);
-    fw.synchronize();
+    const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
+    std::string rounds = type_name<T>();
+    bool kept16 = false;
+    if constexpr (std::is_same_v<T, int>) {
+      const int policy = cuda_int16_policy(g, rung.max_w, rung.min_w);
+      if (policy > 0 && mode == Mode::Distances && fw.begin_s16()) {
+        run_rounds(fw, o.progress);
+        kept16 = fw.end_s16(int(rung_band_low(rung.max_w, cuda::kInf16)));
+        rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+      }
+    }
+    if (!kept16) {
+      run_rounds(fw, o.progress);
+      fw.synchronize();
+      if constexpr (std::is_same_v<T, int>) {
+        if (rung.checked && fw.int32_in_band(int(rung_band_low(rung.max_w, double(cuda::inf_value<int>()))))) {
+          timings.compute = seconds_since(t0);
+          rounds_ = "int32 rounds checked: a distance may reach 2^30-1";
+          return false;
+        }
+      }
+    }
+    rounds_ = rounds + asked;
     timings.compute = seconds_since(t0);
     fw.report_profile();
     t0 = Clock::now();
-    fw.template gather<T>(false, o.dist_sink, o.dist_sink ? nullptr : dist.data<T>(), dist.stride(), dist.dtype());
+    constexpr Dtype rt = DtypeOf<R>::value;
+    fw.template gather<T, R>(false, o.dist_sink, o.dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
     if (o.dist_sink) dist = Matrix{};
     if (next) {
       fw.template gather<int>(true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(),
@@ -1267,6 +1675,14 @@ class MultiGpuBackend final : public BackendImpl {
       if (o.next_sink) *next = Matrix{};
     }
     timings.d2h = seconds_since(t0);
+    return true;
+  }
+
+  template <class T> static const char* type_name() {
+    return std::is_same_v<T, int>    ? "int32"
+           : std::is_same_v<T, long> ? "int64"
+           : std::is_same_v<T, float> ? "float32"
+                                      : "float64";
   }
 };
 
@@ -1285,7 +1701,7 @@ template <class T> class GpuRankOf final : public GpuRank {
     fw_.report_profile();
   }
   const void* rows_to_host(bool next_hops, i64 row0, i64 rows, int slot) override {
-    PinnedArray<int>& stage = stage_[slot & 1];
+    PinnedArray<T>& stage = stage_[slot & 1];  // sizeof(T) >= 4: next hops fit too
     const i64 count = std::max<i64>(1, rows * cols_);
     if (stage.count < count) stage.resize(count);
     fw_.rows_to_host(next_hops, row0, rows, stage.p);
@@ -1295,7 +1711,7 @@ template <class T> class GpuRankOf final : public GpuRank {
  private:
   MultiGpuRounds<T> fw_;
   i64 cols_;                   // local columns (the host rows' width)
-  PinnedArray<int> stage_[2];  // 4-byte elements: int32 or float32 distances, int32 next hops
+  PinnedArray<T> stage_[2];  // distances (T) or int32 next hops (4-byte T only)
 };
 
 }  // namespace
@@ -1304,7 +1720,9 @@ std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i
   APSP_EXPECTS(rank >= 0 && rank < grid.P, "make_gpu_rank: rank outside the grid");
   if (t == Dtype::Int32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode);
   if (t == Dtype::Float32) return std::make_unique<GpuRankOf<float>>(device, grid, rank, n, mode);
-  throw UsageError(std::string("GPU ranks support int32 and float32, not ") + dtype_name(t));
+  APSP_EXPECTS(mode == Mode::Distances, "GPU ranks hold int64 / float64 distances only (no next hops)");
+  if (t == Dtype::Int64) return std::make_unique<GpuRankOf<long>>(device, grid, rank, n, mode);
+  return std::make_unique<GpuRankOf<double>>(device, grid, rank, n, mode);
 }
 
 int gpu_count() {
