@@ -850,7 +850,7 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
   try {
     int size = 1;
     APSP_MPI_TRY(MPI_Comm_size(world, &size));
-    const std::size_t need = multigpu::bytes_per_gpu(n, size, 4, paths);
+    const std::size_t need = multigpu::bytes_per_gpu(n, size, dtype_size(t), paths);
     const std::size_t free_b = multigpu::free_device_bytes(device);
     if (need > free_b)
       short_of = "V=" + std::to_string(n) + " needs " + gib(double(need)) + " on each of " + std::to_string(size) +
