@@ -50,7 +50,11 @@ head -14 "$OUT/machine.txt"
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 
 extra=()
-if ! ls /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h >/dev/null 2>&1; then
+if [ -d "$root/.gpu_deps/include/gtest" ] && ! ls /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h >/dev/null 2>&1; then
+  # Prebuilt GoogleTest and CLI11 headers from the development machine (scripts/gpu_check.sh's --deps).
+  extra+=(-DGTEST_ROOT="$root/.gpu_deps" -DGTest_DIR=/nonexistent -DCLI11_INCLUDE_DIR="$root/.gpu_deps/include"
+          -DCLI11_DIR=/nonexistent)
+elif ! ls /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h >/dev/null 2>&1; then
   say "building GoogleTest from .devcarry"
   cmake -S "$root/.devcarry/googletest" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DBUILD_GMOCK=OFF -DCMAKE_INSTALL_PREFIX=/tmp/gtest >"$OUT/gtest.log" 2>&1 &&
@@ -58,7 +62,9 @@ if ! ls /usr/include/gtest/gtest.h /usr/local/include/gtest/gtest.h >/dev/null 2
     cmake --install /tmp/gtest-build >>"$OUT/gtest.log" 2>&1 || { tail -20 "$OUT/gtest.log"; exit 1; }
   extra+=(-DCMAKE_PREFIX_PATH=/tmp/gtest)
 fi
-if [ ! -e /usr/include/CLI/CLI.hpp ]; then extra+=(-DCLI11_INCLUDE_DIR="$root/.devcarry/cli11"); fi
+if [ ! -e /usr/include/CLI/CLI.hpp ] && [ ! -d "$root/.gpu_deps/include/CLI" ]; then
+  extra+=(-DCLI11_INCLUDE_DIR="$root/.devcarry/cli11")
+fi
 if [ ! -e /usr/local/cuda/include/nccl.h ] && [ ! -e /usr/include/nccl.h ]; then
   nccl=$(python3 -c 'import nvidia.nccl, os; print(os.path.dirname(nvidia.nccl.__file__) or list(nvidia.nccl.__path__)[0])' 2>/dev/null ||
          python3 -c 'import nvidia.nccl; print(list(nvidia.nccl.__path__)[0])')
@@ -96,14 +102,15 @@ if want mpi || want diag; then
 fi
 
 say "configure + build (Release, CUDA + NCCL, MPI $mpi, -Werror)"
-rm -rf "$build"
+# SKIP_BUILD=1 reuses the build of an earlier call on the same (still warm) machine.
+[ "${SKIP_BUILD:-0}" = 1 ] && [ -x "$build/tests/test_multigpu" ] || rm -rf "$build"
 t0=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DAPSP_WITH_CUDA=ON -DAPSP_WITH_NCCL=ON -DAPSP_WITH_MPI=$mpi \
   -DAPSP_WITH_PYTHON=OFF -DAPSP_WERROR=ON "${extra[@]}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 grep "apsp:" "$OUT/configure.log"
 have_mpi=0
 grep -q "MPI backend \.* ON" "$OUT/configure.log" && have_mpi=1
-targets=(apsp test_multigpu test_dense)
+targets=(apsp test_multigpu test_dense test_ladder test_metrics)
 if [ "$have_mpi" = 1 ]; then targets+=(test_mpi test_mpi_gpu); fi
 if want mpi && [ "$mpi" != OFF ] && [ "$have_mpi" = 0 ]; then
   echo "mpirun exists but CMake found no MPI to build with (mpi.h / mpicxx): see $OUT/configure.log" | tee -a "$OUT/mpi.txt"
@@ -142,6 +149,13 @@ if want tests; then
   rc=$?
   grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure" "$OUT/tests_dense.log" | head -10
   gtest_result "dense views on multi-gpu (test_dense, $gpus GPUs)" "$OUT/tests_dense.log" $rc
+  # The type ladder and the metrics reductions on every GPU backend (multi-gpu over all GPUs).
+  for t in test_ladder test_metrics; do
+    timeout -k 10 "$step_timeout" "$build/tests/$t" > "$OUT/$t.log" 2>&1
+    rc=$?
+    grep -E "^\[ +(FAILED|SKIPPED) +\]|Failure" "$OUT/$t.log" | head -10
+    gtest_result "$t ($gpus GPUs)" "$OUT/$t.log" $rc
+  done
 fi
 
 if want mpi && [ "$have_mpi" = 1 ]; then
@@ -283,7 +297,7 @@ fi
 
 if want bench; then
   # Weak scaling from V1 = 32768: V_N = V1 * N^(1/3); strong scaling at V = 65536; V = 131072 on 4.
-  list=${APSP_SCALING:-"32768:1,41285:2,52016:4,65536:4,65536:2,65536:1,131072:4"}
+  list=${APSP_SCALING:-"32768:c,32768:1,32768:2,41285:2,52016:4,65536:4,65536:2,65536:1,131072:4"}
   say "scaling benchmark: $list"
   export APSP_HOST_MEMORY=$((400 << 30))  # MemTotal grows as memory is touched on these VMs
   APSP_SCALING="$list" "$build/tests/test_multigpu" --gtest_also_run_disabled_tests \
@@ -297,12 +311,16 @@ for line in open(sys.argv[1]):
     if not line.startswith("scaling ") or "skipped" in line:
         continue
     f = dict(kv.split("=", 1) for kv in line.split()[1:])
-    rows[(int(f["V"]), int(f["gpus"]))] = f
-print("| V | GPUs | compute s | T updates/s | gather s | verify |")
-print("|---|---|---|---|---|---|")
+    g = 0 if f.get("backend") == "cuda" else int(f["gpus"])  # 0: the cuda backend on one GPU
+    rows[(int(f["V"]), g)] = f
+print("| V | backend | GPUs | rounds | compute s | T updates/s | gather s | verify |")
+print("|---|---|---|---|---|---|---|---|")
 for (V, g), f in sorted(rows.items(), key=lambda x: (x[0][1] > 1, x[0])):
-    print(f"| {V} | {g} | {float(f['compute_s']):.2f} | {float(f['T_updates_per_s']):.2f} | {float(f['gather_s']):.2f} | {f['verify']} |")
+    print(f"| {V} | {f.get('backend', 'multi-gpu')} | {max(g, 1)} | {f.get('rounds', '')} | {float(f['compute_s']):.2f} | "
+          f"{float(f['T_updates_per_s']):.2f} | {float(f['gather_s']):.2f} | {f['verify']} |")
 t = lambda V, g: float(rows[(V, g)]["compute_s"]) if (V, g) in rows else None
+if t(32768, 0) and t(32768, 2):
+    print(f"multi-gpu on 2 GPUs vs cuda on one, V=32768: compute {t(32768, 2) / t(32768, 0):.3f}x")
 if t(32768, 1):
     for V, g in ((41285, 2), (52016, 4)):
         if t(V, g):

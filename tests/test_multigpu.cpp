@@ -5,8 +5,9 @@
 // and, for small V, the cpu backend's. Seeds are fixed and printed on failure.
 //
 // MultiGpuBench.DISABLED_Scaling is the scaling benchmark of scripts/multigpu_check.sh: run it with
-// --gtest_also_run_disabled_tests and APSP_SCALING="V:GPUS,V:GPUS,...". It prints one line per run
-// (compute seconds, T updates/s = V^3 / compute seconds) and checks sampled rows against Dijkstra.
+// --gtest_also_run_disabled_tests and APSP_SCALING="V:GPUS,V:GPUS,..." ("V:c": the cuda backend on
+// GPU 0, the single-GPU baseline). It prints one line per run (backend, the rounds' type, compute
+// seconds, T updates/s = V^3 / compute seconds) and checks sampled rows against Dijkstra.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -545,7 +546,9 @@ TEST(MultiGpuBench, DISABLED_Scaling) {
   while (std::getline(ss, item, ',')) {
     const auto colon = item.find(':');
     const std::int64_t V = std::stoll(item.substr(0, colon));
-    const int gpus = std::stoi(item.substr(colon + 1));
+    // "V:c": the cuda backend on GPU 0 (the single-GPU baseline), else "V:GPUS" on multi-gpu.
+    const bool cuda = item.substr(colon + 1) == "c";
+    const int gpus = cuda ? 1 : std::stoi(item.substr(colon + 1));
     if (gpus > gpu_count()) {
       std::printf("scaling V=%lld gpus=%d skipped (only %d GPUs)\n", (long long)V, gpus, gpu_count());
       continue;
@@ -562,7 +565,7 @@ TEST(MultiGpuBench, DISABLED_Scaling) {
     std::vector<std::vector<std::int32_t>> kept(sample.size());
     std::int64_t rows_seen = 0;
     apsp::SolveOptions o;
-    o.backend = apsp::Backend::MultiGpu;
+    o.backend = cuda ? apsp::Backend::Cuda : apsp::Backend::MultiGpu;
     o.devices = first(gpus);
     o.dtype = Dtype::Int32;
     o.dist_sink = [&](const apsp::RowBlock& b) {
@@ -585,10 +588,12 @@ TEST(MultiGpuBench, DISABLED_Scaling) {
       }
     }
     const double tups = double(V) * double(V) * double(V) / r.timings.compute / 1e12;
-    std::printf("scaling V=%lld gpus=%d build_s=%.3f compute_s=%.3f gather_s=%.3f total_s=%.3f T_updates_per_s=%.3f "
-                "verify=%s\n",
-                (long long)V, gpus, r.timings.h2d, r.timings.compute, r.timings.d2h, total, tups,
-                bad == 0 && rows_seen == V ? "PASS" : "FAIL");
+    std::string rounds = r.rounds;
+    std::replace(rounds.begin(), rounds.end(), ' ', '_');
+    std::printf("scaling V=%lld gpus=%d backend=%s rounds=%s build_s=%.3f compute_s=%.3f gather_s=%.3f total_s=%.3f "
+                "T_updates_per_s=%.3f verify=%s\n",
+                (long long)V, gpus, r.backend.c_str(), rounds.c_str(), r.timings.h2d, r.timings.compute, r.timings.d2h,
+                total, tups, bad == 0 && rows_seen == V ? "PASS" : "FAIL");
     std::fflush(stdout);
     EXPECT_EQ(bad, 0);
     EXPECT_EQ(rows_seen, V);
