@@ -255,6 +255,35 @@ TEST_F(MpiGpu, DistancesMatchSingleDevice) {
       check_against_single_device(make(V, 5 * V, ++seed, t));
 }
 
+// The int16x2 rung on GPU ranks (forced at these sizes; every rank sets the variable): kept
+// where every distance stays below the int16 band, dropped for int32 rounds where a chain's
+// distances pass it (the band check agreed over the ranks). The answer equals the cpu one.
+TEST_F(MpiGpu, Int16RungKeptAndDropped) {
+  REQUIRE_GPU_RANKS();
+  setenv("APSP_CUDA_INT16", "1", 1);
+  for (const bool chain : {false, true}) {
+    Case c = make(chain ? 1501 : 1300, 6000, chain ? 9701 : 9702);
+    SCOPED_TRACE(describe(c) + (chain ? " chain" : ""));
+    apsp::Graph g = apsp::test::random_graph(c.spec);
+    if (chain) {  // 0 -> 1 -> ... -> V-1, weight 1000 each: distances to 1.5e6
+      g = apsp::Graph{};
+      g.num_vertices = c.spec.V;
+      for (std::int64_t v = 0; v + 1 < c.spec.V; ++v) g.add_edge(std::int32_t(v), std::int32_t(v + 1), 1000);
+    }
+    apsp::SolveOptions o;
+    o.backend = apsp::Backend::Mpi;
+    o.dtype = Dtype::Int32;
+    const apsp::Result r = apsp::solve(g, o);
+    EXPECT_EQ(r.rounds, chain ? "int16x2 -> int32" : "int16x2");
+    if (world_rank() != 0) continue;
+    o.backend = apsp::Backend::Cpu;
+    const apsp::Result want = apsp::solve(g, o);
+    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), c.spec.V) << "trivial test input";
+    EXPECT_EQ(apsp::test::compare(r.dist, want.dist), "");
+  }
+  unsetenv("APSP_CUDA_INT16");
+}
+
 TEST_F(MpiGpu, UndirectedDisconnectedZeroWeights) {
   REQUIRE_GPU_RANKS();
   Case c = make(1001, 6000, 9201);

@@ -278,48 +278,53 @@ TEST(MultiGpu, EveryGridShape) {
     }
 }
 
-// Every dtype on the grid of every GPU here (one GPU: the 1 x 1 grid, every kernel and the
-// lookahead but no NCCL), odd sizes. Integer-valued weights: equal to the cpu backend's answer
+// Every dtype on grids of 1, 2 and all (up to 4) GPUs here (one GPU: the 1 x 1 grid, every
+// kernel and the lookahead but no NCCL), odd sizes. Integer-valued weights: equal to the cpu backend's answer
 // bit for bit in every dtype. Fractional weights (float32 / float64): equal to the cuda
 // backend's (the same tile arithmetic) and within 1e-12 (float64) of the cpu backend's.
 TEST(MultiGpu, EveryTypeOnEveryGpuHere) {
   REQUIRE_GPUS(1);
-  const std::vector<int> devs = first(std::min(gpu_count(), 4));
-  for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
-    for (const bool integer : {true, false}) {
-      if (!integer && apsp::is_integer(t)) continue;
-      for (const std::int64_t V : {129, 700, 1501}) {
-        std::ostringstream what;
-        what << "V=" << V << " dtype=" << apsp::dtype_name(t) << (integer ? " integer" : " fractional")
-             << " weights, gpus=" << devs.size();
-        SCOPED_TRACE(what.str());
-        RandomGraphSpec s;
-        s.V = V;
-        s.E = 5 * V;
-        s.wmin = 0;
-        s.wmax = 1000;
-        s.integer = integer;
-        s.seed = 8100 + std::uint64_t(V) + (integer ? 0 : 7);
-        const apsp::Graph g = apsp::test::random_graph(s);
-        apsp::SolveOptions o;
-        o.dtype = t;
-        o.backend = apsp::Backend::MultiGpu;
-        o.devices = devs;
-        const apsp::Result got = apsp::solve(g, o);
-        ASSERT_EQ(got.dtype(), t);
-        apsp::SolveOptions ref = o;
-        ref.devices = {};
-        ref.backend = apsp::Backend::Cpu;
-        const apsp::Result cpu = apsp::solve(g, ref);
-        ASSERT_GT(apsp::test::finite_off_diagonal(cpu.dist), V) << "trivial test input";
-        EXPECT_EQ(apsp::test::compare(got.dist, cpu.dist, integer ? 0.0 : (t == Dtype::Float64 ? 1e-12 : 1e-5)), "")
-            << "vs cpu";
-        if (!integer && single_device() == apsp::Backend::Cuda) {
-          ref.backend = apsp::Backend::Cuda;
-          EXPECT_EQ(apsp::test::compare(got.dist, apsp::solve(g, ref).dist), "") << "vs cuda";
+  std::vector<int> counts = {1};
+  if (gpu_count() >= 2) counts.push_back(2);
+  if (gpu_count() >= 3) counts.push_back(std::min(gpu_count(), 4));
+  for (const int k : counts) {
+    const std::vector<int> devs = first(k);
+    for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
+      for (const bool integer : {true, false}) {
+        if (!integer && apsp::is_integer(t)) continue;
+        for (const std::int64_t V : {129, 700, 1501}) {
+          std::ostringstream what;
+          what << "V=" << V << " dtype=" << apsp::dtype_name(t) << (integer ? " integer" : " fractional")
+               << " weights, gpus=" << devs.size();
+          SCOPED_TRACE(what.str());
+          RandomGraphSpec s;
+          s.V = V;
+          s.E = 5 * V;
+          s.wmin = 0;
+          s.wmax = 1000;
+          s.integer = integer;
+          s.seed = 8100 + std::uint64_t(V) + (integer ? 0 : 7);
+          const apsp::Graph g = apsp::test::random_graph(s);
+          apsp::SolveOptions o;
+          o.dtype = t;
+          o.backend = apsp::Backend::MultiGpu;
+          o.devices = devs;
+          const apsp::Result got = apsp::solve(g, o);
+          ASSERT_EQ(got.dtype(), t);
+          apsp::SolveOptions ref = o;
+          ref.devices = {};
+          ref.backend = apsp::Backend::Cpu;
+          const apsp::Result cpu = apsp::solve(g, ref);
+          ASSERT_GT(apsp::test::finite_off_diagonal(cpu.dist), V) << "trivial test input";
+          EXPECT_EQ(apsp::test::compare(got.dist, cpu.dist, integer ? 0.0 : (t == Dtype::Float64 ? 1e-12 : 1e-5)), "")
+              << "vs cpu";
+          if (!integer && single_device() == apsp::Backend::Cuda) {
+            ref.backend = apsp::Backend::Cuda;
+            EXPECT_EQ(apsp::test::compare(got.dist, apsp::solve(g, ref).dist), "") << "vs cuda";
+          }
         }
       }
-    }
+  }
 }
 
 // The type ladder on the grid: int16x2 rounds (forced at these sizes) kept where every distance

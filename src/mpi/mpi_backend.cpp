@@ -871,13 +871,18 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 /// (made with MPI_Comm_split keyed by the grid column / row index, so index = rank in them).
 class MpiLinks final : public multigpu::RankLinks {
  public:
-  MpiLinks(MPI_Comm row, MPI_Comm col) : row_(row), col_(col) {}
+  MpiLinks(MPI_Comm row, MPI_Comm col, MPI_Comm world) : row_(row), col_(col), world_(world) {}
   void broadcast(void* data, std::size_t bytes, int root, bool row) override {
     APSP_MPI_TRY(MPI_Bcast(data, mpi_count(i64(bytes)), MPI_BYTE, root, row ? row_ : col_));
   }
+  bool any(bool mine) override {
+    int in = mine ? 1 : 0, out = 0;
+    APSP_MPI_TRY(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, world_));
+    return out != 0;
+  }
 
  private:
-  MPI_Comm row_, col_;
+  MPI_Comm row_, col_, world_;
 };
 
 multigpu::Mode gpu_mode(Mode m) {
@@ -894,6 +899,8 @@ class MpiBackend final : public BackendImpl {
  public:
   std::string name() const override { return "mpi"; }
   bool supports(Dtype) const override { return true; }
+  /// GPU ranks: the type their rounds ran in (int16x2 where kept); CPU ranks: "" (the dtype).
+  std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
   /// CPU ranks: the CPU backend's rule. GPU ranks (known once run() chose them): the GPU tile.
   int effective_block(Dtype t, int block) const override {
@@ -946,12 +953,15 @@ class MpiBackend final : public BackendImpl {
     const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
     const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, o);
     gpu_ranks_ = device >= 0;
+    rounds_.clear();
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);
     if (device >= 0) run_gpu(g, dist, next, device, o, timings, world.c, rank, size, threads);
     else run_cpu(g, dist, next, block, o, timings, world.c, rank, size, threads);
   }
 
  private:
+  std::string rounds_;
+
   void run_cpu(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings,
                MPI_Comm world, int rank, int size, int threads) {
     const Dtype t = dist.dtype();
@@ -1026,11 +1036,11 @@ class MpiBackend final : public BackendImpl {
     if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
     // A rank whose NCCL set-up fails leaves the others waiting in ncclCommInitRank; mpirun ends
     // the job when that rank exits with its error.
-    MpiLinks links(row_comm.c, col_comm.c);
+    MpiLinks links(row_comm.c, col_comm.c, world);
     gpu->connect(links);
     const double t1 = MPI_Wtime();
     timings.h2d = t1 - t0;
-    gpu->run(rank == 0 ? o.progress : ProgressFn{});
+    rounds_ = gpu->run(rank == 0 ? o.progress : ProgressFn{}, links, g);
     APSP_MPI_TRY(MPI_Barrier(world));
     const double t2 = MPI_Wtime();
     timings.compute = t2 - t1;

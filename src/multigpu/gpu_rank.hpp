@@ -76,6 +76,8 @@ class RankLinks {
   /// a grid row, its grid row index within a grid column) to every member of this rank's grid row
   /// (`row`) or grid column. Collective over that row or column.
   virtual void broadcast(void* data, std::size_t bytes, int root, bool row) = 0;
+  /// Whether `mine` is true on some rank of the world. Collective over the world.
+  virtual bool any(bool mine) = 0;
 };
 
 /// One MPI rank's GPU: its tiles of the 2D block-cyclic layout (tile kGpuTile), built on the GPU
@@ -88,16 +90,20 @@ class GpuRank {
   /// Makes the NCCL communicators of this rank's grid row and column. Collective over the world:
   /// every rank calls it once, after build().
   virtual void connect(RankLinks& links) = 0;
-  /// Runs every round; returns when this GPU is idle. Collective (NCCL) over the world.
-  virtual void run(const ProgressFn& progress) = 0;
+  /// Runs every round; returns when this GPU is idle. Collective (NCCL, and `links` for the
+  /// type ladder's agreements) over the world. int32 distances try int16x2 rounds first where
+  /// the cuda backend would for `g` (the graph build() got), kept when no rank's band check
+  /// fails. Returns the type the rounds ran in ("int16x2", "int16x2 -> int32", "int32", ...).
+  virtual std::string run(const ProgressFn& progress, RankLinks& links, const Graph& g) = 0;
   /// Copies `rows` local rows from local row `row0` of the distances (or the next hops) into host
   /// memory this object owns (pinned; one buffer per `slot`, 0 or 1), densely (the rank's local
-  /// columns a row, 4-byte elements), and returns it; the data stays valid until the next call
-  /// with the same slot. Synchronous.
+  /// columns a row; distances in the dtype, next hops int32), and returns it; the data stays
+  /// valid until the next call with the same slot. Synchronous.
   virtual const void* rows_to_host(bool next_hops, std::int64_t row0, std::int64_t rows, int slot) = 0;
 };
 
-/// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (int32 or float32).
+/// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (any dtype; next
+/// hops only with int32 / float32).
 std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n, Dtype t,
                                        Mode mode);
 

@@ -41,6 +41,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -766,22 +767,29 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   // ---- the type ladder (core/distance_evidence.hpp): capped rungs kept only when a band check
   // over every GPU's local matrix passes ----
 
-  /// int16x2 rounds next (T = int, distances): packs every GPU's built int32 matrix, which stays
-  /// as built for a fall-back. False (nothing changed) where a GPU lacks the memory for it.
-  bool begin_s16() {
+  /// Whether every GPU here has the memory for the packed matrix and row panels (with 256 MiB
+  /// to spare).
+  bool s16_fits() {
+    const i64 ld16 = (ld_ / 2 + kTile - 1) / kTile * kTile;
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      std::size_t free_b = 0, total_b = 0;
+      APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+      const std::size_t need = std::size_t(p->L.local_rows() + 2 * kTile) * std::size_t(ld16) * 4;
+      if (need + (std::size_t(256) << 20) > free_b) return false;
+    }
+    return true;
+  }
+
+  /// int16x2 rounds next (T = int, distances; s16_fits()): packs every GPU's built int32
+  /// matrix, which stays as built for a fall-back.
+  void begin_s16() {
     static_assert(std::is_same_v<T, int>, "int16x2 rounds hold int32 distances");
     APSP_EXPECTS(mode_ == Mode::Distances, "int16x2 rounds are for distances");
     ld16_ = (ld_ / 2 + kTile - 1) / kTile * kTile;
     for (auto& p : gpus_) {
       Gpu<T>& q = *p;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-      std::size_t free_b = 0, total_b = 0;
-      APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-      const std::size_t need = std::size_t(q.L.local_rows() + 2 * kTile) * std::size_t(ld16_) * 4;
-      if (need + (std::size_t(256) << 20) > free_b) {
-        release_s16();
-        return false;
-      }
       q.D16 = DeviceBuffer<unsigned>(std::size_t(std::max<i64>(1, q.L.local_rows() * ld16_)));
       for (auto& r : q.rowp16) r = DeviceBuffer<unsigned>(std::size_t(kTile * ld16_));
       if (q.flag.size() == 0) q.flag = DeviceBuffer<int>(1);
@@ -801,13 +809,14 @@ template <class T> class MultiGpuRounds final : public RoundOps {
     synchronize();
     s16_ = true;
     ahead_ = -1;
-    return true;
   }
 
   /// After int16x2 rounds: true when no GPU holds a value in [band_lo, kInf16), and then every
   /// int32 matrix holds the exact result; false when some may, and every int32 matrix is still
   /// as built (the int32 rounds follow). Either way the packed buffers are freed. Synchronizes.
-  bool end_s16(int band_lo) {
+  /// `agree` turns this process's answer ("some GPU here is in the band") into the grid's (an
+  /// mpi GPU rank: an OR over the ranks).
+  bool end_s16(int band_lo, const std::function<bool(bool)>& agree = {}) {
     APSP_EXPECTS(s16_, "end_s16 without begin_s16");
     bool bad = false;
     for (auto& p : gpus_) {
@@ -820,6 +829,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
       APSP_CUDA_CHECK_LAUNCH(q.main);
     }
     bad = read_flags();
+    if (agree) bad = agree(bad);
     if (!bad)
       for (auto& p : gpus_) {
         Gpu<T>& q = *p;
@@ -1645,7 +1655,8 @@ class MultiGpuBackend final : public BackendImpl {
     bool kept16 = false;
     if constexpr (std::is_same_v<T, int>) {
       const int policy = cuda_int16_policy(g, rung.max_w, rung.min_w);
-      if (policy > 0 && mode == Mode::Distances && fw.begin_s16()) {
+      if (policy > 0 && mode == Mode::Distances && fw.s16_fits()) {
+        fw.begin_s16();
         run_rounds(fw, o.progress);
         kept16 = fw.end_s16(int(rung_band_low(rung.max_w, cuda::kInf16)));
         rounds = kept16 ? "int16x2" : "int16x2 -> int32";
@@ -1691,14 +1702,31 @@ class MultiGpuBackend final : public BackendImpl {
 template <class T> class GpuRankOf final : public GpuRank {
  public:
   GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode)
-      : fw_(grid, {Member{device, rank}}, n, mode), cols_(Layout(grid, rank, n, kTile).local_cols()) {}
+      : fw_(grid, {Member{device, rank}}, n, mode), mode_(mode), cols_(Layout(grid, rank, n, kTile).local_cols()) {}
   void build(const Graph& g) override { fw_.build(g); }
   void connect(RankLinks& links) override { fw_.connect_ranks(links); }
-  void run(const ProgressFn& progress) override {
+  std::string run(const ProgressFn& progress, RankLinks& links, const Graph& g) override {
     fw_.set_progress(progress);
-    run_rounds(fw_, progress);
+    std::string rounds = std::is_same_v<T, int> ? "int32" : std::is_same_v<T, long> ? "int64"
+                         : std::is_same_v<T, float> ? "float32" : "float64";
+    bool kept16 = false;
+    if constexpr (std::is_same_v<T, int>) {
+      // Every rank has the graph: the same decision everywhere; the memory check and the band
+      // check are agreed over the ranks.
+      const Graph::WeightRange range = g.validated_weight_range();
+      if (mode_ == Mode::Distances && cuda_int16_policy(g, range.max_abs_weight, range.min_weight) > 0 &&
+          !links.any(!fw_.s16_fits())) {
+        fw_.begin_s16();
+        run_rounds(fw_, progress);
+        kept16 = fw_.end_s16(int(rung_band_low(range.max_abs_weight, cuda::kInf16)),
+                             [&links](bool mine) { return links.any(mine); });
+        rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+      }
+    }
+    if (!kept16) run_rounds(fw_, progress);
     fw_.synchronize();
     fw_.report_profile();
+    return rounds;
   }
   const void* rows_to_host(bool next_hops, i64 row0, i64 rows, int slot) override {
     PinnedArray<T>& stage = stage_[slot & 1];  // sizeof(T) >= 4: next hops fit too
@@ -1710,6 +1738,7 @@ template <class T> class GpuRankOf final : public GpuRank {
 
  private:
   MultiGpuRounds<T> fw_;
+  Mode mode_;
   i64 cols_;                   // local columns (the host rows' width)
   PinnedArray<T> stage_[2];  // distances (T) or int32 next hops (4-byte T only)
 };
