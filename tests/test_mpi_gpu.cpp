@@ -284,6 +284,37 @@ TEST_F(MpiGpu, Int16RungKeptAndDropped) {
   unsetenv("APSP_CUDA_INT16");
 }
 
+// Checked int32 rounds on GPU ranks for an int64 result: kept where distances stay below the
+// band [2^30-1 - max w, 2^30-1), dropped for int64 rounds where a chain passes 2^30-1 (the band
+// check agreed over the ranks). Either way the answer equals the cpu one.
+TEST_F(MpiGpu, CheckedInt32KeptAndDropped) {
+  REQUIRE_GPU_RANKS();
+  constexpr double kW = 153391690;  // 7 * kW = 2^30 + 6
+  for (const bool chain : {false, true}) {
+    Case c = make(700, 3500, chain ? 9801 : 9802, Dtype::Int64);
+    c.spec.wmax = 2000000;  // (V-1) * max w > 2^30: the bound asks for int64
+    SCOPED_TRACE(describe(c) + (chain ? " chain" : ""));
+    apsp::Graph g = apsp::test::random_graph(c.spec);
+    if (chain) {  // nine new vertices in a chain of their own: d = 8 kW > 2^30-1 at its ends
+      const auto b = std::int32_t(g.num_vertices);
+      g.num_vertices += 9;
+      for (std::int32_t v = b; v < b + 8; ++v) g.add_edge(v, v + 1, kW);
+    }
+    apsp::SolveOptions o;
+    o.backend = apsp::Backend::Mpi;
+    o.dtype = Dtype::Int64;
+    const apsp::Result r = apsp::solve(g, o);
+    EXPECT_EQ(r.block, kGpuTile) << "GPU ranks";
+    EXPECT_EQ(r.rounds, chain ? "int64 (int32 rounds checked: a distance may reach 2^30-1)"
+                              : "int32 (checked; bound asked int64)");
+    if (world_rank() != 0) continue;
+    o.backend = apsp::Backend::Cpu;
+    const apsp::Result want = apsp::solve(g, o);
+    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), c.spec.V) << "trivial test input";
+    EXPECT_EQ(apsp::test::compare(r.dist, want.dist), "");
+  }
+}
+
 TEST_F(MpiGpu, UndirectedDisconnectedZeroWeights) {
   REQUIRE_GPU_RANKS();
   Case c = make(1001, 6000, 9201);

@@ -62,6 +62,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/distance_evidence.hpp"
 #include "core/rounds.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/kernels.hpp"
@@ -1023,24 +1024,48 @@ class MpiBackend final : public BackendImpl {
     APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
     APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
 
-    const double t0 = MPI_Wtime();
+    double t0 = MPI_Wtime();
     std::unique_ptr<multigpu::GpuRank> gpu;
-    std::string error;
-    try {
-      const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
-      gpu = multigpu::make_gpu_rank(device, grid, rank, n, t, gpu_mode(mode));
-      gpu->build(g);
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
-    if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
-    // A rank whose NCCL set-up fails leaves the others waiting in ncclCommInitRank; mpirun ends
-    // the job when that rank exits with its error.
+    const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
     MpiLinks links(row_comm.c, col_comm.c, world);
-    gpu->connect(links);
-    const double t1 = MPI_Wtime();
+    // An int64 result runs checked int32 rounds first where the weights allow (the cuda
+    // backend's ladder; every rank decides alike from the same graph), int64 rounds after them
+    // when some rank's band check fails.
+    const Graph::WeightRange range = g.validated_weight_range();
+    const bool checked = t == Dtype::Int64 &&
+                         detail::rung_applicable(range.max_abs_weight, range.min_weight,
+                                                 double(unreachable<std::int32_t>()));
+    auto start = [&](bool checked32) {
+      gpu.reset();
+      std::string error;
+      try {
+        gpu = multigpu::make_gpu_rank(device, grid, rank, n, t, gpu_mode(mode), checked32);
+        gpu->build(g);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
+      // A rank whose NCCL set-up fails leaves the others waiting in ncclCommInitRank; mpirun
+      // ends the job when that rank exits with its error.
+      gpu->connect(links);
+    };
+    start(checked);
+    double t1 = MPI_Wtime();
     timings.h2d = t1 - t0;
     rounds_ = gpu->run(rank == 0 ? o.progress : ProgressFn{}, links, g);
+    if (checked && gpu->dropped()) {
+      const std::string why = rounds_;
+      timings.compute = MPI_Wtime() - t1;  // the dropped pass counts in the times too
+      t0 = MPI_Wtime();
+      start(false);
+      t1 = MPI_Wtime();
+      timings.h2d += t1 - t0;
+      (void)gpu->run(rank == 0 ? o.progress : ProgressFn{}, links, g);
+      rounds_ = "int64 (" + why + ")";
+      t1 -= timings.compute;
+    } else if (t == Dtype::Int64 && !checked) {
+      rounds_ = "int64 (weights reach 2^30-1)";
+    }
     APSP_MPI_TRY(MPI_Barrier(world));
     const double t2 = MPI_Wtime();
     timings.compute = t2 - t1;

@@ -95,6 +95,10 @@ class GpuRank {
   /// the cuda backend would for `g` (the graph build() got), kept when no rank's band check
   /// fails. Returns the type the rounds ran in ("int16x2", "int16x2 -> int32", "int32", ...).
   virtual std::string run(const ProgressFn& progress, RankLinks& links, const Graph& g) = 0;
+  /// After run() of a checked int32 rank (make_gpu_rank's `checked32`): true when some rank's
+  /// band check failed (agreed over the world): its result cannot be trusted and int64 rounds
+  /// must follow (a new GpuRank). False otherwise.
+  virtual bool dropped() const { return false; }
   /// Copies `rows` local rows from local row `row0` of the distances (or the next hops) into host
   /// memory this object owns (pinned; one buffer per `slot`, 0 or 1), densely (the rank's local
   /// columns a row; distances in the dtype, next hops int32), and returns it; the data stays
@@ -103,9 +107,10 @@ class GpuRank {
 };
 
 /// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (any dtype; next
-/// hops only with int32 / float32).
+/// hops only with int32 / float32). `checked32` (t = int64): int32 rounds capped at 2^30-1 whose
+/// result, when its band check passes, is handed out as int64 (see dropped()).
 std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n, Dtype t,
-                                       Mode mode);
+                                       Mode mode, bool checked32 = false);
 
 /// CUDA devices on this host; 0 when there is none or the driver cannot be used (never throws).
 int gpu_count();

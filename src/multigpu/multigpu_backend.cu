@@ -1701,8 +1701,12 @@ class MultiGpuBackend final : public BackendImpl {
 /// buffers for the stripes it hands to the gather.
 template <class T> class GpuRankOf final : public GpuRank {
  public:
-  GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode)
-      : fw_(grid, {Member{device, rank}}, n, mode), mode_(mode), cols_(Layout(grid, rank, n, kTile).local_cols()) {}
+  GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode, bool checked32 = false)
+      : fw_(grid, {Member{device, rank}}, n, mode), mode_(mode), checked32_(checked32),
+        cols_(Layout(grid, rank, n, kTile).local_cols()) {
+    APSP_EXPECTS((!checked32 || std::is_same_v<T, int>), "checked rounds are int32");
+  }
+  bool dropped() const override { return dropped_; }
   void build(const Graph& g) override { fw_.build(g); }
   void connect(RankLinks& links) override { fw_.connect_ranks(links); }
   std::string run(const ProgressFn& progress, RankLinks& links, const Graph& g) override {
@@ -1725,6 +1729,15 @@ template <class T> class GpuRankOf final : public GpuRank {
     }
     if (!kept16) run_rounds(fw_, progress);
     fw_.synchronize();
+    if constexpr (std::is_same_v<T, int>) {
+      if (checked32_) {
+        const double max_w = g.validated_weight_range().max_abs_weight;
+        const int lo = int(rung_band_low(max_w, double(cuda::inf_value<int>())));
+        dropped_ = links.any(!kept16 && fw_.int32_in_band(lo));
+        if (dropped_) return "int32 rounds checked: a distance may reach 2^30-1";
+        rounds += " (checked; bound asked int64)";
+      }
+    }
     fw_.report_profile();
     return rounds;
   }
@@ -1733,20 +1746,31 @@ template <class T> class GpuRankOf final : public GpuRank {
     const i64 count = std::max<i64>(1, rows * cols_);
     if (stage.count < count) stage.resize(count);
     fw_.rows_to_host(next_hops, row0, rows, stage.p);
-    return stage.p;
+    if (!checked32_ || next_hops) return stage.p;
+    // A kept checked int32 result, handed out as int64 (the unreachable value mapped).
+    std::vector<long>& wide = wide_[slot & 1];
+    wide.resize(std::size_t(count));
+    for (i64 x = 0; x < rows * cols_; ++x)
+      wide[std::size_t(x)] = stage.p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(stage.p[x]);
+    return wide.data();
   }
 
  private:
   MultiGpuRounds<T> fw_;
   Mode mode_;
+  bool checked32_ = false, dropped_ = false;
+  std::vector<long> wide_[2];  // checked32: the int64 rows handed out
   i64 cols_;                   // local columns (the host rows' width)
   PinnedArray<T> stage_[2];  // distances (T) or int32 next hops (4-byte T only)
 };
 
 }  // namespace
 
-std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i64 n, Dtype t, Mode mode) {
+std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i64 n, Dtype t, Mode mode,
+                                       bool checked32) {
   APSP_EXPECTS(rank >= 0 && rank < grid.P, "make_gpu_rank: rank outside the grid");
+  APSP_EXPECTS(!checked32 || t == Dtype::Int64, "checked int32 rounds are for an int64 result");
+  if (checked32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode, true);
   if (t == Dtype::Int32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode);
   if (t == Dtype::Float32) return std::make_unique<GpuRankOf<float>>(device, grid, rank, n, mode);
   APSP_EXPECTS(mode == Mode::Distances, "GPU ranks hold int64 / float64 distances only (no next hops)");
