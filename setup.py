@@ -2,6 +2,9 @@
 
 The extension apsp._core is the CMake target apsp_python (python/CMakeLists.txt), configured and
 built in setuptools' build_temp with this Python; the package's .py files come from python/apsp.
+The shared libraries beside it in the build tree go into the package too: libapsp_core.so (linked
+by the extension) and the backend plugins libapsp_cuda.so / libapsp_mpi.so (loaded on first use,
+so the package imports and solves on the CPU where libcudart, libnccl or libmpi are missing).
 Environment: APSP_CMAKE_ARGS (extra configure arguments, e.g. "-DAPSP_WITH_MPI=ON"),
 APSP_CMAKE_BUILD_DIR (reuse a build tree), CMAKE_BUILD_PARALLEL_LEVEL.
 """
@@ -28,9 +31,10 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build = Path(os.environ.get("APSP_CMAKE_BUILD_DIR") or Path(self.build_temp).resolve() / "cmake")
         build.mkdir(parents=True, exist_ok=True)
-        # The pip module needs no MPI (a machine without libmpi must still import it) and no tests.
+        # No tests. CUDA, NCCL and MPI parts are built where found: they are plugins, loaded only
+        # when their backends are used (a machine without those libraries still imports apsp).
         args = ["-DCMAKE_BUILD_TYPE=Release", "-DAPSP_WITH_PYTHON=ON", "-DAPSP_BUILD_TESTS=OFF",
-                "-DAPSP_WITH_MPI=OFF", f"-DPython_EXECUTABLE={sys.executable}"]
+                f"-DPython_EXECUTABLE={sys.executable}"]
         if shutil.which("ninja"):
             args += ["-G", "Ninja"] if not (build / "CMakeCache.txt").exists() else []
         args += shlex.split(os.environ.get("APSP_CMAKE_ARGS", ""))
@@ -43,6 +47,8 @@ class CMakeBuild(build_ext):
         dest = Path(self.get_ext_fullpath(ext.name))
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[-1], dest)
+        for lib in sorted((build / "python" / "apsp").glob("libapsp_*.so")):  # core + plugins
+            shutil.copyfile(lib, dest.parent / lib.name)
 
 
 setup(version=version(), ext_modules=[Extension("apsp._core", sources=[])], cmdclass={"build_ext": CMakeBuild})

@@ -1,6 +1,7 @@
 """`pip install --no-build-isolation .` into a fresh venv (--system-site-packages), offline
 (issue 16, item 3). It builds the extension from scratch (minutes on two cores), so it runs only
 when APSP_TEST_PIP_INSTALL=1: ctest's python_pip_install test sets it."""
+import json
 import os
 import pathlib
 import subprocess
@@ -38,3 +39,17 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
         print(apsp.__version__)
     """ % str(venv))
     assert run([py, "-c", code], env=env, cwd=tmp_path).strip()
+    # The installed package: libapsp_core.so and the built backends' plugins beside the extension,
+    # and nothing of CUDA, NCCL or MPI among the NEEDED entries of the extension and the core.
+    package = pathlib.Path(run([py, "-c", "import apsp, os; print(os.path.dirname(apsp.__file__))"], env=env,
+                               cwd=tmp_path).strip())
+    from test_plugins import GPU_OR_MPI, PLUGINS, needed
+    extension = sorted(package.glob("_core*.so"))[-1]
+    assert "libapsp_core.so" in needed(extension)
+    for path in (extension, package / "libapsp_core.so"):
+        assert not [lib for lib in needed(path) if GPU_OR_MPI.search(lib)], (path, needed(path))
+    listing = run([py, "-c", "import apsp, json; print(json.dumps(apsp.backends()))"], env=env, cwd=tmp_path)
+    for b in json.loads(listing):
+        plugin = next((p for p, names in PLUGINS.items() if b["name"] in names), None)
+        if plugin and b["built"]:
+            assert (package / plugin).exists(), f"{b['name']} is built but {plugin} was not installed in {package}"

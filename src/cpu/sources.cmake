@@ -1,7 +1,7 @@
 # src/cpu: the CPU backend. One kernel translation unit per instruction set, each with its own
 # flags; cpu_backend.cpp picks one at run time (__builtin_cpu_supports, APSP_CPU_ISA).
 set(APSP_CPU_DIR ${CMAKE_CURRENT_LIST_DIR})
-target_sources(apsp_lib PRIVATE
+target_sources(apsp_core_objs PRIVATE
   ${APSP_CPU_DIR}/cpu_backend.cpp
   ${APSP_CPU_DIR}/isa.cpp
   ${APSP_CPU_DIR}/next_hops.cpp
@@ -9,10 +9,10 @@ target_sources(apsp_lib PRIVATE
   ${APSP_CPU_DIR}/bench_cpu.cpp
   ${APSP_CPU_DIR}/kernels_scalar.cpp)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
-  target_sources(apsp_lib PRIVATE ${APSP_CPU_DIR}/kernels_avx2.cpp ${APSP_CPU_DIR}/kernels_avx512.cpp)
+  target_sources(apsp_core_objs PRIVATE ${APSP_CPU_DIR}/kernels_avx2.cpp ${APSP_CPU_DIR}/kernels_avx512.cpp)
   set_source_files_properties(${APSP_CPU_DIR}/kernels_avx2.cpp PROPERTIES COMPILE_OPTIONS "-mavx2")
   set_source_files_properties(${APSP_CPU_DIR}/kernels_avx512.cpp PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512vl")
-  target_compile_definitions(apsp_lib PRIVATE APSP_CPU_X86_KERNELS=1)
+  target_compile_definitions(apsp_core_objs PRIVATE APSP_CPU_X86_KERNELS=1)
 endif()
 # `apsp bench --backend cpu` runs SciPy's floyd_warshall side by side through this script.
 set_source_files_properties(${APSP_CPU_DIR}/bench_cpu.cpp PROPERTIES

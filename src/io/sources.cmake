@@ -1,5 +1,5 @@
 # src/io: one file per format (reader + writer) plus the shared helpers and the public dispatch.
-target_sources(apsp_lib PRIVATE
+target_sources(apsp_core_objs PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/io.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/input_file.cpp
