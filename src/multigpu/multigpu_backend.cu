@@ -50,6 +50,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
@@ -1169,10 +1170,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   std::vector<std::unique_ptr<Gpu<T>>> gpus_;
   ProgressFn progress_;
   i64 ahead_ = -1;
-  bool profiling_ = [] {
-    const char* e = std::getenv("APSP_MG_PROFILE");
-    return e && e[0] == '1';
-  }();
+  bool profiling_ = config::get_bool(config::Knob::MgProfile);
 };
 
 std::vector<int> devices_of(const SolveOptions& o) {
