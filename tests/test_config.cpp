@@ -227,6 +227,7 @@ TEST_F(ConfigTest, ChoicesAreCaseInsensitiveWords) {
                                                         {"APSP_WRITE_METHOD", "splice"},
                                                         {"APSP_CPU_ISA", "avx"},
                                                         {"APSP_CPU_ISA", "avx5122"},
+                                                        {"APSP_WRITE_METHOD", "write|mmap"},
                                                         {"APSP_WRITE_PREFILL", "yes"}}) {
     const ScopedEnv e(var, bad);
     const std::string what = usage_error([] { config::check_all(); });

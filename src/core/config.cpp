@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -166,6 +167,16 @@ bool parse_digits(const std::string& s, std::int64_t& out) {
   return true;
 }
 
+/// Whether `s` is one of the '|'-separated `words`.
+bool is_word_of(const std::string& s, std::string_view words) {
+  while (!words.empty()) {
+    const std::size_t bar = std::min(words.find('|'), words.size());
+    if (words.substr(0, bar) == s) return true;
+    words.remove_prefix(std::min(bar + 1, words.size()));
+  }
+  return false;
+}
+
 bool parse_shape(const std::string& s, Shape& out) {
   const auto x = s.find('x');
   std::int64_t r = 0, c = 0;
@@ -198,15 +209,10 @@ Value parse(const Entry& e, const char* text) {
         ok = !s.empty() && end && *end == '\0' && errno == 0 && std::isfinite(v.d);
         break;
       }
-      case Type::Choice: {
-        ok = false;
-        const std::string words = std::string(e.words) + "|";
-        for (std::size_t at = 0, bar; (bar = words.find('|', at)) != std::string::npos;
-             at = bar + 1)
-          if (words.compare(at, bar - at, s) == 0 && bar - at == s.size()) ok = true;
+      case Type::Choice:
+        ok = is_word_of(s, e.words);
         v.s = s;
         break;
-      }
       case Type::Text: v.s = raw; break;
       case Type::Shape: ok = parse_shape(s, v.shape); break;
     }
@@ -226,16 +232,23 @@ struct Slot {
   std::string raw;
   Value value;
 };
-std::mutex g_mutex;
-Slot g_slots[kKnobs];
+// Function statics: ready even for a caller in another file's static initialisation.
+std::mutex& slots_mutex() {
+  static std::mutex m;
+  return m;
+}
+Slot& slot_of(Knob k) {
+  static Slot slots[kKnobs];
+  return slots[static_cast<int>(k)];
+}
 
 Value lookup(Knob k, Type want) {
   const Entry& e = entry(k);
   if (e.type != want)
     throw std::logic_error(std::string("config: ") + e.name + " read as another type");
-  const std::lock_guard<std::mutex> lock(g_mutex);
+  const std::lock_guard<std::mutex> lock(slots_mutex());
   const char* text = env_text(e);
-  Slot& slot = g_slots[static_cast<int>(k)];
+  Slot& slot = slot_of(k);
   if (!slot.parsed || slot.present != bool(text) || (text && slot.raw != text)) {
     Value v = parse(e, text);  // a throw leaves the slot as it was
     slot = {true, bool(text), text ? text : "", std::move(v)};
