@@ -5,7 +5,7 @@
 //   apsp generate OUT [options]       course-like uniform, RMAT or grid graphs
 //   apsp metrics IN [OUT]             closeness, harmonic, eccentricity, diameter, ... (no V x V output)
 //   apsp path DIST i j                a shortest path from a --paths result
-//   apsp info                         backends built, devices found, their ceilings
+//   apsp info [--config]              backends built, devices found, their ceilings; APSP_* settings
 //   apsp bench --backend B            kernel and whole-solve benchmarks with baselines
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
 #include <fcntl.h>
@@ -42,6 +42,7 @@
 #include "apsp/solve.hpp"
 #include "core/backend.hpp"
 #include "core/bench.hpp"
+#include "core/config.hpp"
 #include "core/distance_evidence.hpp"
 #include "core/memory_limit.hpp"
 #include "core/options_check.hpp"
@@ -65,9 +66,7 @@ std::string one_line(std::string s) {
 /// (APSP_PROGRESS_DELAY=seconds changes that; the tests use 0).
 class Progress {
  public:
-  explicit Progress(bool enabled) : enabled_(enabled && isatty(2)), t0_(Clock::now()) {
-    if (const char* e = std::getenv("APSP_PROGRESS_DELAY")) delay_ = std::atof(e);
-  }
+  explicit Progress(bool enabled) : enabled_(enabled && isatty(2)), t0_(Clock::now()) {}
   void operator()(std::int64_t done, std::int64_t total) {
     if (!enabled_ || since(t0_) < delay_) return;
     std::fprintf(stderr, "\rapsp: round %lld/%lld (%3.0f%%)", (long long)done, (long long)total, 100.0 * done / total);
@@ -81,7 +80,7 @@ class Progress {
 
  private:
   bool enabled_;
-  double delay_ = 1.0;
+  double delay_ = apsp::config::get_double(apsp::config::Knob::ProgressDelay);
   bool shown_ = false;
   Clock::time_point t0_;
 };
@@ -194,11 +193,8 @@ void install_stop_handlers() {
 }
 
 void split_off_teardown(const std::string& backend, const std::vector<std::string>& outputs) {
-  const char* env = std::getenv("APSP_DETACH_EXIT");
-  const std::string_view mode = env && *env ? env : "auto";
-  if (mode != "0" && mode != "1" && mode != "auto")
-    throw apsp::UsageError(std::string("APSP_DETACH_EXIT='") + env + "': expected 0, 1 or auto");
-  if (mode == "0" || under_mpi() || (mode == "auto" && !gpu_solve_possible(backend))) return;
+  const std::optional<bool> detach = apsp::config::get_switch(apsp::config::Knob::DetachExit);
+  if (detach == false || under_mpi() || (!detach && !gpu_solve_possible(backend))) return;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return;
   std::fflush(nullptr);
@@ -486,7 +482,12 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
   return 0;
 }
 
-int run_info() {
+int run_info(bool config, bool markdown) {
+  if (config) {
+    std::cout << apsp::config::describe(markdown);
+    if (!markdown) apsp::config::check_all();  // after the table, which marks the bad value
+    return 0;
+  }
   std::cout << "apsp " << "0.1.0" << "\n\nbackends:\n";
   for (const auto& b : apsp::backends()) {
     std::printf("  %-10s %-10s %s\n", b.name.c_str(), !b.built ? "not built" : b.usable ? "usable" : "unusable",
@@ -584,7 +585,12 @@ int main(int argc, char** argv) {
   pathc->add_option("j", path_j, "target vertex")->required()->check(CLI::NonNegativeNumber);
   pathc->add_option("--next", path_next, "next-hop matrix (default: DIST.next / STEM.next.npy)");
 
+  bool info_config = false, info_markdown = false;
   auto* info = app.add_subcommand("info", "Backends built, devices found, their ceilings");
+  auto* info_config_flag =
+      info->add_flag("--config", info_config, "every APSP_* environment variable: value, type, what it does");
+  info->add_flag("--markdown", info_markdown, "the --config table as docs/configuration.md has it")
+      ->needs(info_config_flag);
 
   apsp::detail::BenchConfig bc;
   std::string bench_backend = "cpu", bench_type = "int32";
@@ -611,6 +617,7 @@ int main(int argc, char** argv) {
 
   install_stop_handlers();
   try {
+    if (!*info) apsp::config::check_all();  // a bad APSP_* value stops every command up front
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
       std::vector<std::string> outs{sa.out};
@@ -645,7 +652,7 @@ int main(int argc, char** argv) {
       return rc;
     }
     if (*pathc) return run_path(path_dist, path_next, path_i, path_j);
-    if (*info) return run_info();
+    if (*info) return run_info(info_config, info_markdown);
     if (*bench) {
       bc.dtype = apsp::parse_dtype(bench_type);
       bc.baselines = !no_baselines;

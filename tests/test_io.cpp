@@ -1417,7 +1417,7 @@ TEST(IoParallelWrite, BadSettingsAreUsageErrors) {
     }
   }
   {
-    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "yes");
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "sometimes");  // (yes is a bool)
     io::OutputFile f(dir / "b");
     EXPECT_THROW(f.reserve(100), UsageError);
   }

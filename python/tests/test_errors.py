@@ -184,3 +184,18 @@ def test_generate_and_io_argument_errors(tmp_path):
         apsp.write(tmp_path / "x", np.zeros((2, 2)), format="xml")
     with pytest.raises(ValueError, match="NTHU"):
         apsp.write(tmp_path / "x.out", np.array([[0, 0.5], [1, 0]]))
+
+
+def test_bad_environment_setting_is_a_value_error(monkeypatch):
+    # APSP_* variables are read through one table (src/core/config.cpp): a bad value names the
+    # variable; a change between calls is seen.
+    from apsp import _core
+    monkeypatch.setenv("APSP_HOST_MEMORY", "4096")
+    assert _core.host_memory_limit() == 4096
+    monkeypatch.setenv("APSP_HOST_MEMORY", "lots")
+    with pytest.raises(ValueError, match="APSP_HOST_MEMORY='lots': expected an integer >= 1"):
+        _core.host_memory_limit()
+    monkeypatch.delenv("APSP_HOST_MEMORY")
+    monkeypatch.setenv("APSP_CPU_ISA", "fastest")
+    with pytest.raises(ValueError, match="APSP_CPU_ISA='fastest'"):
+        apsp.shortest_path(E3, method="FW", backend="cpu")

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "apsp/errors.hpp"
+#include "core/config.hpp"
 
 namespace apsp::detail {
 
@@ -104,13 +105,7 @@ MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical) 
 }
 
 MemoryLimit host_memory_limit() {
-  if (const char* env = std::getenv("APSP_HOST_MEMORY"); env && *env) {
-    char* end = nullptr;
-    const unsigned long long v = std::strtoull(env, &end, 10);
-    if (!end || *end != '\0' || v == 0 || env[0] == '-')
-      throw UsageError(std::string("APSP_HOST_MEMORY='") + env + "': expected a positive number of bytes");
-    return {std::uint64_t(v), "APSP_HOST_MEMORY"};
-  }
+  if (const auto bytes = config::get_int(config::Knob::HostMemory)) return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
   return memory_limit_from(MemoryFiles{}, pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0);
 }

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "apsp/errors.hpp"
+#include "core/config.hpp"
+
 namespace apsp::detail {
 
 namespace {
@@ -14,8 +17,11 @@ const std::chrono::steady_clock::time_point g_loaded = std::chrono::steady_clock
 
 bool tracing() {
   static const bool on = [] {
-    const char* e = std::getenv("APSP_TRACE");
-    return e && e[0] == '1';
+    try {
+      return config::get_bool(config::Knob::Trace);
+    } catch (const UsageError&) {  // off: the CLI reports the bad value up front (check_all)
+      return false;
+    }
   }();
   return on;
 }

@@ -31,6 +31,7 @@
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
 #include "core/bench.hpp"
+#include "core/config.hpp"
 #include "core/reference.hpp"
 #include "cpu/baselines.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -155,10 +156,10 @@ void write_nthu(const std::string& path, const Graph& g) {
 
 // Runs SciPy on g; fills seconds and a check against our checksum (or a reason it did not run).
 void run_scipy(const Graph& g, const Matrix& ours, Row& row) {
-  const char* py_env = std::getenv("APSP_PYTHON");
-  const char* script_env = std::getenv("APSP_SCIPY_SCRIPT");
-  const std::string python = py_env && *py_env ? py_env : "/usr/bin/python3";
-  const std::string script = script_env && *script_env ? script_env : APSP_CPU_SCIPY_SCRIPT;
+  const std::string python = config::get_text(config::Knob::BenchPython);
+  const std::string script = config::is_set(config::Knob::BenchScipyScript)
+                                 ? config::get_text(config::Knob::BenchScipyScript)
+                                 : std::string(APSP_CPU_SCIPY_SCRIPT);
   if (!std::filesystem::exists(script)) {
     row.check = "not run: " + script + " not found (set APSP_SCIPY_SCRIPT)";
     return;

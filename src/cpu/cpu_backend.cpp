@@ -34,6 +34,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
 #include "core/reference.hpp"
 #include "core/rounds.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -273,8 +274,7 @@ class CpuBackend final : public BackendImpl {
  private:
   // APSP_CPU_NEXT_TRACE=1: one line on stderr per solve with paths (for benchmarks).
   static void trace(const NextChoice& c, double choose_s, double solve_s, const NextPassStats* pass) {
-    const char* env = std::getenv("APSP_CPU_NEXT_TRACE");
-    if (!env || !*env || std::string(env) == "0") return;
+    if (!config::get_bool(config::Knob::CpuNextTrace)) return;
     std::fprintf(stderr, "apsp cpu next: %s (%s", next_method_name(c.method), c.why.c_str());
     if (c.why == "model")
       std::fprintf(stderr, ": edges %.3g s, tracked %.3g s, scanned arcs %.4g, %d sampled rows", c.edges_s,

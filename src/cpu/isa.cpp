@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apsp/errors.hpp"
+#include "core/config.hpp"
 #include "cpu/kernels.hpp"
 
 namespace apsp::detail::cpu {
@@ -48,13 +49,8 @@ void force_isa(std::optional<Isa> isa) {
 Isa active_isa() {
   const int forced = g_forced.load();
   if (forced >= 0) return Isa(forced);
-  if (const char* env = std::getenv("APSP_CPU_ISA"); env && *env) {
-    const std::string s = env;
-    Isa isa;
-    if (s == "avx512") isa = Isa::Avx512;
-    else if (s == "avx2") isa = Isa::Avx2;
-    else if (s == "scalar") isa = Isa::Scalar;
-    else throw UsageError("APSP_CPU_ISA='" + s + "': expected avx512, avx2 or scalar");
+  if (const std::string s = config::get_choice(config::Knob::CpuIsa); s != "auto") {
+    const Isa isa = s == "avx512" ? Isa::Avx512 : s == "avx2" ? Isa::Avx2 : Isa::Scalar;
     if (!isa_supported(isa)) throw UsageError("APSP_CPU_ISA=" + s + ": this CPU (or build) cannot run it");
     return isa;
   }

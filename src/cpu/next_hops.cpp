@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "core/config.hpp"
 #include "core/reference.hpp"
 
 namespace apsp::detail::cpu {
@@ -249,19 +250,16 @@ void force_next_method(std::optional<NextMethod> m) { g_forced = m ? int(*m) : -
 std::optional<NextMethod> requested_next_method() {
   const int forced = g_forced.load();
   if (forced >= 0) return NextMethod(forced);
-  if (const char* env = std::getenv("APSP_CPU_NEXT"); env && *env) {
-    const std::string s = env;
-    if (s == "edges") return NextMethod::Edges;
-    if (s == "tracked") return NextMethod::Tracked;
-    throw UsageError("APSP_CPU_NEXT='" + s + "': expected edges or tracked");
-  }
+  const std::string s = config::get_choice(config::Knob::CpuNext);
+  if (s == "edges") return NextMethod::Edges;
+  if (s == "tracked") return NextMethod::Tracked;
   return std::nullopt;
 }
 
 NextChoice choose_next_method(const Graph& g, const Matrix& weights, Isa isa) {
   NextChoice c;
   if (g_forced.load() >= 0) c.why = "forced";
-  else if (const char* env = std::getenv("APSP_CPU_NEXT"); env && *env) c.why = "APSP_CPU_NEXT";
+  else if (config::is_set(config::Knob::CpuNext)) c.why = "APSP_CPU_NEXT";
   if (const auto m = requested_next_method()) {
     c.method = *m;
     return c;

@@ -26,6 +26,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/paths.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
 #include "core/distance_evidence.hpp"
 #include "core/host_copy.hpp"
 #include "core/pinned.hpp"
@@ -57,7 +58,7 @@ std::string gib(std::size_t b) {
 enum class Int16Try { No, IfNoEvidence, Forced };
 Int16Try int16_try(const Graph& g, double max_w, double min_w) {
   if (!rung_applicable(max_w, min_w, cuda::kInf16)) return Int16Try::No;
-  if (const char* e = std::getenv("APSP_CUDA_INT16")) return e[0] == '1' ? Int16Try::Forced : Int16Try::No;
+  if (const auto on = config::get_switch(config::Knob::CudaInt16)) return *on ? Int16Try::Forced : Int16Try::No;
   return g.num_vertices >= 6144 ? Int16Try::IfNoEvidence : Int16Try::No;
 }
 
@@ -67,8 +68,7 @@ Int16Try int16_try(const Graph& g, double max_w, double min_w) {
 /// On wherever int16_try() is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the packed, the
 /// int32 and the next-hop matrices at once, so only where the GPU has room for them.
 bool int16_with_paths(const Graph& g) {
-  const char* e = std::getenv("APSP_CUDA_INT16_PATHS");
-  if (e && e[0] == '0') return false;
+  if (!config::get_bool(config::Knob::CudaInt16Paths)) return false;
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
   const double np = double(round_up(g.num_vertices, cuda::kTile));
@@ -86,7 +86,7 @@ std::atomic<const char*> last_rounds{""};
 constexpr std::int64_t kGraphMaxRounds = 32;
 
 bool use_graph_for(std::int64_t rounds) {
-  if (const char* e = std::getenv("APSP_CUDA_GRAPH")) return e[0] == '1';
+  if (const auto on = config::get_switch(config::Knob::CudaGraph)) return *on;
   return rounds <= kGraphMaxRounds;
 }
 
@@ -119,11 +119,8 @@ class CudaBackend final : public BackendImpl {
   bool streams_paths() const override { return true; }
   // Plain host memory: with a sink (the CLI) it is never touched, so never paged in; without one
   // the result comes through pinned stripes. Pinning the whole matrix would cost more than it
-  // saves (APSP_CUDA_PINNED_HOST=1 asks for it anyway, for measurements).
-  Memory host_memory() const override {
-    const char* e = std::getenv("APSP_CUDA_PINNED_HOST");
-    return e && e[0] == '1' ? Memory::Pinned : Memory::Host;
-  }
+  // saves.
+  Memory host_memory() const override { return Memory::Host; }
 
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and

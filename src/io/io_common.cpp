@@ -26,6 +26,7 @@
 #include <thread>
 #include <utility>
 
+#include "core/config.hpp"
 #include "core/host_copy.hpp"
 #include "core/memory_limit.hpp"
 #include "core/trace.hpp"
@@ -126,21 +127,12 @@ constexpr unsigned long kExt4 = 0xEF53, kXfs = 0x58465342, kBtrfs = 0x9123683E, 
 }  // namespace
 
 bool output_write_mapped() {
-  const char* env = std::getenv("APSP_WRITE_METHOD");
-  if (!env || !*env || std::string_view(env) == "write") return false;
-  if (std::string_view(env) == "mmap") return true;
-  throw UsageError(std::string("APSP_WRITE_METHOD='") + env + "': expected write or mmap");
+  return config::get_choice(config::Knob::WriteMethod) == "mmap";
 }
 
 int output_write_threads(const std::string& dir, bool mapped) {
-  const char* env = std::getenv("APSP_WRITE_THREADS");
-  if (env && *env && std::string_view(env) != "auto") {
-    std::int64_t v = 0;
-    if (!parse_int(env, v) || v < 0)
-      throw UsageError(std::string("APSP_WRITE_THREADS='") + env +
-                       "': expected a thread count (0 or 1: one write at a time) or auto");
-    return int(std::clamp<std::int64_t>(v, 1, 1024));
-  }
+  if (const auto v = config::get_int(config::Knob::WriteThreads))  // 0 or 1: one write at a time
+    return int(std::clamp<std::int64_t>(*v, 1, 1024));
   // These file systems hold the inode lock for the whole of a buffered write() (ext4, xfs, btrfs,
   // tmpfs, f2fs in Linux 6.x), so writes into one file from several threads take turns: measured
   // no faster on ext4 (dev/io/write_probe, docs/io.md). One thread there; elsewhere, up to 16.
@@ -328,12 +320,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
 }
 
 bool output_preallocates(const std::string& dir) {
-  const char* env = std::getenv("APSP_WRITE_PREALLOCATE");
-  if (env && *env && std::string_view(env) != "auto") {
-    if (std::string_view(env) == "1") return true;
-    if (std::string_view(env) == "0") return false;
-    throw UsageError(std::string("APSP_WRITE_PREALLOCATE='") + env + "': expected 0, 1 or auto");
-  }
+  if (const auto on = config::get_switch(config::Knob::WritePreallocate)) return *on;
   // ext4 (same magic as ext2/3): a write into preallocated blocks skips the per-block delayed-
   // allocation bookkeeping (1.5x faster into the page cache), and rename() over an old output no
   // longer starts writeback of the whole new file first (ext4's auto_da_alloc). Elsewhere unmeasured
@@ -342,13 +329,8 @@ bool output_preallocates(const std::string& dir) {
 }
 
 int output_prefill_method(const std::string& dir) {
-  const char* env = std::getenv("APSP_WRITE_PREFILL");
-  if (env && *env && std::string_view(env) != "auto") {
-    if (std::string_view(env) == "0") return 0;
-    if (std::string_view(env) == "write") return 1;
-    if (std::string_view(env) == "mmap") return 2;
-    throw UsageError(std::string("APSP_WRITE_PREFILL='") + env + "': expected 0, write, mmap or auto");
-  }
+  const std::string how = config::get_choice(config::Knob::WritePrefill);
+  if (how != "auto") return how == "mmap" ? 2 : how == "write" ? 1 : 0;
   // ext4 (where files are preallocated: output_preallocates): a buffered write() into a new file
   // runs at 3.3-3.9 GB/s on the H200 host and at 4.4-5.2 GB/s over prefilled pages, so the write
   // path, not getting pages, is its cost; copying into a mapping whose pages were touched first
@@ -404,12 +386,8 @@ void OutputFile::prefill() {
     // Leave two cores to the caller (the GPU context's creation, the solve's own host work);
     // APSP_WRITE_PREFILL_THREADS sets the count.
     touchers = std::clamp(omp_get_num_procs() - 2, 1, threads_);
-    if (const char* env = std::getenv("APSP_WRITE_PREFILL_THREADS"); env && *env) {
-      std::int64_t v = 0;
-      if (!parse_int(env, v) || v < 1)
-        throw UsageError(std::string("APSP_WRITE_PREFILL_THREADS='") + env + "': expected a thread count >= 1");
-      touchers = int(std::min<std::int64_t>(v, 64));
-    }
+    if (const auto v = config::get_int(config::Knob::WritePrefillThreads))
+      touchers = int(std::min<std::int64_t>(*v, 64));
   }
   prefill_method_ = method;
   prefill_start_ = std::chrono::steady_clock::now();

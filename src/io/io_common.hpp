@@ -211,8 +211,8 @@ int output_write_threads(const std::string& dir, bool mapped);
 /// APSP_WRITE_METHOD: "write" (or unset: write()/pwrite() calls) -> false, "mmap" -> true; throws
 /// UsageError otherwise.
 bool output_write_mapped();
-/// Whether OutputFile::reserve() preallocates a file in `dir`, from APSP_WRITE_PREALLOCATE: 1 yes,
-/// 0 no, unset or "auto": on ext4 (measured: docs/io.md). Throws UsageError for another value.
+/// Whether OutputFile::reserve() preallocates a file in `dir`, from APSP_WRITE_PREALLOCATE: a
+/// bool, or unset or "auto": on ext4 (measured: docs/io.md). Throws UsageError for another value.
 bool output_preallocates(const std::string& dir);
 
 /// Writes `rows` rows of `row_bytes` bytes each. fill(i, out) formats row i into out and returns

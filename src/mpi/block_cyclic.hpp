@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "core/config.hpp"
 
 namespace apsp::detail::dist {
 
@@ -29,13 +30,11 @@ struct Grid {
   /// experiments with the grid's shape; anything else is a UsageError), else for_workers(P).
   /// Only where a run builds its grid: status lines and estimates use for_workers.
   static Grid for_run(int P) {
-    if (const char* e = std::getenv("APSP_GRID"); e && *e) {
-      int r = 0, c = 0;
-      char x = 0, tail = 0;
-      if (std::sscanf(e, "%d%c%d%c", &r, &x, &c, &tail) != 3 || (x != 'x' && x != 'X') || r < 1 || c < 1 ||
-          static_cast<long long>(r) * c != P)
-        throw UsageError("APSP_GRID=" + std::string(e) + " is not a grid RxC of the " + std::to_string(P) +
-                         " workers");
+    if (const auto shape = config::get_shape(config::Knob::Grid)) {
+      const int r = shape->rows, c = shape->cols;
+      if (static_cast<long long>(r) * c != P)
+        throw UsageError("APSP_GRID=" + std::to_string(r) + "x" + std::to_string(c) + " is not a grid RxC of the " +
+                         std::to_string(P) + " workers");
       Grid g;
       g.P = P;
       g.Pr = r;

@@ -62,6 +62,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
 #include "core/distance_evidence.hpp"
 #include "core/rounds.hpp"
 #include "cpu/blocked_fw.hpp"
@@ -775,11 +776,8 @@ std::string first_problem(MPI_Comm comm, const std::string& problem) {
 /// APSP_MPI_GPU: "0" CPU ranks, "1" GPU ranks or an error, unset or empty: GPU ranks where possible.
 enum class GpuWish { Auto, Off, On };
 GpuWish gpu_wish() {
-  const char* v = std::getenv("APSP_MPI_GPU");
-  if (!v || !*v) return GpuWish::Auto;
-  if (std::strcmp(v, "0") == 0) return GpuWish::Off;
-  if (std::strcmp(v, "1") == 0) return GpuWish::On;
-  throw UsageError(std::string("APSP_MPI_GPU must be 0 or 1 (got '") + v + "')");
+  const auto on = config::get_switch(config::Knob::MpiGpu);
+  return !on ? GpuWish::Auto : *on ? GpuWish::On : GpuWish::Off;
 }
 
 /// The CUDA device this rank computes on, or -1 for CPU ranks: the same kind on every rank

@@ -51,6 +51,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
 #include "core/distance_evidence.hpp"
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
@@ -1524,10 +1525,7 @@ template <class T> class MultiGpuRounds final : public RoundOps {
   i64 ahead_ = -1;
   bool s16_ = false;  // the rounds run on the packed D16 (begin_s16 .. end_s16)
   i64 ld16_ = 0;      // D16's and rowp16's row stride in words
-  bool profiling_ = [] {
-    const char* e = std::getenv("APSP_MG_PROFILE");
-    return e && e[0] == '1';
-  }();
+  bool profiling_ = config::get_bool(config::Knob::MgProfile);
 };
 
 std::vector<int> devices_of(const SolveOptions& o) {
