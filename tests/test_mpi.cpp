@@ -19,7 +19,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 #include "cpu/blocked_fw.hpp"
-#include "mpi/block_cyclic.hpp"
+#include "dist/block_cyclic.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_MPI

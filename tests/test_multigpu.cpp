@@ -24,8 +24,8 @@
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
-#include "mpi/block_cyclic.hpp"
-#include "multigpu/gpu_rank.hpp"
+#include "dist/block_cyclic.hpp"
+#include "dist/gpu_rank.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_NCCL

@@ -39,31 +39,15 @@
 #include "core/rounds.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/next_hops.hpp"
+#include "cpu/tile_ops.hpp"
 
 namespace apsp::detail::cpu {
 
 namespace {
 
-constexpr i64 kMacroRows = 128;  // MC: rows of C per task (rounded down to the micro-tile rows)
-constexpr i64 kMacroCols = 256;  // NC: columns of C per task (a multiple of every nr)
-constexpr int kInnerBlock = 64;  // block of the blocked closure of a wider pivot tile
-
-template <class T> struct AlignedBuffer {
-  struct Free { void operator()(T* p) const { std::free(p); } };
-  std::unique_ptr<T, Free> p;
-  void resize(i64 count) {
-    const std::size_t bytes = (std::size_t(std::max<i64>(count, 1)) * sizeof(T) + 63) / 64 * 64;
-    p.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
-    if (!p) throw ResourceError("cannot allocate " + std::to_string(bytes) + " bytes for CPU panel buffers");
-  }
-  T* get() const { return p.get(); }
-};
-
 struct Range { i64 begin, end; };
 struct RowChunk { i64 row0, rows, packed; };  // packed: offset of its first strip in the A buffer
 struct ColChunk { i64 col0, cols; };
-
-enum class Mode { Distances, NextHops, HopCounts };
 
 template <class T> class CpuRounds final : public RoundOps {
  public:
@@ -72,8 +56,7 @@ template <class T> class CpuRounds final : public RoundOps {
   CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads, const KernelSet<T>& ks)
       : D_(D), ld_(ld), n_(n), N_(N), H_(H), ldn_(ldn), mode_(mode),
         B_(block), R_((n_ + block - 1) / block), threads_(threads), ks_(ks),
-        mr_(mode_ == Mode::Distances ? ks.mr : mode_ == Mode::NextHops ? ks.mr_paths : ks.mr_hops),
-        nr_(mode_ == Mode::Distances ? ks.nr : ks.nr_paths),
+        mr_(mr_for(ks, mode)), nr_(nr_for(ks, mode)),
         mc_(std::max<i64>(mr_, kMacroRows / mr_ * mr_)) {
     APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0, "CPU matrix not padded to the tile multiple");
     APSP_EXPECTS((mode_ == Mode::Distances || N_) && (mode_ != Mode::HopCounts || H_), "CPU rounds: missing next hops");
@@ -106,12 +89,7 @@ template <class T> class CpuRounds final : public RoundOps {
     T* P = D_ + p0 * ld_ + p0;
     i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
     i32* HP = H_ ? H_ + p0 * ldn_ + p0 : nullptr;
-    if (w > kInnerBlock) {
-      CpuRounds inner(P, ld_, w, NP, HP, ldn_, mode_, kInnerBlock, 1, ks_);
-      run_rounds(inner, {});
-    } else {
-      ks_.close_hops(P, ld_, int(w), NP, HP, ldn_);
-    }
+    close_tile(ks_, mode_, P, NP, HP, ld_, ldn_, int(w));
   }
 
   // Packs the closed pivot: as A for the row panel, as B for the column panel (w x w, one thread).
@@ -120,13 +98,10 @@ template <class T> class CpuRounds final : public RoundOps {
     const i64 p0 = t * B_;
     const int w = int(width(t));
     const T* P = D_ + p0 * ld_ + p0;
-    pack_a(P, ld_, w, w, mr_, pivot_a_.get());
-    pack_b(P, ld_, w, w, nr_, pivot_b_.get());
-    if (N_) pack_a_next(N_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_na_.get());
-    if (H_) {
-      pack_a_next(H_ + p0 * ldn_ + p0, ldn_, w, w, mr_, pivot_ha_.get());
-      pack_b(H_ + p0 * ldn_ + p0, ldn_, w, w, nr_, pivot_hb_.get());
-    }
+    const i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
+    const i32* HP = H_ ? H_ + p0 * ldn_ + p0 : nullptr;
+    pack_a_panel(P, NP, HP, ld_, ldn_, w, w, mr_, pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
+    pack_b_panel(P, HP, ld_, ldn_, w, w, nr_, pivot_b_.get(), pivot_hb_.get());
   }
 
   // The panel GEMMs and the rest in one parallel region with one barrier between them. Each panel
@@ -168,36 +143,29 @@ template <class T> class CpuRounds final : public RoundOps {
 
  private:
   i64 width(i64 t) const { return std::min<i64>(B_, n_ - t * B_); }
-  static const i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
+  static i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
 
   // C = D[row0 : row0+m, col0 : col0+n] = min(C, A (x) B), with next hops (and hop counts) when
   // kept. A: packed values, next hops, hop counts. B: the packed row panel at offset boff, or the
   // packed pivot when boff < 0.
   void gemm(const T* pa, const i32* pna, const i32* pha, i64 boff, int k, i64 row0, i64 col0, i64 m, i64 n) const {
-    T* c = D_ + row0 * ld_ + col0;
     const T* pb = boff < 0 ? pivot_b_.get() : pb_.get() + boff;
-    switch (mode_) {
-      case Mode::Distances: ks_.gemm(pa, pb, k, c, ld_, m, n); break;
-      case Mode::NextHops: ks_.gemm_paths(pa, pna, pb, k, c, ld_, N_ + row0 * ldn_ + col0, ldn_, m, n); break;
-      case Mode::HopCounts: {
-        const i32* phb = boff < 0 ? pivot_hb_.get() : phb_.get() + boff;
-        ks_.gemm_hops(pa, pna, pha, pb, phb, k, c, ld_, N_ + row0 * ldn_ + col0, H_ + row0 * ldn_ + col0,
-                      ldn_, m, n);
-        break;
-      }
-    }
+    const i32* phb = !H_ ? nullptr : boff < 0 ? pivot_hb_.get() : phb_.get() + boff;
+    const i64 at_n = row0 * ldn_ + col0;
+    cpu::gemm(ks_, mode_, pa, pna, pha, pb, phb, k, D_ + row0 * ld_ + col0, ld_, N_ ? N_ + at_n : nullptr,
+              H_ ? H_ + at_n : nullptr, ldn_, m, n);
   }
 
   // Packs a chunk of the pivot row panel (B layout, with hop counts when kept) as it is now.
   void pack_row_panel(i64 p0, int w, const ColChunk& c) {
-    pack_b(D_ + p0 * ld_ + c.col0, ld_, w, c.cols, nr_, pb_.get() + c.col0 * w);
-    if (H_) pack_b(H_ + p0 * ldn_ + c.col0, ldn_, w, c.cols, nr_, phb_.get() + c.col0 * w);
+    pack_b_panel(D_ + p0 * ld_ + c.col0, H_ ? H_ + p0 * ldn_ + c.col0 : nullptr, ld_, ldn_, w, c.cols, nr_,
+                 pb_.get() + c.col0 * w, H_ ? phb_.get() + c.col0 * w : nullptr);
   }
   // Packs a chunk of the pivot column panel (A layout, with next hops / hop counts) as it is now.
   void pack_col_panel(i64 p0, int w, const RowChunk& r) {
-    pack_a(D_ + r.row0 * ld_ + p0, ld_, r.rows, w, mr_, pa_.get() + r.packed);
-    if (N_) pack_a_next(N_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pna_.get() + r.packed);
-    if (H_) pack_a_next(H_ + r.row0 * ldn_ + p0, ldn_, r.rows, w, mr_, pha_.get() + r.packed);
+    const i64 at_n = r.row0 * ldn_ + p0;
+    pack_a_panel(D_ + r.row0 * ld_ + p0, N_ ? N_ + at_n : nullptr, H_ ? H_ + at_n : nullptr, ld_, ldn_, r.rows, w, mr_,
+                 pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed));
   }
 
   // Rows outside the pivot in macro-tile chunks; each range packs from a strip boundary.
@@ -232,6 +200,24 @@ template <class T> class CpuRounds final : public RoundOps {
   AlignedBuffer<T> pa_, pb_, pivot_a_, pivot_b_;
   AlignedBuffer<i32> pna_, pivot_na_, pha_, phb_, pivot_ha_, pivot_hb_;
 };
+
+}  // namespace
+
+// A wide pivot is closed by CpuRounds with block kInnerBlock on one thread (see close_pivot).
+template <class T> void close_tile(const KernelSet<T>& ks, Mode mode, T* p, i32* np, i32* hp, i64 ld, i64 ldn, int w) {
+  if (w > kInnerBlock) {
+    CpuRounds<T> inner(p, ld, w, np, hp, ldn, mode, kInnerBlock, 1, ks);
+    run_rounds(inner, {});
+  } else {
+    ks.close_hops(p, ld, w, np, hp, ldn);
+  }
+}
+template void close_tile(const KernelSet<std::int32_t>&, Mode, std::int32_t*, i32*, i32*, i64, i64, int);
+template void close_tile(const KernelSet<std::int64_t>&, Mode, std::int64_t*, i32*, i32*, i64, i64, int);
+template void close_tile(const KernelSet<float>&, Mode, float*, i32*, i32*, i64, i64, int);
+template void close_tile(const KernelSet<double>&, Mode, double*, i32*, i32*, i64, i64, int);
+
+namespace {
 
 int threads_for(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 

@@ -59,8 +59,8 @@
 #include "cuda/fw_kernels.cuh"
 #include "cuda/ladder_kernels.cuh"
 #include "cpu/blocked_fw.hpp"
-#include "mpi/block_cyclic.hpp"
-#include "multigpu/gpu_rank.hpp"
+#include "dist/block_cyclic.hpp"
+#include "dist/gpu_rank.hpp"
 
 #define APSP_NCCL_TRY(call)                                                                          \
   do {                                                                                               \

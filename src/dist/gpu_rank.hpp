@@ -1,4 +1,4 @@
-// src/multigpu/gpu_rank.hpp — the multi-gpu driver as one MPI rank's GPU (internal; no CUDA, NCCL
+// src/dist/gpu_rank.hpp — the multi-gpu driver as one MPI rank's GPU (internal; no CUDA, NCCL
 // or MPI types here).
 //
 // The multi-gpu backend drives every GPU of one host from one process. The mpi backend with GPU
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "apsp/solve.hpp"
-#include "mpi/block_cyclic.hpp"
+#include "dist/block_cyclic.hpp"
 
 namespace apsp::detail::multigpu {
 

@@ -1,4 +1,4 @@
-// src/mpi/block_cyclic.hpp — the 2D block-cyclic layout shared by the mpi and multi-gpu backends.
+// src/dist/block_cyclic.hpp — the 2D block-cyclic layout shared by the mpi and multi-gpu backends.
 //
 // P workers form a Pr x Pc grid (as square as P allows, Pr <= Pc). The padded matrix is cut into
 // R x R tiles of B x B; tile (I, J) lives on worker (I mod Pr, J mod Pc), which stores its tiles

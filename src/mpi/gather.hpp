@@ -1,0 +1,133 @@
+// src/mpi/gather.hpp — rank 0 gathers a result matrix from the 2D block-cyclic tiles of every
+// rank (CPU and GPU ranks alike), in stripes of whole tile rows of about 32 MiB: the other ranks
+// send their rows of every stripe with MPI_Isend (GPU ranks copy stripe s+1 to pinned memory
+// while stripe s is sent), rank 0 receives stripe s+1 while it hands stripe s to the sink, or
+// assembles the whole matrix without one.
+#pragma once
+
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <vector>
+
+#include "mpi/mpi_common.hpp"
+
+namespace apsp::detail::mpi {
+
+inline constexpr i64 kStripeBytes = i64(32) << 20;
+
+/// One rank's side of gathering a result matrix to rank 0 (gather_to_root).
+template <class U> struct StripeSource {
+  Grid grid;
+  int rank = 0;
+  i64 n = 0, R = 0, B = 0;
+  /// Local row stride (elements) of rank q.
+  std::function<i64(int q)> ld_of;
+  /// This rank's local tile rows `lr` (contiguous, ld_of(rank) elements a row) in host memory,
+  /// valid until the next call with the same slot (0 or 1).
+  std::function<const U*(TileRange lr, int slot)> rows;
+  /// rows() copies into one buffer per slot (GPU ranks): a slot's send must end before it is refilled.
+  bool copies = false;
+};
+
+/// Gathers a matrix to rank 0 in stripes of whole tile rows (about kStripeBytes each), in row
+/// order: the other ranks send their local rows of every stripe (MPI_Isend), rank 0 receives
+/// stripe s+1 while it reassembles stripe s and hands it to `sink`, or copies it into `whole`
+/// (rows x whole_stride) without one. Only rank 0 calls the sink. If the sink throws, rank 0
+/// keeps receiving so that no rank hangs, then rethrows. Collective over `world`.
+template <class U>
+void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, const RowSink& sink, U* whole,
+                    i64 whole_stride, Dtype dtype, int threads) {
+  const Grid& grid = src.grid;
+  const i64 B = src.B, n = src.n;
+  const auto stripes = dist::output_stripes(src.R, B, src.R * B, i64(sizeof(U)), kStripeBytes);
+  const int tag0 = next_hops ? 1 << 20 : 0;
+  // Local tile rows of rank q in stripe s.
+  auto rows_of = [&](int q, const TileRange& s) {
+    return TileRange{Layout::first_local(s.begin, grid.Pr, grid.row_of(q)),
+                     Layout::first_local(s.end, grid.Pr, grid.row_of(q))};
+  };
+  if (src.rank != 0) {
+    std::vector<MPI_Request> sends;
+    MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // the send that last used each slot
+    const i64 ld = src.ld_of(src.rank);
+    for (std::size_t s = 0; s < stripes.size(); ++s) {
+      const TileRange lr = rows_of(src.rank, stripes[s]);
+      if (lr.empty()) continue;
+      const int slot = int(s % 2);
+      if (src.copies) APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
+      const U* data = src.rows(lr, slot);
+      MPI_Request req = MPI_REQUEST_NULL;
+      APSP_MPI_TRY(MPI_Isend(data, mpi_count((lr.end - lr.begin) * B * ld), mpi_type<U>(), 0, tag0 + int(s), world, &req));
+      if (src.copies) last[slot] = req;
+      else sends.push_back(req);
+    }
+    for (MPI_Request& r : last) sends.push_back(r);
+    APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+    return;
+  }
+  // Rank 0: receive stripe s+1 while stripe s is assembled and handed out.
+  std::vector<cpu::AlignedBuffer<U>> recv[2];
+  std::vector<MPI_Request> reqs[2];
+  for (auto& r : recv) r.resize(std::size_t(grid.P));
+  auto post = [&](std::size_t s) {
+    const int b = int(s % 2);
+    reqs[b].clear();
+    for (int q = 1; q < grid.P; ++q) {
+      const TileRange lr = rows_of(q, stripes[s]);
+      if (lr.empty()) continue;
+      const i64 count = (lr.end - lr.begin) * B * src.ld_of(q);
+      if (recv[b][q].size() < count) recv[b][q].resize(count);
+      reqs[b].emplace_back();
+      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s), world,
+                             &reqs[b].back()));
+    }
+  };
+  cpu::AlignedBuffer<U> out;
+  if (sink && !stripes.empty()) out.resize(std::min<i64>(stripes.front().end * B, src.R * B) * n);
+  std::exception_ptr failed;
+  if (!stripes.empty()) post(0);
+  for (std::size_t s = 0; s < stripes.size(); ++s) {
+    const int b = int(s % 2);
+    APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
+    if (s + 1 < stripes.size()) post(s + 1);
+    const i64 row0 = stripes[s].begin * B;
+    const i64 rows = std::min(stripes[s].end * B, n) - row0;
+    if (rows <= 0) continue;
+    const TileRange own = rows_of(0, stripes[s]);
+    const U* own_rows = own.empty() ? nullptr : src.rows(own, 0);
+    U* dst = sink ? out.get() : whole + row0 * whole_stride;
+    const i64 dst_ld = sink ? n : whole_stride;
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+    for (i64 r = 0; r < rows; ++r) {
+      const i64 gi = row0 + r, I = gi / B;
+      const int qr = int(I % grid.Pr);
+      for (int qc = 0; qc < grid.Pc; ++qc) {
+        const int q = grid.rank_of(qr, qc);
+        const TileRange lr = rows_of(q, stripes[s]);
+        const i64 q_ld = src.ld_of(q);
+        const U* base = q == 0 ? own_rows : recv[b][q].get();
+        const U* from = base + ((I / grid.Pr - lr.begin) * B + gi % B) * q_ld;
+        for (i64 lj = 0; lj * B < q_ld; ++lj) {
+          const i64 j0 = (lj * grid.Pc + qc) * B;
+          if (j0 >= n) break;
+          std::memcpy(dst + r * dst_ld + j0, from + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(U));
+        }
+      }
+    }
+    if (sink && !failed) {
+      try {
+        sink(RowBlock{row0, rows, n, n, dtype, out.get()});
+      } catch (...) {
+        failed = std::current_exception();  // keep receiving so no rank is left hanging
+      }
+    }
+  }
+  if (failed) std::rethrow_exception(failed);
+}
+
+}  // namespace apsp::detail::mpi
