@@ -25,7 +25,7 @@
 #   cp /usr/lib/x86_64-linux-gnu/libgtest*.a .gpu_deps/lib/ && cp -r ../shared/nthu-testcases .gpu_deps/
 #   rm -rf .gpu_snapshot && mkdir .gpu_snapshot && git archive HEAD | tar -x -C .gpu_snapshot
 # then run: OUT=$OUT scripts/gpu_check.sh --src .gpu_snapshot --deps .gpu_deps
-# Env: SANITIZE_TIMEOUT (s, default 600), BUILD_DIR, LOGDIR, APSP_WITH_MPI / APSP_WITH_NCCL (AUTO).
+# Env: PYTHON_BENCH=0 (step python: pytest only), SANITIZE_TIMEOUT (s, default 600), BUILD_DIR, LOGDIR, APSP_WITH_MPI / APSP_WITH_NCCL (AUTO).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -535,6 +535,8 @@ if has python; then
     rc=$?
     tail -3 "$OUTDIR/pytest.log"
     note "pytest (all, cuda included): rc=$rc $(tail -1 "$OUTDIR/pytest.log")"
+  fi
+  if [ -d "$BUILD/python/apsp" ] && [ "${PYTHON_BENCH:-1}" != 0 ]; then
     (cd "$SRC" && PYTHONPATH="$BUILD/python" PYTHONUNBUFFERED=1 timeout 900 python3 bench/profile.py --build "$BUILD" --cli "$APSP" \
       --backends cpu,cuda-naive,cuda,scipy --sizes ${PROFILE_SIZES:-1000,2048,5000,10000} --scipy-max-v 2048 \
       --out "$OUTDIR/profile_gpu" --note "scripts/gpu_check.sh --steps python") >"$OUTDIR/profile.log" 2>&1
