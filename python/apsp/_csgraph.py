@@ -33,6 +33,7 @@ _FW_UPDATES_PER_THREAD = 5e9     # float64 / int64; 4-byte types about twice tha
 _FW_UPDATES_GPU = 2e12           # a floor: float64 on an H100 (DESIGN.md)
 _ARCS_PER_THREAD = 2e8
 _HEAP_STEPS_PER_THREAD = 4e7
+_AUTO_GPU_MIN_V = 1024          # below: method='auto'/'FW' with backend='auto' solve on the cpu
 _gpu_usable = None
 
 
@@ -81,7 +82,7 @@ def _limit(limit):
 
 
 def _fw_cost(n, dtype, threads, backend):
-    if backend in ("cuda", "multi-gpu") or (backend == "auto" and _gpu_is_usable()):
+    if backend in ("cuda", "multi-gpu") or (backend == "auto" and n >= _AUTO_GPU_MIN_V and _gpu_is_usable()):
         return n ** 3 / _FW_UPDATES_GPU
     per_thread = _FW_UPDATES_PER_THREAD * (2 if dtype in ("int32", "float32") else 1)
     return n ** 3 / (per_thread * threads)
@@ -190,6 +191,10 @@ def _per_source(inp, idx, n, directed, unweighted, want_pred, limit, min_only, t
 def _floyd_warshall(inp, n, directed, unweighted, want_pred, want_next, dtype, backend, block, threads,
                     num_vertices):
     """[dist] (+ [pred]) (+ [next]) for every pair, from apsp's blocked Floyd-Warshall."""
+    # Small graphs stay on the cpu under backend='auto': a GPU call's fixed costs (context,
+    # upload) outweigh V^3 < 1.1e9 updates, and the cpu's tie rule is SciPy's on its test graphs.
+    if backend == "auto" and n < _AUTO_GPU_MIN_V:
+        backend = "cpu"
     # Predecessors are the next hops of the reversed graph, transposed. Solving the reversed
     # graph gives the transposed distances too, so one solve answers both.
     g, _ = inputs.to_graph(inp, directed, unweighted, want_pred, num_vertices)
@@ -252,7 +257,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
     dtype : None (float64, inf = unreachable, like SciPy) or int32/int64/float32/float64: the
         Floyd-Warshall solver's own type, returned as is (integer types mark unreachable with
         apsp.UNREACHABLE_INT32 / UNREACHABLE_INT64).
-    backend : "auto", "cpu", "cuda", "multi-gpu", "mpi" (Floyd-Warshall); block : tile size (1..4096);
+    backend : "auto", "cpu", "cuda", "multi-gpu", "mpi" (Floyd-Warshall; "auto" keeps graphs under
+    1024 vertices on the cpu, larger ones go to a usable GPU); block : tile size (1..4096);
     threads : CPU threads (None = all); return_next_hop : also the int32 next-hop matrix (-1 = none);
     num_vertices : V for an edge-list tuple.
 

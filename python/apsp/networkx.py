@@ -217,13 +217,32 @@ def _rows(a):
         yield from enumerate(block, start)
 
 
-def _length_dicts(a, cutoff):
+_hops_past_cutoff = None
+
+
+def _hop_cutoff_is_exclusive():
+    """How the installed NetworkX reads a hop cutoff: 2.x keeps hops h <= cutoff; 3.x keeps the
+    source and every h with h - 1 < cutoff (the same for whole cutoffs, one hop more for 2.5).
+    Asked once of NetworkX itself on a two-node path with cutoff 0.5."""
+    global _hops_past_cutoff
+    if _hops_past_cutoff is None:
+        nx = _nx()
+        _hops_past_cutoff = 1 in dict(nx.single_source_shortest_path_length(nx.path_graph(2), 0, cutoff=0.5))
+    return _hops_past_cutoff
+
+
+def _length_dicts(a, cutoff, hops=False):
     """NetworkX's single-source length dicts: reachable nodes within cutoff, nearest first."""
     nodes, integral = a.nodes, a.integral
-    limit = math.inf if cutoff is None else cutoff
     labels = _label_array(nodes)
     for i, row in _rows(a):
-        js = np.flatnonzero(np.isfinite(row) & (row <= limit))
+        if cutoff is None:
+            within = np.isfinite(row)
+        elif hops and _hop_cutoff_is_exclusive():
+            within = np.isfinite(row) & ((row <= 0) | (row - 1 < cutoff))
+        else:
+            within = np.isfinite(row) & (row <= cutoff)
+        js = np.flatnonzero(within)
         js = js[np.argsort(row[js], kind="stable")]
         d = row[js]
         vals = d.astype(np.int64).tolist() if integral else d.tolist()
@@ -311,12 +330,13 @@ def floyd_warshall(G, weight="weight"):
 def all_pairs_shortest_path_length(G, cutoff=None):
     """``networkx.all_pairs_shortest_path_length``: a generator of ``(node, {target: hops})``.
 
-    Each dict holds the nodes reachable within ``cutoff`` hops (all when None), the node itself
+    Each dict holds the nodes reachable within ``cutoff`` hops (all when None; a fractional cutoff
+    is read as the installed NetworkX reads it: 2.x floors it, 3.x keeps one hop more), the node itself
     with 0 included, nearest first. Edge weights are not read. The solve runs at the first
     ``next()``: one V x V matrix up to V = 4096, above that 512 sources at a time.
     """
     _nx()
-    yield from _length_dicts(_convert(G, None, weighted=False), cutoff)
+    yield from _length_dicts(_convert(G, None, weighted=False), cutoff, hops=True)
 
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):

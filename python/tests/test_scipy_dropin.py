@@ -316,3 +316,14 @@ def test_readme_python_example_runs_verbatim():
     assert out.returncode == 0, out.stderr
     expected = re.search(r"#\s*(.*)$", code.strip().splitlines()[-1]).group(1)
     assert out.stdout.strip() == expected.strip()
+
+
+def test_small_graphs_stay_on_the_cpu_under_auto(monkeypatch):
+    # backend='auto' below 1024 vertices: the cpu solves (ties as SciPy's), whatever GPU exists.
+    from apsp import _csgraph
+    seen = []
+    real = _csgraph.run
+    monkeypatch.setattr(_csgraph, "run", lambda g, backend, *a, **k: seen.append(backend) or real(g, backend, *a, **k))
+    D = np.array([[0, 3, 0], [0, 0, 4], [1, 0, 0.0]])
+    apsp.shortest_path(D, "FW", False, True)
+    assert seen and set(seen) == {"cpu"}
