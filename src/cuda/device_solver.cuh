@@ -1,17 +1,11 @@
-// src/cuda/device_solver.cuh — the single-GPU scheduler: one padded device matrix, the O(n*B)
-// panel buffers, the device-side build from the edge list and the round sequence (internal).
-//
-// DeviceFw<T> owns the device memory of one solve. build() uploads the edges in fixed-size chunks
-// and scatters them into a matrix initialised to 0 / unreachable, or for a dense graph (a view of
-// the caller's matrix) converts stripes of rows on the host straight into the padded matrix
-// (upload_dense: no edge list); rounds() runs blocked FW as the
-// shared RoundOps shape (close_pivot = closure_and_transpose, update_panels = one min-plus GEMM
-// launch for both panels, update_rest = one GEMM launch over all tiles), either launched one by
-// one on a stream or captured once into a CUDA graph and launched as one (small n: the launch
-// gaps are a visible share of the time there). Device memory: n_pad^2 + 3*B*n_pad + 2*B^2
-// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges (none for a dense graph:
-// its stripes pass through 16 MiB of pinned host memory); with paths also an
-// n_pad^2 int32 next-hop matrix and the out-edges in CSR form while it is computed.
+// src/cuda/device_solver.cuh — the single-GPU scheduler (internal): DeviceFw<T> owns one solve's
+// device memory (the padded matrix, O(n*B) panel buffers, next hops with --paths), builds the
+// matrix on the device from the edges (chunked upload, scatter) or from a dense view's stripes,
+// and runs blocked FW as RoundOps (close_pivot = closure_and_transpose, update_panels = one GEMM
+// launch for both panels, update_rest = one GEMM over all tiles), launched one by one or captured
+// into a CUDA graph; the int16x2 rounds (two capped int16 values a word) as RoundOps too. Device
+// memory: n_pad^2 + 3*B*n_pad + 2*B^2 elements plus at most kEdgeChunk edges in flight.
+// Launch configuration: launch.cuh. Reference: Venkataraman et al. (JEA 2003).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,7 +26,9 @@
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_memory.cuh"
+#include "cuda/host_arcs.hpp"
 #include "cuda/launch.cuh"
+#include "cuda/pacer.cuh"
 
 // Internal linkage, as in fw_kernels.cuh.
 namespace apsp::cuda {
@@ -48,15 +44,6 @@ inline std::size_t device_bytes_needed(std::int64_t n, std::size_t elem, std::in
          chunk * (4 + 4 + 8);
 }
 
-template <class T> void set_kernel_attributes() {
-  static const bool done = [] {
-    set_round_attributes<T>();
-    if constexpr (std::is_same_v<T, int>) set_s16_attributes();
-    return true;
-  }();
-  (void)done;
-}
-
 template <class T> class DeviceFw final : public detail::RoundOps {
  public:
   /// allocate_matrix = false: the int32 matrix is allocated by build() (int16x2 mode never
@@ -66,7 +53,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
         stream_(stream), d_(allocate_matrix ? std::size_t(n_pad_) * n_pad_ : 0), rowp_(std::size_t(kTile) * n_pad_),
         colT_(std::size_t(kTile) * n_pad_), csT_(std::size_t(kTile) * n_pad_), pS_(std::size_t(kTile) * kTile),
         pT_(std::size_t(kTile) * kTile) {
-    set_kernel_attributes<T>();
+    set_attributes_once<T>();
   }
 
   std::int64_t n() const { return n_; }
@@ -202,32 +189,9 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
   }
 
-  /// g's out-arcs sorted by source (CSR), as start_next() uploads them: host work only, no CUDA
-  /// call, so it can run on a thread of its own while the rounds run (a dense view read in place).
-  struct HostArcs {
-    std::vector<std::int64_t> row_ptr;
-    std::vector<std::int32_t> col;
-    std::vector<T> wt;
-  };
-  static HostArcs sort_arcs(const Graph& g) {
-    const std::int64_t n = g.num_vertices;
-    HostArcs a;
-    a.row_ptr.assign(std::size_t(n) + 1, 0);
-    auto each_arc = [&](auto&& f) { detail::for_each_arc(g, f); };
-    each_arc([&](std::int32_t u, std::int32_t, double) { ++a.row_ptr[u + 1]; });
-    for (std::int64_t i = 0; i < n; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
-    const std::int64_t A = a.row_ptr[n];
-    a.col.resize(std::size_t(std::max<std::int64_t>(A, 1)));
-    a.wt.resize(std::size_t(std::max<std::int64_t>(A, 1)));
-    std::vector<std::int64_t> fill(a.row_ptr.begin(), a.row_ptr.end() - 1);
-    each_arc([&](std::int32_t u, std::int32_t v, double w) {
-      const std::int64_t at = fill[u]++;
-      a.col[at] = v;
-      a.wt[at] = std::is_integral_v<T> ? T(std::llround(w)) : T(w);
-    });
-    detail::trace("cuda: next hops: out-arcs sorted by source");
-    return a;
-  }
+  /// g's out-arcs sorted by source (CSR), as start_next() uploads them (host_arcs.hpp).
+  using HostArcs = cuda::HostArcs<T>;
+  static HostArcs sort_arcs(const Graph& g) { return cuda::sort_arcs<T>(g); }
 
   /// sort_arcs + upload_arcs + launch_next in one go (on the caller's thread).
   void start_next(const Graph& g) {
@@ -497,34 +461,6 @@ template <class T> class DeviceFw final : public detail::RoundOps {
 
    private:
     DeviceFw& fw_;
-  };
-
-  /// Keeps the host at most kAhead rounds ahead of the GPU, so that a question asked before a
-  /// round is asked at the GPU's pace (kernels are queued in microseconds, run in milliseconds).
-  class Pacer {
-   public:
-    static constexpr int kAhead = 4;
-    Pacer(cudaStream_t s, bool on) : s_(s) {
-      if (on)
-        for (auto& e : ev_) APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    }
-    ~Pacer() {
-      for (auto& e : ev_)
-        if (e) cudaEventDestroy(e);
-    }
-    Pacer(const Pacer&) = delete;
-    Pacer& operator=(const Pacer&) = delete;
-    /// Called before round t is queued: waits until round t - kAhead - 1 has run. Returns true.
-    bool before_round(std::int64_t t) {
-      cudaEvent_t& e = ev_[t % kAhead];
-      if (t >= kAhead) APSP_CUDA_TRY(cudaEventSynchronize(e));
-      APSP_CUDA_TRY(cudaEventRecord(e, s_));
-      return true;
-    }
-
-   private:
-    cudaStream_t s_;
-    cudaEvent_t ev_[kAhead] = {};
   };
 
   bool read_flag() {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "apsp/errors.hpp"
 #include "cuda/cuda_check.hpp"
@@ -54,6 +55,16 @@ inline void set_s16_attributes() {
                                      int(closure_smem_bytes<int>())));
 }
 
+/// The cuda backend's: the rounds of T (and the int16x2 rounds for int32), once per process.
+template <class T> void set_attributes_once() {
+  static const bool done = [] {
+    set_round_attributes<T>();
+    if constexpr (std::is_same_v<T, int>) set_s16_attributes();
+    return true;
+  }();
+  (void)done;
+}
+
 // ---- the rounds ----
 
 /// closure_and_transpose: block 0 closes the pivot; `blocks` - 1 more transpose the pivot column.
@@ -69,7 +80,8 @@ inline void launch_closure_s16(const RoundArgsS16& a, std::int64_t blocks, cudaS
 /// of C, y: rows or, for Panels, 1 = row panel only / 2 = both panels).
 template <class T, GemmMode M>
 void launch_gemm(const RoundArgs<T>& a, std::int64_t tiles_x, std::int64_t tiles_y, cudaStream_t s) {
-  minplus_gemm_128x128<T, M><<<dim3(unsigned(tiles_x), unsigned(tiles_y)), gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a);
+  const dim3 grid{unsigned(tiles_x), unsigned(tiles_y)};
+  minplus_gemm_128x128<T, M><<<grid, gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 /// out[k][r] = d[r][k], k < kTile, r < rows (a multiple of 32): a column strip, k-major.
