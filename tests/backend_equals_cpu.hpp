@@ -27,20 +27,21 @@ namespace apsp::test {
 struct EqualsCpuCase {
   RandomGraphSpec spec;
   Dtype dtype = Dtype::Int32;
-  int block = 0;            ///< --block for the backend under test (0: its default)
+  int block = 0;  ///< --block for the backend under test (0: its default)
   bool paths = false;
-  bool streamed = true;     ///< through the sinks (the CLI's way); else Result::dist / next
-  std::vector<int> devices; ///< --devices
+  bool streamed = true;      ///< through the sinks (the CLI's way); else Result::dist / next
+  std::vector<int> devices;  ///< --devices
 };
 
 /// The backend under test and what its results must show.
 struct BackendUnderTest {
   Backend backend = Backend::Cpu;
-  std::string name;               ///< Result::backend
-  int reported_block = -1;        ///< Result::block (-1: not checked)
-  int ref_block = -1;             ///< the cpu reference's --block (-1: the case's block)
-  bool vs_cuda = false;           ///< distances also equal to --backend cuda where usable
-  std::int64_t cpu_up_to = -1;    ///< with vs_cuda and cuda usable: the cpu reference only up to this V
+  std::string name;         ///< Result::backend
+  int reported_block = -1;  ///< Result::block (-1: not checked)
+  int ref_block = -1;       ///< the cpu reference's --block (-1: the case's block)
+  bool vs_cuda = false;     ///< distances also equal to --backend cuda where usable
+  std::int64_t cpu_up_to =
+      -1;  ///< with vs_cuda and cuda usable: the cpu reference only up to this V
   std::function<bool()> is_root;  ///< this process receives the result (unset: always)
 };
 
@@ -53,9 +54,10 @@ inline bool backend_usable(const std::string& name) {
 
 inline std::string describe(const EqualsCpuCase& c) {
   std::ostringstream os;
-  os << "V=" << c.spec.V << " E=" << c.spec.E << " seed=" << c.spec.seed << " dtype=" << dtype_name(c.dtype)
-     << " w=" << c.spec.wmin << ".." << c.spec.wmax << " block=" << c.block << (c.paths ? " paths" : "")
-     << (c.streamed ? " streamed" : " whole") << (c.spec.directed ? "" : " undirected");
+  os << "V=" << c.spec.V << " E=" << c.spec.E << " seed=" << c.spec.seed
+     << " dtype=" << dtype_name(c.dtype) << " w=" << c.spec.wmin << ".." << c.spec.wmax
+     << " block=" << c.block << (c.paths ? " paths" : "") << (c.streamed ? " streamed" : " whole")
+     << (c.spec.directed ? "" : " undirected");
   if (!c.devices.empty()) os << " devices=" << c.devices.size();
   return os.str();
 }

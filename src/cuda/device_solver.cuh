@@ -30,7 +30,7 @@
 #include "cuda/launch.cuh"
 #include "cuda/pacer.cuh"
 
-// Internal linkage, as in fw_kernels.cuh.
+// Internal linkage, as in cuda/kernels/distances.cuh.
 namespace apsp::cuda {
 namespace {
 
@@ -95,7 +95,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       launch_scatter_edges_s16(d16_.get(), ld16(), src, dst, w, m, !g.directed, stream_);
     });
   }
-  /// band_lo: the rung's check (fw_kernels.cuh "the type ladder"): kept unless some cell lies in
+  /// band_lo: the rung's check (kernels/int16x2.cuh "the type ladder"): kept unless some cell lies in
   /// [band_lo, kInf16).
   /// `abandon` (optional) is asked before each round, at the GPU's pace (at most kAhead rounds
   /// queued): true drops the packed rounds there (sampled Dijkstra showed the band meanwhile).

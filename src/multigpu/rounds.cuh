@@ -16,7 +16,8 @@ namespace multigpu {
 namespace {
 
 /// Every round in T on `w` (distances, or next hops for 4-byte T).
-template <class T> void run_lookahead(Workers<T>& w, const ProgressFn& progress) {
+template <class T>
+void run_lookahead(Workers<T>& w, const ProgressFn& progress) {
   if (w.mode_ == Mode::Distances) {
     DistanceRounds<T> ops(w);
     run_rounds_lookahead(ops, progress);
@@ -38,7 +39,8 @@ inline bool run_packed(Workers<int>& w, const ProgressFn& progress, int band_lo,
 }
 
 /// int32 / int64 / float32 / float64 for T.
-template <class T> const char* type_name() {
+template <class T>
+const char* type_name() {
   return std::is_same_v<T, int>     ? "int32"
          : std::is_same_v<T, long>  ? "int64"
          : std::is_same_v<T, float> ? "float32"
