@@ -37,7 +37,7 @@ class PackedRounds final : public LookaheadOps {
     return true;
   }
 
-  /// int16x2 rounds next (T = int, distances; s16_fits()): packs every GPU's built int32
+  /// int16x2 rounds next (distances; fits()): packs every GPU's built int32
   /// matrix, which stays as built for a fall-back.
   void begin() {
     APSP_EXPECTS(w_.mode_ == Mode::Distances, "int16x2 rounds are for distances");
@@ -60,6 +60,7 @@ class PackedRounds final : public LookaheadOps {
   /// `agree` turns this process's answer ("some GPU here is in the band") into the grid's (an
   /// mpi GPU rank: an OR over the ranks).
   bool end(int band_lo, const std::function<bool(bool)>& agree = {}) {
+    APSP_EXPECTS(ld16_ > 0, "PackedRounds::end without begin");
     bool bad = false;
     for (auto& p : w_.gpus_) {
       Gpu<T>& q = *p;
@@ -95,7 +96,7 @@ class PackedRounds final : public LookaheadOps {
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       const i64 li = q.L.local_row(t), lj = q.L.local_col(t);
       // t = 0 with d at the pivot: block 0 closes it in place (csT's first tile gets P*^T; the
-      // transpose in panels_s16 rewrites csT).
+      // transpose in panels() rewrites csT).
       const cuda::RoundArgsS16 a{q.D16.get() + li * kTile * ld16_ + lj * (kTile / 2), ld16_, q.csT.get(), w_.ldt_,
                                  q.piv[slot].get(), reinterpret_cast<unsigned*>(q.piv[slot].get() + kTile * kTile), 0};
       cuda::launch_closure_s16(a, 1, q.look);
