@@ -20,6 +20,7 @@
 #include "apsp/solve.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "dist/block_cyclic.hpp"
+#include "backend_equals_cpu.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_MPI
@@ -43,8 +44,6 @@ int world_rank() {
 }
 #endif
 
-using Collector = apsp::test::StripeCollector;
-
 // These tests are about CPU ranks (next hops identical to the cpu backend with the same --block):
 // keep them on CPU ranks where GPUs exist too (tests/test_mpi_gpu.cpp covers GPU ranks). Set
 // before main(), so before any solve.
@@ -53,60 +52,20 @@ using Collector = apsp::test::StripeCollector;
 // backend repeats op for op), not derived from the edges afterwards (src/cpu/next_hops.hpp).
 [[maybe_unused]] const int kTrackedNextHops = setenv("APSP_CPU_NEXT", "tracked", 1);
 
-struct Case {
-  RandomGraphSpec spec;
-  Dtype dtype = Dtype::Int32;
-  int block = 32;
-  bool paths = false;
-};
+using Case = apsp::test::EqualsCpuCase;
+using Collector = apsp::test::StripeCollector;
 
-[[maybe_unused]] std::string describe(const Case& c) {
-  return "V=" + std::to_string(c.spec.V) + " E=" + std::to_string(c.spec.E) + " seed=" + std::to_string(c.spec.seed) +
-         " dtype=" + apsp::dtype_name(c.dtype) + " block=" + std::to_string(c.block) + (c.paths ? " paths" : "") +
-         (c.spec.directed ? "" : " undirected");
-}
-
+/// `c` on CPU ranks (every rank solves; rank 0 compares): tests/backend_equals_cpu.hpp.
 void check_against_cpu(const Case& c) {
 #ifndef APSP_WITH_MPI
   (void)c;
   GTEST_SKIP() << "the mpi backend is not built (no MPI at configure time)";
 #else
-  SCOPED_TRACE(describe(c));
-  const apsp::Graph g = apsp::test::random_graph(c.spec);
-  apsp::SolveOptions o;
-  o.dtype = c.dtype;
-  o.block = c.block;
-  o.paths = c.paths;
-  o.backend = apsp::Backend::Mpi;
-  Collector dist, next;
-  o.dist_sink = dist.sink();
-  if (c.paths) o.next_sink = next.sink();
-  const apsp::Result r = apsp::solve(g, o);
-  EXPECT_EQ(r.backend, "mpi");
-  EXPECT_TRUE(r.dist.empty()) << "a streaming backend must leave Result::dist empty";
-  EXPECT_TRUE(r.next.empty());
-  if (world_rank() != 0) {
-    EXPECT_TRUE(dist.m.empty()) << "only rank 0 may call the sink";
-    return;
-  }
-  ASSERT_EQ(dist.check(), "");
-  apsp::SolveOptions ref = o;
-  ref.backend = apsp::Backend::Cpu;
-  ref.dist_sink = nullptr;
-  ref.next_sink = nullptr;
-  const apsp::Result want = apsp::solve(g, ref);
-  if (c.spec.V > 1) {
-    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
-  }
-  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
-  if (c.paths) {
-    ASSERT_EQ(next.check(), "");
-    if (apsp::detail::cpu::positive_weights(g, c.dtype)) {
-      EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
-    } else {
-      EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
-    }
-  }
+  apsp::test::BackendUnderTest mpi;
+  mpi.backend = apsp::Backend::Mpi;
+  mpi.name = "mpi";
+  mpi.is_root = [] { return world_rank() == 0; };
+  apsp::test::expect_equals_cpu(mpi, c);
 #endif
 }
 

@@ -31,6 +31,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
+#include "backend_equals_cpu.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_MPI
@@ -107,12 +108,6 @@ std::string why_no_gpu_ranks() {
 #endif
 }
 
-bool cuda_usable() {
-  for (const auto& b : apsp::backends())
-    if (b.name == "cuda") return b.usable;
-  return false;
-}
-
 /// APSP_MPI_GPU for the following solves; nullptr unsets it (automatic choice).
 void set_gpu_env(const char* value) {
   if (value) setenv("APSP_MPI_GPU", value, 1);
@@ -126,13 +121,7 @@ void set_gpu_env(const char* value) {
     set_gpu_env("1");                                                                    \
   } while (0)
 
-struct Case {
-  RandomGraphSpec spec;
-  Dtype dtype = Dtype::Int32;
-  bool paths = false;
-  bool streamed = true;  ///< through the sinks (the CLI's way); else the whole matrix on rank 0
-  std::vector<int> devices;
-};
+using Case = apsp::test::EqualsCpuCase;
 
 Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::Int32, bool paths = false) {
   Case c;
@@ -146,69 +135,23 @@ Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::I
   return c;
 }
 
-std::string describe(const Case& c) {
-  std::ostringstream os;
-  os << "V=" << c.spec.V << " E=" << c.spec.E << " seed=" << c.spec.seed << " dtype=" << apsp::dtype_name(c.dtype)
-     << " w=" << c.spec.wmin << ".." << c.spec.wmax << (c.paths ? " paths" : "") << (c.streamed ? " streamed" : " whole")
-     << (c.spec.directed ? "" : " undirected") << " ranks_on_host=" << ranks_on_host();
-  return os.str();
+std::string describe_here(const Case& c) {
+  return apsp::test::describe(c) + " ranks_on_host=" + std::to_string(ranks_on_host());
 }
 
-/// Solves `c` with --backend mpi (GPU ranks forced by the caller) and, on rank 0, compares with the
-/// single-device backends.
+/// Solves `c` with --backend mpi (GPU ranks forced by the caller) and, on rank 0, compares with
+/// `--backend cpu --block 128` and, for distances, `--backend cuda` where usable
+/// (tests/backend_equals_cpu.hpp).
 void check_against_single_device(const Case& c) {
-  SCOPED_TRACE(describe(c));
-  const apsp::Graph g = apsp::test::random_graph(c.spec);
-  apsp::SolveOptions o;
-  o.dtype = c.dtype;
-  o.paths = c.paths;
-  o.devices = c.devices;
-  o.backend = apsp::Backend::Mpi;
-  Collector dist, next;
-  if (c.streamed) {
-    o.dist_sink = dist.sink();
-    if (c.paths) o.next_sink = next.sink();
-  }
-  apsp::Result r = apsp::solve(g, o);
-  EXPECT_EQ(r.backend, "mpi");
-  EXPECT_EQ(r.block, kGpuTile) << "GPU ranks report the GPU tile";
-  if (world_rank() != 0) {
-    EXPECT_TRUE(r.dist.empty()) << "only rank 0 receives the result";
-    EXPECT_TRUE(dist.m.empty()) << "only rank 0 may call the sink";
-    return;
-  }
-  if (c.streamed) {
-    EXPECT_TRUE(r.dist.empty()) << "a streaming backend must leave Result::dist empty";
-    ASSERT_EQ(dist.check(), "");
-    if (c.paths) {
-      ASSERT_EQ(next.check(), "");
-    }
-  } else {
-    dist.m = std::move(r.dist);
-    next.m = std::move(r.next);
-  }
-  apsp::SolveOptions ref;
-  ref.dtype = c.dtype;
-  ref.paths = c.paths;
-  ref.block = kGpuTile;
-  ref.backend = apsp::Backend::Cpu;
-  const apsp::Result want = apsp::solve(g, ref);
-  if (c.spec.V > 1) {
-    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
-  }
-  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "") << "vs --backend cpu";
-  if (!c.paths && cuda_usable()) {
-    ref.backend = apsp::Backend::Cuda;
-    ref.block = 0;
-    EXPECT_EQ(apsp::test::compare(dist.m, apsp::solve(g, ref).dist), "") << "vs --backend cuda";
-  }
-  if (c.paths) {
-    if (c.streamed && c.spec.wmin <= 0) {
-      EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
-    } else {
-      EXPECT_EQ(apsp::test::compare(next.m, want.next), "") << "next hops vs --backend cpu --block 128";
-    }
-  }
+  SCOPED_TRACE("ranks_on_host=" + std::to_string(ranks_on_host()));
+  apsp::test::BackendUnderTest mpi;
+  mpi.backend = apsp::Backend::Mpi;
+  mpi.name = "mpi";
+  mpi.reported_block = kGpuTile;  // GPU ranks report the GPU tile
+  mpi.ref_block = kGpuTile;
+  mpi.vs_cuda = true;
+  mpi.is_root = [] { return world_rank() == 0; };
+  apsp::test::expect_equals_cpu(mpi, c);
 }
 
 class MpiGpu : public ::testing::Test {
@@ -263,7 +206,7 @@ TEST_F(MpiGpu, Int16RungKeptAndDropped) {
   setenv("APSP_CUDA_INT16", "1", 1);
   for (const bool chain : {false, true}) {
     Case c = make(chain ? 1501 : 1300, 6000, chain ? 9701 : 9702);
-    SCOPED_TRACE(describe(c) + (chain ? " chain" : ""));
+    SCOPED_TRACE(describe_here(c) + (chain ? " chain" : ""));
     apsp::Graph g = apsp::test::random_graph(c.spec);
     if (chain) {  // 0 -> 1 -> ... -> V-1, weight 1000 each: distances to 1.5e6
       g = apsp::Graph{};
@@ -293,7 +236,7 @@ TEST_F(MpiGpu, CheckedInt32KeptAndDropped) {
   for (const bool chain : {false, true}) {
     Case c = make(700, 3500, chain ? 9801 : 9802, Dtype::Int64);
     c.spec.wmax = 2000000;  // (V-1) * max w > 2^30: the bound asks for int64
-    SCOPED_TRACE(describe(c) + (chain ? " chain" : ""));
+    SCOPED_TRACE(describe_here(c) + (chain ? " chain" : ""));
     apsp::Graph g = apsp::test::random_graph(c.spec);
     if (chain) {  // nine new vertices in a chain of their own: d = 8 kW > 2^30-1 at its ends
       const auto b = std::int32_t(g.num_vertices);

@@ -26,6 +26,7 @@
 #include "core/reference.hpp"
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
+#include "backend_equals_cpu.hpp"
 #include "support.hpp"
 
 #ifdef APSP_WITH_NCCL
@@ -66,44 +67,31 @@ using Collector = apsp::test::StripeCollector;
 [[maybe_unused]] const int kTrackedNextHops = setenv("APSP_CPU_NEXT", "tracked", 1);
 
 apsp::Backend single_device() {
-  for (const auto& b : apsp::backends())
-    if (b.name == "cuda" && b.usable) return apsp::Backend::Cuda;
-  return apsp::Backend::Cpu;
+  return apsp::test::backend_usable("cuda") ? apsp::Backend::Cuda : apsp::Backend::Cpu;
+}
+
+/// The multi-gpu backend on `devices`, distances streamed: equal to the cuda backend where usable
+/// and to the cpu backend (up to V = 700 where cuda is usable; tests/backend_equals_cpu.hpp).
+apsp::test::BackendUnderTest multi_gpu() {
+  apsp::test::BackendUnderTest b;
+  b.backend = apsp::Backend::MultiGpu;
+  b.name = "multi-gpu";
+  b.ref_block = 0;
+  b.vs_cuda = true;
+  b.cpu_up_to = 700;
+  return b;
 }
 
 void check_case(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, const std::vector<int>& devices,
                 bool undirected = false) {
-  std::ostringstream what;
-  what << "V=" << V << " E=" << E << " seed=" << seed << " dtype=" << apsp::dtype_name(t) << " gpus=" << devices.size();
-  SCOPED_TRACE(what.str());
-  RandomGraphSpec s;
-  s.V = V;
-  s.E = E;
-  s.seed = seed;
-  s.directed = !undirected;
-  const apsp::Graph g = apsp::test::random_graph(s);
-  apsp::SolveOptions o;
-  o.dtype = t;
-  o.backend = apsp::Backend::MultiGpu;
-  o.devices = devices;
-  Collector got;
-  o.dist_sink = got.sink();
-  const apsp::Result r = apsp::solve(g, o);
-  EXPECT_EQ(r.backend, "multi-gpu");
-  EXPECT_TRUE(r.dist.empty());
-  ASSERT_EQ(got.check(), "");
-  apsp::SolveOptions ref;
-  ref.dtype = t;
-  ref.backend = single_device();
-  const apsp::Result want = apsp::solve(g, ref);
-  if (V > 1) {
-    ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
-  }
-  EXPECT_EQ(apsp::test::compare(got.m, want.dist), "") << "vs " << want.backend;
-  if (V <= 700 && ref.backend != apsp::Backend::Cpu) {
-    ref.backend = apsp::Backend::Cpu;
-    EXPECT_EQ(apsp::test::compare(got.m, apsp::solve(g, ref).dist), "") << "vs cpu";
-  }
+  apsp::test::EqualsCpuCase c;
+  c.spec.V = V;
+  c.spec.E = E;
+  c.spec.seed = seed;
+  c.spec.directed = !undirected;
+  c.dtype = t;
+  c.devices = devices;
+  apsp::test::expect_equals_cpu(multi_gpu(), c);
 }
 
 std::vector<int> first(int k) {
@@ -164,54 +152,25 @@ TEST(MultiGpu, RefusesWhatItCannotDo) {
   EXPECT_THROW((void)apsp::solve(g, o), apsp::UsageError);
 }
 
-// With --paths the tiles are updated exactly as the cpu backend does (see multigpu_backend.cu):
+// With --paths the tiles are updated exactly as the cpu backend does (multigpu/rounds_paths.cuh):
 // distances and next hops must equal `--backend cpu --block 128` bit for bit, except for streamed
 // next hops of graphs with zero-weight edges (hop-count tie rule): there every walk must end at its
 // target with the shortest length.
 void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, double wmin, double wmax,
                  const std::vector<int>& devices, bool streamed) {
-  std::ostringstream what;
-  what << "paths V=" << V << " E=" << E << " seed=" << seed << " dtype=" << apsp::dtype_name(t) << " w=" << wmin
-       << ".." << wmax << " gpus=" << devices.size() << (streamed ? " streamed" : " whole");
-  SCOPED_TRACE(what.str());
-  RandomGraphSpec s;
-  s.V = V;
-  s.E = E;
-  s.seed = seed;
-  s.wmin = wmin;
-  s.wmax = wmax;
-  const apsp::Graph g = apsp::test::random_graph(s);
-  apsp::SolveOptions o;
-  o.dtype = t;
-  o.paths = true;
-  o.backend = apsp::Backend::MultiGpu;
-  o.devices = devices;
-  Collector dist, next;
-  if (streamed) {
-    o.dist_sink = dist.sink();
-    o.next_sink = next.sink();
-  }
-  apsp::Result r = apsp::solve(g, o);
-  if (streamed) {
-    ASSERT_EQ(dist.check(), "");
-    ASSERT_EQ(next.check(), "");
-  } else {
-    dist.m = std::move(r.dist);
-    next.m = std::move(r.next);
-  }
-  apsp::SolveOptions ref;
-  ref.dtype = t;
-  ref.paths = true;
-  ref.block = 128;
-  ref.backend = apsp::Backend::Cpu;
-  const apsp::Result want = apsp::solve(g, ref);
-  ASSERT_GT(apsp::test::finite_off_diagonal(want.dist), 0) << "trivial test input";
-  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
-  if (streamed && wmin <= 0) {
-    EXPECT_EQ(apsp::test::check_next_hop_walks(g, dist.m, next.m), "");
-  } else {
-    EXPECT_EQ(apsp::test::compare(next.m, want.next), "");
-  }
+  apsp::test::EqualsCpuCase c;
+  c.spec.V = V;
+  c.spec.E = E;
+  c.spec.seed = seed;
+  c.spec.wmin = wmin;
+  c.spec.wmax = wmax;
+  c.dtype = t;
+  c.paths = true;
+  c.streamed = streamed;
+  c.devices = devices;
+  apsp::test::BackendUnderTest b = multi_gpu();
+  b.ref_block = 128;
+  apsp::test::expect_equals_cpu(b, c);
 }
 
 TEST(MultiGpu, PathsMatchCpu) {

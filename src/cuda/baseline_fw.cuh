@@ -13,7 +13,7 @@
 
 #include "cuda/cuda_check.hpp"
 
-// Internal linkage, as in fw_kernels.cuh.
+// Internal linkage, as in cuda/kernels/distances.cuh.
 namespace apsp::cuda::baseline {
 namespace {
 

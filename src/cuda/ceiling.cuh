@@ -17,7 +17,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/fw_kernels.cuh"
 
-// Internal linkage, as in fw_kernels.cuh.
+// Internal linkage, as in cuda/kernels/distances.cuh.
 namespace apsp::cuda {
 namespace {
 

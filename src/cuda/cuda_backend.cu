@@ -52,7 +52,7 @@ std::string gib(std::size_t b) {
 /// The int16x2 rung (int32 distances in two int16 halves of a word, capped at kInf16): worth a
 /// try when the graph is big enough for the rounds to dominate (below, the packed pass and the
 /// checks gain little: lab, 4096 -> 1.3x) and its weights lie below the cap. The result check
-/// (band [kInf16 - W, kInf16), fw_kernels.cuh) decides whether it is kept; sampled Dijkstra
+/// (band [kInf16 - W, kInf16), kernels/int16x2.cuh) decides whether it is kept; sampled Dijkstra
 /// (evidence) skips it where a distance already reaches that band.
 /// APSP_CUDA_INT16=0 never tries, =1 always tries where the weights allow (no evidence asked).
 enum class Int16Try { No, IfNoEvidence, Forced };

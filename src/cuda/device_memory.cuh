@@ -16,7 +16,7 @@
 #include "core/reference.hpp"
 #include "cuda/cuda_check.hpp"
 
-// Internal linkage, as in fw_kernels.cuh.
+// Internal linkage, as in cuda/kernels/distances.cuh.
 namespace apsp::cuda {
 namespace {
 

@@ -1,17 +1,11 @@
-// src/cuda/device_solver.cuh — the single-GPU scheduler: one padded device matrix, the O(n*B)
-// panel buffers, the device-side build from the edge list and the round sequence (internal).
-//
-// DeviceFw<T> owns the device memory of one solve. build() uploads the edges in fixed-size chunks
-// and scatters them into a matrix initialised to 0 / unreachable, or for a dense graph (a view of
-// the caller's matrix) converts stripes of rows on the host straight into the padded matrix
-// (upload_dense: no edge list); rounds() runs blocked FW as the
-// shared RoundOps shape (close_pivot = closure_and_transpose, update_panels = one min-plus GEMM
-// launch for both panels, update_rest = one GEMM launch over all tiles), either launched one by
-// one on a stream or captured once into a CUDA graph and launched as one (small n: the launch
-// gaps are a visible share of the time there). Device memory: n_pad^2 + 3*B*n_pad + 2*B^2
-// elements, plus a fixed edge-upload buffer of at most kEdgeChunk edges (none for a dense graph:
-// its stripes pass through 16 MiB of pinned host memory); with paths also an
-// n_pad^2 int32 next-hop matrix and the out-edges in CSR form while it is computed.
+// src/cuda/device_solver.cuh — the single-GPU scheduler (internal): DeviceFw<T> owns one solve's
+// device memory (the padded matrix, O(n*B) panel buffers, next hops with --paths), builds the
+// matrix on the device from the edges (chunked upload, scatter) or from a dense view's stripes,
+// and runs blocked FW as RoundOps (close_pivot = closure_and_transpose, update_panels = one GEMM
+// launch for both panels, update_rest = one GEMM over all tiles), launched one by one or captured
+// into a CUDA graph; the int16x2 rounds (two capped int16 values a word) as RoundOps too. Device
+// memory: n_pad^2 + 3*B*n_pad + 2*B^2 elements plus at most kEdgeChunk edges in flight.
+// Launch configuration: launch.cuh. Reference: Venkataraman et al. (JEA 2003).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,10 +26,11 @@
 #include "core/rounds.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_memory.cuh"
-#include "cuda/fw_kernels.cuh"
-#include "cuda/ladder_kernels.cuh"
+#include "cuda/host_arcs.hpp"
+#include "cuda/launch.cuh"
+#include "cuda/pacer.cuh"
 
-// Internal linkage, as in fw_kernels.cuh.
+// Internal linkage, as in cuda/kernels/distances.cuh.
 namespace apsp::cuda {
 namespace {
 
@@ -49,29 +44,6 @@ inline std::size_t device_bytes_needed(std::int64_t n, std::size_t elem, std::in
          chunk * (4 + 4 + 8);
 }
 
-template <class T> void set_kernel_attributes() {
-  static const bool done = [] {
-    APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(gemm_smem_bytes<T>())));
-    APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Rest>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(gemm_smem_bytes<T>())));
-    APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       int(closure_smem_bytes<T>())));
-    if constexpr (std::is_same_v<T, int>) {
-      APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
-      APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::RowPanel>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
-      APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::Rest>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, int(kGemmSmemBytes)));
-      APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose_s16, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(kClosureSmemBytes)));
-    }
-    return true;
-  }();
-  (void)done;
-}
-
 template <class T> class DeviceFw final : public detail::RoundOps {
  public:
   /// allocate_matrix = false: the int32 matrix is allocated by build() (int16x2 mode never
@@ -81,7 +53,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
         stream_(stream), d_(allocate_matrix ? std::size_t(n_pad_) * n_pad_ : 0), rowp_(std::size_t(kTile) * n_pad_),
         colT_(std::size_t(kTile) * n_pad_), csT_(std::size_t(kTile) * n_pad_), pS_(std::size_t(kTile) * kTile),
         pT_(std::size_t(kTile) * kTile) {
-    set_kernel_attributes<T>();
+    set_attributes_once<T>();
   }
 
   std::int64_t n() const { return n_; }
@@ -91,16 +63,14 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// d = 0 diagonal / unreachable elsewhere, then every edge (min for duplicates). A dense graph
   /// is converted on the host, padding included, and uploaded in stripes (synchronizes).
   void build(const Graph& g) {
-    const int threads = 256;
     if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
     if (g.is_dense()) {
       upload_dense<T>(g, inf_value<T>(), n_pad_, {}, n_pad_, {}, d_.get(), n_pad_, stream_);
       return;
     }
-    init_matrix<T><<<1024, threads, 0, stream_>>>(d_.get(), n_pad_);
-    APSP_CUDA_CHECK_LAUNCH(stream_);
-    upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m, int blocks) {
-      scatter_edges<T><<<blocks, threads, 0, stream_>>>(d_.get(), n_pad_, src, dst, w, m, !g.directed);
+    launch_init_matrix<T>(d_.get(), n_pad_, stream_);
+    upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m) {
+      launch_scatter_edges<T>(d_.get(), n_pad_, src, dst, w, m, !g.directed, stream_);
     });
   }
 
@@ -120,27 +90,25 @@ template <class T> class DeviceFw final : public detail::RoundOps {
                                  reinterpret_cast<std::int16_t*>(d16_.get()), 2 * ld16(), stream_);
       return;
     }
-    init_s16<<<2048, 256, 0, stream_>>>(d16_.get(), n_pad_, ld16());
-    APSP_CUDA_CHECK_LAUNCH(stream_);
-    upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m, int blocks) {
-      scatter_edges_s16<<<blocks, 256, 0, stream_>>>(d16_.get(), ld16(), src, dst, w, m, !g.directed);
+    launch_init_s16(d16_.get(), n_pad_, ld16(), stream_);
+    upload_edges(g, [&](const std::int32_t* src, const std::int32_t* dst, const double* w, std::int64_t m) {
+      launch_scatter_edges_s16(d16_.get(), ld16(), src, dst, w, m, !g.directed, stream_);
     });
   }
-  /// band_lo: the rung's check (fw_kernels.cuh "the type ladder"): kept unless some cell lies in
+  /// band_lo: the rung's check (kernels/int16x2.cuh "the type ladder"): kept unless some cell lies in
   /// [band_lo, kInf16).
   /// `abandon` (optional) is asked before each round, at the GPU's pace (at most kAhead rounds
   /// queued): true drops the packed rounds there (sampled Dijkstra showed the band meanwhile).
   bool rounds_packed(const ProgressFn& progress, int band_lo, const std::function<bool()>& abandon = {}) {
-    const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
+    PackedRounds ops(*this);
     Pacer pace(stream_, bool(abandon));
-    for (std::int64_t t = 0; t < R_; ++t) {
-      if (abandon && pace.before_round(t) && abandon()) {
-        APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
-        release_s16();
-        return false;
-      }
-      for (int part = 0; part < 4; ++part) s16_round_part(t, part);
-      if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
+    std::int64_t t = 0;
+    const bool done = abandon ? detail::run_rounds(ops, progress, [&] { return pace.before_round(t++) && abandon(); })
+                              : detail::run_rounds(ops, progress);
+    if (!done) {
+      APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+      release_s16();
+      return false;
     }
     if (s16_in_band(band_lo)) {
       release_s16();
@@ -150,11 +118,10 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     return true;
   }
 
-  /// Uploads the edges in chunks of at most kEdgeChunk and calls scatter(src, dst, w, m, blocks)
-  /// (which launches on the stream) for each; synchronizes before the chunk buffers go.
+  /// Uploads the edges in chunks of at most kEdgeChunk and calls scatter(src, dst, w, m) (which
+  /// launches on the stream) for each; synchronizes before the chunk buffers go.
   template <class F> void upload_edges(const Graph& g, F&& scatter) {
     APSP_EXPECTS(!g.is_dense(), "upload_edges needs an edge list");
-    const int threads = 256;
     const std::int64_t E = std::int64_t(g.num_edges());
     if (E == 0) return;
     const std::int64_t chunk = std::min(E, kEdgeChunk);
@@ -182,9 +149,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
         APSP_CUDA_TRY(cudaMemcpyAsync(w.get() + p0, h + 8 * k, k * 8, cudaMemcpyHostToDevice, stream_));
         APSP_CUDA_TRY(cudaEventRecord(stage_.done(b), stream_));
       }
-      const int blocks = int(std::min<std::int64_t>((m + threads - 1) / threads, 4096));
-      scatter(src.get(), dst.get(), w.get(), m, blocks);
-      APSP_CUDA_CHECK_LAUNCH(stream_);
+      scatter(src.get(), dst.get(), w.get(), m);
     }
     // The chunk buffers are freed when this returns; the stream must be done with them.
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
@@ -224,32 +189,9 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
   }
 
-  /// g's out-arcs sorted by source (CSR), as start_next() uploads them: host work only, no CUDA
-  /// call, so it can run on a thread of its own while the rounds run (a dense view read in place).
-  struct HostArcs {
-    std::vector<std::int64_t> row_ptr;
-    std::vector<std::int32_t> col;
-    std::vector<T> wt;
-  };
-  static HostArcs sort_arcs(const Graph& g) {
-    const std::int64_t n = g.num_vertices;
-    HostArcs a;
-    a.row_ptr.assign(std::size_t(n) + 1, 0);
-    auto each_arc = [&](auto&& f) { detail::for_each_arc(g, f); };
-    each_arc([&](std::int32_t u, std::int32_t, double) { ++a.row_ptr[u + 1]; });
-    for (std::int64_t i = 0; i < n; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
-    const std::int64_t A = a.row_ptr[n];
-    a.col.resize(std::size_t(std::max<std::int64_t>(A, 1)));
-    a.wt.resize(std::size_t(std::max<std::int64_t>(A, 1)));
-    std::vector<std::int64_t> fill(a.row_ptr.begin(), a.row_ptr.end() - 1);
-    each_arc([&](std::int32_t u, std::int32_t v, double w) {
-      const std::int64_t at = fill[u]++;
-      a.col[at] = v;
-      a.wt[at] = std::is_integral_v<T> ? T(std::llround(w)) : T(w);
-    });
-    detail::trace("cuda: next hops: out-arcs sorted by source");
-    return a;
-  }
+  /// g's out-arcs sorted by source (CSR), as start_next() uploads them (host_arcs.hpp).
+  using HostArcs = cuda::HostArcs<T>;
+  static HostArcs sort_arcs(const Graph& g) { return cuda::sort_arcs<T>(g); }
 
   /// sort_arcs + upload_arcs + launch_next in one go (on the caller's thread).
   void start_next(const Graph& g) {
@@ -280,16 +222,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     cudaStream_t ns = next_job_.stream;
     APSP_CUDA_TRY(cudaEventRecord(next_job_.after, stream_));  // the rounds
     APSP_CUDA_TRY(cudaStreamWaitEvent(ns, next_job_.after, 0));
-    // Column chunks whose V x chunk slab of d stays in L2 (about 24 MiB of H100/H200's 50 MiB):
-    // 4 columns a thread, 32..256 threads a block.
-    int threads = 256;
-    while (threads > 32 && std::int64_t(threads) * 4 * n_ * std::int64_t(sizeof(T)) > (std::int64_t(24) << 20))
-      threads /= 2;
-    const std::int64_t chunks = (n_ + 4 * threads - 1) / (4 * threads);
-    APSP_EXPECTS(n_ <= std::int64_t(0x7fffffff) && chunks <= 65535, "compute_next: V too large for its grid");
-    next_hops_from_edges<T><<<dim3(unsigned(n_), unsigned(chunks)), unsigned(threads), 0, ns>>>(
-        d_.get(), n_pad_, n_, next_job_.row.get(), next_job_.col.get(), next_job_.wt.get(), next_.get());
-    APSP_CUDA_CHECK_LAUNCH(ns);
+    launch_next_hops_from_edges<T>(d_.get(), n_pad_, n_, next_job_.row.get(), next_job_.col.get(),
+                                   next_job_.wt.get(), next_.get(), ns);
     next_job_.pending = true;
   }
   /// Waits for start_next()'s kernel and frees its arc lists.
@@ -308,18 +242,13 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   // ---- RoundOps ----
   std::int64_t num_rounds() const override { return R_; }
   void close_pivot(std::int64_t t) override {
-    closure_and_transpose<T><<<unsigned(1 + R_), kClosureThreads, closure_smem_bytes<T>(), stream_>>>(args(t));
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_closure<T>(args(t), 1 + R_, stream_);
   }
   void update_panels(std::int64_t t) override {
-    minplus_gemm_128x128<T, GemmMode::Panels>
-        <<<dim3(unsigned(R_), 2), gemm_threads<T>(), gemm_smem_bytes<T>(), stream_>>>(args(t));
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_gemm<T, GemmMode::Panels>(args(t), R_, 2, stream_);
   }
   void update_rest(std::int64_t t) override {
-    minplus_gemm_128x128<T, GemmMode::Rest>
-        <<<dim3(unsigned(R_), unsigned(R_)), gemm_threads<T>(), gemm_smem_bytes<T>(), stream_>>>(args(t));
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_gemm<T, GemmMode::Rest>(args(t), R_, R_, stream_);
   }
 
   /// int32 rounds run as a checked rung (an int64 result): true when some cell of the closed
@@ -328,8 +257,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     static_assert(std::is_same_v<T, int>, "the checked int32 rung");
     if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
     APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
-    find_in_band<<<2048, 256, 0, stream_>>>(d_.get(), n_pad_, n_, n_, band_lo, inf_value<int>(), flag_.get());
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_find_in_band(d_.get(), n_pad_, n_, n_, band_lo, inf_value<int>(), flag_.get(), stream_);
     return read_flag();
   }
 
@@ -340,11 +268,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// built) and the caller runs the int32 rounds. Synchronizes.
   bool rounds_s16(const ProgressFn& progress, int band_lo = 0) {
     s16_begin();
-    const std::int64_t every = R_ >= 100 ? R_ / 100 : 1;
-    for (std::int64_t t = 0; t < R_; ++t) {
-      for (int part = 0; part < 4; ++part) s16_round_part(t, part);
-      if (progress && ((t + 1) % every == 0 || t + 1 == R_)) progress(t + 1, R_);
-    }
+    PackedRounds ops(*this);
+    detail::run_rounds(ops, progress);
     return s16_end(band_lo);
   }
 
@@ -354,8 +279,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     static_assert(std::is_same_v<T, int>, "int16x2 mode is for int32 distances");
     if (d16_.size() == 0) d16_ = DeviceBuffer<unsigned>(std::size_t(n_pad_) * ld16());
     if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
-    pack_s16<<<2048, 256, 0, stream_>>>(d_.get(), n_pad_, d16_.get(), ld16());
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_pack_s16(d_.get(), n_pad_, d16_.get(), ld16(), stream_);
   }
   /// part 0: closure + transposes, 1: column panel (int32, replicated), 2: row panel, 3: rest.
   void s16_round_part(std::int64_t t, int part) {
@@ -366,33 +290,27 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const RoundArgs<unsigned> aw{d16_.get(), l16, rowp16, l16, colrep, nullptr, n_pad_, nullptr, prep, int(t)};
     if (part == 0) {
       const RoundArgsS16 a16{d16_.get(), l16, csT_.get(), n_pad_, pS_.get(), prep, int(t)};
-      closure_and_transpose_s16<<<unsigned(1 + R_), kClosureThreads, kClosureSmemBytes, stream_>>>(a16);
+      launch_closure_s16(a16, 1 + R_, stream_);
     } else if (part == 1) {
       // The column panel in int32, stored replicated: the A operand of the packed GEMM.
       const RoundArgs<int> ai{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(),
                               pT_.get(), int(t)};
-      minplus_gemm_128x128<int, GemmMode::ColPanelRep>
-          <<<dim3(unsigned(R_), 1), kGemmThreads, kGemmSmemBytes, stream_>>>(ai);
+      launch_gemm<int, GemmMode::ColPanelRep>(ai, R_, 1, stream_);
     } else if (part == 2) {
-      minplus_gemm_128x128<unsigned, GemmMode::RowPanel>
-          <<<dim3(unsigned(l16 / kTile), 1), kGemmThreads, kGemmSmemBytes, stream_>>>(aw);
+      launch_gemm<unsigned, GemmMode::RowPanel>(aw, l16 / kTile, 1, stream_);
     } else {
-      minplus_gemm_128x128<unsigned, GemmMode::Rest>
-          <<<dim3(unsigned(l16 / kTile), unsigned(R_)), kGemmThreads, kGemmSmemBytes, stream_>>>(aw);
+      launch_gemm<unsigned, GemmMode::Rest>(aw, l16 / kTile, R_, stream_);
     }
-    APSP_CUDA_CHECK_LAUNCH(stream_);
   }
   /// Whether some logical cell of the packed matrix lies in [band_lo, kInf16) (synchronizes).
   bool s16_in_band(int band_lo) {
     APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
-    find_in_band_s16<<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), n_, band_lo, flag_.get());
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_find_in_band_s16(d16_.get(), ld16(), n_, band_lo, flag_.get(), stream_);
     return read_flag();
   }
   bool s16_end(int band_lo) {
     if (s16_in_band(band_lo)) return false;
-    unpack_s16<<<2048, 256, 0, stream_>>>(d16_.get(), ld16(), d_.get(), n_pad_);
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_unpack_s16(d16_.get(), ld16(), d_.get(), n_pad_, stream_);
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
     return true;
   }
@@ -406,8 +324,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   void widen_s16() {
     if (!result_in_s16_) return;
     if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
-    unpack_s16<<<2048, 256, 0, stream_>>>(d16_.get(), ld16(), reinterpret_cast<int*>(d_.get()), n_pad_);
-    APSP_CUDA_CHECK_LAUNCH(stream_);
+    launch_unpack_s16(d16_.get(), ld16(), reinterpret_cast<int*>(d_.get()), n_pad_, stream_);
     APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
     release_s16();
   }
@@ -505,10 +422,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
       if (expand) {
         if constexpr (can_expand) {
-          if (packed) expand_rows_s16<U><<<1024, 256, 0, stream_>>>(d16_.get(), ld16(), r0, rows, n_, wide.get());
-          else widen_rows<U><<<1024, 256, 0, stream_>>>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n_,
-                                                        wide.get());
-          APSP_CUDA_CHECK_LAUNCH(stream_);
+          if (packed) launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n_, wide.get(), stream_);
+          else launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n_, wide.get(), stream_);
         }
         APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n_ * sizeof(U),
                                       cudaMemcpyDeviceToHost, stream_));
@@ -531,32 +446,21 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
  private:
-  /// Keeps the host at most kAhead rounds ahead of the GPU, so that a question asked before a
-  /// round is asked at the GPU's pace (kernels are queued in microseconds, run in milliseconds).
-  class Pacer {
+  /// The int16x2 rounds as the shared RoundOps shape: the pivot is s16_round_part 0, the panels
+  /// parts 1 (column, int32 replicated) and 2 (row, packed), the rest part 3.
+  class PackedRounds final : public detail::RoundOps {
    public:
-    static constexpr int kAhead = 4;
-    Pacer(cudaStream_t s, bool on) : s_(s) {
-      if (on)
-        for (auto& e : ev_) APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    explicit PackedRounds(DeviceFw& fw) : fw_(fw) {}
+    std::int64_t num_rounds() const override { return fw_.R_; }
+    void close_pivot(std::int64_t t) override { fw_.s16_round_part(t, 0); }
+    void update_panels(std::int64_t t) override {
+      fw_.s16_round_part(t, 1);
+      fw_.s16_round_part(t, 2);
     }
-    ~Pacer() {
-      for (auto& e : ev_)
-        if (e) cudaEventDestroy(e);
-    }
-    Pacer(const Pacer&) = delete;
-    Pacer& operator=(const Pacer&) = delete;
-    /// Called before round t is queued: waits until round t - kAhead - 1 has run. Returns true.
-    bool before_round(std::int64_t t) {
-      cudaEvent_t& e = ev_[t % kAhead];
-      if (t >= kAhead) APSP_CUDA_TRY(cudaEventSynchronize(e));
-      APSP_CUDA_TRY(cudaEventRecord(e, s_));
-      return true;
-    }
+    void update_rest(std::int64_t t) override { fw_.s16_round_part(t, 3); }
 
    private:
-    cudaStream_t s_;
-    cudaEvent_t ev_[kAhead] = {};
+    DeviceFw& fw_;
   };
 
   bool read_flag() {

@@ -1,4 +1,5 @@
-# The CUDA backend: kernels, the single-GPU scheduler, the bench driver. Only with APSP_HAVE_CUDA,
+# The CUDA backend: the solvers' kernels (kernels/*.cuh, launched through launch.cuh), the
+# single-GPU scheduler, the bench driver and its baselines. Only with APSP_HAVE_CUDA,
 # into apsp_cuda_objs (apsp_lib; the Python package's plugin libapsp_cuda.so).
 if(APSP_HAVE_CUDA)
   file(GLOB APSP_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cu)

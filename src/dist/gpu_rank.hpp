@@ -2,7 +2,7 @@
 // or MPI types here).
 //
 // The multi-gpu backend drives every GPU of one host from one process. The mpi backend with GPU
-// ranks runs the same driver (multigpu_backend.cu: the round loop, the cuda backend's kernels, NCCL
+// ranks runs the same driver (src/multigpu/: the round loop, the cuda backend's kernels, NCCL
 // broadcasts along grid rows and columns, two-stream lookahead) with a single member: this rank's
 // GPU at this rank's place in the 2D block-cyclic grid. Its NCCL communicators are made with
 // ncclCommInitRank from an id that the first member of each grid row / column creates and the
@@ -46,7 +46,7 @@ inline GpuStrides gpu_strides(const dist::Grid& g, std::int64_t n) {
 
 /// Device memory that the GPU with the most tiles (grid position (0, 0)) of grid g allocates for
 /// n vertices of `elem`-byte distances (with `paths`: 4-byte next hops and hop counts too): the
-/// element counts that multigpu_backend.cu allocates (MultiGpuRounds, warm_up_comms,
+/// element counts that src/multigpu/workers.cuh allocates (Workers, warm_up_comms,
 /// build_edges), hop counts always counted. No CUDA: testable anywhere.
 inline std::size_t gpu_bytes_on(const dist::Grid& g, std::int64_t n, std::size_t elem, bool paths) {
   const GpuStrides s = gpu_strides(g, n);

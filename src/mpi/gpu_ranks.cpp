@@ -6,7 +6,7 @@
 // forces CPU ranks / GPU ranks (or an error on every rank).
 //
 // GPU ranks run the multi-gpu backend's driver with this rank's GPU as its one worker
-// (dist/gpu_rank.hpp, multigpu_backend.cu): the cuda backend's kernels, NCCL broadcasts along
+// (dist/gpu_rank.hpp, src/multigpu/gpu_rank_of.cuh): the cuda backend's kernels, NCCL broadcasts along
 // grid rows and columns on communicators made with ncclCommInitRank (the id travels over the MPI
 // row / column communicators), two-stream lookahead. Distances are identical to the cuda and cpu
 // backends; with --paths, next hops equal `--backend cpu --block 128`.

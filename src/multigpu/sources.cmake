@@ -1,6 +1,8 @@
 # src/multigpu: the multi-gpu backend (one process, NCCL). Included by the top level; it is built
 # only when CUDA and NCCL were found (APSP_HAVE_NCCL, which defines APSP_WITH_NCCL), into
-# apsp_cuda_objs with the cuda backend.
+# apsp_cuda_objs with the cuda backend. One translation unit, multigpu_backend.cu, includes the
+# rest (workers, rounds_*, gather, gpu_rank_of .cuh): the kernels have internal linkage
+# (src/cuda/kernels/), so their attributes are set and they are launched in the same file.
 if(APSP_HAVE_NCCL)
   set(APSP_MULTIGPU_SOURCES ${CMAKE_CURRENT_LIST_DIR}/multigpu_backend.cu)
   target_sources(apsp_cuda_objs PRIVATE ${APSP_MULTIGPU_SOURCES})

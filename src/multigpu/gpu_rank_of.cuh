@@ -1,0 +1,85 @@
+// src/multigpu/gpu_rank_of.cuh — an mpi GPU rank (dist/gpu_rank.hpp's GpuRank): the multi-gpu
+// rounds with this rank's GPU as the one member of its Workers, communicators joined over MPI
+// (RankLinks), the int16x2 and checked int32 rungs agreed over the ranks, and two pinned buffers
+// for the stripes the mpi gather (src/mpi/gather.hpp) asks for.
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "core/distance_evidence.hpp"
+#include "multigpu/rounds.cuh"
+#include "multigpu/workers.cuh"
+
+namespace apsp::detail {
+namespace multigpu {
+namespace {
+
+/// An mpi GPU rank: the round loop with this rank's GPU as its one member, and two pinned
+/// buffers for the stripes it hands to the gather.
+template <class T> class GpuRankOf final : public GpuRank {
+ public:
+  GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode, bool checked32 = false)
+      : fw_(grid, {Member{device, rank}}, n, mode), mode_(mode), checked32_(checked32),
+        cols_(Layout(grid, rank, n, kTile).local_cols()) {
+    APSP_EXPECTS((!checked32 || std::is_same_v<T, int>), "checked rounds are int32");
+  }
+  bool dropped() const override { return dropped_; }
+  void build(const Graph& g) override { fw_.build(g); }
+  void connect(RankLinks& links) override { fw_.connect_ranks(links); }
+  std::string run(const ProgressFn& progress, RankLinks& links, const Graph& g) override {
+    fw_.set_progress(progress);
+    std::string rounds = type_name<T>();
+    bool kept16 = false;
+    if constexpr (std::is_same_v<T, int>) {
+      // Every rank has the graph: the same decision everywhere; the memory check and the band
+      // check are agreed over the ranks.
+      const Graph::WeightRange range = g.validated_weight_range();
+      if (mode_ == Mode::Distances && cuda_int16_policy(g, range.max_abs_weight, range.min_weight) > 0 &&
+          !links.any(!PackedRounds(fw_).fits())) {
+        kept16 = run_packed(fw_, progress, int(rung_band_low(range.max_abs_weight, cuda::kInf16)),
+                            [&links](bool mine) { return links.any(mine); });
+        rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+      }
+    }
+    if (!kept16) run_lookahead(fw_, progress);
+    fw_.synchronize();
+    if constexpr (std::is_same_v<T, int>) {
+      if (checked32_) {
+        const double max_w = g.validated_weight_range().max_abs_weight;
+        const int lo = int(rung_band_low(max_w, double(cuda::inf_value<int>())));
+        dropped_ = links.any(!kept16 && fw_.int32_in_band(lo));
+        if (dropped_) return "int32 rounds checked: a distance may reach 2^30-1";
+        rounds += " (checked; bound asked int64)";
+      }
+    }
+    fw_.report_profile();
+    return rounds;
+  }
+  const void* rows_to_host(bool next_hops, i64 row0, i64 rows, int slot) override {
+    PinnedArray<T>& stage = stage_[slot & 1];  // sizeof(T) >= 4: next hops fit too
+    const i64 count = std::max<i64>(1, rows * cols_);
+    if (stage.count < count) stage.resize(count);
+    fw_.rows_to_host(next_hops, row0, rows, stage.p);
+    if (!checked32_ || next_hops) return stage.p;
+    // A kept checked int32 result, handed out as int64 (the unreachable value mapped).
+    std::vector<long>& wide = wide_[slot & 1];
+    wide.resize(std::size_t(count));
+    for (i64 x = 0; x < rows * cols_; ++x)
+      wide[std::size_t(x)] = stage.p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(stage.p[x]);
+    return wide.data();
+  }
+
+ private:
+  Workers<T> fw_;
+  Mode mode_;
+  bool checked32_ = false, dropped_ = false;
+  std::vector<long> wide_[2];  // checked32: the int64 rows handed out
+  i64 cols_;                   // local columns (the host rows' width)
+  PinnedArray<T> stage_[2];  // distances (T) or int32 next hops (4-byte T only)
+};
+
+}  // namespace
+}  // namespace multigpu
+}  // namespace apsp::detail
