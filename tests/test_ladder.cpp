@@ -94,6 +94,72 @@ TEST(Ladder, CheckedInt32FallsBackJustAboveTheCap) {
   }
 }
 
+/// Solves with int32_stripes on: the stripes' dtypes and the assembled int64 answer.
+struct Striped {
+  Result r;
+  std::vector<Dtype> dtypes;
+  Matrix whole;
+};
+Striped solve_striped(const Graph& g, Backend b, bool paths = false) {
+  Striped s;
+  const std::int64_t n = g.num_vertices;
+  s.whole = Matrix(n, n, Dtype::Int64);
+  SolveOptions o;
+  o.backend = b;
+  o.paths = paths;
+  o.int32_stripes = true;
+  o.dist_sink = [&](const RowBlock& blk) {
+    s.dtypes.push_back(blk.dtype);
+    for (std::int64_t i = 0; i < blk.rows; ++i)
+      for (std::int64_t j = 0; j < blk.cols; ++j) {
+        std::int64_t v;
+        if (blk.dtype == Dtype::Int32) {
+          const std::int32_t x = static_cast<const std::int32_t*>(blk.data)[i * blk.stride + j];
+          v = x == unreachable<std::int32_t>() ? unreachable<std::int64_t>() : x;
+        } else {
+          v = static_cast<const std::int64_t*>(blk.data)[i * blk.stride + j];
+        }
+        s.whole.at<std::int64_t>(blk.row0 + i, j) = v;
+      }
+  };
+  if (paths) o.next_sink = [](const RowBlock&) {};
+  s.r = solve(g, o);
+  return s;
+}
+
+TEST(Ladder, KeptCheckedInt32GoesOutAsInt32StripesWhenTheSinkTakesThem) {
+  const std::int64_t last = kCap - kW - 1 - 5 * kW;
+  const Graph g = chain_graph({1, 2, 3, 4, 5, 6, 7}, {kW, kW, kW, kW, kW, last});
+  const Matrix want = reference_int64(g);
+  for (Backend b : backends_here()) {
+    const Striped s = solve_striped(g, b);
+    EXPECT_EQ(s.r.rounds, "int32 (checked; bound asked int64)") << backend_name(b);
+    EXPECT_EQ(s.r.dtype(), Dtype::Int64) << backend_name(b);
+    ASSERT_FALSE(s.dtypes.empty()) << backend_name(b);
+    if (b != Backend::MultiGpu) {  // a permission: multi-gpu widens as before
+      for (Dtype d : s.dtypes) EXPECT_EQ(d, Dtype::Int32) << backend_name(b);
+    }
+    EXPECT_EQ(test::compare(s.whole, want), "") << backend_name(b);
+  }
+}
+
+TEST(Ladder, Int64StripesWhereTheRungFailsOrCannotApply) {
+  // The rung falls back: int64 rounds, int64 stripes.
+  const Graph over = chain_graph(kChain8, std::vector<std::int64_t>(7, kW));
+  for (Backend b : backends_here()) {
+    const Striped s = solve_striped(over, b);
+    ASSERT_FALSE(s.dtypes.empty());
+    for (Dtype d : s.dtypes) EXPECT_EQ(d, Dtype::Int64) << backend_name(b);
+    EXPECT_EQ(test::compare(s.whole, reference_int64(over)), "") << backend_name(b);
+  }
+  // Negative weights: Johnson's restored distances are bounded by the original graph; int64 out.
+  Graph neg = chain_graph({1, 2, 3, 4, 5, 6, 7}, {kW, kW, kW, kW, kW, kW});
+  neg.add_edge(40, 41, -3.0);
+  const Striped s = solve_striped(neg, Backend::Cpu);
+  for (Dtype d : s.dtypes) EXPECT_EQ(d, Dtype::Int64);
+  EXPECT_EQ(test::compare(s.whole, reference_int64(neg)), "");
+}
+
 TEST(Ladder, EvidenceSkipsTheRung) {
   // The same chain from vertex 0, a sampled source: Dijkstra sees 2^30+6 and no int32 pass runs.
   std::vector<std::int32_t> chain = kChain8;

@@ -61,6 +61,12 @@ struct SolveOptions {
   /// matrix. A backend that does not stream calls each sink with the whole matrix at the end.
   RowSink dist_sink;
   RowSink next_sink;
+  /// dist_sink takes int32 stripes for an int64 result whose rounds ran in checked int32 and
+  /// were proven exact (Result::rounds says "int32 (checked; ...)"): the same numbers, half the
+  /// bytes, unreachable as unreachable<int32_t>(). For writers whose format is int32 anyway (the
+  /// NTHU binary); ignored with paths and with negative weights (Johnson's restored distances
+  /// are bounded by the original graph).
+  bool int32_stripes = false;
 };
 
 /// Seconds spent in each stage; stages a run did not have stay 0.

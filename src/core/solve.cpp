@@ -274,6 +274,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   }
 
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
+  if (!h.empty() || options.paths || !o.dist_sink) o.int32_stripes = false;
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
   // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
   // The cuda backend runs its own ladder (int16x2 -> int32 -> int64) on the device.
@@ -303,6 +304,11 @@ Result solve(const Graph& input, const SolveOptions& requested) {
         if (detail::int32_in_band(d32, int(lo))) {
           why = "int32 rounds checked: a distance may reach 2^30-1";
           dropped = result.timings;  // the int64 run below adds its own
+        } else if (o.int32_stripes) {  // exact int32 numbers straight to the sink, no int64 copy
+          o.dist_sink(RowBlock{0, n, n, d32.stride(), Dtype::Int32, d32.raw()});
+          result.dist = Matrix(0, 0, Dtype::Int64);
+          result.rounds = "int32 (checked; bound asked int64)";
+          ran = true;
         } else {
           result.dist = detail::widen_to_int64(d32, backend->host_memory());
           result.next = std::move(next32);

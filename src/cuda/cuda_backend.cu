@@ -380,8 +380,17 @@ class CudaBackend final : public BackendImpl {
       fill_next(fw, *next);
     } else if (o.dist_sink) {
       // Stream stripes to the writer: the copy of stripe s+1 overlaps the write of stripe s, and
-      // the host matrix (never touched) costs nothing.
-      in_sink = stream_dist(o.dist_sink);
+      // the host matrix (never touched) costs nothing. Checked int32 rounds kept for an int64
+      // result go out as int32 where the sink takes them (SolveOptions::int32_stripes).
+      bool narrow = false;
+      if constexpr (std::is_same_v<T, int> && !std::is_same_v<R, int>) {
+        if (o.int32_stripes) {
+          auto f = sink_of(o.dist_sink, Dtype::Int32);
+          in_sink = fw.template download_dist<int>([&](std::int64_t r0, std::int64_t rows, const int* d) { f(r0, rows, d); });
+          narrow = true;
+        }
+      }
+      if (!narrow) in_sink = stream_dist(o.dist_sink);
       dist = Matrix{};
     } else {
       fill_dist<R>(fw, dist);
