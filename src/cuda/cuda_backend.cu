@@ -28,6 +28,7 @@
 #include "core/backend.hpp"
 #include "core/config.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/ladder.hpp"
 #include "core/host_copy.hpp"
 #include "core/pinned.hpp"
 #include "core/reference.hpp"
@@ -145,43 +146,14 @@ class CudaBackend final : public BackendImpl {
     // parallel pass for both ends of the range.
     const Graph::WeightRange range = g.validated_weight_range();
     const double max_w = range.max_abs_weight, min_w = range.min_weight;
-    switch (dist.dtype()) {
-      case Dtype::Int32:
-        run_typed<int, int>(g, dist, next, o, timings, Rung{max_w, min_w, false});
-        return;
-      case Dtype::Int64: {
-        // The int32 rung: int32 rounds capped at 2^30-1, kept when the band check passes. Skipped
-        // where the weights reach the cap; abandoned when sampled Dijkstra, running beside the
-        // rounds, finds a distance in the band.
-        constexpr double cap = double(cuda::inf_value<int>());
-        if (!rung_applicable(max_w, min_w, cap)) {
-          run_typed<long, long>(g, dist, next, o, timings, Rung{max_w, min_w, false});
-          rounds_ = "int64 (weights reach 2^30-1)";
-          return;
-        }
-        if (run_typed<int, long>(g, dist, next, o, timings, Rung{max_w, min_w, true})) return;
-        const std::string why = rounds_;  // run_typed says why the rung failed
-        const Timings failed = timings;   // the dropped pass counts in the stages' times too
-        run_typed<long, long>(g, dist, next, o, timings, Rung{max_w, min_w, false});
-        timings.h2d += failed.h2d;
-        timings.compute += failed.compute;
-        rounds_ = "int64 (" + why + ")";
-        return;
-      }
-      case Dtype::Float32:
-        run_typed<float, float>(g, dist, next, o, timings, Rung{max_w, min_w, false});
-        return;
-      case Dtype::Float64:
-        run_typed<double, double>(g, dist, next, o, timings, Rung{max_w, min_w, false});
-        return;
-    }
+    // int64: the int32 rung (capped at 2^30-1, kept when the band check passes) where the
+    // weights allow; abandoned when sampled Dijkstra, beside the rounds, finds a distance in the band.
+    run_ladder(dist.dtype(), max_w, min_w, timings, rounds_, [&](auto t, auto r, Rung rung) {
+      return run_typed<typename decltype(t)::type, typename decltype(r)::type>(g, dist, next, o, timings, rung);
+    });
   }
 
  private:
-  struct Rung {
-    double max_w, min_w;
-    bool checked;  ///< int32 rounds for an int64 result: kept only when the band check passes
-  };
   std::string rounds_;
 
   /// Sampled Dijkstra (distance_evidence.hpp) on a helper thread, beside the rounds: shows(lo)

@@ -19,6 +19,7 @@
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/ladder.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cuda/device_solver.cuh"
 #include "dist/block_cyclic.hpp"
@@ -86,41 +87,12 @@ class MultiGpuBackend final : public BackendImpl {
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
     const std::vector<int> devs = devices_of(o);
     const Graph::WeightRange range = g.validated_weight_range();
-    const Rung rung{range.max_abs_weight, range.min_weight, false};
-    switch (dist.dtype()) {
-      case Dtype::Int32:
-        run_typed<int, int>(g, dist, next, devs, o, timings, rung);
-        return;
-      case Dtype::Int64: {
-        constexpr double cap = double(cuda::inf_value<int>());
-        if (!rung_applicable(rung.max_w, rung.min_w, cap)) {
-          run_typed<long, long>(g, dist, next, devs, o, timings, rung);
-          rounds_ = "int64 (weights reach 2^30-1)";
-          return;
-        }
-        if (run_typed<int, long>(g, dist, next, devs, o, timings, Rung{rung.max_w, rung.min_w, true})) return;
-        const std::string why = rounds_;
-        const Timings failed = timings;  // the dropped pass counts in the stages' times too
-        run_typed<long, long>(g, dist, next, devs, o, timings, rung);
-        timings.h2d += failed.h2d;
-        timings.compute += failed.compute;
-        rounds_ = "int64 (" + why + ")";
-        return;
-      }
-      case Dtype::Float32:
-        run_typed<float, float>(g, dist, next, devs, o, timings, rung);
-        return;
-      case Dtype::Float64:
-        run_typed<double, double>(g, dist, next, devs, o, timings, rung);
-        return;
-    }
+    run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_, [&](auto t, auto r, Rung rung) {
+      return run_typed<typename decltype(t)::type, typename decltype(r)::type>(g, dist, next, devs, o, timings, rung);
+    });
   }
 
  private:
-  struct Rung {
-    double max_w, min_w;
-    bool checked;  ///< int32 rounds for an int64 result: kept only when the band check passes
-  };
   std::string rounds_;
 
   /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). False,
