@@ -352,7 +352,8 @@ if has types; then
     fi
     rm -f "$DATA"/t*.bin
   done
-  G=${GRID:-256}
+  G=${GRID:-256}  # GRID=0: no grid run
+  [ "$G" = 0 ] || {
   GIN=$DATA/grid$G.txt
   [ -s "$GIN" ] || "$APSP" generate "$GIN" --kind grid --rows "$G" --cols "$G" --wmin 1 --wmax 1000 --seed 1 --format edgelist >/dev/null 2>&1
   for mode in default int32; do
@@ -362,6 +363,7 @@ if has types; then
     note "grid ${G}x$G w 1..1000 ($mode): $(head -1 "$OUTDIR/grid_${mode}.log" | sed 's/apsp stats: //') $(grep compute "$OUTDIR/grid_${mode}.log" | tr -s ' ')"
     rm -f "$DATA/g.npy"
   done
+  }
   # Fractional weights, V = 3000: cuda float64 against the cpu backend and SciPy (max relative).
   FIN=$DATA/frac3000.txt
   python3 "$SRC/scripts/frac_check.py" make "$FIN"
