@@ -52,7 +52,8 @@ struct GenerateArgs {
 int run_generate(const GenerateArgs& a);
 
 /// `apsp path`: exit 8 when j cannot be reached from i.
-int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i, std::int64_t j);
+int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i,
+             std::int64_t j);
 int run_info(bool config, bool markdown);
 
 }  // namespace apsp_cli

@@ -28,12 +28,13 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
   const double total = t.read + t.build + solve_s + t.write;
   const double tups = t.compute > 0 ? V * V * V / t.compute / 1e12 : 0;
   if (json) {
-    os << "{\"input\": \"" << a.in << "\", \"vertices\": " << f.vertices << ", \"edges\": " << f.edges
-       << ", \"backend\": \"" << r.backend << "\", \"dtype\": \"" << apsp::dtype_name(r.dtype())
-       << "\", \"rounds\": \"" << r.rounds << "\", \"block\": " << r.block
-       << ", \"paths\": " << (a.paths ? "true" : "false") << ", \"read_s\": " << t.read
-       << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d << ", \"compute_s\": " << t.compute
-       << ", \"d2h_s\": " << t.d2h << ", \"write_s\": " << t.write << ", \"total_s\": " << total
+    os << "{\"input\": \"" << a.in << "\", \"vertices\": " << f.vertices
+       << ", \"edges\": " << f.edges << ", \"backend\": \"" << r.backend << "\", \"dtype\": \""
+       << apsp::dtype_name(r.dtype()) << "\", \"rounds\": \"" << r.rounds
+       << "\", \"block\": " << r.block << ", \"paths\": " << (a.paths ? "true" : "false")
+       << ", \"read_s\": " << t.read << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d
+       << ", \"compute_s\": " << t.compute << ", \"d2h_s\": " << t.d2h
+       << ", \"write_s\": " << t.write << ", \"total_s\": " << total
        << ", \"t_updates_per_s\": " << tups << "}\n";
     return;
   }
@@ -44,8 +45,8 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
                 "  compute  %9.4f s  (%.3f T = %.1f G updates/s, V^3/s)\n"
                 "  d2h      %9.4f s\n  write    %9.4f s\n  total    %9.4f s\n",
                 (long long)f.vertices, f.edges, r.backend.c_str(), apsp::dtype_name(r.dtype()),
-                r.rounds.c_str(), r.block, a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups,
-                tups * 1e3, t.d2h, t.write, total);
+                r.rounds.c_str(), r.block, a.paths ? " paths" : "", t.read, t.build, t.h2d,
+                t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }

@@ -16,7 +16,7 @@ def write_graph(path, n, m, seed, wmin=0, wmax=50):
 @pytest.mark.parametrize("n", [1, 37, 300])
 def test_nthu_and_npy_match_solve(tmp_path, n):
     src = tmp_path / "g.bin"
-    g = write_graph(src, n, max(0, n * 3), seed=7)
+    g = write_graph(src, n, 0 if n == 1 else n * 3, seed=7)
     want = apsp.solve(g, backend="cpu").dist
     assert n == 1 or (want < apsp.UNREACHABLE_INT32).sum() > n  # not trivially all-unreachable
     info = apsp.solve_file(src, tmp_path / "d.out", backend="cpu")
@@ -35,7 +35,7 @@ def test_paths_written_beside(tmp_path):
     nxt = np.load(tmp_path / "d.next.npy")
     want = apsp.solve(g, paths=True, backend="cpu")
     np.testing.assert_array_equal(np.load(tmp_path / "d.npy"), want.dist)
-    np.testing.assert_array_equal(nxt, want.next)
+    np.testing.assert_array_equal(nxt, want.next_hop)
 
 
 def test_errors_leave_no_output(tmp_path):

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/backend.hpp"
+#include "core/trace.hpp"
 
 namespace apsp::detail {
 
@@ -42,6 +43,7 @@ void* take_reserved(std::size_t bytes) {
     g_slot.filler = nullptr;
   }
   if (!g_slot.p || bytes > g_slot.bytes || 2 * bytes <= g_slot.bytes) return nullptr;
+  trace("host buffer taken by a matrix");
   return std::exchange(g_slot.p, nullptr);
 }
 
@@ -67,6 +69,7 @@ void HostBufferReservation::start(std::size_t bytes, bool unless_gpu) {
     for (std::size_t k = 0; k < bytes; k += 4096) c[k] = 0;  // a write fault per page
     g_slot.p = p;  // read by take_reserved only after joining this thread
     g_slot.bytes = bytes;
+    trace("host buffer faulted in");
   });
   g_slot.filler = &filler_;
 }

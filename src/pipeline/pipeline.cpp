@@ -3,8 +3,8 @@
 //
 // Threads: the caller's runs read -> solve -> commit. Beside the read, a warm-up thread starts
 // the GPU driver (GPU backends) and a host thread faults in the distance matrix's memory (CPU
-// path, core/host_buffer.hpp). Before a GPU solve a gate thread waits for the driver, then starts the
-// output prefill (MatrixStreamWriter::prefill); the first stripe joins it.
+// path, core/host_buffer.hpp). Before a GPU solve a gate thread waits for the driver, then starts
+// the output prefill (MatrixStreamWriter::prefill); the first stripe joins it.
 #include "apsp/pipeline.hpp"
 
 #include <chrono>
@@ -28,7 +28,9 @@ namespace apsp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 using detail::trace;
 
 /// The result's writers: opened on the first stripe (so an MPI rank that never gets one writes
@@ -47,8 +49,10 @@ class Writers {
       if (gate_.joinable()) gate_.join();
       if (gate_error_) std::rethrow_exception(std::exchange(gate_error_, nullptr));
       auto& w = next ? next_ : dist_;
-      if (w && w->dtype() != b.dtype) w.reset();  // opened early for another dtype than solve() chose
-      if (!w) w = std::make_unique<MatrixStreamWriter>(path(next), V_, V_, b.dtype, o_.output_format);
+      if (w && w->dtype() != b.dtype)
+        w.reset();  // opened early for another dtype than solve() chose
+      if (!w)
+        w = std::make_unique<MatrixStreamWriter>(path(next), V_, V_, b.dtype, o_.output_format);
       w->write(b.row0, Matrix::view(b.data, b.rows, b.cols, b.stride, b.dtype));
       seconds_ += since(t0);
     };
@@ -61,7 +65,8 @@ class Writers {
   void open_early(Dtype t) {
     dist_ = std::make_unique<MatrixStreamWriter>(o_.output, V_, V_, t, o_.output_format);
     if (o_.solve.paths)
-      next_ = std::make_unique<MatrixStreamWriter>(path(true), V_, V_, Dtype::Int32, o_.output_format);
+      next_ =
+          std::make_unique<MatrixStreamWriter>(path(true), V_, V_, Dtype::Int32, o_.output_format);
     (void)io::output_prefill_method(std::filesystem::path(o_.output).parent_path().string());
     gate_ = std::thread([this] {
       try {
@@ -96,7 +101,8 @@ class Writers {
 
 std::string next_path_for(const std::string& output) {
   const std::string ext = ".npy";
-  if (output.size() > ext.size() && output.compare(output.size() - ext.size(), ext.size(), ext) == 0)
+  if (output.size() > ext.size() &&
+      output.compare(output.size() - ext.size(), ext.size(), ext) == 0)
     return output.substr(0, output.size() - ext.size()) + ".next.npy";
   return output + ".next";
 }
@@ -105,7 +111,8 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   APSP_EXPECTS(!o.solve.dist_sink && !o.solve.next_sink, "solve_file streams to its own writers");
   if (detail::launcher_rank_is_zero()) check_file_outputs(o);
   const OutputFormat of = o.output_format;  // Auto stays Auto: OUT.next goes by its own name
-  if (of == OutputFormat::Auto) (void)output_format_for(o.output);  // unknown extension: refused now
+  if (of == OutputFormat::Auto)
+    (void)output_format_for(o.output);  // unknown extension: refused now
 
   SolveOptions so = o.solve;
   detail::limit_gpu_queues(so.backend);
@@ -135,8 +142,8 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   if (!o.verify) {
     so.dist_sink = writers.sink(false);
     if (so.paths) so.next_sink = writers.sink(true);
-    const bool gpu = so.backend == Backend::Cuda || so.backend == Backend::MultiGpu;
-    if (gpu || so.backend == Backend::Auto)
+    // Only where a GPU can be there at all (device files): the dtype guess scans the weights.
+    if (detail::gpu_solve_possible(backend_name(so.backend)))
       if (const std::optional<Dtype> t = detail::expected_dtype(g, so)) writers.open_early(*t);
   }
 

@@ -37,17 +37,6 @@ bool under_mpi() {
   return false;
 }
 
-bool gpu_solve_possible(const std::string& backend) {
-#ifdef APSP_WITH_CUDA
-  if (backend != "auto" && backend != "cuda" && backend != "multi-gpu") return false;
-  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES"); v && (!*v || v[0] == '-')) return false;
-  return ::access("/dev/nvidiactl", F_OK) == 0 || ::access("/dev/nvidia0", F_OK) == 0;
-#else
-  (void)backend;
-  return false;
-#endif
-}
-
 /// The parent of a forked solve passes the signal on and reaps the child (which removes its
 /// temporary files the same way); then the temporary outputs go, and the signal is raised again
 /// with its default action, so the shell sees how the process ended.
@@ -66,6 +55,17 @@ void on_stop_signal(int sig) {
 }
 
 }  // namespace
+
+bool gpu_solve_possible(const std::string& backend) {
+#ifdef APSP_WITH_CUDA
+  if (backend != "auto" && backend != "cuda" && backend != "multi-gpu") return false;
+  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES"); v && (!*v || v[0] == '-')) return false;
+  return ::access("/dev/nvidiactl", F_OK) == 0 || ::access("/dev/nvidia0", F_OK) == 0;
+#else
+  (void)backend;
+  return false;
+#endif
+}
 
 void install_stop_handlers() {
   struct sigaction sa {};
@@ -156,8 +156,10 @@ bool launcher_rank_is_zero() {
 void limit_gpu_queues(Backend backend) {
   // The single-GPU solve has at most three streams busy at once (the rounds, --paths's arc upload
   // and next-hop kernel); with CUDA's default of 8 hardware work queues per device the context
-  // takes 133-137 ms to create, with 1 or 2 queues 55-67 ms (bench/results/session5-h200-2026-11-21.md).
-  if (backend == Backend::Auto || backend == Backend::Cuda) ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
+  // takes 133-137 ms to create, with 1 or 2 queues 55-67 ms
+  // (bench/results/session5-h200-2026-11-21.md).
+  if (backend == Backend::Auto || backend == Backend::Cuda)
+    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
 }
 
 }  // namespace apsp::detail

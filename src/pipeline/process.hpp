@@ -25,6 +25,10 @@ void report_exit(int rc);
 /// waiting parent, and skips destructors and the release of memory the OS reclaims anyway
 /// (a GPU context's teardown, pinned buffers, the distance matrix's pages).
 [[noreturn]] void end_process(int rc);
+/// Whether a GPU solve can run here for `backend` ("auto", "cuda", ...), told without starting
+/// the driver: a CUDA build, a GPU-capable backend, NVIDIA device files, devices not hidden by
+/// CUDA_VISIBLE_DEVICES.
+bool gpu_solve_possible(const std::string& backend);
 /// False under mpirun / srun for a rank other than 0 (OMPI_COMM_WORLD_RANK, PMI_RANK).
 bool launcher_rank_is_zero();
 /// For a solve that may use the cuda backend: CUDA_DEVICE_MAX_CONNECTIONS=2 unless set (fewer

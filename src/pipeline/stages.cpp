@@ -24,11 +24,13 @@ void check_file_outputs(const FileSolveOptions& o) {
   std::vector<std::string> outs{o.output};
   if (o.solve.paths) {
     if (io::resolve_output(o.output).stream_fd >= 0)
-      throw UsageError(o.output + ": --paths needs an output file (it writes the next hops beside it)");
+      throw UsageError(o.output +
+                       ": --paths needs an output file (it writes the next hops beside it)");
     outs.push_back(next_path_for(o.output));
   }
   for (const auto& out : outs) {
-    if (io::same_file(o.input, out)) throw UsageError(out + ": the output would overwrite the input " + o.input);
+    if (io::same_file(o.input, out))
+      throw UsageError(out + ": the output would overwrite the input " + o.input);
     io::check_output_path(out);
   }
 }
@@ -49,8 +51,10 @@ void refuse_nthu_overflow(const std::string& output, const Graph& g, OutputForma
   if (seen < kCap) return;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.0f", seen);
-  throw UsageError(output + ": NTHU output holds distances below 1073741823 (2^30-1), but this graph has a "
-                   "shortest distance of " + buf + "; write .npy or .txt (or --output-format npy|text)");
+  throw UsageError(output +
+                   ": NTHU output holds distances below 1073741823 (2^30-1), but this graph has a "
+                   "shortest distance of " +
+                   buf + "; write .npy or .txt (or --output-format npy|text)");
 }
 
 std::optional<Dtype> expected_dtype(const Graph& g, const SolveOptions& o) {
@@ -73,11 +77,12 @@ std::int64_t peek_vertices(const std::string& path, const ReadOptions& read) {
   ::close(fd);
   if (!ok) return 0;
   auto le32 = [&](int at) {
-    return std::int32_t(std::uint32_t(h[at]) | std::uint32_t(h[at + 1]) << 8 | std::uint32_t(h[at + 2]) << 16 |
-                        std::uint32_t(h[at + 3]) << 24);
+    return std::int32_t(std::uint32_t(h[at]) | std::uint32_t(h[at + 1]) << 8 |
+                        std::uint32_t(h[at + 2]) << 16 | std::uint32_t(h[at + 3]) << 24);
   };
   const std::int64_t V = le32(0), E = le32(4);
-  if (V <= 0 || E < 0 || std::int64_t(st.st_size) != 8 + 12 * E) return 0;  // the reader will say why
+  if (V <= 0 || E < 0 || std::int64_t(st.st_size) != 8 + 12 * E)
+    return 0;  // the reader will say why
   return std::max(V, read.num_vertices);
 }
 
