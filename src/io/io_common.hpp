@@ -74,7 +74,7 @@ class InputFile {
   std::size_t size_ = 0;
   void* map_ = nullptr;            // munmap on destruction when non-null
   int map_fd_ = -1;                // kept open while mapped, to see whether the file changed
-  int slot_ = -1;                  // in the SIGBUS guard's table (io_common.cpp)
+  int slot_ = -1;                  // in the SIGBUS guard's table (input_file.cpp)
   std::int64_t mtime_ns_ = 0;
   std::vector<unsigned char> buf_;  // used when the file is not mapped
 };
