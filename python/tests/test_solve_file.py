@@ -13,7 +13,7 @@ def write_graph(path, n, m, seed, wmin=0, wmax=50):
     return g
 
 
-@pytest.mark.parametrize("n", [1, 37, 300])
+@pytest.mark.parametrize("n", [1, 37, 300, 800])  # 800: the matrix is faulted in beside the read
 def test_nthu_and_npy_match_solve(tmp_path, n):
     src = tmp_path / "g.bin"
     g = write_graph(src, n, 0 if n == 1 else n * 3, seed=7)

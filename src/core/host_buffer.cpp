@@ -32,6 +32,7 @@ struct Slot {
   void* p = nullptr;
   std::size_t bytes = 0;
   std::thread* filler = nullptr;  // the reservation's thread, while it may still be filling
+  const void* owner = nullptr;    // the reservation that started the fill
 };
 Slot g_slot;
 
@@ -72,16 +73,18 @@ void HostBufferReservation::start(std::size_t bytes, bool unless_gpu) {
     trace("host buffer faulted in");
   });
   g_slot.filler = &filler_;
+  g_slot.owner = this;
+  owner_ = true;
 }
 
 HostBufferReservation::~HostBufferReservation() {
+  if (!owner_) return;  // another reservation held the slot: nothing here is ours
   std::lock_guard<std::mutex> lock(g_slot.m);
-  if (g_slot.filler == &filler_) {
-    if (filler_.joinable()) filler_.join();
-    g_slot.filler = nullptr;
-  }
   if (filler_.joinable()) filler_.join();
-  std::free(std::exchange(g_slot.p, nullptr));
+  if (g_slot.owner != this) return;  // taken, and the slot started again by another since
+  g_slot.filler = nullptr;
+  g_slot.owner = nullptr;
+  std::free(std::exchange(g_slot.p, nullptr));  // not taken by a matrix: not needed any more
   g_slot.bytes = 0;
 }
 

@@ -28,6 +28,7 @@ class HostBufferReservation {
 
  private:
   std::thread filler_;
+  bool owner_ = false;  // this reservation started the process-wide slot's fill
 };
 
 }  // namespace apsp::detail
