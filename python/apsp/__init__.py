@@ -55,7 +55,7 @@ __version__ = getattr(_core, "__version__", "unknown")
 
 __all__ = [
     "shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson",
-    "next_hop", "solve", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
+    "next_hop", "solve", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
     "read", "read_matrix", "write", "generate", "backends",
     "metrics", "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "average_shortest_path_length",
@@ -120,6 +120,32 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
         raise ValueError("the graph has no vertices")
     dtype = _inputs.auto_dtype(inp, n, dtype)
     return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True))
+
+
+def solve_file(input, output, *, format=None, output_format=None, undirected=False, num_vertices=None,
+               dtype=None, backend="auto", block=None, threads=None, paths=False):
+    """Reads the graph file ``input``, solves it and writes the distance matrix to ``output``.
+
+    The pipeline of ``apsp solve IN OUT`` (docs/architecture.md): GPU start-up overlaps the read,
+    the result streams to the file as the backend hands it out, and the file appears only when
+    complete. ``format``: the input's (as :func:`read`); ``output_format``: None (by the name:
+    .npy, .txt/.csv/.tsv, else NTHU binary int32), "nthu", "npy" or "text". ``paths=True`` also
+    writes the next hops beside it (OUT.next, or STEM.next.npy). Returns a dict: backend, dtype,
+    block, rounds, vertices, edges, notes and timings (read, build, h2d, compute, d2h, write).
+    """
+    input, output = _path_arg(input), _path_arg(output)
+    if format is not None and format not in _INPUT_FORMATS:
+        raise ValueError(f"unknown graph format {format!r} (expected one of {', '.join(_INPUT_FORMATS)})")
+    if output_format is not None and output_format not in ("nthu", "npy", "text"):
+        raise ValueError(f"unknown output format {output_format!r} (expected nthu, npy or text)")
+    if not os.path.exists(input):
+        raise FileNotFoundError(f"no such file: {input!r}")
+    _, _, dtype, backend, block, threads, num_vertices = _inputs.check_common(
+        True, False, dtype, backend, block, threads, num_vertices)
+    return _core.solve_file(input, output, backend, dtype, 0 if block is None else block,
+                            0 if threads is None else threads, _inputs.flag(paths, "paths"),
+                            format or "auto", output_format or "auto", _inputs.flag(undirected, "undirected"),
+                            num_vertices or 0)
 
 
 def next_hop(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, **kwargs):

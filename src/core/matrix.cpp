@@ -1,4 +1,4 @@
-// src/core/matrix.cpp — aligned (or pinned) matrix storage.
+// src/core/matrix.cpp — aligned (or pinned) matrix storage; large host matrices on huge pages.
 #include "apsp/matrix.hpp"
 
 #include <cstdlib>
@@ -6,6 +6,7 @@
 #include <string>
 
 #include "apsp/errors.hpp"
+#include "core/host_buffer.hpp"
 #include "core/pinned.hpp"
 
 namespace apsp {
@@ -40,7 +41,7 @@ Matrix::Matrix(std::int64_t rows, std::int64_t cols, std::int64_t stride, std::i
   if (memory == Memory::Pinned) p = detail::pinned_alloc(n);
   if (!p) {
     memory_ = Memory::Host;
-    p = std::aligned_alloc(64, (n + 63) / 64 * 64);
+    p = detail::host_alloc(n);  // huge pages for large matrices (host_buffer.hpp)
   }
   if (!p)
     throw ResourceError("cannot allocate " + human_bytes(n) + " for a " + std::to_string(rows) + " x " +

@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <random>
 #include <sstream>
 
 #include "apsp/errors.hpp"
+#include "core/host_buffer.hpp"
 
 namespace apsp::detail {
 
@@ -36,20 +39,48 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
     std::int32_t u, v;
     T w;
   };
-  std::vector<std::int64_t> start(std::size_t(bands) + 1, 0);
-  for (std::size_t e = 0; e < E; ++e) {
-    ++start[std::size_t(g.src[e] / band) + 1];
-    if (!g.directed) ++start[std::size_t(g.dst[e] / band) + 1];
+  // Bucketing in parallel: each thread counts, then places, its own contiguous range of edges
+  // (per band, thread order then edge order: the input order, though the minimum does not care).
+  // The entries need no zeroing; large ones go on huge pages (host_buffer.hpp).
+  const int nt = E >= (std::size_t{1} << 16) ? std::max(1, omp_get_max_threads()) : 1;
+  const std::size_t per = std::size_t(bands) + 1;
+  std::vector<std::int64_t> count(std::size_t(nt) * per, 0);  // count[t * per + b + 1]
+  auto range = [&](int t) { return std::pair<std::size_t, std::size_t>{E * t / nt, E * (t + 1) / nt}; };
+#pragma omp parallel for schedule(static, 1) num_threads(nt)
+  for (int t = 0; t < nt; ++t) {
+    std::int64_t* c = count.data() + std::size_t(t) * per;
+    const auto [e0, e1] = range(t);
+    for (std::size_t e = e0; e < e1; ++e) {
+      ++c[std::size_t(g.src[e] / band) + 1];
+      if (!g.directed) ++c[std::size_t(g.dst[e] / band) + 1];
+    }
   }
-  for (std::int64_t b = 0; b < bands; ++b) start[std::size_t(b) + 1] += start[std::size_t(b)];
-  std::vector<Entry> entries(static_cast<std::size_t>(start.back()));
-  {
-    std::vector<std::int64_t> pos(start.begin(), start.end() - 1);
-    for (std::size_t e = 0; e < E; ++e) {
+  // start[b] = first entry of band b; each thread's first slot in band b after it.
+  std::vector<std::int64_t> start(per, 0);
+  std::vector<std::int64_t> pos(std::size_t(nt) * per, 0);
+  for (std::int64_t b = 0; b < bands; ++b) {
+    std::int64_t at = start[std::size_t(b)];
+    for (int t = 0; t < nt; ++t) {
+      pos[std::size_t(t) * per + std::size_t(b)] = at;
+      at += count[std::size_t(t) * per + std::size_t(b) + 1];
+    }
+    start[std::size_t(b) + 1] = at;
+  }
+  const std::size_t n_entries = std::size_t(start.back());
+  std::unique_ptr<Entry, void (*)(Entry*)> entries(
+      static_cast<Entry*>(host_alloc(std::max<std::size_t>(1, n_entries) * sizeof(Entry))),
+      [](Entry* q) { std::free(q); });
+  if (!entries) throw ResourceError("cannot allocate the edge buckets for the distance matrix");
+#pragma omp parallel for schedule(static, 1) num_threads(nt)
+  for (int t = 0; t < nt; ++t) {
+    std::int64_t* p = pos.data() + std::size_t(t) * per;
+    Entry* out = entries.get();
+    const auto [e0, e1] = range(t);
+    for (std::size_t e = e0; e < e1; ++e) {
       const std::int32_t u = g.src[e], v = g.dst[e];
       const T w = convert_weight<T>(g.weight[e]);
-      entries[std::size_t(pos[std::size_t(u / band)]++)] = {u, v, w};
-      if (!g.directed) entries[std::size_t(pos[std::size_t(v / band)]++)] = {v, u, w};
+      out[p[std::size_t(u / band)]++] = {u, v, w};
+      if (!g.directed) out[p[std::size_t(v / band)]++] = {v, u, w};
     }
   }
 #pragma omp parallel for schedule(dynamic, 4) if (rows * stride > (1 << 18))
@@ -60,7 +91,7 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
       if (i < stride) r[i] = T(0);
     }
     for (std::int64_t k = start[std::size_t(b)]; k < start[std::size_t(b) + 1]; ++k) {
-      const Entry& x = entries[std::size_t(k)];
+      const Entry& x = entries.get()[std::size_t(k)];
       T& d = m.at<T>(x.u, x.v);
       if (x.u == x.v) {
         if (x.w < T(0)) d = std::min(d, x.w);  // negative self loop: a negative cycle

@@ -74,7 +74,7 @@ class InputFile {
   std::size_t size_ = 0;
   void* map_ = nullptr;            // munmap on destruction when non-null
   int map_fd_ = -1;                // kept open while mapped, to see whether the file changed
-  int slot_ = -1;                  // in the SIGBUS guard's table (io_common.cpp)
+  int slot_ = -1;                  // in the SIGBUS guard's table (input_file.cpp)
   std::int64_t mtime_ns_ = 0;
   std::vector<unsigned char> buf_;  // used when the file is not mapped
 };
@@ -106,6 +106,12 @@ void remove_stale_temps(const std::string& target, long pid) noexcept;
 /// Removes every temporary output file this process has open now. Async-signal-safe: for a
 /// SIGINT/SIGTERM/SIGHUP handler, which then re-raises the signal.
 void remove_temp_files() noexcept;
+/// The table remove_temp_files() walks (io_common.cpp), for OutputFile (output_file.cpp):
+/// register_temp returns a slot (-1: table full, the file is then not removed on a signal).
+int register_temp(const std::string& path);
+void unregister_temp(int slot);
+/// A number for the next temporary file name of this process (temp_path_for's k).
+unsigned next_temp_number();
 
 /// Writes to a temporary file (temp_path_for) beside the target (resolve_output: through
 /// symbolic links) and renames it over the target in commit(). The destructor removes the

@@ -5,6 +5,8 @@
 // allocated; the edges are then de-interleaved straight from the mapped file by all threads.
 // Result: V*V int32 row-major, no header, unreachable = 1073741823 (int64 and float matrices are
 // converted, and refused when a finite value does not fit).
+#include <sys/mman.h>
+
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -18,6 +20,18 @@ static_assert(std::endian::native == std::endian::little,
               "the NTHU reader/writer copies little-endian int32 as is; add byte swaps for this host");
 
 namespace {
+
+/// v.resize(n) with transparent huge pages asked for on the 2 MB-aligned interior of the new
+/// buffer before its first touch: a 4M-edge graph's 64 MB of vectors then take ~32 page faults
+/// instead of ~16000.
+template <class T> void resize_on_huge_pages(std::vector<T>& v, std::size_t n) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  v.reserve(n);
+  const std::uintptr_t a = (reinterpret_cast<std::uintptr_t>(v.data()) + kHuge - 1) & ~(kHuge - 1);
+  const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(v.data() + n) & ~(kHuge - 1);
+  if (b > a) ::madvise(reinterpret_cast<void*>(a), b - a, MADV_HUGEPAGE);
+  v.resize(n);
+}
 
 inline std::int32_t load_i32(const unsigned char* p) {
   std::int32_t v;
@@ -92,9 +106,9 @@ Graph read_nthu(const InputBytes& in) {
   g.num_vertices = V;
   g.directed = true;
   g.integer_weights = true;
-  g.src.resize(std::size_t(E));
-  g.dst.resize(std::size_t(E));
-  g.weight.resize(std::size_t(E));
+  resize_on_huge_pages(g.src, std::size_t(E));
+  resize_on_huge_pages(g.dst, std::size_t(E));
+  resize_on_huge_pages(g.weight, std::size_t(E));
   std::int32_t* src = g.src.data();
   std::int32_t* dst = g.dst.data();
   double* w = g.weight.data();

@@ -1,0 +1,127 @@
+// apps/solve_command.cpp — `apsp solve IN OUT`: one apsp::solve_file() call, then the
+// verification verdict and the --stats report (text on stderr, or one JSON line appended to a
+// file). The pipeline itself (read, warm-up, streaming writers, prefill) is the library's.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <ostream>
+
+#include "apsp/errors.hpp"
+#include "apsp/pipeline.hpp"
+#include "commands.hpp"
+#include "io/io_common.hpp"
+#include "pipeline/process.hpp"
+
+namespace apsp_cli {
+
+namespace {
+
+void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostream& os, bool json) {
+  const apsp::Result& r = f.result;
+  const auto& t = r.timings;
+  const double V = double(f.vertices);
+  const double solve_s = t.h2d + t.compute + t.d2h;
+  const double total = t.read + t.build + solve_s + t.write;
+  const double tups = t.compute > 0 ? V * V * V / t.compute / 1e12 : 0;
+  if (json) {
+    os << "{\"input\": \"" << a.in << "\", \"vertices\": " << f.vertices
+       << ", \"edges\": " << f.edges << ", \"backend\": \"" << r.backend << "\", \"dtype\": \""
+       << apsp::dtype_name(r.dtype()) << "\", \"rounds\": \"" << r.rounds
+       << "\", \"block\": " << r.block << ", \"paths\": " << (a.paths ? "true" : "false")
+       << ", \"read_s\": " << t.read << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d
+       << ", \"compute_s\": " << t.compute << ", \"d2h_s\": " << t.d2h
+       << ", \"write_s\": " << t.write << ", \"total_s\": " << total
+       << ", \"t_updates_per_s\": " << tups << "}\n";
+    return;
+  }
+  char buf[768];
+  std::snprintf(buf, sizeof buf,
+                "apsp stats: V=%lld E=%zu backend=%s type=%s rounds=%s block=%d%s\n"
+                "  read     %9.4f s\n  build    %9.4f s\n  h2d      %9.4f s\n"
+                "  compute  %9.4f s  (%.3f T = %.1f G updates/s, V^3/s)\n"
+                "  d2h      %9.4f s\n  write    %9.4f s\n  total    %9.4f s\n",
+                (long long)f.vertices, f.edges, r.backend.c_str(), apsp::dtype_name(r.dtype()),
+                r.rounds.c_str(), r.block, a.paths ? " paths" : "", t.read, t.build, t.h2d,
+                t.compute, tups, tups * 1e3, t.d2h, t.write, total);
+  os << buf;
+  for (const auto& n : r.notes) os << "  note: " << n << "\n";
+}
+
+/// The --stats FILE is checked with the outputs, before the input is read.
+void check_stats_file(const SolveArgs& a) {
+  if (!a.stats || a.stats_file.empty()) return;
+  if (apsp::io::same_file(a.in, a.stats_file))
+    throw apsp::UsageError(a.stats_file + ": the stats file would overwrite the input " + a.in);
+  apsp::io::check_output_path(a.stats_file);
+  if (::access(a.stats_file.c_str(), F_OK) == 0 && ::access(a.stats_file.c_str(), W_OK) != 0)
+    throw apsp::Error(a.stats_file + ": cannot write stats file: " + std::strerror(errno));
+}
+
+}  // namespace
+
+int run_solve(const SolveArgs& a) {
+  std::vector<std::string> outs{a.out};
+  if (a.paths) outs.push_back(apsp::next_path_for(a.out));
+  apsp::detail::detach_teardown(a.backend, outs);
+
+  apsp::FileSolveOptions o;
+  o.input = a.in;
+  o.output = a.out;
+  o.solve.paths = a.paths;
+  if (apsp::detail::launcher_rank_is_zero()) {  // before anything is parsed or read
+    apsp::check_file_outputs(o);
+    check_stats_file(a);
+  }
+  o.read.format = apsp::parse_input_format(a.input_format);
+  o.read.undirected = a.undirected;
+  o.read.num_vertices = a.vertices;
+  o.output_format = apsp::parse_output_format(a.output_format);
+  o.verify = a.verify;
+  apsp::SolveOptions& so = o.solve;
+  so.backend = apsp::parse_backend(a.backend);
+  if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
+  so.block = a.block;
+  so.threads = a.threads;
+  so.devices = a.devices;
+  so.paths = a.paths;
+  Progress progress(!a.quiet);
+  so.progress = progress.fn();
+
+  const apsp::FileSolveResult f = apsp::solve_file(o);
+  progress.finish();
+  if (!f.wrote) return 0;  // an MPI rank other than 0
+
+  int rc = 0;
+  if (f.verification) {
+    const std::string& report = *f.verification;
+    // With the matrix on stdout, the verdict goes to stderr.
+    (apsp::io::resolve_output(a.out).stream_fd == 1 ? std::cerr : std::cout)
+        << "Verification: " << (report.empty() ? "PASS" : "FAIL") << "\n";
+    if (!report.empty()) {
+      std::cerr << "apsp: verification: " << report << "\n";
+      rc = 7;
+    }
+  }
+  if (a.stats) {
+    if (a.stats_file.empty()) {
+      print_stats(a, f, std::cerr, false);
+    } else {
+      std::ofstream file(a.stats_file, std::ios::app);
+      if (!file) throw apsp::Error("cannot write stats file " + a.stats_file);
+      print_stats(a, f, file, true);
+    }
+  }
+  // Everything is written and renamed: the process ends here, without the CUDA context's
+  // teardown or freeing the matrices (the OS reclaims them). Not under MPI: MPI_Finalize runs
+  // at exit.
+  if (f.result.backend == "mpi") return rc;
+  std::cout.flush();
+  std::cerr.flush();
+  apsp::detail::end_process(rc);
+}
+
+}  // namespace apsp_cli

@@ -1,0 +1,58 @@
+// apsp/pipeline.hpp — solve_file(): read a graph file, solve, write the result files, with the
+// stages overlapped where the hardware allows (what `apsp solve` and apsp.solve_file() run).
+//
+// GPU start-up overlaps the read; result stripes go to the writers as the backend hands them out;
+// a GPU solve's idle host fills the output's page cache first; on the CPU path the distance
+// matrix's memory (2 MB pages) is faulted in beside the read. Outputs are atomic (temporary file
+// + rename, apsp/io.hpp): a failure or a signal never leaves a half-written file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "apsp/io.hpp"
+#include "apsp/solve.hpp"
+
+namespace apsp {
+
+/// Where the next-hop matrix of a paths run goes: OUT.next, or STEM.next.npy for OUT = STEM.npy.
+std::string next_path_for(const std::string& output);
+
+struct FileSolveOptions {
+  std::string input, output;
+  ReadOptions read;
+  OutputFormat output_format = OutputFormat::Auto;
+  /// Backend, dtype, block, threads, devices, paths, progress. Its sinks must be empty: the
+  /// pipeline streams to its own writers.
+  SolveOptions solve;
+  /// Keep the whole result in memory, write it after the solve and compare it with a reference
+  /// (full Floyd-Warshall for V <= 2048, else sampled sources): FileSolveResult::verification.
+  bool verify = false;
+};
+
+struct FileSolveResult {
+  /// The solve's result. dist / next are empty where they were streamed to the files;
+  /// timings.read and timings.write are the pipeline's.
+  Result result;
+  std::int64_t vertices = 0;
+  std::size_t edges = 0;
+  /// False on an MPI rank other than 0: it holds no result and wrote nothing.
+  bool wrote = false;
+  /// With verify: "" when the result agrees with the reference, else a short report.
+  std::optional<std::string> verification;
+};
+
+/// The checks solve_file() makes before it reads anything (a caller that forks or prints first
+/// may make them itself): every output can be created, none is the input (also through links),
+/// and a paths run has a file to put the next hops beside. Throws UsageError / Error naming the
+/// path. Under mpirun only rank 0 checks (the others' hosts need not have its folders).
+void check_file_outputs(const FileSolveOptions& options);
+
+/// Reads options.input, solves, writes options.output (and with paths next_path_for(output)).
+/// NTHU output that certainly cannot hold a distance is refused before the solve. Throws what
+/// read_graph, solve and the writers throw; solve's UsageError, ResourceError and
+/// NegativeCycleError name the input file.
+FileSolveResult solve_file(const FileSolveOptions& options);
+
+}  // namespace apsp

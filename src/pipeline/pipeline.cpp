@@ -1,0 +1,181 @@
+// src/pipeline/pipeline.cpp — solve_file(): read, solve, stream the result stripes to the
+// writers, commit; the stages overlapped as apsp/pipeline.hpp says.
+//
+// Threads: the caller's runs read -> solve -> commit. Beside the read, a warm-up thread starts
+// the GPU driver (GPU backends) and a host thread faults in the distance matrix's memory (CPU
+// path, core/host_buffer.hpp). Before a GPU solve a gate thread waits for the driver, then starts
+// the output prefill (MatrixStreamWriter::prefill); the first stripe joins it.
+#include "apsp/pipeline.hpp"
+
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <utility>
+
+#include "apsp/errors.hpp"
+#include "core/backend.hpp"
+#include "core/host_buffer.hpp"
+#include "core/reference.hpp"
+#include "core/trace.hpp"
+#include "io/io_common.hpp"
+#include "pipeline/process.hpp"
+#include "pipeline/stages.hpp"
+
+namespace apsp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+using detail::trace;
+
+/// The result's writers: opened on the first stripe (so an MPI rank that never gets one writes
+/// nothing), or early with the dtype solve() is expected to choose (a GPU solve, for the
+/// prefill); committed after the solve.
+class Writers {
+ public:
+  Writers(const FileSolveOptions& o, std::int64_t V) : o_(o), V_(V) {}
+  ~Writers() {
+    if (gate_.joinable()) gate_.join();  // before the writers it fills go
+  }
+
+  RowSink sink(bool next) {
+    return [this, next](const RowBlock& b) {
+      const auto t0 = Clock::now();
+      if (gate_.joinable()) gate_.join();
+      if (gate_error_) std::rethrow_exception(std::exchange(gate_error_, nullptr));
+      auto& w = next ? next_ : dist_;
+      if (w && w->dtype() != b.dtype)
+        w.reset();  // opened early for another dtype than solve() chose
+      if (!w)
+        w = std::make_unique<MatrixStreamWriter>(path(next), V_, V_, b.dtype, o_.output_format);
+      w->write(b.row0, Matrix::view(b.data, b.rows, b.cols, b.stride, b.dtype));
+      seconds_ += since(t0);
+    };
+  }
+
+  /// A GPU solve leaves the host idle until the first stripe: the writers open now and fill
+  /// their files' page cache meanwhile, from a thread that first waits for the driver's start-up
+  /// to learn whether a GPU is there (`auto` without one is the CPU backend, whose threads need
+  /// the cores). A bad APSP_WRITE_PREFILL is a usage error now, before the solve.
+  void open_early(Dtype t) {
+    dist_ = std::make_unique<MatrixStreamWriter>(o_.output, V_, V_, t, o_.output_format);
+    if (o_.solve.paths)
+      next_ =
+          std::make_unique<MatrixStreamWriter>(path(true), V_, V_, Dtype::Int32, o_.output_format);
+    (void)io::output_prefill_method(std::filesystem::path(o_.output).parent_path().string());
+    gate_ = std::thread([this] {
+      try {
+        if (!detail::cuda_backend_info().usable) return;
+        dist_->prefill();
+        if (next_) next_->prefill();
+        trace("output prefill started");
+      } catch (...) {
+        gate_error_ = std::current_exception();
+      }
+    });
+  }
+
+  bool any() const { return dist_ || next_; }
+  void commit() {
+    if (next_) next_->commit();
+    if (dist_) dist_->commit();
+  }
+  double seconds() const { return seconds_; }
+
+ private:
+  std::string path(bool next) const { return next ? next_path_for(o_.output) : o_.output; }
+  const FileSolveOptions& o_;
+  std::int64_t V_;
+  std::unique_ptr<MatrixStreamWriter> dist_, next_;
+  std::thread gate_;
+  std::exception_ptr gate_error_;  // from the gate thread (a bad APSP_WRITE_* value), for the sink
+  double seconds_ = 0;
+};
+
+}  // namespace
+
+std::string next_path_for(const std::string& output) {
+  const std::string ext = ".npy";
+  if (output.size() > ext.size() &&
+      output.compare(output.size() - ext.size(), ext.size(), ext) == 0)
+    return output.substr(0, output.size() - ext.size()) + ".next.npy";
+  return output + ".next";
+}
+
+FileSolveResult solve_file(const FileSolveOptions& o) {
+  APSP_EXPECTS(!o.solve.dist_sink && !o.solve.next_sink, "solve_file streams to its own writers");
+  if (detail::launcher_rank_is_zero()) check_file_outputs(o);
+  const OutputFormat of = o.output_format;  // Auto stays Auto: OUT.next goes by its own name
+  if (of == OutputFormat::Auto)
+    (void)output_format_for(o.output);  // unknown extension: refused now
+
+  SolveOptions so = o.solve;
+  detail::limit_gpu_queues(so.backend);
+  trace("solve command starts");
+  // GPU context creation (~0.2 s) overlaps reading the input; so does faulting in the CPU
+  // path's matrix where the input's header tells V.
+  std::jthread warm([b = so.backend, d = so.devices] {
+    warm_up(b, d);
+    trace("warm-up done");
+  });
+  detail::HostBufferReservation matrix_memory;
+  if (so.backend == Backend::Cpu || so.backend == Backend::Auto)
+    if (const std::int64_t v = detail::peek_vertices(o.input, o.read); v > 0)
+      matrix_memory.start(detail::cpu_matrix_bytes(v), /*unless_gpu=*/so.backend == Backend::Auto);
+
+  const auto t_read = Clock::now();
+  Graph g = read_graph(o.input, o.read);
+  const double read_s = since(t_read);
+  trace("input read");
+  detail::refuse_nthu_overflow(o.output, g, of);
+  trace("nthu output range checked");
+
+  FileSolveResult out;
+  out.vertices = g.num_vertices;
+  out.edges = g.num_edges();
+  Writers writers(o, g.num_vertices);
+  if (!o.verify) {
+    so.dist_sink = writers.sink(false);
+    if (so.paths) so.next_sink = writers.sink(true);
+    // Only where a GPU can be there at all (device files): the dtype guess scans the weights.
+    if (detail::gpu_solve_possible(backend_name(so.backend)))
+      if (const std::optional<Dtype> t = detail::expected_dtype(g, so)) writers.open_early(*t);
+  }
+
+  // No join here: solve()'s host-side checks overlap the rest of the context creation, and its
+  // first CUDA call waits for the warm-up thread's by itself (the runtime's init is thread-safe).
+  trace("solve starts");
+  Result& r = out.result;
+  try {
+    r = solve(g, so);
+  } catch (const NegativeCycleError& e) {  // name the input file in every message
+    throw NegativeCycleError(o.input + ": " + e.what(), e.cycle());
+  } catch (const ResourceError& e) {
+    throw ResourceError(o.input + ": " + e.what());
+  } catch (const UsageError& e) {
+    throw UsageError(o.input + ": " + e.what());
+  }
+  trace("solve returned");
+  r.timings.read = read_s;
+
+  // Under mpirun only rank 0 holds (or streams) the result; the other ranks end here quietly.
+  out.wrote = writers.any() || !r.dist.empty();
+  if (!out.wrote) return out;
+  const auto t_write = Clock::now();
+  if (o.verify) {
+    write_matrix(o.output, r.dist, of);
+    if (so.paths) write_matrix(next_path_for(o.output), r.next, of);
+  }
+  writers.commit();
+  r.timings.write = writers.seconds() + since(t_write);
+  trace("outputs committed");
+  if (o.verify) out.verification = detail::verify(g, r.dist);
+  return out;
+}
+
+}  // namespace apsp

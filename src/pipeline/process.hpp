@@ -1,0 +1,38 @@
+// src/pipeline/process.hpp — what a command-line process around solve_file() does with itself:
+// stop signals, the forked worker that lets the shell go before the GPU driver's teardown, the
+// exit that skips freeing what the OS reclaims anyway; and the launcher / CUDA environment
+// variables (the only getenv outside core/config.cpp: they are not APSP_ settings).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apsp/solve.hpp"
+
+namespace apsp::detail {
+
+/// SIGINT, SIGTERM, SIGHUP: remove this process's temporary outputs (and pass the signal to a
+/// forked worker), then die of the signal. An ignored signal (nohup) stays ignored.
+void install_stop_handlers();
+/// Where a GPU solve can run (or APSP_DETACH_EXIT=1), forks: the child returns and does the
+/// work; the parent waits for the child's report_exit() and exits with that code at once (the
+/// child's teardown then finishes on its own), or, when the child dies without a report, removes
+/// the temporary files it left beside `outputs` and ends as it did. Off under mpirun.
+void detach_teardown(const std::string& backend, const std::vector<std::string>& outputs);
+/// In a forked worker: everything is written; tell the parent the exit code (once). Else nothing.
+void report_exit(int rc);
+/// Ends the process now with `rc` once every output is committed: flushes stdio, reports to a
+/// waiting parent, and skips destructors and the release of memory the OS reclaims anyway
+/// (a GPU context's teardown, pinned buffers, the distance matrix's pages).
+[[noreturn]] void end_process(int rc);
+/// Whether a GPU solve can run here for `backend` ("auto", "cuda", ...), told without starting
+/// the driver: a CUDA build, a GPU-capable backend, NVIDIA device files, devices not hidden by
+/// CUDA_VISIBLE_DEVICES.
+bool gpu_solve_possible(const std::string& backend);
+/// False under mpirun / srun for a rank other than 0 (OMPI_COMM_WORLD_RANK, PMI_RANK).
+bool launcher_rank_is_zero();
+/// For a solve that may use the cuda backend: CUDA_DEVICE_MAX_CONNECTIONS=2 unless set (fewer
+/// hardware work queues make the context faster to create). Before the first CUDA call.
+void limit_gpu_queues(Backend backend);
+
+}  // namespace apsp::detail
