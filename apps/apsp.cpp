@@ -2,7 +2,7 @@
 //
 //   apsp IN OUT                       NTHU drop-in: same bytes as the course's `hw3-2 IN OUT`
 //   apsp solve IN OUT [options]       any input/output format, any backend, --paths, --verify, --stats
-//   apsp generate OUT [options]       course-like uniform, RMAT or grid graphs
+//   apsp generate OUT [options]       course-like uniform, RMAT, grid, geometric or mesh graphs
 //   apsp metrics IN [OUT]             closeness, harmonic, eccentricity, diameter, ... (no V x V output)
 //   apsp path DIST i j                a shortest path from a --paths result
 //   apsp info [--config]              backends built, devices found, their ceilings; APSP_* settings
@@ -95,7 +95,7 @@ std::string next_path_for(const std::string& out) {
 
 struct SolveArgs {
   std::string in, out;
-  std::string backend = "auto", type, input_format = "auto", output_format = "auto";
+  std::string backend = "auto", type, input_format = "auto", output_format = "auto", order = "auto";
   int block = 0, threads = 0;
   std::int64_t vertices = 0;
   std::vector<int> devices;
@@ -117,7 +117,9 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
        << r.block << ", \"paths\": " << (a.paths ? "true" : "false") << ", \"read_s\": " << t.read
        << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d << ", \"compute_s\": " << t.compute
        << ", \"d2h_s\": " << t.d2h << ", \"write_s\": " << t.write << ", \"total_s\": " << total
-       << ", \"t_updates_per_s\": " << tups << "}\n";
+       << ", \"t_updates_per_s\": " << tups << ", \"order\": \"" << r.order << "\", \"order_s\": " << t.order
+       << ", \"symbolic_s\": " << t.symbolic << ", \"work_fraction\": " << r.work_fraction
+       << ", \"unpermute_s\": " << t.unpermute << "}\n";
     return;
   }
   char buf[768];
@@ -128,6 +130,9 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
                 (long long)g.num_vertices, g.num_edges(), r.backend.c_str(), apsp::dtype_name(r.dtype()), r.rounds.c_str(), r.block,
                 a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
+  if (r.order != "none")
+    os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic << " s, "
+       << 100 * r.work_fraction << "% of the dense tile updates, unpermute " << t.unpermute << " s\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
 
@@ -314,6 +319,7 @@ int run_solve(const SolveArgs& a) {
 
   apsp::SolveOptions so;
   so.backend = apsp::parse_backend(a.backend);
+  so.order = apsp::parse_order(a.order);
   // The single-GPU solve has at most three streams busy at once (the rounds, --paths's arc upload
   // and next-hop kernel); with CUDA's default of 8 hardware work queues per device the context
   // takes 133-137 ms to create on the H200 host, with 1 or 2 queues 55-67 ms (dev/cuda/
@@ -533,6 +539,9 @@ int main(int argc, char** argv) {
   solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
   solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve->add_option("--order", sa.order, "auto|none|nd: vertex order of the rounds; nd = METIS nested dissection, "
+                                         "only tiles that can hold a path (sparse graphs; docs/sparse.md)")
+      ->capture_default_str();
   solve->add_option("--vertices", sa.vertices, "the graph has N vertices (isolated high-numbered ones included; edge-list ids must be below N)");
   solve->add_flag("--paths", sa.paths, "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
   solve->add_flag("--verify", sa.verify, "check against a reference (full for V <= 2048, else 16 sampled sources)");
@@ -541,16 +550,20 @@ int main(int argc, char** argv) {
 
   std::string gen_out, gen_kind = "uniform", gen_format = "auto";
   std::int64_t gen_v = 1000, gen_e = -1, gen_wmin = 0, gen_wmax = 1000, gen_rows = 0, gen_cols = 0;
-  int gen_scale = 10;
+  int gen_scale = 10, gen_k = 4;
+  double gen_unit = 1000;
   std::uint64_t gen_seed = 1;
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
   gen->add_option("OUT", gen_out, "output file")->required();
-  gen->add_option("--kind", gen_kind, "uniform|rmat|grid")->capture_default_str();
-  gen->add_option("-V,--vertices", gen_v, "vertices (uniform)")->capture_default_str()->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("--kind", gen_kind, "uniform|rmat|grid|geometric|mesh")->capture_default_str();
+  gen->add_option("-V,--vertices", gen_v, "vertices (uniform, geometric)")->capture_default_str()->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("-E,--edges", gen_e, "edges (default: min(5000000, V*(V-1)/4))")->check(CLI::NonNegativeNumber);
   gen->add_option("--scale", gen_scale, "rmat: 2^scale vertices")->capture_default_str()->check(CLI::Range(0, 30));
   gen->add_option("--rows", gen_rows, "grid rows")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("--cols", gen_cols, "grid columns")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("-k,--neighbors", gen_k, "geometric: links to the k nearest points")->capture_default_str()->check(CLI::Range(1, 64));
+  gen->add_option("--unit", gen_unit, "geometric, mesh: weight of a link one mean point spacing long (lengths rounded)")
+      ->capture_default_str()->check(CLI::Range(1e-9, 1e9));
   gen->add_option("--wmin", gen_wmin, "smallest weight")->capture_default_str();
   gen->add_option("--wmax", gen_wmax, "largest weight")->capture_default_str();
   gen->add_option("--seed", gen_seed, "random seed")->capture_default_str();
@@ -639,8 +652,12 @@ int main(int argc, char** argv) {
         g = apsp::generate_rmat(gen_scale, e, gen_wmin, gen_wmax, gen_seed);
       } else if (gen_kind == "grid") {
         g = apsp::generate_grid(gen_rows, gen_cols, gen_wmin, gen_wmax, gen_seed);
+      } else if (gen_kind == "geometric") {
+        g = apsp::generate_geometric(gen_v, gen_k, gen_unit, gen_seed);
+      } else if (gen_kind == "mesh") {
+        g = apsp::generate_mesh(gen_rows, gen_cols, gen_unit, gen_seed);
       } else {
-        throw apsp::UsageError("unknown generator '" + gen_kind + "' (expected uniform, rmat or grid)");
+        throw apsp::UsageError("unknown generator '" + gen_kind + "' (expected uniform, rmat, grid, geometric or mesh)");
       }
       apsp::write_graph(gen_out, g, gen_f);
       return 0;

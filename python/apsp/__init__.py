@@ -100,14 +100,17 @@ class SolveResult:
 
 
 def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, *,
-          paths=False, num_vertices=None, threads=None):
+          paths=False, num_vertices=None, threads=None, order="auto"):
     """Runs the Floyd-Warshall solver and returns a :class:`SolveResult` with its raw output.
 
     Takes the same inputs as :func:`shortest_path`. ``dtype=None`` lets the solver choose (int32
     for integer weights, int64 if int32 cannot be exact, float64 for fractional weights or whole
     numbers too large for int64); the distances are NOT converted, so integer results hold the
-    unreachable sentinel.
+    unreachable sentinel. ``order`` is the vertex order of the rounds: "auto", "none" or "nd"
+    (nested dissection with tile skipping, for sparse graphs; docs/sparse.md).
     """
+    if order not in ("auto", "none", "nd"):
+        raise ValueError(f"order must be 'auto', 'none' or 'nd', got {order!r}")
     directed, unweighted, dtype, backend, block, threads, num_vertices = _inputs.check_common(
         directed, unweighted, dtype, backend, block, threads, num_vertices)
     paths = _inputs.flag(paths, "paths")
@@ -119,7 +122,7 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
     if n == 0:
         raise ValueError("the graph has no vertices")
     dtype = _inputs.auto_dtype(inp, n, dtype)
-    return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True))
+    return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True, order=order))
 
 
 def next_hop(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, **kwargs):
