@@ -108,7 +108,7 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
   const auto& t = r.timings;
   const double V = double(g.num_vertices);
   const double solve_s = t.h2d + t.compute + t.d2h;
-  const double total = t.read + t.build + solve_s + t.write;
+  const double total = t.read + t.build + t.order + t.symbolic + solve_s + t.unpermute + t.write;
   const double tups = t.compute > 0 ? V * V * V / t.compute / 1e12 : 0;
   if (json) {
     os << "{\"input\": \"" << a.in << "\", \"vertices\": " << g.num_vertices << ", \"edges\": " << g.num_edges()

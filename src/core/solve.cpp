@@ -250,7 +250,23 @@ Result solve(const Graph& input, const SolveOptions& requested) {
 
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);
-  const std::int64_t n_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
+  const std::int64_t n_user_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
+  // Sparse rounds (docs/sparse.md): the vertex order the rounds run in and the tiles each round
+  // can touch. The ordered graph may have padding vertices (n_pad >= n_user_pad); the result is
+  // put back in the user's order below.
+  if (options.order == Order::NestedDissection && g->is_dense()) {
+    to_edges("--order nd");
+    g = in;
+  }
+  detail::OrderChoice order =
+      detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(), n_user_pad,
+                           std::min<std::int64_t>(backend->effective_block(t, block), n_user_pad));
+  if (!order.perm.empty()) g = &order.graph;
+  if (backend->skips_tiles()) backend->set_tile_plan(order.plan);
+  result.order = order.label;
+  result.work_fraction = order.work_fraction;
+  const double order_s = order.order_s + order.symbolic_s;  // not part of build
+  const std::int64_t n_pad = order.perm.empty() ? n_user_pad : order.plan->n;
   // A backend that builds its own matrix and streams distances (and, with paths, next hops that
   // need no repair) to the sinks never needs the host matrices; nor does an MPI rank other than
   // 0. They get empty matrices that only carry the dtype, and V is not limited by this host's
@@ -274,19 +290,6 @@ Result solve(const Graph& input, const SolveOptions& requested) {
       to_edges("the " + backend->name() + " backend builds its matrix from edges");
     g = in;
   }
-  // Sparse rounds (docs/sparse.md): the vertex order the rounds run in and the tiles each round
-  // can touch; the result is put back in the user's order below.
-  if (options.order == Order::NestedDissection && g->is_dense()) {
-    to_edges("--order nd");
-    g = in;
-  }
-  detail::OrderChoice order = detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(), n_pad,
-                                                   std::min<std::int64_t>(backend->effective_block(t, block), n_pad));
-  if (!order.perm.empty()) g = &order.graph;
-  if (backend->skips_tiles()) backend->set_tile_plan(order.plan);
-  result.order = order.label;
-  result.work_fraction = order.work_fraction;
-  const double order_s = order.order_s + order.symbolic_s;  // not part of build
 
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
@@ -353,8 +356,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   result.timings.symbolic = order.symbolic_s;
   if (!order.perm.empty()) {
     const auto t_unpermute = Clock::now();
-    detail::unpermute(result.dist, order.perm, false);
-    detail::unpermute(result.next, order.perm, true);
+    result.dist = detail::unpermuted(result.dist, order.perm, false, n_user_pad, backend->host_memory());
+    result.next = detail::unpermuted(result.next, order.perm, true, n_user_pad, backend->host_memory());
     result.timings.unpermute = seconds_since(t_unpermute);
   }
   // Johnson's potentials exist only without negative cycles, so the kernels never see one.

@@ -60,12 +60,12 @@ template <class T> class CpuRounds final : public RoundOps {
   CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads, const KernelSet<T>& ks,
             const TilePlan* plan = nullptr)
       : D_(D), ld_(ld), n_(n), N_(N), H_(H), ldn_(ldn), mode_(mode),
-        B_(block), R_((n_ + block - 1) / block), threads_(threads), ks_(ks), plan_(plan),
+        B_(block), R_(plan ? plan->R : (n_ + block - 1) / block), threads_(threads), ks_(ks), plan_(plan),
         mr_(mr_for(ks, mode)), nr_(nr_for(ks, mode)),
         mc_(std::max<i64>(mr_, kMacroRows / mr_ * mr_)) {
     APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0, "CPU matrix not padded to the tile multiple");
     APSP_EXPECTS((mode_ == Mode::Distances || N_) && (mode_ != Mode::HopCounts || H_), "CPU rounds: missing next hops");
-    APSP_EXPECTS(!plan_ || (plan_->n == n_ && plan_->B == B_), "CPU rounds: tile plan for another shape");
+    APSP_EXPECTS(!plan_ || (plan_->n == n_ && plan_->B <= B_), "CPU rounds: tile plan for another shape");
     if (R_ == 1) return;  // the pivot closure alone: no panels
     const i64 strip_rows = n_ + (plan_ ? R_ + 1 : 2) * mr_;  // each row range rounded up to mr
     pa_.resize(strip_rows * B_);
@@ -91,7 +91,7 @@ template <class T> class CpuRounds final : public RoundOps {
   // work, and w/64 more parallel regions per round would cost more than that when the cores are
   // shared.
   void close_pivot(i64 t) override {
-    const i64 p0 = t * B_, w = width(t);
+    const i64 p0 = start(t), w = width(t);
     T* P = D_ + p0 * ld_ + p0;
     i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
     i32* HP = H_ ? H_ + p0 * ldn_ + p0 : nullptr;
@@ -101,7 +101,7 @@ template <class T> class CpuRounds final : public RoundOps {
   // Packs the closed pivot: as A for the row panel, as B for the column panel (w x w, one thread).
   void update_panels(i64 t) override {
     if (R_ == 1) return;
-    const i64 p0 = t * B_;
+    const i64 p0 = start(t);
     const int w = int(width(t));
     const T* P = D_ + p0 * ld_ + p0;
     const i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
@@ -116,10 +116,10 @@ template <class T> class CpuRounds final : public RoundOps {
   // far more than their microseconds when the cores are shared with other work.)
   void update_rest(i64 t) override {
     if (R_ == 1) return;
-    const i64 p0 = t * B_, p1 = p0 + width(t);
+    const i64 p0 = start(t), p1 = p0 + width(t);
     const int w = int(p1 - p0);
-    const std::vector<RowChunk> rows = row_chunks(p0, p1);
-    const std::vector<ColChunk> cols = col_chunks(p0, p1);
+    const std::vector<RowChunk> rows = row_chunks(t, p0, p1);
+    const std::vector<ColChunk> cols = col_chunks(t, p0, p1);
     const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
     if (nrow + ncol == 0) return;
 #pragma omp parallel num_threads(threads_)
@@ -149,7 +149,11 @@ template <class T> class CpuRounds final : public RoundOps {
   }
 
  private:
-  i64 width(i64 t) const { return std::min<i64>(B_, n_ - t * B_); }
+  // Tile t covers [start(t), start(t) + width(t)): uniform tiles of B_, or the plan's bounds.
+  i64 start(i64 t) const { return plan_ ? plan_->bounds[std::size_t(t)] : t * B_; }
+  i64 width(i64 t) const {
+    return plan_ ? plan_->bounds[std::size_t(t + 1)] - plan_->bounds[std::size_t(t)] : std::min<i64>(B_, n_ - t * B_);
+  }
   static i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
 
   // C = D[row0 : row0+m, col0 : col0+n] = min(C, A (x) B), with next hops (and hop counts) when
@@ -177,14 +181,13 @@ template <class T> class CpuRounds final : public RoundOps {
 
   // The row (or column) ranges round t updates: everything outside the pivot, or with a plan the
   // runs of consecutive active tiles.
-  std::vector<Range> ranges(i64 p0, i64 p1, bool rows) const {
+  std::vector<Range> ranges(i64 t, i64 p0, i64 p1, bool rows) const {
     if (!plan_) return {Range{0, p0}, Range{p1, n_}};
-    const i64 t = p0 / B_;
     const auto& tiles = rows ? plan_->rows : plan_->cols;
-    const auto& start = rows ? plan_->row_start : plan_->col_start;
+    const auto& first = rows ? plan_->row_start : plan_->col_start;
     std::vector<Range> out;
-    for (i64 x = start[std::size_t(t)]; x < start[std::size_t(t + 1)]; ++x) {
-      const i64 b = i64(tiles[std::size_t(x)]) * B_, e = std::min(b + B_, n_);
+    for (i64 x = first[std::size_t(t)]; x < first[std::size_t(t + 1)]; ++x) {
+      const i64 b = start(tiles[std::size_t(x)]), e = b + width(tiles[std::size_t(x)]);
       if (!out.empty() && out.back().end == b) out.back().end = e;
       else out.push_back({b, e});
     }
@@ -192,20 +195,20 @@ template <class T> class CpuRounds final : public RoundOps {
   }
 
   // Rows outside the pivot in macro-tile chunks; each range packs from a strip boundary.
-  std::vector<RowChunk> row_chunks(i64 p0, i64 p1) const {
+  std::vector<RowChunk> row_chunks(i64 t, i64 p0, i64 p1) const {
     std::vector<RowChunk> out;
     const i64 w = p1 - p0;
     i64 base = 0;
-    for (const Range r : ranges(p0, p1, true)) {
+    for (const Range r : ranges(t, p0, p1, true)) {
       for (i64 i = r.begin; i < r.end; i += mc_)
         out.push_back({i, std::min(mc_, r.end - i), base + (i - r.begin) / mr_ * mr_ * w});
       base += (r.end - r.begin + mr_ - 1) / mr_ * mr_ * w;
     }
     return out;
   }
-  std::vector<ColChunk> col_chunks(i64 p0, i64 p1) const {
+  std::vector<ColChunk> col_chunks(i64 t, i64 p0, i64 p1) const {
     std::vector<ColChunk> out;
-    for (const Range r : ranges(p0, p1, false))
+    for (const Range r : ranges(t, p0, p1, false))
       for (i64 j = r.begin; j < r.end; j += kMacroCols) out.push_back({j, std::min(kMacroCols, r.end - j)});
     return out;
   }
@@ -289,7 +292,7 @@ class CpuBackend final : public BackendImpl {
   const TilePlan* plan_for(const Graph& g, const Matrix& dist, int block) {
     if (!plan_ || dist.stride() == 0) return nullptr;
     const i64 B = std::min<i64>(effective_block(dist.dtype(), block), dist.stride());
-    if (plan_->n != dist.stride() || plan_->B != B)
+    if (plan_->n != dist.stride() || plan_->B > B)
       plan_ = std::make_shared<const TilePlan>(symbolic_tiles(g, dist.stride(), B));
     return plan_.get();
   }

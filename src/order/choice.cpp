@@ -49,11 +49,12 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const 
   APSP_EXPECTS(!g.is_dense(), "--order nd on a dense view: solve() copies it into an edge list first");
   OrderChoice c;
   auto t0 = std::chrono::steady_clock::now();
-  c.perm = nested_dissection(g);
+  TiledOrder nd_order = nested_dissection(g, B);
+  c.perm = std::move(nd_order.perm);
   c.order_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   c.graph = relabel(g, c.perm);
-  auto plan = std::make_shared<const TilePlan>(symbolic_tiles(c.graph, n_pad, B));
+  auto plan = std::make_shared<const TilePlan>(symbolic_tiles(c.graph, std::move(nd_order.bounds), n_pad));
   c.symbolic_s = seconds_since(t0);
   c.work_fraction = plan->work_fraction;
   char buf[160];

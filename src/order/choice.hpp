@@ -33,7 +33,8 @@ struct OrderChoice {
 };
 
 /// The order for graph g (an edge list, or a dense view which only none / auto take) under
-/// `asked`, on a padded n_pad matrix with tiles of B. `backend_skips`: the backend runs plans.
+/// `asked`, for tiles of at most B (a multiple of 32); n_pad: the dense rounds' matrix size (the
+/// plan's may be larger: padding vertices align the tiles). `backend_skips`: the backend runs plans.
 /// Throws UsageError for nd where it cannot run (no METIS, a backend without tile skipping).
 OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
                          std::int64_t n_pad, std::int64_t B);
