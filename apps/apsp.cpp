@@ -132,7 +132,7 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
   os << buf;
   if (r.order != "none")
     os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic << " s, "
-       << 100 * r.work_fraction << "% of the dense tile updates, unpermute " << t.unpermute << " s\n";
+       << 100 * r.work_fraction << "% of the dense work, unpermute " << t.unpermute << " s\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
 

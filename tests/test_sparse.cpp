@@ -323,7 +323,7 @@ TEST(SparseCli, OrderNdWritesTheSameBytesAndStats) {
                                  "--block", "32", "--paths", "--stats", "-q"});
   ASSERT_EQ(nd.exit_code, 0) << nd.err;
   EXPECT_NE(nd.err.find("order    nd:"), std::string::npos) << nd.err;
-  EXPECT_NE(nd.err.find("% of the dense tile updates"), std::string::npos) << nd.err;
+  EXPECT_NE(nd.err.find("% of the dense work"), std::string::npos) << nd.err;
   const auto none = test::run_cli({"solve", dir / "g.bin", dir / "none.bin", "--backend", "cpu", "--order", "none",
                                    "--block", "32", "--paths", "-q"});
   ASSERT_EQ(none.exit_code, 0) << none.err;

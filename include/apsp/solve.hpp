@@ -94,7 +94,7 @@ struct Result {
   std::string rounds;
   int block = 0;        ///< tile size it used
   std::string order = "none";  ///< vertex order the rounds ran in ("none", "nd"), and for auto why
-  double work_fraction = 1;    ///< tile updates the rounds ran, over the dense rounds' R^3
+  double work_fraction = 1;    ///< element updates the rounds ran, over the dense rounds' n^3
   Timings timings;
   std::vector<std::string> notes;  ///< e.g. "promoted to int64: (V-1)*max|w| >= 2^30-1"
 

@@ -93,6 +93,8 @@ class SolveResult:
         self.rounds = info["rounds"]
         self.timings = info["timings"]
         self.notes = info["notes"]
+        self.order = info["order"]  # "none", "nd", or for auto "none (auto: why)" / "nd (auto)"
+        self.work_fraction = info["work_fraction"]  # updates run / the dense rounds' n^3
 
     def __repr__(self):
         return (f"SolveResult(V={self.dist.shape[0]}, dtype={self.dtype}, rounds={self.rounds!r}, backend={self.backend!r}, "

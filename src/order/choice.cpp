@@ -59,7 +59,7 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const 
   c.work_fraction = plan->work_fraction;
   char buf[160];
   if (!nd && c.work_fraction >= kAutoMaxFraction) {
-    std::snprintf(buf, sizeof buf, "nd would run %.1f%% of the dense tile updates", 100 * c.work_fraction);
+    std::snprintf(buf, sizeof buf, "nd would run %.1f%% of the dense work", 100 * c.work_fraction);
     OrderChoice k = keep(buf);
     k.order_s = c.order_s;
     k.symbolic_s = c.symbolic_s;

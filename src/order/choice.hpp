@@ -1,7 +1,7 @@
 // src/order/choice.hpp — solve()'s decision on the vertex order of the rounds (docs/sparse.md).
 //
 // none keeps the dense rounds. nd orders the graph by METIS nested dissection and runs the
-// symbolic tile analysis on it; auto keeps that only where the symbolic count of tile updates is
+// symbolic tile analysis on it; auto keeps that only where the symbolic count of updates is
 // below kAutoMaxFraction of the dense rounds' (ordering, analysis and unpermuting the result cost
 // far less than the work saved there), and skips both for graphs that cannot qualify: small V,
 // many arcs per vertex (random graphs have no small separators), dense views, other backends.
@@ -17,7 +17,7 @@
 
 namespace apsp::detail {
 
-/// auto takes nd when the plan's tile updates are below this fraction of the dense rounds'.
+/// auto takes nd when the plan's updates are below this fraction of the dense rounds'.
 inline constexpr double kAutoMaxFraction = 0.5;
 /// auto does not try nd with fewer tiles a side than this (a few rounds: nothing to save).
 inline constexpr std::int64_t kAutoMinTiles = 4;
