@@ -130,9 +130,11 @@ void print_stats(const SolveArgs& a, const apsp::Graph& g, const apsp::Result& r
                 (long long)g.num_vertices, g.num_edges(), r.backend.c_str(), apsp::dtype_name(r.dtype()), r.rounds.c_str(), r.block,
                 a.paths ? " paths" : "", t.read, t.build, t.h2d, t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
-  if (r.order != "none")
+  if (r.order.rfind("nd", 0) == 0)
     os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic << " s, "
        << 100 * r.work_fraction << "% of the dense work, unpermute " << t.unpermute << " s\n";
+  else if (r.order != "none")
+    os << "  order    " << r.order << "\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
 

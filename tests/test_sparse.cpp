@@ -330,6 +330,10 @@ TEST(SparseCli, OrderNdWritesTheSameBytesAndStats) {
   EXPECT_EQ(test::read_bytes(dir / "nd.bin"), test::read_bytes(dir / "none.bin"));
   const auto path = test::run_cli({"path", dir / "nd.bin", "0", "699"});
   EXPECT_EQ(path.exit_code, 0) << path.err;
+  ASSERT_EQ(test::run_cli({"generate", dir / "m.bin", "--kind", "mesh", "--rows", "20", "--cols", "30"}).exit_code, 0);
+  const auto mesh = test::run_cli({"solve", dir / "m.bin", dir / "m.out", "--backend", "cpu", "--stats", "-q"});
+  ASSERT_EQ(mesh.exit_code, 0) << mesh.err;
+  EXPECT_NE(mesh.err.find("V=600"), std::string::npos) << mesh.err;
   const auto bad = test::run_cli({"solve", dir / "g.bin", dir / "x.bin", "--order", "metis"});
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("unknown order 'metis'"), std::string::npos) << bad.err;
