@@ -254,6 +254,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // Sparse rounds (docs/sparse.md): the vertex order the rounds run in and the tiles each round
   // can touch. The ordered graph may have padding vertices (n_pad >= n_user_pad); the result is
   // put back in the user's order below.
+  // A result too large for this host is refused before any ordering work (which is O(V + E)).
+  if (backend->skips_tiles() && options.order != Order::None)
+    detail::check_host_memory(n, n_user_pad, t, options.paths);
   if (options.order == Order::NestedDissection && g->is_dense()) {
     to_edges("--order nd");
     g = in;

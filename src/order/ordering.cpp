@@ -62,9 +62,10 @@ class Dissector {
     options[METIS_OPTION_SEED] = 1;  // the same order every run
     std::vector<idx_t> part(verts.size());
     const int rc = METIS_ComputeVertexSeparator(&nv, sx.data(), sa.data(), nullptr, options, &sepsize, part.data());
-    if (rc != METIS_OK)
-      throw ResourceError("METIS_ComputeVertexSeparator failed (" +
-                          std::string(rc == METIS_ERROR_MEMORY ? "out of memory" : "error " + std::to_string(rc)) + ")");
+    if (rc != METIS_OK) {
+      const std::string why = rc == METIS_ERROR_MEMORY ? "out of memory" : "error " + std::to_string(rc);
+      throw ResourceError("METIS_ComputeVertexSeparator failed (" + why + ")");
+    }
     std::vector<std::int32_t> side[3];
     for (std::size_t i = 0; i < verts.size(); ++i) side[std::min<idx_t>(part[i], 2)].push_back(verts[i]);
     if (side[0].empty() || side[1].empty()) return append(verts);  // no split: keep it whole
@@ -102,7 +103,10 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B) {
 #else
   // The symmetric adjacency without self loops or repeats, in CSR.
   std::vector<std::int64_t> deg(std::size_t(n) + 1, 0);
-  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) { ++deg[std::size_t(u) + 1]; ++deg[std::size_t(v) + 1]; });
+  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
+    ++deg[std::size_t(u) + 1];
+    ++deg[std::size_t(v) + 1];
+  });
   for (std::int64_t i = 0; i < n; ++i) deg[std::size_t(i) + 1] += deg[std::size_t(i)];
   std::vector<idx_t> adj(std::size_t(deg[std::size_t(n)]));
   std::vector<std::int64_t> fill(deg.begin(), deg.end() - 1);

@@ -21,7 +21,9 @@ std::vector<std::uint64_t> initial_tiles(const Graph& g, const std::vector<std::
     for (std::int64_t v = bounds[std::size_t(I)]; v < std::min(bounds[std::size_t(I + 1)], g.num_vertices); ++v)
       tile[std::size_t(v)] = std::int32_t(I);
   std::vector<std::uint64_t> f(std::size_t(R * words), 0);
-  auto set = [&](std::int64_t I, std::int64_t J) { f[std::size_t(I * words + J / 64)] |= std::uint64_t{1} << (J % 64); };
+  auto set = [&](std::int64_t I, std::int64_t J) {
+    f[std::size_t(I * words + J / 64)] |= std::uint64_t{1} << (J % 64);
+  };
   for (std::int64_t I = 0; I < R; ++I) set(I, I);
   for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) { set(tile[std::size_t(u)], tile[std::size_t(v)]); });
   return f;
