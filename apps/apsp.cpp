@@ -2,7 +2,7 @@
 //
 //   apsp IN OUT                       NTHU drop-in: same bytes as the course's `hw3-2 IN OUT`
 //   apsp solve IN OUT [options]       any input/output format, any backend, --paths, --verify, --stats
-//   apsp generate OUT | metrics IN [OUT] | path DIST i j | info [--config] | bench --backend B
+//   apsp generate OUT (uniform, rmat, grid, geometric, mesh) | metrics IN [OUT] | path DIST i j | info [--config] | bench --backend B
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -64,6 +64,9 @@ int main(int argc, char** argv) {
   solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
   solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve->add_option("--order", sa.order, "auto|none|nd: vertex order of the rounds; nd = METIS nested dissection, "
+                                         "only tiles that can hold a path (sparse graphs; docs/sparse.md)")
+      ->capture_default_str();
   solve->add_option("--vertices", sa.vertices, "the graph has N vertices (isolated high-numbered ones included; edge-list ids must be below N)");
   solve->add_flag("--paths", sa.paths, "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
   solve->add_flag("--verify", sa.verify, "check against a reference (full for V <= 2048, else 16 sampled sources)");
@@ -73,12 +76,15 @@ int main(int argc, char** argv) {
   apsp_cli::GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
   gen->add_option("OUT", ga.out, "output file")->required();
-  gen->add_option("--kind", ga.kind, "uniform|rmat|grid")->capture_default_str();
-  gen->add_option("-V,--vertices", ga.vertices, "vertices (uniform)")->capture_default_str()->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("--kind", ga.kind, "uniform|rmat|grid|geometric|mesh")->capture_default_str();
+  gen->add_option("-V,--vertices", ga.vertices, "vertices (uniform, geometric)")->capture_default_str()->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("-E,--edges", ga.edges, "edges (default: min(5000000, V*(V-1)/4))")->check(CLI::NonNegativeNumber);
   gen->add_option("--scale", ga.scale, "rmat: 2^scale vertices")->capture_default_str()->check(CLI::Range(0, 30));
   gen->add_option("--rows", ga.rows, "grid rows")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("--cols", ga.cols, "grid columns")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("-k,--neighbors", ga.k, "geometric: links to the k nearest points")->capture_default_str()->check(CLI::Range(1, 64));
+  gen->add_option("--unit", ga.unit, "geometric, mesh: weight of a link one mean point spacing long (lengths rounded)")
+      ->capture_default_str()->check(CLI::Range(1e-9, 1e9));
   gen->add_option("--wmin", ga.wmin, "smallest weight")->capture_default_str();
   gen->add_option("--wmax", ga.wmax, "largest weight")->capture_default_str();
   gen->add_option("--seed", ga.seed, "random seed")->capture_default_str();

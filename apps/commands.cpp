@@ -52,8 +52,12 @@ int run_generate(const GenerateArgs& a) {
     g = apsp::generate_rmat(a.scale, e, a.wmin, a.wmax, a.seed);
   } else if (a.kind == "grid") {
     g = apsp::generate_grid(a.rows, a.cols, a.wmin, a.wmax, a.seed);
+  } else if (a.kind == "geometric") {
+    g = apsp::generate_geometric(a.vertices, a.k, a.unit, a.seed);
+  } else if (a.kind == "mesh") {
+    g = apsp::generate_mesh(a.rows, a.cols, a.unit, a.seed);
   } else {
-    throw apsp::UsageError("unknown generator '" + a.kind + "' (expected uniform, rmat or grid)");
+    throw apsp::UsageError("unknown generator '" + a.kind + "' (expected uniform, rmat, grid, geometric or mesh)");
   }
   apsp::write_graph(a.out, g, f);
   return 0;

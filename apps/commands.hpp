@@ -31,7 +31,7 @@ class Progress {
 
 struct SolveArgs {
   std::string in, out;
-  std::string backend = "auto", type, input_format = "auto", output_format = "auto";
+  std::string backend = "auto", type, input_format = "auto", output_format = "auto", order = "auto";
   int block = 0, threads = 0;
   std::int64_t vertices = 0;
   std::vector<int> devices;
@@ -46,7 +46,8 @@ int run_solve(const SolveArgs& a);
 struct GenerateArgs {
   std::string out, kind = "uniform", format = "auto";
   std::int64_t vertices = 1000, edges = -1, wmin = 0, wmax = 1000, rows = 0, cols = 0;
-  int scale = 10;
+  int scale = 10, k = 4;
+  double unit = 1000;
   std::uint64_t seed = 1;
 };
 int run_generate(const GenerateArgs& a);

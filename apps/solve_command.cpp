@@ -25,7 +25,7 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
   const auto& t = r.timings;
   const double V = double(f.vertices);
   const double solve_s = t.h2d + t.compute + t.d2h;
-  const double total = t.read + t.build + solve_s + t.write;
+  const double total = t.read + t.build + t.order + t.symbolic + solve_s + t.unpermute + t.write;
   const double tups = t.compute > 0 ? V * V * V / t.compute / 1e12 : 0;
   if (json) {
     os << "{\"input\": \"" << a.in << "\", \"vertices\": " << f.vertices
@@ -35,7 +35,9 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
        << ", \"read_s\": " << t.read << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d
        << ", \"compute_s\": " << t.compute << ", \"d2h_s\": " << t.d2h
        << ", \"write_s\": " << t.write << ", \"total_s\": " << total
-       << ", \"t_updates_per_s\": " << tups << "}\n";
+       << ", \"t_updates_per_s\": " << tups << ", \"order\": \"" << r.order << "\", \"order_s\": " << t.order
+       << ", \"symbolic_s\": " << t.symbolic << ", \"work_fraction\": " << r.work_fraction
+       << ", \"unpermute_s\": " << t.unpermute << "}\n";
     return;
   }
   char buf[768];
@@ -48,6 +50,11 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
                 r.rounds.c_str(), r.block, a.paths ? " paths" : "", t.read, t.build, t.h2d,
                 t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
+  if (r.order.rfind("nd", 0) == 0)
+    os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic << " s, "
+       << 100 * r.work_fraction << "% of the dense work, unpermute " << t.unpermute << " s\n";
+  else if (r.order != "none")
+    os << "  order    " << r.order << "\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
 
@@ -83,6 +90,7 @@ int run_solve(const SolveArgs& a) {
   o.verify = a.verify;
   apsp::SolveOptions& so = o.solve;
   so.backend = apsp::parse_backend(a.backend);
+  so.order = apsp::parse_order(a.order);
   if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
   so.block = a.block;
   so.threads = a.threads;

@@ -954,6 +954,34 @@ TEST(StreamWriter, UncommittedWriterLeavesNoFileAndRejectsStripesOutOfOrder) {
   EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
 }
 
+TEST(StreamWriter, NthuWriterOfAnInt64ResultTakesExactInt32Stripes) {
+  // SolveOptions::int32_stripes: an int64 result's proven-exact int32 rounds arrive as int32
+  // stripes; the NTHU bytes are those of the int64 matrix. npy (its header says int64) refuses.
+  test::TempDir dir;
+  const std::int64_t n = 150;
+  const Matrix i32 = padded_random<std::int32_t>(n, n, 7);
+  Matrix i64(n, n, Dtype::Int64);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      const std::int32_t v = i32.at<std::int32_t>(i, j);
+      i64.at<std::int64_t>(i, j) = v == unreachable<std::int32_t>() ? unreachable<std::int64_t>() : v;
+    }
+  const std::string want = dir / "want.bin", got = dir / "got.bin";
+  write_matrix(want, i64, OutputFormat::Nthu);
+  {
+    MatrixStreamWriter w(got, n, n, Dtype::Int64, OutputFormat::Nthu);
+    EXPECT_TRUE(w.accepts(Dtype::Int32));
+    EXPECT_FALSE(w.accepts(Dtype::Float64));
+    w.write(0, Matrix::view(i32.raw(), 70, n, i32.stride(), Dtype::Int32));
+    w.write(70, Matrix::view(i64.row<std::int64_t>(70), n - 70, n, i64.stride(), Dtype::Int64));
+    w.commit();
+  }
+  EXPECT_EQ(test::read_bytes(got), test::read_bytes(want));
+  MatrixStreamWriter npy(dir / "x.npy", n, n, Dtype::Int64, OutputFormat::Npy);
+  EXPECT_FALSE(npy.accepts(Dtype::Int32));
+  EXPECT_THROW(npy.write(0, Matrix::view(i32.raw(), 1, n, i32.stride(), Dtype::Int32)), Error);
+}
+
 // ---- large writes split over threads, preallocation, replacing an old output (docs/io.md) ----------
 
 /// Sets an environment variable for one scope (unset = nullptr), restoring the old value after.

@@ -77,6 +77,9 @@ class MatrixStreamWriter {
   void write(std::int64_t row0, const Matrix& stripe);
   std::int64_t rows_written() const;
   Dtype dtype() const;
+  /// Whether stripes of type t may come: the writer's dtype, or for NTHU (int32 on disk) any
+  /// integer type whose values fit (an int64 result's exact int32 stripes, SolveOptions::int32_stripes).
+  bool accepts(Dtype t) const;
   /// Starts filling the output file's page cache on threads of its own, so that the stripes'
   /// writes later only copy (docs/io.md: APSP_WRITE_PREFILL). Returns at once; the first stripe
   /// stops what is left. For a caller with idle host time before the first stripe (a GPU solve).

@@ -26,6 +26,16 @@ const char* backend_name(Backend b);
 /// "auto", "cpu", "cuda", "multi-gpu", "mpi"; throws UsageError otherwise.
 Backend parse_backend(const std::string& name);
 
+/// Vertex order of the rounds (docs/sparse.md). none: the user's order, every tile (the dense
+/// rounds); nd: METIS nested dissection with each round restricted to the tiles that can hold a
+/// finite distance (sparse graphs with small separators); auto: nd where the symbolic count says
+/// it pays, else none. Results are in the user's vertex order either way.
+enum class Order { Auto, None, NestedDissection };
+/// "auto", "none", "nd".
+const char* order_name(Order o);
+/// "auto", "none" or "nd"; throws UsageError otherwise.
+Order parse_order(const std::string& name);
+
 /// Called now and then during a solve with (rounds done, rounds total).
 using ProgressFn = std::function<void(std::int64_t done, std::int64_t total)>;
 
@@ -54,6 +64,8 @@ struct SolveOptions {
   int threads = 0;
   /// GPU ordinals for cuda / multi-gpu; empty = device 0 / all devices.
   std::vector<int> devices;
+  /// Vertex order of the rounds (cpu backend; auto elsewhere keeps none).
+  Order order = Order::Auto;
   ProgressFn progress;
   /// When set, the distances (and with paths the next hops, through next_sink) are handed out
   /// in stripes as they are finished, so output can be written while the solve runs; Result::dist
@@ -72,6 +84,8 @@ struct SolveOptions {
 /// Seconds spent in each stage; stages a run did not have stay 0.
 struct Timings {
   double read = 0, build = 0, h2d = 0, compute = 0, d2h = 0, write = 0;
+  /// Sparse rounds: ordering (METIS), symbolic analysis, putting the result back in user order.
+  double order = 0, symbolic = 0, unpermute = 0;
 };
 
 struct Result {
@@ -85,6 +99,8 @@ struct Result {
   /// asked for or derived (a narrower rung is kept only when it is proven exact, then widened).
   std::string rounds;
   int block = 0;        ///< tile size it used
+  std::string order = "none";  ///< vertex order the rounds ran in ("none", "nd"), and for auto why
+  double work_fraction = 1;    ///< element updates the rounds ran, over the dense rounds' n^3
   Timings timings;
   std::vector<std::string> notes;  ///< e.g. "promoted to int64: (V-1)*max|w| >= 2^30-1"
 

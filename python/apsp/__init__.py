@@ -93,6 +93,8 @@ class SolveResult:
         self.rounds = info["rounds"]
         self.timings = info["timings"]
         self.notes = info["notes"]
+        self.order = info["order"]  # "none", "nd", or for auto "none (auto: why)" / "nd (auto)"
+        self.work_fraction = info["work_fraction"]  # updates run / the dense rounds' n^3
 
     def __repr__(self):
         return (f"SolveResult(V={self.dist.shape[0]}, dtype={self.dtype}, rounds={self.rounds!r}, backend={self.backend!r}, "
@@ -100,14 +102,17 @@ class SolveResult:
 
 
 def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, *,
-          paths=False, num_vertices=None, threads=None):
+          paths=False, num_vertices=None, threads=None, order="auto"):
     """Runs the Floyd-Warshall solver and returns a :class:`SolveResult` with its raw output.
 
     Takes the same inputs as :func:`shortest_path`. ``dtype=None`` lets the solver choose (int32
     for integer weights, int64 if int32 cannot be exact, float64 for fractional weights or whole
     numbers too large for int64); the distances are NOT converted, so integer results hold the
-    unreachable sentinel.
+    unreachable sentinel. ``order`` is the vertex order of the rounds: "auto", "none" or "nd"
+    (nested dissection with tile skipping, for sparse graphs; docs/sparse.md).
     """
+    if order not in ("auto", "none", "nd"):
+        raise ValueError(f"order must be 'auto', 'none' or 'nd', got {order!r}")
     directed, unweighted, dtype, backend, block, threads, num_vertices = _inputs.check_common(
         directed, unweighted, dtype, backend, block, threads, num_vertices)
     paths = _inputs.flag(paths, "paths")
@@ -119,7 +124,7 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
     if n == 0:
         raise ValueError("the graph has no vertices")
     dtype = _inputs.auto_dtype(inp, n, dtype)
-    return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True))
+    return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True, order=order))
 
 
 def solve_file(input, output, *, format=None, output_format=None, undirected=False, num_vertices=None,

@@ -113,13 +113,16 @@ py::dict info_dict(const apsp::Result& r) {
   info["rounds"] = r.rounds;
   info["timings"] = t;
   info["notes"] = r.notes;
+  info["order"] = r.order;
+  info["work_fraction"] = r.work_fraction;
   return info;
 }
 
 py::tuple solve(const apsp::Graph& g, const std::string& backend, const std::optional<std::string>& dtype, int block,
-                int threads, bool paths) {
+                int threads, bool paths, const std::string& order) {
   apsp::SolveOptions o;
   o.backend = apsp::parse_backend(backend);
+  o.order = apsp::parse_order(order);
   if (dtype) o.dtype = apsp::parse_dtype(*dtype);
   if (block < 0) throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
   if (threads < 0) throw py::value_error("threads must be >= 0, got " + std::to_string(threads));
@@ -201,7 +204,7 @@ PYBIND11_MODULE(_core, m) {
   apsp_python::bind_graph(m);
 
   m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"), py::arg("threads"),
-        py::arg("paths"), "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
+        py::arg("paths"), py::arg("order") = "auto", "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
   m.def("solve_file", &solve_file, py::arg("input"), py::arg("output"), py::arg("backend"), py::arg("dtype"),
         py::arg("block"), py::arg("threads"), py::arg("paths"), py::arg("input_format"), py::arg("output_format"),
         py::arg("undirected"), py::arg("num_vertices"),

@@ -16,6 +16,8 @@
 
 namespace apsp::detail {
 
+struct TilePlan;  // order/symbolic.hpp
+
 class BackendImpl {
  public:
   virtual ~BackendImpl() = default;
@@ -53,6 +55,11 @@ class BackendImpl {
   virtual std::string rounds_used() const { return ""; }
   /// Memory the host matrices should live in (Pinned for GPU backends).
   virtual Memory host_memory() const { return Memory::Host; }
+  /// True when run() can restrict its rounds to a TilePlan's active tiles (sparse graphs).
+  virtual bool skips_tiles() const { return false; }
+  /// The plan for the next run()s (the graph as run() gets it; null: dense rounds). Only called
+  /// when skips_tiles().
+  virtual void set_tile_plan(std::shared_ptr<const TilePlan> plan) { (void)plan; }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
   virtual void check_fits(std::int64_t n, Dtype t, int block, bool paths) const { (void)n; (void)t; (void)block; (void)paths; }
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the

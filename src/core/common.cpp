@@ -50,6 +50,21 @@ Backend parse_backend(const std::string& s) {
   throw UsageError("unknown backend '" + s + "' (expected auto, cpu, cuda, multi-gpu or mpi)");
 }
 
+const char* order_name(Order o) {
+  switch (o) {
+    case Order::Auto: return "auto";
+    case Order::None: return "none";
+    case Order::NestedDissection: return "nd";
+  }
+  return "?";
+}
+
+Order parse_order(const std::string& s) {
+  for (Order o : {Order::Auto, Order::None, Order::NestedDissection})
+    if (s == order_name(o)) return o;
+  throw UsageError("unknown order '" + s + "' (expected auto, none or nd)");
+}
+
 namespace detail {
 void throw_expects(const char* cond, const std::string& msg, const char* file, int line) {
   std::ostringstream os;

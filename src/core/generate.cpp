@@ -12,10 +12,15 @@
 //   (the matrix build keeps the lightest). Vertex ids are scrambled by a seeded bijection of
 //   [0, 2^scale) so that the high-degree vertices are not all at small ids.
 // - grid: rows x cols 4-neighbour mesh, each direction of each link with its own weight.
+// - geometric: V points uniform in the unit square, each linked both ways to its k nearest (a
+//   bucket grid searched ring by ring); planar mesh: a jittered rows x cols lattice, each cell cut
+//   by its shorter diagonal (a Delaunay-like triangulation). Both weigh a link by its Euclidean
+//   length in units of the mean point spacing times `unit`, rounded, at least 1 (road-like).
 #include "apsp/generate.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -57,7 +62,7 @@ class Rng {
   std::uint64_t s_;
 };
 
-enum Stream : std::uint64_t { kPairs = 1, kShuffle = 2, kWeights = 3, kRmat = 4, kScramble = 5 };
+enum Stream : std::uint64_t { kPairs = 1, kShuffle = 2, kWeights = 3, kRmat = 4, kScramble = 5, kPoints = 6 };
 
 constexpr std::int64_t kMaxEdges = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxAbsWeight = std::int64_t{1} << 53;
@@ -243,6 +248,129 @@ Graph generate_grid(std::int64_t rows, std::int64_t cols, std::int64_t wmin, std
     }
   fill_weights(g, wmin, wmax, seed);
   return g;
+}
+
+namespace {
+
+struct Point { double x, y; };
+
+/// Appends both arcs of every link (u < v) once, weighted by length * scale (rounded, >= 1).
+Graph from_links(std::int64_t V, std::vector<std::pair<std::int32_t, std::int32_t>> links, const std::vector<Point>& p,
+                 double scale) {
+  std::sort(links.begin(), links.end());
+  links.erase(std::unique(links.begin(), links.end()), links.end());
+  check_edges(2 * std::int64_t(links.size()));
+  Graph g;
+  g.num_vertices = V;
+  g.directed = true;
+  g.reserve(2 * links.size());
+  for (const auto& [u, v] : links) {
+    const double d = std::hypot(p[std::size_t(u)].x - p[std::size_t(v)].x, p[std::size_t(u)].y - p[std::size_t(v)].y);
+    const double w = std::max(1.0, std::round(d * scale));
+    g.src.push_back(u), g.dst.push_back(v), g.weight.push_back(w);
+    g.src.push_back(v), g.dst.push_back(u), g.weight.push_back(w);
+  }
+  g.integer_weights = true;
+  return g;
+}
+
+void check_unit(double unit) {
+  if (!(unit > 0) || unit > 1e9) throw UsageError("weight unit " + std::to_string(unit) + " is outside (0, 1e9]");
+}
+
+}  // namespace
+
+Graph generate_geometric(std::int64_t V, int k, double unit, std::uint64_t seed) {
+  if (V < 1 || V > kMaxVertices)
+    throw UsageError("vertex count " + std::to_string(V) + " is outside 1.." + std::to_string(kMaxVertices));
+  if (k < 1 || k > 64) throw UsageError("neighbour count " + std::to_string(k) + " is outside 1..64");
+  check_unit(unit);
+  std::vector<Point> p(static_cast<std::size_t>(V));
+  for (std::int64_t i = 0; i < V; ++i) {
+    Rng r(seed, kPoints, std::uint64_t(i));
+    p[std::size_t(i)].x = r.unit();
+    p[std::size_t(i)].y = r.unit();
+  }
+  // Buckets of about two points; cell c holds order[start[c] .. start[c+1]).
+  const std::int64_t G = std::max<std::int64_t>(1, std::int64_t(std::sqrt(double(V) / 2)));
+  auto cell_of = [&](double x) { return std::min<std::int64_t>(G - 1, std::int64_t(x * double(G))); };
+  std::vector<std::int64_t> start(std::size_t(G * G + 1), 0);
+  for (const Point& q : p) ++start[std::size_t(cell_of(q.y) * G + cell_of(q.x) + 1)];
+  for (std::int64_t c = 0; c < G * G; ++c) start[std::size_t(c + 1)] += start[std::size_t(c)];
+  std::vector<std::int32_t> order(static_cast<std::size_t>(V));
+  {
+    std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
+    for (std::int64_t i = 0; i < V; ++i) {
+      const Point& q = p[static_cast<std::size_t>(i)];
+      const std::int64_t slot = fill[static_cast<std::size_t>(cell_of(q.y) * G + cell_of(q.x))]++;
+      order[static_cast<std::size_t>(slot)] = std::int32_t(i);
+    }
+  }
+  const int kk = int(std::min<std::int64_t>(k, V - 1));
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> found(static_cast<std::size_t>(V));
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t i = 0; i < V; ++i) {
+    if (kk == 0) continue;
+    const Point q = p[std::size_t(i)];
+    const std::int64_t cx = cell_of(q.x), cy = cell_of(q.y);
+    std::vector<std::pair<double, std::int32_t>> best;  // (squared distance, vertex), the kk nearest
+    for (std::int64_t ring = 0;; ++ring) {
+      for (std::int64_t y = cy - ring; y <= cy + ring; ++y)
+        for (std::int64_t x = cx - ring; x <= cx + ring; ++x) {
+          if (x < 0 || y < 0 || x >= G || y >= G) continue;
+          if (std::max(std::abs(x - cx), std::abs(y - cy)) != ring) continue;
+          for (std::int64_t s = start[std::size_t(y * G + x)]; s < start[std::size_t(y * G + x + 1)]; ++s) {
+            const std::int32_t j = order[std::size_t(s)];
+            if (j == i) continue;
+            const double dx = p[std::size_t(j)].x - q.x, dy = p[std::size_t(j)].y - q.y;
+            best.emplace_back(dx * dx + dy * dy, j);
+          }
+        }
+      std::sort(best.begin(), best.end());
+      if (std::int64_t(best.size()) > kk) best.resize(std::size_t(kk));
+      // Points beyond this ring lie at least ring / G away.
+      const double reach = double(ring) / double(G);
+      if ((std::int64_t(best.size()) == kk && best.back().first <= reach * reach) || ring > G) break;
+    }
+    for (const auto& [d2, j] : best)
+      found[std::size_t(i)].emplace_back(std::min(std::int32_t(i), j), std::max(std::int32_t(i), j));
+  }
+  std::vector<std::pair<std::int32_t, std::int32_t>> links;
+  links.reserve(std::size_t(V) * std::size_t(kk));
+  for (const auto& f : found) links.insert(links.end(), f.begin(), f.end());
+  return from_links(V, std::move(links), p, unit * std::sqrt(double(V)));
+}
+
+Graph generate_mesh(std::int64_t rows, std::int64_t cols, double unit, std::uint64_t seed) {
+  if (rows < 1 || cols < 1)
+    throw UsageError("mesh " + std::to_string(rows) + " x " + std::to_string(cols) + " needs at least 1 x 1");
+  if (rows > kMaxVertices / cols)
+    throw UsageError("mesh " + std::to_string(rows) + " x " + std::to_string(cols) + " has more than " +
+                     std::to_string(kMaxVertices) + " vertices");
+  check_unit(unit);
+  const std::int64_t V = rows * cols;
+  std::vector<Point> p(static_cast<std::size_t>(V));
+  for (std::int64_t i = 0; i < V; ++i) {  // lattice point, moved up to 0.3 spacing each way
+    Rng r(seed, kPoints, std::uint64_t(i));
+    p[std::size_t(i)].x = double(i % cols) + 0.6 * (r.unit() - 0.5);
+    p[std::size_t(i)].y = double(i / cols) + 0.6 * (r.unit() - 0.5);
+  }
+  auto d2 = [&](std::int64_t a, std::int64_t b) {
+    const double dx = p[std::size_t(a)].x - p[std::size_t(b)].x, dy = p[std::size_t(a)].y - p[std::size_t(b)].y;
+    return dx * dx + dy * dy;
+  };
+  std::vector<std::pair<std::int32_t, std::int32_t>> links;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::int64_t u = r * cols + c;
+      if (c + 1 < cols) links.emplace_back(std::int32_t(u), std::int32_t(u + 1));
+      if (r + 1 < rows) links.emplace_back(std::int32_t(u), std::int32_t(u + cols));
+      if (c + 1 < cols && r + 1 < rows) {  // the shorter diagonal of the cell
+        if (d2(u, u + cols + 1) <= d2(u + 1, u + cols)) links.emplace_back(std::int32_t(u), std::int32_t(u + cols + 1));
+        else links.emplace_back(std::int32_t(u + 1), std::int32_t(u + cols));
+      }
+    }
+  return from_links(V, std::move(links), p, unit);  // lattice spacing 1 = the mean spacing
 }
 
 }  // namespace apsp

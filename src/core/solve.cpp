@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #include "core/memory_limit.hpp"
 #include "core/options_check.hpp"
 #include "core/reference.hpp"
+#include "order/choice.hpp"
 
 namespace apsp {
 
@@ -248,7 +250,26 @@ Result solve(const Graph& input, const SolveOptions& requested) {
 
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);
-  const std::int64_t n_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
+  const std::int64_t n_user_pad = round_up(n, std::max(1, backend->pad_multiple(t, block)));
+  // Sparse rounds (docs/sparse.md): the vertex order the rounds run in and the tiles each round
+  // can touch. The ordered graph may have padding vertices (n_pad >= n_user_pad); the result is
+  // put back in the user's order below.
+  // A result too large for this host is refused before any ordering work (which is O(V + E)).
+  if (backend->skips_tiles() && options.order != Order::None)
+    detail::check_host_memory(n, n_user_pad, t, options.paths);
+  if (options.order == Order::NestedDissection && g->is_dense()) {
+    to_edges("--order nd");
+    g = in;
+  }
+  detail::OrderChoice order =
+      detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(), n_user_pad,
+                           std::min<std::int64_t>(backend->effective_block(t, block), n_user_pad));
+  if (!order.perm.empty()) g = &order.graph;
+  if (backend->skips_tiles()) backend->set_tile_plan(order.plan);
+  result.order = order.label;
+  result.work_fraction = order.work_fraction;
+  const double order_s = order.order_s + order.symbolic_s;  // not part of build
+  const std::int64_t n_pad = order.perm.empty() ? n_user_pad : order.plan->n;
   // A backend that builds its own matrix and streams distances (and, with paths, next hops that
   // need no repair) to the sinks never needs the host matrices; nor does an MPI rank other than
   // 0. They get empty matrices that only carry the dtype, and V is not limited by this host's
@@ -299,7 +320,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
         SolveOptions o32 = o;
         o32.dist_sink = nullptr;
         o32.next_sink = nullptr;
-        result.timings.build = seconds_since(t_build);
+        result.timings.build = seconds_since(t_build) - order_s;
         backend->run(*g, d32, options.paths ? &next32 : nullptr, block, o32, result.timings);
         if (detail::int32_in_band(d32, int(lo))) {
           why = "int32 rounds checked: a distance may reach 2^30-1";
@@ -330,7 +351,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
       result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
       if (options.paths) result.next = detail::build_next(result.dist);
     }
-    result.timings.build = seconds_since(t_build);
+    result.timings.build = seconds_since(t_build) - order_s;
     backend->run(*g, result.dist, options.paths ? &result.next : nullptr, block, o, result.timings);
     result.timings.compute += dropped.compute;
   }
@@ -340,6 +361,14 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   if (result.rounds.empty()) result.rounds = backend->rounds_used();
   if (result.rounds.empty()) result.rounds = dtype_name(t);
 
+  result.timings.order = order.order_s;
+  result.timings.symbolic = order.symbolic_s;
+  if (!order.perm.empty()) {
+    const auto t_unpermute = Clock::now();
+    result.dist = detail::unpermuted(result.dist, order.perm, false, n_user_pad, backend->host_memory());
+    result.next = detail::unpermuted(result.next, order.perm, true, n_user_pad, backend->host_memory());
+    result.timings.unpermute = seconds_since(t_unpermute);
+  }
   // Johnson's potentials exist only without negative cycles, so the kernels never see one.
   if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
   // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);

@@ -8,6 +8,10 @@
 #include "apsp/solve.hpp"
 #include "cpu/kernels.hpp"
 
+namespace apsp::detail {
+struct TilePlan;
+}
+
 namespace apsp::detail::cpu {
 
 /// The CPU backend pads matrices to a multiple of this (the widest micro-tile column count);
@@ -23,8 +27,11 @@ int effective_block(Dtype t, int block);
 /// unreachable elsewhere, no negative weights). With `next` (int32, same shape, next[i][j] = j
 /// for an edge, -1 otherwise) keeps next hops. Next hops need hop counts as a tie-breaker when
 /// zero-weight edges exist; `positive_weights` = the caller knows there are none, which skips them.
+/// `plan` (order/symbolic.hpp, for this n_pad and the tile size used) restricts every round to
+/// its active tiles; the others must hold only "unreachable" (and next hop -1), as the plan says.
 void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, Isa isa,
-                            const ProgressFn& progress = {}, bool positive_weights = false);
+                            const ProgressFn& progress = {}, bool positive_weights = false,
+                            const TilePlan* plan = nullptr);
 
 /// True when every edge of g (self loops aside) has a weight > 0 that cannot vanish in a sum of
 /// type t (for floats: larger than the rounding unit of the largest possible distance).

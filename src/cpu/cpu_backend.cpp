@@ -10,7 +10,9 @@
 //                 pivot: the rank-w min-plus update that is nearly all of the work. Both phases
 //                 are MC x NC macro tiles handed to the OpenMP threads dynamically.
 // Panels are packed into the micro-kernel's layouts (kernels.hpp); packing is O(V w) against
-// O(V^2 w) of arithmetic.
+// O(V^2 w) of arithmetic. With a TilePlan (order/symbolic.hpp, sparse graphs) the row and column
+// ranges of round t are the runs of its active tile rows and columns instead of everything
+// outside the pivot: tiles that can only hold "unreachable" are neither packed nor updated.
 //
 // Next hops, when kept, follow the A side: when a sum through k strictly improves d[i][j],
 // next[i][j] = next[i][k]; ties keep the earlier hop (the first strictly better k in the blocked
@@ -40,6 +42,7 @@
 #include "cpu/blocked_fw.hpp"
 #include "cpu/next_hops.hpp"
 #include "cpu/tile_ops.hpp"
+#include "order/symbolic.hpp"
 
 namespace apsp::detail::cpu {
 
@@ -53,15 +56,18 @@ template <class T> class CpuRounds final : public RoundOps {
  public:
   // The n x n matrix at D (row stride ld); next hops N and hop counts H (stride ldn) as the mode
   // needs them. H is owned by the caller (blocked_floyd_warshall).
-  CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads, const KernelSet<T>& ks)
+  // plan: the active tiles of each round (null: every tile, the dense rounds).
+  CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads, const KernelSet<T>& ks,
+            const TilePlan* plan = nullptr)
       : D_(D), ld_(ld), n_(n), N_(N), H_(H), ldn_(ldn), mode_(mode),
-        B_(block), R_((n_ + block - 1) / block), threads_(threads), ks_(ks),
+        B_(block), R_(plan ? plan->R : (n_ + block - 1) / block), threads_(threads), ks_(ks), plan_(plan),
         mr_(mr_for(ks, mode)), nr_(nr_for(ks, mode)),
         mc_(std::max<i64>(mr_, kMacroRows / mr_ * mr_)) {
     APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0, "CPU matrix not padded to the tile multiple");
     APSP_EXPECTS((mode_ == Mode::Distances || N_) && (mode_ != Mode::HopCounts || H_), "CPU rounds: missing next hops");
+    APSP_EXPECTS(!plan_ || (plan_->n == n_ && plan_->B <= B_), "CPU rounds: tile plan for another shape");
     if (R_ == 1) return;  // the pivot closure alone: no panels
-    const i64 strip_rows = n_ + 2 * mr_;  // two row ranges, each rounded up to mr
+    const i64 strip_rows = n_ + (plan_ ? R_ + 1 : 2) * mr_;  // each row range rounded up to mr
     pa_.resize(strip_rows * B_);
     pb_.resize(n_ * B_);
     pivot_a_.resize((B_ + mr_) * B_);
@@ -85,7 +91,7 @@ template <class T> class CpuRounds final : public RoundOps {
   // work, and w/64 more parallel regions per round would cost more than that when the cores are
   // shared.
   void close_pivot(i64 t) override {
-    const i64 p0 = t * B_, w = width(t);
+    const i64 p0 = start(t), w = width(t);
     T* P = D_ + p0 * ld_ + p0;
     i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
     i32* HP = H_ ? H_ + p0 * ldn_ + p0 : nullptr;
@@ -95,7 +101,7 @@ template <class T> class CpuRounds final : public RoundOps {
   // Packs the closed pivot: as A for the row panel, as B for the column panel (w x w, one thread).
   void update_panels(i64 t) override {
     if (R_ == 1) return;
-    const i64 p0 = t * B_;
+    const i64 p0 = start(t);
     const int w = int(width(t));
     const T* P = D_ + p0 * ld_ + p0;
     const i32* NP = N_ ? N_ + p0 * ldn_ + p0 : nullptr;
@@ -110,11 +116,12 @@ template <class T> class CpuRounds final : public RoundOps {
   // far more than their microseconds when the cores are shared with other work.)
   void update_rest(i64 t) override {
     if (R_ == 1) return;
-    const i64 p0 = t * B_, p1 = p0 + width(t);
+    const i64 p0 = start(t), p1 = p0 + width(t);
     const int w = int(p1 - p0);
-    const std::vector<RowChunk> rows = row_chunks(p0, p1);
-    const std::vector<ColChunk> cols = col_chunks(p0, p1);
+    const std::vector<RowChunk> rows = row_chunks(t, p0, p1);
+    const std::vector<ColChunk> cols = col_chunks(t, p0, p1);
     const i64 nrow = i64(rows.size()), ncol = i64(cols.size());
+    if (nrow + ncol == 0) return;
 #pragma omp parallel num_threads(threads_)
     {
 #pragma omp for schedule(dynamic, 1)
@@ -142,7 +149,11 @@ template <class T> class CpuRounds final : public RoundOps {
   }
 
  private:
-  i64 width(i64 t) const { return std::min<i64>(B_, n_ - t * B_); }
+  // Tile t covers [start(t), start(t) + width(t)): uniform tiles of B_, or the plan's bounds.
+  i64 start(i64 t) const { return plan_ ? plan_->bounds[std::size_t(t)] : t * B_; }
+  i64 width(i64 t) const {
+    return plan_ ? plan_->bounds[std::size_t(t + 1)] - plan_->bounds[std::size_t(t)] : std::min<i64>(B_, n_ - t * B_);
+  }
   static i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
 
   // C = D[row0 : row0+m, col0 : col0+n] = min(C, A (x) B), with next hops (and hop counts) when
@@ -168,21 +179,36 @@ template <class T> class CpuRounds final : public RoundOps {
                  pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed));
   }
 
+  // The row (or column) ranges round t updates: everything outside the pivot, or with a plan the
+  // runs of consecutive active tiles.
+  std::vector<Range> ranges(i64 t, i64 p0, i64 p1, bool rows) const {
+    if (!plan_) return {Range{0, p0}, Range{p1, n_}};
+    const auto& tiles = rows ? plan_->rows : plan_->cols;
+    const auto& first = rows ? plan_->row_start : plan_->col_start;
+    std::vector<Range> out;
+    for (i64 x = first[std::size_t(t)]; x < first[std::size_t(t + 1)]; ++x) {
+      const i64 b = start(tiles[std::size_t(x)]), e = b + width(tiles[std::size_t(x)]);
+      if (!out.empty() && out.back().end == b) out.back().end = e;
+      else out.push_back({b, e});
+    }
+    return out;
+  }
+
   // Rows outside the pivot in macro-tile chunks; each range packs from a strip boundary.
-  std::vector<RowChunk> row_chunks(i64 p0, i64 p1) const {
+  std::vector<RowChunk> row_chunks(i64 t, i64 p0, i64 p1) const {
     std::vector<RowChunk> out;
     const i64 w = p1 - p0;
     i64 base = 0;
-    for (const Range r : {Range{0, p0}, Range{p1, n_}}) {
+    for (const Range r : ranges(t, p0, p1, true)) {
       for (i64 i = r.begin; i < r.end; i += mc_)
         out.push_back({i, std::min(mc_, r.end - i), base + (i - r.begin) / mr_ * mr_ * w});
       base += (r.end - r.begin + mr_ - 1) / mr_ * mr_ * w;
     }
     return out;
   }
-  std::vector<ColChunk> col_chunks(i64 p0, i64 p1) const {
+  std::vector<ColChunk> col_chunks(i64 t, i64 p0, i64 p1) const {
     std::vector<ColChunk> out;
-    for (const Range r : {Range{0, p0}, Range{p1, n_}})
+    for (const Range r : ranges(t, p0, p1, false))
       for (i64 j = r.begin; j < r.end; j += kMacroCols) out.push_back({j, std::min(kMacroCols, r.end - j)});
     return out;
   }
@@ -195,6 +221,7 @@ template <class T> class CpuRounds final : public RoundOps {
   i64 B_, R_;
   int threads_;
   KernelSet<T> ks_;
+  const TilePlan* plan_;
   int mr_, nr_;
   i64 mc_;
   AlignedBuffer<T> pa_, pb_, pivot_a_, pivot_b_;
@@ -228,11 +255,14 @@ class CpuBackend final : public BackendImpl {
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
   int effective_block(Dtype t, int block) const override { return cpu::effective_block(t, block); }
   int pad_multiple(Dtype, int) const override { return kPadMultiple; }
+  bool skips_tiles() const override { return true; }
+  void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
     const double t0 = omp_get_wtime();
     const Isa isa = active_isa();
+    const TilePlan* plan = plan_for(g, dist, block);
     if (!next) {
-      blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress);
+      blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress, false, plan);
       timings.compute = omp_get_wtime() - t0;
       return;
     }
@@ -246,18 +276,28 @@ class CpuBackend final : public BackendImpl {
     const NextChoice choice = choose_next_method(g, dist, isa);
     const double t1 = omp_get_wtime();
     if (choice.method == NextMethod::Edges) {
-      blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress);
+      blocked_floyd_warshall(dist, nullptr, block, o.threads, isa, o.progress, false, plan);
       const double t2 = omp_get_wtime();
       const NextPassStats pass = next_hops_from_edges(g, dist, *next, threads_for(o.threads), isa);
       trace(choice, t1 - t0, t2 - t1, &pass);
     } else {
-      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/true);
+      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/true, plan);
       trace(choice, t1 - t0, omp_get_wtime() - t1, nullptr);
     }
     timings.compute = omp_get_wtime() - t0;
   }
 
  private:
+  // The plan solve() set, for the shape this run has (a rung of another tile size gets its own).
+  const TilePlan* plan_for(const Graph& g, const Matrix& dist, int block) {
+    if (!plan_ || dist.stride() == 0) return nullptr;
+    const i64 B = std::min<i64>(effective_block(dist.dtype(), block), dist.stride());
+    if (plan_->n != dist.stride() || plan_->B > B)
+      plan_ = std::make_shared<const TilePlan>(symbolic_tiles(g, dist.stride(), B));
+    return plan_.get();
+  }
+
+  std::shared_ptr<const TilePlan> plan_;
   // APSP_CPU_NEXT_TRACE=1: one line on stderr per solve with paths (for benchmarks).
   static void trace(const NextChoice& c, double choose_s, double solve_s, const NextPassStats* pass) {
     if (!config::get_bool(config::Knob::CpuNextTrace)) return;
@@ -295,7 +335,7 @@ bool positive_weights(const Graph& g, Dtype t) {
 }
 
 void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, Isa isa, const ProgressFn& progress,
-                            bool positive) {
+                            bool positive, const TilePlan* plan) {
   if (dist.stride() == 0) return;
   const int B = int(std::min<i64>(effective_block(dist.dtype(), block), dist.stride()));
   visit_dtype(dist.dtype(), [&](auto tag) {
@@ -317,7 +357,7 @@ void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, 
         for (i64 j = 0; j < ldn; ++j) h[i * ldn + j] = nx[i * ldn + j] >= 0 ? 1 : 0;
     }
     CpuRounds<T> rounds(dist.data<T>(), dist.stride(), n, next ? next->data<i32>() : nullptr, hops.get(), ldn, mode,
-                        B, threads_for(threads), kernels_for<T>(isa));
+                        B, threads_for(threads), kernels_for<T>(isa), plan);
     run_rounds(rounds, progress);
   });
 }

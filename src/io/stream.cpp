@@ -36,11 +36,16 @@ std::int64_t MatrixStreamWriter::rows_written() const { return impl_->written; }
 
 Dtype MatrixStreamWriter::dtype() const { return impl_->dtype; }
 
+bool MatrixStreamWriter::accepts(Dtype t) const {
+  const auto integer = [](Dtype d) { return d == Dtype::Int32 || d == Dtype::Int64; };
+  return t == impl_->dtype || (impl_->format == OutputFormat::Nthu && integer(t) && integer(impl_->dtype));
+}
+
 void MatrixStreamWriter::prefill() { impl_->file.prefill(); }
 
 void MatrixStreamWriter::write(std::int64_t row0, const Matrix& stripe) {
   Impl& s = *impl_;
-  if (row0 != s.written || stripe.cols() != s.cols || stripe.dtype() != s.dtype || row0 + stripe.rows() > s.rows)
+  if (row0 != s.written || stripe.cols() != s.cols || !accepts(stripe.dtype()) || row0 + stripe.rows() > s.rows)
     throw Error(s.file.path() + ": internal error: stripe of rows " + std::to_string(row0) + ".." +
                 std::to_string(row0 + stripe.rows()) + " out of order (next row is " + std::to_string(s.written) + ")");
   switch (s.format) {

@@ -49,7 +49,7 @@ class Writers {
       if (gate_.joinable()) gate_.join();
       if (gate_error_) std::rethrow_exception(std::exchange(gate_error_, nullptr));
       auto& w = next ? next_ : dist_;
-      if (w && w->dtype() != b.dtype)
+      if (w && !w->accepts(b.dtype))
         w.reset();  // opened early for another dtype than solve() chose
       if (!w)
         w = std::make_unique<MatrixStreamWriter>(path(next), V_, V_, b.dtype, o_.output_format);
@@ -142,6 +142,9 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   if (!o.verify) {
     so.dist_sink = writers.sink(false);
     if (so.paths) so.next_sink = writers.sink(true);
+    // NTHU output is int32 on disk: an int64 result's proven-exact int32 rounds may come as
+    // int32 stripes (half the copies; no widening on the way).
+    so.int32_stripes = (of == OutputFormat::Auto ? output_format_for(o.output) : of) == OutputFormat::Nthu;
     // Only where a GPU can be there at all (device files): the dtype guess scans the weights.
     if (detail::gpu_solve_possible(backend_name(so.backend)))
       if (const std::optional<Dtype> t = detail::expected_dtype(g, so)) writers.open_early(*t);

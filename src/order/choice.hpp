@@ -1,0 +1,42 @@
+// src/order/choice.hpp — solve()'s decision on the vertex order of the rounds (docs/sparse.md).
+//
+// none keeps the dense rounds. nd orders the graph by METIS nested dissection and runs the
+// symbolic tile analysis on it; auto keeps that only where the symbolic count of updates is
+// below kAutoMaxFraction of the dense rounds' (ordering, analysis and unpermuting the result cost
+// far less than the work saved there), and skips both for graphs that cannot qualify: small V,
+// many arcs per vertex (random graphs have no small separators), dense views, other backends.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "apsp/graph.hpp"
+#include "apsp/solve.hpp"
+#include "order/ordering.hpp"
+#include "order/symbolic.hpp"
+
+namespace apsp::detail {
+
+/// auto takes nd when the plan's updates are below this fraction of the dense rounds'.
+inline constexpr double kAutoMaxFraction = 0.5;
+/// auto does not try nd with fewer tiles a side than this (a few rounds: nothing to save).
+inline constexpr std::int64_t kAutoMinTiles = 4;
+/// auto does not try nd with more arcs per vertex than this.
+inline constexpr double kAutoMaxArcsPerVertex = 32;
+
+struct OrderChoice {
+  Permutation perm;                       ///< empty: the user's order
+  Graph graph;                            ///< with perm: the graph relabelled to it
+  std::shared_ptr<const TilePlan> plan;   ///< null: dense rounds
+  std::string label = "none";             ///< Result::order
+  double work_fraction = 1, order_s = 0, symbolic_s = 0;
+};
+
+/// The order for graph g (an edge list, or a dense view which only none / auto take) under
+/// `asked`, for tiles of at most B (a multiple of 32); n_pad: the dense rounds' matrix size (the
+/// plan's may be larger: padding vertices align the tiles). `backend_skips`: the backend runs plans.
+/// Throws UsageError for nd where it cannot run (no METIS, a backend without tile skipping).
+OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
+                         std::int64_t n_pad, std::int64_t B);
+
+}  // namespace apsp::detail

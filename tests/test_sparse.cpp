@@ -1,0 +1,343 @@
+// tests/test_sparse.cpp — sparse rounds (issue 21, CPU): --order nd gives byte-identical distances
+// to the dense rounds (--order none) on grids, geometric graphs, meshes, random, disconnected,
+// directed and negative-weight graphs, V in {1, 2, 63, 65, 129, 1000}, every dtype, with valid
+// next-hop walks; the symbolic tile analysis against a brute-force count; the result permutation;
+// the geometric and mesh generators; auto's choice; the CLI's --order and --stats.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include "apsp/errors.hpp"
+#include "apsp/generate.hpp"
+#include "apsp/solve.hpp"
+#include "order/ordering.hpp"
+#include "order/symbolic.hpp"
+#include "support.hpp"
+
+namespace apsp {
+namespace {
+
+using test::compare;
+
+SolveOptions cpu(Order order, std::optional<Dtype> t = std::nullopt, int block = 0, bool paths = false) {
+  SolveOptions o;
+  o.backend = Backend::Cpu;
+  o.order = order;
+  o.dtype = t;
+  o.block = block;
+  o.paths = paths;
+  o.threads = 2;
+  return o;
+}
+
+/// rows x cols = V with rows the largest divisor of V up to sqrt(V).
+std::pair<std::int64_t, std::int64_t> shape_of(std::int64_t V) {
+  std::int64_t r = std::int64_t(std::sqrt(double(V)));
+  while (V % r) --r;
+  return {r, V / r};
+}
+
+/// Negative weights without negative cycles: w(u,v) = base + phi(u) - phi(v), base >= 0.
+Graph with_potentials(Graph g, std::uint64_t seed) {
+  for (std::size_t e = 0; e < g.src.size(); ++e) {
+    auto phi = [&](std::int32_t v) { return double((std::uint64_t(v) * 2654435761u + seed) % 50); };
+    g.weight[e] += phi(g.src[e]) - phi(g.dst[e]);
+  }
+  return g;
+}
+
+struct Case {
+  std::string name;
+  Graph g;
+};
+
+std::vector<Case> cases_of(std::int64_t V) {
+  const auto [rows, cols] = shape_of(V);
+  std::vector<Case> out;
+  out.push_back({"grid", generate_grid(rows, cols, 0, 9, std::uint64_t(V))});  // zero weights too
+  out.push_back({"geometric", generate_geometric(V, 4, 10, std::uint64_t(V) + 1)});
+  out.push_back({"mesh", generate_mesh(rows, cols, 10, std::uint64_t(V) + 2)});
+  test::RandomGraphSpec s;
+  s.V = V;
+  s.E = 3 * V;
+  s.wmin = 1;
+  s.wmax = 50;
+  s.seed = std::uint64_t(V) + 3;
+  out.push_back({"random directed", test::random_graph(s)});
+  s.components = std::min<std::int64_t>(V, 3);
+  s.directed = false;
+  s.seed += 1;
+  out.push_back({"disconnected undirected", test::random_graph(s)});
+  out.push_back({"negative weights", with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
+  return out;
+}
+
+TEST(Sparse, NestedDissectionMatchesDenseRounds) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  for (const std::int64_t V : {1, 2, 63, 65, 129, 1000}) {
+    for (const Case& c : cases_of(V)) {
+      for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) {
+        const int block = V == 1000 ? 0 : 32;  // small tiles: many rounds, many tiles to skip
+        SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t) + " block " + std::to_string(block));
+        const Result dense = solve(c.g, cpu(Order::None, t, block));
+        const Result nd = solve(c.g, cpu(Order::NestedDissection, t, block));
+        ASSERT_EQ(nd.order, "nd");
+        if (V >= 63 && c.name != "disconnected undirected") {
+          ASSERT_GT(test::finite_off_diagonal(dense.dist), V * (V - 1) / 2) << "test graph too trivial";
+        }
+        EXPECT_EQ(compare(nd.dist, dense.dist), "");
+        EXPECT_GT(nd.work_fraction, 0.0);
+      }
+    }
+  }
+}
+
+TEST(Sparse, NestedDissectionPathsWalk) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  for (const std::int64_t V : {2, 65, 129, 1000}) {
+    for (const Case& c : cases_of(V)) {
+      for (const Dtype t : {Dtype::Int32, Dtype::Float64}) {
+        SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t));
+        const int block = V == 1000 ? 0 : 32;
+        const Result dense = solve(c.g, cpu(Order::None, t, block, true));
+        const Result nd = solve(c.g, cpu(Order::NestedDissection, t, block, true));
+        EXPECT_EQ(compare(nd.dist, dense.dist), "");
+        EXPECT_EQ(test::check_next_hop_walks(c.g, nd.dist, nd.next), "");
+      }
+    }
+  }
+}
+
+TEST(Sparse, CheckedInt32RungWithNestedDissection) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  // Weights large enough that the bound asks int64; the checked int32 rung runs on the order too.
+  Graph g = generate_geometric(700, 4, 1e6, 9);
+  const Result dense = solve(g, cpu(Order::None, std::nullopt, 32));
+  const Result nd = solve(g, cpu(Order::NestedDissection, std::nullopt, 32));
+  ASSERT_EQ(nd.dtype(), Dtype::Int64);
+  EXPECT_EQ(nd.rounds, dense.rounds);
+  EXPECT_EQ(compare(nd.dist, dense.dist), "");
+}
+
+TEST(Sparse, SkipsMostTilesOnAGrid) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  const Graph g = generate_grid(64, 64, 1, 9, 3);
+  const Result nd = solve(g, cpu(Order::NestedDissection, Dtype::Int32, 64));
+  EXPECT_LT(nd.work_fraction, 0.3) << "nested dissection on a 64 x 64 grid should skip most tile updates";
+  const Result none = solve(g, cpu(Order::None, Dtype::Int32, 64));
+  EXPECT_EQ(none.work_fraction, 1.0);
+  EXPECT_EQ(none.order, "none");
+  EXPECT_EQ(compare(nd.dist, none.dist), "");
+}
+
+TEST(Sparse, SymbolicCountMatchesBruteForce) {
+  std::vector<Graph> graphs;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    test::RandomGraphSpec s;
+    s.V = 40 + std::int64_t(seed) * 37;
+    s.E = s.V * std::int64_t(seed);
+    s.components = std::int64_t(seed);
+    s.seed = seed;
+    graphs.push_back(test::random_graph(s));
+  }
+  graphs.push_back(generate_grid(13, 17, 1, 5, 1));
+  graphs.push_back(generate_geometric(300, 3, 10, 2));
+  graphs.push_back(Graph{});
+  graphs.back().num_vertices = 50;  // no edges: only the pivots
+  for (std::size_t k = 0; k < graphs.size(); ++k) {
+    for (const std::int64_t B : {8, 32, 64}) {
+      Graph g = graphs[k];
+      if (detail::metis_available() && k % 2) g = detail::relabel(g, detail::nested_dissection(g, 64).perm);
+      const std::int64_t n = (g.num_vertices + 31) / 32 * 32;
+      const detail::TilePlan p = detail::symbolic_tiles(g, n, B);
+      EXPECT_EQ(p.work_fraction, detail::symbolic_fraction_reference(g, n, B)) << "graph " << k << " B " << B;
+      // Every round's lists are increasing, exclude the pivot and hold only tiles of the matrix.
+      ASSERT_EQ(std::int64_t(p.row_start.size()), p.R + 1);
+      for (std::int64_t T = 0; T < p.R; ++T)
+        for (const auto* lst : {&p.rows, &p.cols}) {
+          const auto& start = lst == &p.rows ? p.row_start : p.col_start;
+          for (std::int64_t x = start[std::size_t(T)]; x < start[std::size_t(T + 1)]; ++x) {
+            ASSERT_NE((*lst)[std::size_t(x)], T);
+            ASSERT_LT((*lst)[std::size_t(x)], p.R);
+            if (x > start[std::size_t(T)]) {
+              ASSERT_LT((*lst)[std::size_t(x - 1)], (*lst)[std::size_t(x)]);
+            }
+          }
+        }
+    }
+  }
+}
+
+TEST(Sparse, SymbolicIsSoundAgainstTheDistances) {
+  // After the last round, every tile holding a finite distance must have been written by some
+  // round or hold an arc: so the final F covers the finite tiles. Checked through the rows lists:
+  // a finite d(i,j) in tile (I,J), I != J, needs a round T with I in rows(T) and J in cols(T) or
+  // T == I / T == J (panels), or an arc in the tile.
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    test::RandomGraphSpec s;
+    s.V = 150;
+    s.E = 200;
+    s.components = 2;
+    s.seed = seed;
+    const Graph g = test::random_graph(s);
+    const std::int64_t B = 16, n = 160;
+    const detail::TilePlan p = detail::symbolic_tiles(g, n, B);
+    std::vector<char> touched(std::size_t(p.R * p.R), 0);
+    for (std::int64_t I = 0; I < p.R; ++I) touched[std::size_t(I * p.R + I)] = 1;
+    for (std::size_t e = 0; e < g.src.size(); ++e) {
+      touched[std::size_t(g.src[e] / B * p.R + g.dst[e] / B)] = 1;
+      if (!g.directed) touched[std::size_t(g.dst[e] / B * p.R + g.src[e] / B)] = 1;
+    }
+    for (std::int64_t T = 0; T < p.R; ++T)
+      for (std::int64_t x = p.row_start[std::size_t(T)]; x < p.row_start[std::size_t(T + 1)]; ++x)
+        for (std::int64_t y = p.col_start[std::size_t(T)]; y < p.col_start[std::size_t(T + 1)]; ++y)
+          touched[std::size_t(p.rows[std::size_t(x)] * p.R + p.cols[std::size_t(y)])] = 1;
+    const Result r = solve(g, cpu(Order::None, Dtype::Int32, 16));
+    for (std::int64_t i = 0; i < s.V; ++i)
+      for (std::int64_t j = 0; j < s.V; ++j)
+        if (r.dist.at<std::int32_t>(i, j) < unreachable<std::int32_t>()) {
+          ASSERT_TRUE(touched[std::size_t(i / B * p.R + j / B)]) << "seed " << seed << " (" << i << "," << j << ")";
+        }
+  }
+}
+
+TEST(Sparse, UnpermutedRestoresRowsColumnsAndVertexValues) {
+  // 37 user vertices at positions among 64 (the others padding), in a scrambled order.
+  const std::int64_t n = 37, positions = 64;
+  detail::Permutation p;
+  p.old_of_new.assign(positions, -1);
+  p.new_of_old.resize(n);
+  for (std::int64_t v = 0; v < n; ++v) {
+    p.new_of_old[std::size_t(v)] = std::int32_t((v * 29 + 5) % positions);  // 29 is odd: distinct
+    p.old_of_new[std::size_t(p.new_of_old[std::size_t(v)])] = std::int32_t(v);
+  }
+  // m[a][b] (new order) = a * 1000 + b; next: the new id b, or -1 on the diagonal.
+  Matrix m(positions, positions, positions, positions, Dtype::Int32, Memory::Host);
+  Matrix next(positions, positions, positions, positions, Dtype::Int32, Memory::Host);
+  for (std::int64_t a = 0; a < positions; ++a)
+    for (std::int64_t b = 0; b < positions; ++b) {
+      m.at<std::int32_t>(a, b) = std::int32_t(a * 1000 + b);
+      next.at<std::int32_t>(a, b) = a == b || p.old_of_new[std::size_t(b)] < 0 ? -1 : std::int32_t(b);
+    }
+  const Matrix d = detail::unpermuted(m, p, false, 64, Memory::Host);
+  const Matrix x = detail::unpermuted(next, p, true, 64, Memory::Host);
+  ASSERT_EQ(d.rows(), n);
+  ASSERT_EQ(d.cols(), n);
+  for (std::int64_t u = 0; u < n; ++u)
+    for (std::int64_t v = 0; v < n; ++v) {
+      const std::int64_t a = p.new_of_old[std::size_t(u)], b = p.new_of_old[std::size_t(v)];
+      ASSERT_EQ(d.at<std::int32_t>(u, v), a * 1000 + b) << "(" << u << "," << v << ")";
+      ASSERT_EQ(x.at<std::int32_t>(u, v), u == v ? -1 : v) << "(" << u << "," << v << ")";
+    }
+}
+
+TEST(Sparse, TiledOrderIsAPermutationWithAlignedTiles) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  for (const std::int64_t B : {32, 128, 256}) {
+    const Graph g = generate_geometric(3000, 4, 10, 5);
+    const detail::TiledOrder t = detail::nested_dissection(g, B);
+    ASSERT_EQ(t.perm.new_of_old.size(), 3000u);
+    std::vector<int> seen(t.perm.old_of_new.size(), 0);
+    for (std::int64_t v = 0; v < 3000; ++v) {
+      const std::int32_t at = t.perm.new_of_old[std::size_t(v)];
+      ASSERT_GE(at, 0);
+      ASSERT_EQ(t.perm.old_of_new[std::size_t(at)], v);
+      ASSERT_EQ(seen[std::size_t(at)]++, 0);
+    }
+    ASSERT_EQ(t.bounds.front(), 0);
+    ASSERT_EQ(t.bounds.back(), std::int64_t(t.perm.old_of_new.size()));
+    for (std::size_t i = 0; i + 1 < t.bounds.size(); ++i) {
+      ASSERT_EQ(t.bounds[i] % 32, 0);
+      ASSERT_GT(t.bounds[i + 1], t.bounds[i]);
+      ASSERT_LE(t.bounds[i + 1] - t.bounds[i], B);
+    }
+    EXPECT_LT(double(t.perm.old_of_new.size()), 1.3 * 3000) << "padding for B " << B;
+  }
+}
+
+TEST(Sparse, AutoKeepsDenseRoundsForRandomGraphs) {
+  const Graph g = generate_uniform(1024, 1024 * 1023 / 4, 0, 1000, 5);
+  const Result r = solve(g, cpu(Order::Auto));
+  EXPECT_EQ(r.order.rfind("none (auto", 0), 0u) << r.order;
+  EXPECT_EQ(r.work_fraction, 1.0);
+  EXPECT_EQ(r.timings.order, 0.0) << "auto must not order a graph with hundreds of arcs per vertex";
+}
+
+TEST(Sparse, AutoTakesNestedDissectionForLargeSparseMeshes) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  const Graph g = generate_grid(64, 64, 1, 9, 4);
+  const Result r = solve(g, cpu(Order::Auto, Dtype::Int32, 64));
+  EXPECT_EQ(r.order, "nd (auto)");
+  EXPECT_EQ(compare(r.dist, solve(g, cpu(Order::None, Dtype::Int32, 64)).dist), "");
+}
+
+TEST(Sparse, ParseOrder) {
+  EXPECT_EQ(parse_order("nd"), Order::NestedDissection);
+  EXPECT_EQ(parse_order("none"), Order::None);
+  EXPECT_EQ(parse_order("auto"), Order::Auto);
+  EXPECT_THROW(parse_order("metis"), UsageError);
+}
+
+TEST(SparseGenerate, GeometricIsSymmetricKnnAndDeterministic) {
+  const Graph a = generate_geometric(2000, 4, 1000, 11), b = generate_geometric(2000, 4, 1000, 11);
+  const Graph c = generate_geometric(2000, 4, 1000, 12);
+  EXPECT_TRUE(a.src == b.src && a.dst == b.dst && a.weight == b.weight);
+  EXPECT_FALSE(a.src == c.src && a.dst == c.dst);
+  std::vector<int> degree(2000, 0);
+  std::set<std::pair<int, int>> arcs;
+  for (std::size_t e = 0; e < a.src.size(); ++e) {
+    ASSERT_NE(a.src[e], a.dst[e]);
+    ASSERT_GE(a.weight[e], 1);
+    ASSERT_TRUE(arcs.insert({a.src[e], a.dst[e]}).second) << "repeated arc";
+    ++degree[std::size_t(a.src[e])];
+  }
+  for (const auto& [u, v] : arcs) ASSERT_TRUE(arcs.count({v, u})) << "arc without its reverse";
+  EXPECT_GE(*std::min_element(degree.begin(), degree.end()), 4) << "every point links to its 4 nearest";
+  EXPECT_LE(a.src.size(), std::size_t(2 * 4 * 2000));
+  EXPECT_THROW(generate_geometric(10, 0, 1000, 1), UsageError);
+  EXPECT_THROW(generate_geometric(0, 4, 1000, 1), UsageError);
+  const Graph one = generate_geometric(1, 4, 1000, 1);
+  EXPECT_EQ(one.src.size(), 0u);
+}
+
+TEST(SparseGenerate, MeshIsATriangulation) {
+  const Graph g = generate_mesh(7, 9, 100, 3);
+  EXPECT_EQ(g.num_vertices, 63);
+  const std::size_t links = 7 * 8 + 9 * 6 + 6 * 8;  // horizontal, vertical, one diagonal per cell
+  EXPECT_EQ(g.src.size(), 2 * links);
+  for (double w : g.weight) {
+    ASSERT_GE(w, 1);
+    ASSERT_LE(w, 100 * 2.4);  // a diagonal of a cell moved by up to 0.3 each way
+  }
+  EXPECT_THROW(generate_mesh(0, 3, 100, 1), UsageError);
+}
+
+TEST(SparseCli, OrderNdWritesTheSameBytesAndStats) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  test::TempDir dir;
+  ASSERT_EQ(test::run_cli({"generate", dir / "g.bin", "--kind", "geometric", "-V", "700", "-k", "4"}).exit_code, 0);
+  const auto nd = test::run_cli({"solve", dir / "g.bin", dir / "nd.bin", "--backend", "cpu", "--order", "nd",
+                                 "--block", "32", "--paths", "--stats", "-q"});
+  ASSERT_EQ(nd.exit_code, 0) << nd.err;
+  EXPECT_NE(nd.err.find("order    nd:"), std::string::npos) << nd.err;
+  EXPECT_NE(nd.err.find("% of the dense work"), std::string::npos) << nd.err;
+  const auto none = test::run_cli({"solve", dir / "g.bin", dir / "none.bin", "--backend", "cpu", "--order", "none",
+                                   "--block", "32", "--paths", "-q"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(test::read_bytes(dir / "nd.bin"), test::read_bytes(dir / "none.bin"));
+  const auto path = test::run_cli({"path", dir / "nd.bin", "0", "699"});
+  EXPECT_EQ(path.exit_code, 0) << path.err;
+  ASSERT_EQ(test::run_cli({"generate", dir / "m.bin", "--kind", "mesh", "--rows", "20", "--cols", "30"}).exit_code, 0);
+  const auto mesh = test::run_cli({"solve", dir / "m.bin", dir / "m.out", "--backend", "cpu", "--stats", "-q"});
+  ASSERT_EQ(mesh.exit_code, 0) << mesh.err;
+  EXPECT_NE(mesh.err.find("V=600"), std::string::npos) << mesh.err;
+  const auto bad = test::run_cli({"solve", dir / "g.bin", dir / "x.bin", "--order", "metis"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("unknown order 'metis'"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace apsp
