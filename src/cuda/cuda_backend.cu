@@ -9,7 +9,7 @@
 // the host matrix.
 // Also defines the CUDA-only pieces core/ declares: the backend factory and status line, and the
 // pinned allocator.
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -71,7 +71,7 @@ Int16Try int16_try(const Graph& g, double max_w, double min_w) {
 bool int16_with_paths(const Graph& g) {
   if (!config::get_bool(config::Knob::CudaInt16Paths)) return false;
   std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
+  if (gpuMemGetInfo(&free_b, &total_b) != gpuSuccess) return false;
   const double np = double(round_up(g.num_vertices, cuda::kTile));
   const double arcs = double(g.num_edges()) * (g.directed ? 1 : 2);
   const double need = np * np * (2 + 4 + 4) + arcs * 12 + np * cuda::kTile * 4 * 8;
@@ -130,7 +130,7 @@ class CudaBackend final : public BackendImpl {
     if (!supports(t)) throw UsageError(std::string("the cuda backend does not support ") + dtype_name(t));
     // The current device (solve() passes no device list here; run() selects SolveOptions::devices).
     std::size_t free_b = 0, total_b = 0;
-    APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
     const std::size_t np = std::size_t(round_up(n, cuda::kTile));
     const std::size_t need = cuda::device_bytes_needed(n, dtype_size(t), cuda::kEdgeChunk) + (paths ? np * np * 4 : 0);
     if (need > free_b)
@@ -141,7 +141,7 @@ class CudaBackend final : public BackendImpl {
   }
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
-    APSP_CUDA_TRY(cudaSetDevice(device_of(o)));
+    APSP_CUDA_TRY(gpuSetDevice(device_of(o)));
     // The kernels see non-negative weights here (solve() reweights negative ones away). One
     // parallel pass for both ends of the range.
     const Graph::WeightRange range = g.validated_weight_range();
@@ -201,11 +201,11 @@ class CudaBackend final : public BackendImpl {
   template <class T, class R>
   bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o, Timings& timings, Rung rung) {
     trace("cuda: run starts");
-    cudaStream_t s = nullptr;
-    APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    gpuStream_t s = nullptr;
+    APSP_CUDA_TRY(gpuStreamCreateWithFlags(&s, gpuStreamNonBlocking));
     struct StreamGuard {
-      cudaStream_t s;
-      ~StreamGuard() { cudaStreamDestroy(s); }
+      gpuStream_t s;
+      ~StreamGuard() { (void)gpuStreamDestroy(s); }
     } guard{s};
     // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back
     // (or, with paths, after the rounds: widen_s16, for the next-hop kernel). Sampled Dijkstra
@@ -229,7 +229,7 @@ class CudaBackend final : public BackendImpl {
       if (s16 && next) fw.reserve_widen();
     }
     if (!s16) fw.build(g);  // synchronizes
-    if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a cudaMalloc waits)
+    if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a gpuMalloc waits)
     fw.reserve_stage();            // the result's pinned stripes (a dense build has its own)
     timings.h2d = seconds_since(t0);
     busy.reset();
@@ -247,7 +247,7 @@ class CudaBackend final : public BackendImpl {
     std::future<void> arcs;
     if (next) {
       int device = 0;
-      APSP_CUDA_TRY(cudaGetDevice(&device));
+      APSP_CUDA_TRY(gpuGetDevice(&device));
       arcs = std::async(std::launch::async, [&fw, &g, device] {
         const detail::HostBusy busy;  // the arc sort is host work the next-hop kernel waits for
         fw.upload_arcs(g, fw.sort_arcs(g), device);
@@ -285,7 +285,7 @@ class CudaBackend final : public BackendImpl {
           rounds_ = !ran ? "a sampled distance reaches 2^30-1 - max w" : "int32 rounds checked: a distance may reach 2^30-1";
           trace(("cuda: checked int32 rounds dropped (" + rounds_ + "); int64 rounds follow").c_str());
           if (arcs.valid()) arcs.get();
-          APSP_CUDA_TRY(cudaStreamSynchronize(s));
+          APSP_CUDA_TRY(gpuStreamSynchronize(s));
           return false;
         }
       }
@@ -301,7 +301,7 @@ class CudaBackend final : public BackendImpl {
       arcs.get();
       fw.launch_next();
     }
-    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    APSP_CUDA_TRY(gpuStreamSynchronize(s));
     timings.compute = seconds_since(t0);
     trace("cuda: rounds done");
     t0 = Clock::now();
@@ -367,7 +367,7 @@ class CudaBackend final : public BackendImpl {
     } else {
       fill_dist<R>(fw, dist);
     }
-    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    APSP_CUDA_TRY(gpuStreamSynchronize(s));
     timings.d2h = seconds_since(t0) - in_sink;
     trace("cuda: result downloaded (and streamed to the sink)");
     return true;
@@ -427,7 +427,7 @@ BackendInfo cuda_backend_info() {
     info.detail = d.error;
     return info;
   }
-  const cudaDeviceProp& p = d.props;
+  const gpuDeviceProp& p = d.props;
   const int count = d.count;
   std::ostringstream os;
   os.precision(3);
@@ -441,15 +441,15 @@ BackendInfo cuda_backend_info() {
 
 void* pinned_alloc(std::size_t bytes) {
   void* p = nullptr;
-  if (cudaMallocHost(&p, bytes) != cudaSuccess) {
-    cudaGetLastError();
+  if (gpuMallocHost(&p, bytes) != gpuSuccess) {
+    (void)gpuGetLastError();
     return nullptr;
   }
   return p;
 }
 
 void pinned_free(void* p) {
-  if (p) cudaFreeHost(p);
+  if (p) (void)gpuFreeHost(p);
 }
 
 }  // namespace apsp::detail

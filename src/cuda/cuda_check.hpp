@@ -6,7 +6,7 @@
 // asynchronous fault is reported at the launch that caused it (CUB's CUB_DEBUG_SYNC).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <string>
 
@@ -14,10 +14,10 @@
 
 namespace apsp::cuda {
 
-[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* what, const char* file, int line) {
-  std::string msg = std::string("CUDA error: ") + cudaGetErrorString(e) + " (" + what + " at " + file + ":" +
+[[noreturn]] inline void throw_cuda_error(gpuError_t e, const char* what, const char* file, int line) {
+  std::string msg = std::string("CUDA error: ") + gpuGetErrorString(e) + " (" + what + " at " + file + ":" +
                     std::to_string(line) + ")";
-  if (e == cudaErrorMemoryAllocation) throw ResourceError(msg);
+  if (e == gpuErrorMemoryAllocation) throw ResourceError(msg);
   throw Error(msg);
 }
 
@@ -25,19 +25,19 @@ namespace apsp::cuda {
 /// can run our sm_90a code. `error` is set (and the rest meaningless) when there is no usable device.
 struct DeviceProbe {
   int count = 0;
-  cudaDeviceProp props{};
+  gpuDeviceProp props{};
   std::string error;
   bool capable() const { return error.empty() && props.major >= 9; }
 };
 
 inline DeviceProbe probe_devices() {
   DeviceProbe d;
-  const cudaError_t e = cudaGetDeviceCount(&d.count);
-  if (e != cudaSuccess || d.count == 0) {
-    cudaGetLastError();
-    d.error = e != cudaSuccess ? std::string("no usable CUDA device: ") + cudaGetErrorString(e) : std::string("no CUDA device");
-  } else if (cudaGetDeviceProperties(&d.props, 0) != cudaSuccess) {
-    cudaGetLastError();
+  const gpuError_t e = gpuGetDeviceCount(&d.count);
+  if (e != gpuSuccess || d.count == 0) {
+    (void)gpuGetLastError();
+    d.error = e != gpuSuccess ? std::string("no usable CUDA device: ") + gpuGetErrorString(e) : std::string("no CUDA device");
+  } else if (gpuGetDeviceProperties(&d.props, 0) != gpuSuccess) {
+    (void)gpuGetLastError();
     d.error = "cannot read the properties of CUDA device 0";
   }
   return d;
@@ -56,18 +56,18 @@ inline constexpr bool kDebugSync = false;
 
 #define APSP_CUDA_TRY(call)                                                                 \
   do {                                                                                      \
-    const cudaError_t apsp_cuda_err_ = (call);                                              \
-    if (apsp_cuda_err_ != cudaSuccess)                                                      \
+    const gpuError_t apsp_cuda_err_ = (call);                                              \
+    if (apsp_cuda_err_ != gpuSuccess)                                                      \
       ::apsp::cuda::throw_cuda_error(apsp_cuda_err_, #call, __FILE__, __LINE__);            \
   } while (0)
 
 // Not while a stream is being captured into a graph: synchronizing would break the capture.
 #define APSP_CUDA_CHECK_LAUNCH(stream)                                                      \
   do {                                                                                      \
-    APSP_CUDA_TRY(cudaPeekAtLastError());                                                   \
+    APSP_CUDA_TRY(gpuPeekAtLastError());                                                   \
     if constexpr (::apsp::cuda::kDebugSync) {                                               \
-      cudaStreamCaptureStatus apsp_cap_ = cudaStreamCaptureStatusNone;                      \
-      APSP_CUDA_TRY(cudaStreamIsCapturing((stream), &apsp_cap_));                           \
-      if (apsp_cap_ == cudaStreamCaptureStatusNone) APSP_CUDA_TRY(cudaStreamSynchronize(stream)); \
+      gpuStreamCaptureStatus apsp_cap_ = gpuStreamCaptureStatusNone;                      \
+      APSP_CUDA_TRY(gpuStreamIsCapturing((stream), &apsp_cap_));                           \
+      if (apsp_cap_ == gpuStreamCaptureStatusNone) APSP_CUDA_TRY(gpuStreamSynchronize(stream)); \
     }                                                                                       \
   } while (0)
