@@ -8,7 +8,7 @@
 // when the caller streams (the CLI writes each stripe while the next crosses PCIe), else into
 // the host matrix.
 // Also defines the CUDA-only pieces core/ declares: the backend factory and status line, and the
-// pinned allocator.
+// pinned allocator. Compiled by hipcc (src/hip/hip_backend.hip.cpp) it is the `hip` backend.
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -37,6 +37,9 @@
 #include "cuda/device_solver.cuh"
 
 namespace apsp::detail {
+
+/// "cuda", or "hip" where this file is compiled for AMD (src/hip/hip_backend.hip.cpp).
+inline constexpr const char* kGpuBackendName = APSP_GPU_HIP ? "hip" : "cuda";
 
 namespace {
 
@@ -108,8 +111,9 @@ template <class T> const char* type_name() {
 
 class CudaBackend final : public BackendImpl {
  public:
-  std::string name() const override { return "cuda"; }
-  bool supports(Dtype) const override { return true; }
+  std::string name() const override { return kGpuBackendName; }
+  /// AMD: 4-byte types only (the 8-byte closure tile needs 128 KiB of LDS; AMD has 64 KiB).
+  bool supports(Dtype t) const override { return !APSP_GPU_HIP || dtype_size(t) == 4; }
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
   int effective_block(Dtype, int) const override { return cuda::kTile; }
@@ -127,7 +131,7 @@ class CudaBackend final : public BackendImpl {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and
     // use it whatever was asked (so generic callers that sweep block sizes still run).
     (void)block;
-    if (!supports(t)) throw UsageError(std::string("the cuda backend does not support ") + dtype_name(t));
+    if (!supports(t)) throw UsageError(std::string("the ") + kGpuBackendName + " backend does not support " + dtype_name(t));
     // The current device (solve() passes no device list here; run() selects SolveOptions::devices).
     std::size_t free_b = 0, total_b = 0;
     APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
@@ -407,6 +411,29 @@ class CudaBackend final : public BackendImpl {
 
 }  // namespace
 
+#if APSP_GPU_HIP
+std::unique_ptr<BackendImpl> make_hip_backend() { return std::make_unique<CudaBackend>(); }
+
+const char* hip_last_rounds() { return last_rounds.load(); }
+
+BackendInfo hip_backend_info() {
+  BackendInfo info{"hip", true, false, ""};
+  const cuda::DeviceProbe d = cuda::probe_devices();
+  if (!d.error.empty()) {
+    info.detail = d.error;
+    return info;
+  }
+  const gpuDeviceProp& p = d.props;
+  std::ostringstream os;
+  os.precision(3);
+  os << p.name << ", " << p.gcnArchName << ", " << p.multiProcessorCount << " CUs, "
+     << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
+  if (d.count > 1) os << " (device 0 of " << d.count << ")";
+  info.usable = d.capable();
+  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsArch);
+  return info;
+}
+#else
 std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
 
 int cuda_int16_policy(const Graph& g, double max_w, double min_w) {
@@ -435,10 +462,13 @@ BackendInfo cuda_backend_info() {
      << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
   if (count > 1) os << " (device 0 of " << count << ")";
   info.usable = d.capable();
-  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsSm90);
+  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsArch);
   return info;
 }
 
+#endif
+
+#if !APSP_GPU_HIP || !defined(APSP_WITH_CUDA)
 void* pinned_alloc(std::size_t bytes) {
   void* p = nullptr;
   if (gpuMallocHost(&p, bytes) != gpuSuccess) {
@@ -452,4 +482,5 @@ void pinned_free(void* p) {
   if (p) (void)gpuFreeHost(p);
 }
 
+#endif
 }  // namespace apsp::detail
