@@ -32,7 +32,9 @@ TEST(HipBackend, ListedWithAOneLineReason) {
   ASSERT_EQ(b.name, "hip");
   EXPECT_FALSE(b.detail.empty());
   EXPECT_EQ(b.detail.find('\n'), std::string::npos) << b.detail;
-  if (!b.built) EXPECT_FALSE(b.usable);
+  if (!b.built) {
+    EXPECT_FALSE(b.usable);
+  }
   const auto r = test::run_cli({"info"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("hip"), std::string::npos) << r.out;
