@@ -1,8 +1,8 @@
 // src/gpu/runtime.hpp — the GPU runtime API the GPU backends use, spelled gpu* and mapped to
 // CUDA (nvcc) or HIP (hipcc, AMD) at compile time, so one source serves both vendors.
 // Each name is a plain alias or a macro naming the vendor's own function (the runtimes' overloaded
-// template wrappers, e.g. cudaMalloc<T>, cannot be aliased), so the CUDA build calls exactly what it
-// called before. APSP_GPU_HIP is 1 when compiling for AMD. No hipify step: this file is the mapping.
+// template wrappers, e.g. cudaMalloc<T>, cannot be aliased), so the CUDA build calls exactly what
+// it called before. APSP_GPU_HIP is 1 when compiling for AMD. No hipify step: this is the mapping.
 // Reference: HIP's own nvidia_detail headers (the same idea in the other direction).
 #pragma once
 
@@ -31,11 +31,13 @@ using gpuStreamCaptureStatus = APSP_GPU_VENDOR(cudaStreamCaptureStatus, hipStrea
 #define gpuMemcpyDeviceToDevice APSP_GPU_VENDOR(cudaMemcpyDeviceToDevice, hipMemcpyDeviceToDevice)
 #define gpuEventDisableTiming APSP_GPU_VENDOR(cudaEventDisableTiming, hipEventDisableTiming)
 #define gpuStreamNonBlocking APSP_GPU_VENDOR(cudaStreamNonBlocking, hipStreamNonBlocking)
-#define gpuStreamCaptureStatusNone APSP_GPU_VENDOR(cudaStreamCaptureStatusNone, hipStreamCaptureStatusNone)
+#define gpuStreamCaptureStatusNone \
+  APSP_GPU_VENDOR(cudaStreamCaptureStatusNone, hipStreamCaptureStatusNone)
 #define gpuStreamCaptureModeThreadLocal \
   APSP_GPU_VENDOR(cudaStreamCaptureModeThreadLocal, hipStreamCaptureModeThreadLocal)
 #define gpuFuncAttributeMaxDynamicSharedMemorySize \
-  APSP_GPU_VENDOR(cudaFuncAttributeMaxDynamicSharedMemorySize, hipFuncAttributeMaxDynamicSharedMemorySize)
+  APSP_GPU_VENDOR(cudaFuncAttributeMaxDynamicSharedMemorySize,      \
+                  hipFuncAttributeMaxDynamicSharedMemorySize)
 #define gpuDevAttrMultiProcessorCount \
   APSP_GPU_VENDOR(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount)
 /// The default stream with legacy synchronisation (HIP's null stream behaves so).
@@ -67,7 +69,8 @@ using gpuStreamCaptureStatus = APSP_GPU_VENDOR(cudaStreamCaptureStatus, hipStrea
 #define gpuMemsetAsync APSP_GPU_VENDOR(cudaMemsetAsync, hipMemsetAsync)
 
 // ---- streams, events, graphs ----
-#define gpuStreamCreateWithFlags APSP_GPU_VENDOR(cudaStreamCreateWithFlags, hipStreamCreateWithFlags)
+#define gpuStreamCreateWithFlags \
+  APSP_GPU_VENDOR(cudaStreamCreateWithFlags, hipStreamCreateWithFlags)
 #define gpuStreamDestroy APSP_GPU_VENDOR(cudaStreamDestroy, hipStreamDestroy)
 #define gpuStreamSynchronize APSP_GPU_VENDOR(cudaStreamSynchronize, hipStreamSynchronize)
 #define gpuStreamWaitEvent APSP_GPU_VENDOR(cudaStreamWaitEvent, hipStreamWaitEvent)
@@ -87,11 +90,13 @@ using gpuStreamCaptureStatus = APSP_GPU_VENDOR(cudaStreamCaptureStatus, hipStrea
 
 #if APSP_GPU_HIP
 /// cudaFuncSetAttribute's template form (a kernel pointer); HIP takes it as const void*.
-template <class F> hipError_t apsp_hip_func_set_attribute(F* kernel, hipFuncAttribute attr, int value) {
+template <class F>
+hipError_t apsp_hip_func_set_attribute(F* kernel, hipFuncAttribute attr, int value) {
   return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), attr, value);
 }
 /// CUDA 12's three-argument cudaGraphInstantiate (flags); HIP 5.2 takes an error-node/log form.
-inline hipError_t apsp_hip_graph_instantiate(hipGraphExec_t* exec, hipGraph_t graph, unsigned long long) {
+inline hipError_t apsp_hip_graph_instantiate(hipGraphExec_t* exec, hipGraph_t graph,
+                                             unsigned long long) {
   return hipGraphInstantiate(exec, graph, nullptr, nullptr, 0);
 }
 #endif

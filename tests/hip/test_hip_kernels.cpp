@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/launch.cuh"
@@ -81,11 +82,12 @@ template <class T> int check_rounds(int n, unsigned seed) {
       const std::size_t x = std::size_t(i * n_pad + j);
       finite += want[x] < apsp::cuda::inf_value<T>() && i != j;
       if (h[x] != want[x] && ++bad <= 5)
-        std::printf("  (%lld,%lld): got %g want %g\n", (long long)i, (long long)j, double(h[x]), double(want[x]));
+        std::printf("  (%lld,%lld): got %g want %g\n", (long long)i, (long long)j, double(h[x]),
+                    double(want[x]));
     }
   if (finite == 0) ++bad;  // an all-unreachable result proves nothing
-  std::printf("%s V=%d seed=%u: %s (%d mismatches, %d finite)\n", sizeof(T) == 4 && T(0.5) != 0 ? "float32" : "int32",
-              n, seed, bad ? "FAIL" : "ok", bad, finite);
+  std::printf("%s V=%d seed=%u: %s (%d mismatches, %d finite)\n",
+              std::is_same_v<T, float> ? "float32" : "int32", n, seed, bad ? "FAIL" : "ok", bad, finite);
   return bad;
 }
 
@@ -94,7 +96,8 @@ template <class T> int check_rounds(int n, unsigned seed) {
 int main() {
   int count = 0;
   if (gpuGetDeviceCount(&count) != gpuSuccess || count == 0) {
-    std::printf("SKIP: no %s device here; the kernels were compiled only\n", APSP_GPU_HIP ? "AMD (HIP)" : "CUDA");
+    std::printf("SKIP: no %s device here; the kernels were compiled only\n",
+                APSP_GPU_HIP ? "AMD (HIP)" : "CUDA");
     return 77;
   }
   int bad = 0;
