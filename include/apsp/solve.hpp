@@ -21,9 +21,9 @@
 
 namespace apsp {
 
-enum class Backend { Auto, Cpu, Cuda, MultiGpu, Mpi };
+enum class Backend { Auto, Cpu, Cuda, MultiGpu, Mpi, Hip };
 const char* backend_name(Backend b);
-/// "auto", "cpu", "cuda", "multi-gpu", "mpi"; throws UsageError otherwise.
+/// "auto", "cpu", "cuda", "multi-gpu", "mpi", "hip" (AMD GPUs); throws UsageError otherwise.
 Backend parse_backend(const std::string& name);
 
 /// Vertex order of the rounds (docs/sparse.md). none: the user's order, every tile (the dense

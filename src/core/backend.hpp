@@ -86,6 +86,8 @@ std::unique_ptr<BackendImpl> make_cpu_backend();
 std::unique_ptr<BackendImpl> make_cuda_backend();
 std::unique_ptr<BackendImpl> make_multigpu_backend();
 std::unique_ptr<BackendImpl> make_mpi_backend();
+/// The cuda backend's source compiled by hipcc for AMD GPUs (src/hip; nullptr when not built).
+std::unique_ptr<BackendImpl> make_hip_backend();
 /// Creates the CUDA context on `device` (no-op without CUDA or a device); see warm_up().
 void cuda_warm_up(int device);
 /// What the cuda backend's last run left its result in: "int16x2", "int32", "int64", "float32" or
@@ -96,5 +98,8 @@ BackendInfo cpu_backend_info();
 BackendInfo cuda_backend_info();
 BackendInfo multigpu_backend_info();
 BackendInfo mpi_backend_info();
+BackendInfo hip_backend_info();
+/// hip's cuda_last_rounds().
+const char* hip_last_rounds();
 
 }  // namespace apsp::detail

@@ -40,14 +40,15 @@ const char* backend_name(Backend b) {
     case Backend::Cuda: return "cuda";
     case Backend::MultiGpu: return "multi-gpu";
     case Backend::Mpi: return "mpi";
+    case Backend::Hip: return "hip";
   }
   return "?";
 }
 
 Backend parse_backend(const std::string& s) {
-  for (Backend b : {Backend::Auto, Backend::Cpu, Backend::Cuda, Backend::MultiGpu, Backend::Mpi})
+  for (Backend b : {Backend::Auto, Backend::Cpu, Backend::Cuda, Backend::MultiGpu, Backend::Mpi, Backend::Hip})
     if (s == backend_name(b)) return b;
-  throw UsageError("unknown backend '" + s + "' (expected auto, cpu, cuda, multi-gpu or mpi)");
+  throw UsageError("unknown backend '" + s + "' (expected auto, cpu, cuda, multi-gpu, mpi or hip)");
 }
 
 const char* order_name(Order o) {

@@ -1,12 +1,21 @@
-// src/core/missing_parts.cpp — what a build without CUDA / NCCL / MPI links against instead.
+// src/core/missing_parts.cpp — what a build without CUDA / NCCL / MPI / HIP links against instead.
 #include "core/backend.hpp"
 #include "core/pinned.hpp"
 
 namespace apsp::detail {
 
-#ifndef APSP_WITH_CUDA
+#if !defined(APSP_WITH_CUDA) && !defined(APSP_WITH_HIP)
 void* pinned_alloc(std::size_t) { return nullptr; }
 void pinned_free(void*) {}
+#endif
+
+#ifndef APSP_WITH_HIP
+std::unique_ptr<BackendImpl> make_hip_backend() { return nullptr; }
+const char* hip_last_rounds() { return ""; }
+BackendInfo hip_backend_info() { return {"hip", false, false, "not built (configure with -DAPSP_WITH_HIP=ON and hipcc)"}; }
+#endif
+
+#ifndef APSP_WITH_CUDA
 std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
 void cuda_warm_up(int) {}
 const char* cuda_last_rounds() { return ""; }

@@ -40,6 +40,7 @@ std::unique_ptr<detail::BackendImpl> make_backend(Backend b) {
     case Backend::Cuda: return detail::make_cuda_backend();
     case Backend::MultiGpu: return detail::make_multigpu_backend();
     case Backend::Mpi: return detail::make_mpi_backend();
+    case Backend::Hip: return detail::make_hip_backend();
     case Backend::Auto: break;
   }
   return nullptr;
@@ -51,13 +52,14 @@ BackendInfo info_of(Backend b) {
     case Backend::Cuda: return detail::cuda_backend_info();
     case Backend::MultiGpu: return detail::multigpu_backend_info();
     case Backend::Mpi: return detail::mpi_backend_info();
+    case Backend::Hip: return detail::hip_backend_info();
     case Backend::Auto: break;
   }
   return {};
 }
 
 /// The backend that will run: the one asked for, or for auto the CUDA backend when a GPU is
-/// usable and supports the dtype, else the CPU backend.
+/// usable and supports the dtype, else the HIP backend likewise (an AMD GPU), else the CPU backend.
 std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::optional<Dtype> want) {
   if (o.backend != Backend::Auto) {
     const BackendInfo info = info_of(o.backend);
@@ -67,6 +69,10 @@ std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::op
   }
   if (detail::cuda_backend_info().usable) {
     auto b = detail::make_cuda_backend();
+    if (b && (!want || b->supports(*want))) return b;
+  }
+  if (detail::hip_backend_info().usable) {
+    auto b = detail::make_hip_backend();
     if (b && (!want || b->supports(*want))) return b;
   }
   return detail::make_cpu_backend();
@@ -181,7 +187,7 @@ void warm_up(Backend backend, const std::vector<int>& devices) {
 
 std::vector<BackendInfo> backends() {
   return {detail::cpu_backend_info(), detail::cuda_backend_info(), detail::multigpu_backend_info(),
-          detail::mpi_backend_info()};
+          detail::mpi_backend_info(), detail::hip_backend_info()};
 }
 
 Result solve(const Graph& input, const SolveOptions& requested) {

@@ -7,7 +7,7 @@
 // it as rung v3. Works on any matrix whose side n_pad is a multiple of 64.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <cstdint>
 
@@ -99,7 +99,7 @@ template <class T> __global__ void __launch_bounds__(1024) rest_64(T* d, std::in
 }
 
 /// All rounds on `stream`, asynchronously.
-template <class T> void run_course_64(T* d, std::int64_t n_pad, cudaStream_t stream) {
+template <class T> void run_course_64(T* d, std::int64_t n_pad, gpuStream_t stream) {
   const int R = int(n_pad / kB);
   const dim3 threads(32, 32);
   for (int t = 0; t < R; ++t) {

@@ -11,7 +11,7 @@
 // T updates/s = V^3 / seconds; the ceiling is measured first in the same process (ceiling.cuh).
 // Every variant's result is checked: the backend against the CPU reference (full FW for small V,
 // Dijkstra from sampled sources for large V), the others against the backend, exactly.
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -55,8 +55,8 @@ struct Row {
 };
 
 template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
-  cudaDeviceProp p{};
-  APSP_CUDA_TRY(cudaGetDeviceProperties(&p, 0));
+  gpuDeviceProp p{};
+  APSP_CUDA_TRY(gpuGetDeviceProperties(&p, 0));
   double ceiling = cuda::measure_minplus_ceiling<T>();
   if constexpr (std::is_same_v<T, double>)  // the better of compare + select and fmin (ceiling.cuh)
     ceiling = std::max(ceiling, cuda::measure_minplus_ceiling<T, 1>());
@@ -67,11 +67,11 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
   if (sizes.empty()) sizes = {1000, 2048, 5000, 8192, 16384};
   const int trials = std::max(1, c.trials);
 
-  cudaStream_t s = nullptr;
-  APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  APSP_CUDA_TRY(cudaEventCreate(&e0));
-  APSP_CUDA_TRY(cudaEventCreate(&e1));
+  gpuStream_t s = nullptr;
+  APSP_CUDA_TRY(gpuStreamCreateWithFlags(&s, gpuStreamNonBlocking));
+  gpuEvent_t e0, e1;
+  APSP_CUDA_TRY(gpuEventCreate(&e0));
+  APSP_CUDA_TRY(gpuEventCreate(&e1));
   std::vector<Row> rows;
 
   for (const std::int64_t V : sizes) {
@@ -86,18 +86,18 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
       std::vector<float> ms;
       for (int r = 0; r <= trials; ++r) {
         fw.build(g);
-        APSP_CUDA_TRY(cudaEventRecord(e0, s));
+        APSP_CUDA_TRY(gpuEventRecord(e0, s));
         body();
-        APSP_CUDA_TRY(cudaEventRecord(e1, s));
-        APSP_CUDA_TRY(cudaEventSynchronize(e1));
+        APSP_CUDA_TRY(gpuEventRecord(e1, s));
+        APSP_CUDA_TRY(gpuEventSynchronize(e1));
         float m = 0;
-        APSP_CUDA_TRY(cudaEventElapsedTime(&m, e0, e1));
+        APSP_CUDA_TRY(gpuEventElapsedTime(&m, e0, e1));
         if (r) ms.push_back(m);
       }
       std::sort(ms.begin(), ms.end());
       const double sec = double(ms[ms.size() / 2]) * 1e-3;
       fw.download(got.data<T>(), V);
-      APSP_CUDA_TRY(cudaStreamSynchronize(s));
+      APSP_CUDA_TRY(gpuStreamSynchronize(s));
       rows.push_back({V, name, sec, updates / sec, 100.0 * updates / sec / ceiling, ""});
     };
 
@@ -115,9 +115,9 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
       // The launch-gap share alone: a graph captured once, replay timed (what a repeated solve
       // of one size would pay; one solve also pays the capture, as the line above does).
       fw.build(g);
-      cudaGraphExec_t exec = fw.capture();
-      time_variant("graph replay", [&] { APSP_CUDA_TRY(cudaGraphLaunch(exec, s)); });
-      cudaGraphExecDestroy(exec);
+      gpuGraphExec_t exec = fw.capture();
+      time_variant("graph replay", [&] { APSP_CUDA_TRY(gpuGraphLaunch(exec, s)); });
+      gpuGraphExecDestroy(exec);
       rows.back().check = same();
     }
     if constexpr (std::is_same_v<T, int>) {
@@ -144,9 +144,9 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
       }
     }
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaStreamDestroy(s);
+  gpuEventDestroy(e0);
+  gpuEventDestroy(e1);
+  gpuStreamDestroy(s);
 
   out << std::left << std::setw(8) << "V" << std::setw(17) << "variant" << std::right << std::setw(11) << "seconds"
       << std::setw(14) << "T updates/s" << std::setw(11) << "% ceiling" << "  verification\n";

@@ -9,7 +9,7 @@
 // "% of ceiling" this project prints.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -72,28 +72,28 @@ __global__ void __launch_bounds__(256) minplus_ceiling_kernel(T* out, int passes
 /// Op as minplus_ceiling_kernel).
 template <class T, int Op = 0> double measure_minplus_ceiling(int trials = 5) {
   int dev = 0, sms = 0;
-  APSP_CUDA_TRY(cudaGetDevice(&dev));
-  APSP_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  APSP_CUDA_TRY(gpuGetDevice(&dev));
+  APSP_CUDA_TRY(gpuDeviceGetAttribute(&sms, gpuDevAttrMultiProcessorCount, dev));
   const int blocks = sms * 8, threads = 256, passes = 2048;
   T* out = nullptr;
-  APSP_CUDA_TRY(cudaMalloc(&out, sizeof(T) * blocks * threads));
-  cudaEvent_t e0, e1;
-  APSP_CUDA_TRY(cudaEventCreate(&e0));
-  APSP_CUDA_TRY(cudaEventCreate(&e1));
+  APSP_CUDA_TRY(gpuMalloc(&out, sizeof(T) * blocks * threads));
+  gpuEvent_t e0, e1;
+  APSP_CUDA_TRY(gpuEventCreate(&e0));
+  APSP_CUDA_TRY(gpuEventCreate(&e1));
   std::vector<float> ms;
   for (int r = 0; r < trials + 1; ++r) {  // the first is a warm-up
-    APSP_CUDA_TRY(cudaEventRecord(e0));
+    APSP_CUDA_TRY(gpuEventRecord(e0));
     minplus_ceiling_kernel<T, Op><<<blocks, threads>>>(out, passes, T(1));
-    APSP_CUDA_CHECK_LAUNCH(cudaStreamLegacy);
-    APSP_CUDA_TRY(cudaEventRecord(e1));
-    APSP_CUDA_TRY(cudaEventSynchronize(e1));
+    APSP_CUDA_CHECK_LAUNCH(gpuStreamLegacy);
+    APSP_CUDA_TRY(gpuEventRecord(e1));
+    APSP_CUDA_TRY(gpuEventSynchronize(e1));
     float m = 0;
-    APSP_CUDA_TRY(cudaEventElapsedTime(&m, e0, e1));
+    APSP_CUDA_TRY(gpuEventElapsedTime(&m, e0, e1));
     if (r) ms.push_back(m);
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaFree(out);
+  gpuEventDestroy(e0);
+  gpuEventDestroy(e1);
+  gpuFree(out);
   std::sort(ms.begin(), ms.end());
   const double updates = double(blocks) * threads * passes * 4 * 8 * ceiling_rows<T>();
   return updates / (double(ms[ms.size() / 2]) * 1e-3);

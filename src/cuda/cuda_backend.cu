@@ -8,8 +8,8 @@
 // when the caller streams (the CLI writes each stripe while the next crosses PCIe), else into
 // the host matrix.
 // Also defines the CUDA-only pieces core/ declares: the backend factory and status line, and the
-// pinned allocator.
-#include <cuda_runtime.h>
+// pinned allocator. Compiled by hipcc (src/hip/hip_backend.hip.cpp) it is the `hip` backend.
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -37,6 +37,9 @@
 #include "cuda/device_solver.cuh"
 
 namespace apsp::detail {
+
+/// "cuda", or "hip" where this file is compiled for AMD (src/hip/hip_backend.hip.cpp).
+inline constexpr const char* kGpuBackendName = APSP_GPU_HIP ? "hip" : "cuda";
 
 namespace {
 
@@ -71,7 +74,7 @@ Int16Try int16_try(const Graph& g, double max_w, double min_w) {
 bool int16_with_paths(const Graph& g) {
   if (!config::get_bool(config::Knob::CudaInt16Paths)) return false;
   std::size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return false;
+  if (gpuMemGetInfo(&free_b, &total_b) != gpuSuccess) return false;
   const double np = double(round_up(g.num_vertices, cuda::kTile));
   const double arcs = double(g.num_edges()) * (g.directed ? 1 : 2);
   const double need = np * np * (2 + 4 + 4) + arcs * 12 + np * cuda::kTile * 4 * 8;
@@ -108,8 +111,9 @@ template <class T> const char* type_name() {
 
 class CudaBackend final : public BackendImpl {
  public:
-  std::string name() const override { return "cuda"; }
-  bool supports(Dtype) const override { return true; }
+  std::string name() const override { return kGpuBackendName; }
+  /// AMD: 4-byte types only (the 8-byte closure tile needs 128 KiB of LDS; AMD has 64 KiB).
+  bool supports(Dtype t) const override { return !APSP_GPU_HIP || dtype_size(t) == 4; }
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
   int effective_block(Dtype, int) const override { return cuda::kTile; }
@@ -127,10 +131,10 @@ class CudaBackend final : public BackendImpl {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and
     // use it whatever was asked (so generic callers that sweep block sizes still run).
     (void)block;
-    if (!supports(t)) throw UsageError(std::string("the cuda backend does not support ") + dtype_name(t));
+    if (!supports(t)) throw UsageError(std::string("the ") + kGpuBackendName + " backend does not support " + dtype_name(t));
     // The current device (solve() passes no device list here; run() selects SolveOptions::devices).
     std::size_t free_b = 0, total_b = 0;
-    APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
     const std::size_t np = std::size_t(round_up(n, cuda::kTile));
     const std::size_t need = cuda::device_bytes_needed(n, dtype_size(t), cuda::kEdgeChunk) + (paths ? np * np * 4 : 0);
     if (need > free_b)
@@ -141,7 +145,7 @@ class CudaBackend final : public BackendImpl {
   }
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
-    APSP_CUDA_TRY(cudaSetDevice(device_of(o)));
+    APSP_CUDA_TRY(gpuSetDevice(device_of(o)));
     // The kernels see non-negative weights here (solve() reweights negative ones away). One
     // parallel pass for both ends of the range.
     const Graph::WeightRange range = g.validated_weight_range();
@@ -201,11 +205,11 @@ class CudaBackend final : public BackendImpl {
   template <class T, class R>
   bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o, Timings& timings, Rung rung) {
     trace("cuda: run starts");
-    cudaStream_t s = nullptr;
-    APSP_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    gpuStream_t s = nullptr;
+    APSP_CUDA_TRY(gpuStreamCreateWithFlags(&s, gpuStreamNonBlocking));
     struct StreamGuard {
-      cudaStream_t s;
-      ~StreamGuard() { cudaStreamDestroy(s); }
+      gpuStream_t s;
+      ~StreamGuard() { (void)gpuStreamDestroy(s); }
     } guard{s};
     // int16x2 mode builds only the packed matrix; the int32 one appears only if it falls back
     // (or, with paths, after the rounds: widen_s16, for the next-hop kernel). Sampled Dijkstra
@@ -229,7 +233,7 @@ class CudaBackend final : public BackendImpl {
       if (s16 && next) fw.reserve_widen();
     }
     if (!s16) fw.build(g);  // synchronizes
-    if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a cudaMalloc waits)
+    if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a gpuMalloc waits)
     fw.reserve_stage();            // the result's pinned stripes (a dense build has its own)
     timings.h2d = seconds_since(t0);
     busy.reset();
@@ -247,7 +251,7 @@ class CudaBackend final : public BackendImpl {
     std::future<void> arcs;
     if (next) {
       int device = 0;
-      APSP_CUDA_TRY(cudaGetDevice(&device));
+      APSP_CUDA_TRY(gpuGetDevice(&device));
       arcs = std::async(std::launch::async, [&fw, &g, device] {
         const detail::HostBusy busy;  // the arc sort is host work the next-hop kernel waits for
         fw.upload_arcs(g, fw.sort_arcs(g), device);
@@ -285,7 +289,7 @@ class CudaBackend final : public BackendImpl {
           rounds_ = !ran ? "a sampled distance reaches 2^30-1 - max w" : "int32 rounds checked: a distance may reach 2^30-1";
           trace(("cuda: checked int32 rounds dropped (" + rounds_ + "); int64 rounds follow").c_str());
           if (arcs.valid()) arcs.get();
-          APSP_CUDA_TRY(cudaStreamSynchronize(s));
+          APSP_CUDA_TRY(gpuStreamSynchronize(s));
           return false;
         }
       }
@@ -301,7 +305,7 @@ class CudaBackend final : public BackendImpl {
       arcs.get();
       fw.launch_next();
     }
-    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    APSP_CUDA_TRY(gpuStreamSynchronize(s));
     timings.compute = seconds_since(t0);
     trace("cuda: rounds done");
     t0 = Clock::now();
@@ -367,7 +371,7 @@ class CudaBackend final : public BackendImpl {
     } else {
       fill_dist<R>(fw, dist);
     }
-    APSP_CUDA_TRY(cudaStreamSynchronize(s));
+    APSP_CUDA_TRY(gpuStreamSynchronize(s));
     timings.d2h = seconds_since(t0) - in_sink;
     trace("cuda: result downloaded (and streamed to the sink)");
     return true;
@@ -407,6 +411,29 @@ class CudaBackend final : public BackendImpl {
 
 }  // namespace
 
+#if APSP_GPU_HIP
+std::unique_ptr<BackendImpl> make_hip_backend() { return std::make_unique<CudaBackend>(); }
+
+const char* hip_last_rounds() { return last_rounds.load(); }
+
+BackendInfo hip_backend_info() {
+  BackendInfo info{"hip", true, false, ""};
+  const cuda::DeviceProbe d = cuda::probe_devices();
+  if (!d.error.empty()) {
+    info.detail = d.error;
+    return info;
+  }
+  const gpuDeviceProp& p = d.props;
+  std::ostringstream os;
+  os.precision(3);
+  os << p.name << ", " << p.gcnArchName << ", " << p.multiProcessorCount << " CUs, "
+     << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
+  if (d.count > 1) os << " (device 0 of " << d.count << ")";
+  info.usable = d.capable();
+  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsArch);
+  return info;
+}
+#else
 std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
 
 int cuda_int16_policy(const Graph& g, double max_w, double min_w) {
@@ -427,7 +454,7 @@ BackendInfo cuda_backend_info() {
     info.detail = d.error;
     return info;
   }
-  const cudaDeviceProp& p = d.props;
+  const gpuDeviceProp& p = d.props;
   const int count = d.count;
   std::ostringstream os;
   os.precision(3);
@@ -435,21 +462,25 @@ BackendInfo cuda_backend_info() {
      << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
   if (count > 1) os << " (device 0 of " << count << ")";
   info.usable = d.capable();
-  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsSm90);
+  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsArch);
   return info;
 }
 
+#endif
+
+#if !APSP_GPU_HIP || !defined(APSP_WITH_CUDA)
 void* pinned_alloc(std::size_t bytes) {
   void* p = nullptr;
-  if (cudaMallocHost(&p, bytes) != cudaSuccess) {
-    cudaGetLastError();
+  if (gpuMallocHost(&p, bytes) != gpuSuccess) {
+    (void)gpuGetLastError();
     return nullptr;
   }
   return p;
 }
 
 void pinned_free(void* p) {
-  if (p) cudaFreeHost(p);
+  if (p) (void)gpuFreeHost(p);
 }
 
+#endif
 }  // namespace apsp::detail

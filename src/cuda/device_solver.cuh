@@ -8,7 +8,7 @@
 // Launch configuration: launch.cuh. Reference: Venkataraman et al. (JEA 2003).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -48,7 +48,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
  public:
   /// allocate_matrix = false: the int32 matrix is allocated by build() (int16x2 mode never
   /// needs it unless it falls back).
-  DeviceFw(std::int64_t n, cudaStream_t stream, bool allocate_matrix = true)
+  DeviceFw(std::int64_t n, gpuStream_t stream, bool allocate_matrix = true)
       : n_(n), n_pad_(std::max<std::int64_t>(1, (n + kTile - 1) / kTile) * kTile), R_(n_pad_ / kTile),
         stream_(stream), d_(allocate_matrix ? std::size_t(n_pad_) * n_pad_ : 0), rowp_(std::size_t(kTile) * n_pad_),
         colT_(std::size_t(kTile) * n_pad_), csT_(std::size_t(kTile) * n_pad_), pS_(std::size_t(kTile) * kTile),
@@ -106,7 +106,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const bool done = abandon ? detail::run_rounds(ops, progress, [&] { return pace.before_round(t++) && abandon(); })
                               : detail::run_rounds(ops, progress);
     if (!done) {
-      APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+      APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
       release_s16();
       return false;
     }
@@ -128,7 +128,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     DeviceBuffer<std::int32_t> src(chunk), dst(chunk);
     DeviceBuffer<double> w(chunk);
     // Through the pinned stage, kStageBytes / 16 edges at a time: all cores copy a part into one
-    // buffer while the other's part crosses PCIe (a pageable cudaMemcpy goes through the driver's
+    // buffer while the other's part crosses PCIe (a pageable gpuMemcpy goes through the driver's
     // own staging, one core copying: 13 ms for 5M edges on the H200 host).
     stage_.reserve(kStageBytes);
     detail::trace("cuda: pinned stage ready");
@@ -138,21 +138,21 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       const std::int64_t m = std::min(chunk, E - e0);
       for (std::int64_t p0 = 0; p0 < m; p0 += part, ++parts_issued) {
         const int b = int(parts_issued % 2);
-        if (parts_issued >= 2) APSP_CUDA_TRY(cudaEventSynchronize(stage_.done(b)));  // its last part has gone up
+        if (parts_issued >= 2) APSP_CUDA_TRY(gpuEventSynchronize(stage_.done(b)));  // its last part has gone up
         const std::int64_t k = std::min(part, m - p0), at = e0 + p0;
         char* h = static_cast<char*>(stage_.buffer(b));  // [src k][dst k][w k]: w 8-byte aligned
         detail::parallel_copy({{h, g.src.data() + at, std::size_t(k) * 4},
                        {h + 4 * k, g.dst.data() + at, std::size_t(k) * 4},
                        {h + 8 * k, g.weight.data() + at, std::size_t(k) * 8}});
-        APSP_CUDA_TRY(cudaMemcpyAsync(src.get() + p0, h, k * 4, cudaMemcpyHostToDevice, stream_));
-        APSP_CUDA_TRY(cudaMemcpyAsync(dst.get() + p0, h + 4 * k, k * 4, cudaMemcpyHostToDevice, stream_));
-        APSP_CUDA_TRY(cudaMemcpyAsync(w.get() + p0, h + 8 * k, k * 8, cudaMemcpyHostToDevice, stream_));
-        APSP_CUDA_TRY(cudaEventRecord(stage_.done(b), stream_));
+        APSP_CUDA_TRY(gpuMemcpyAsync(src.get() + p0, h, k * 4, gpuMemcpyHostToDevice, stream_));
+        APSP_CUDA_TRY(gpuMemcpyAsync(dst.get() + p0, h + 4 * k, k * 4, gpuMemcpyHostToDevice, stream_));
+        APSP_CUDA_TRY(gpuMemcpyAsync(w.get() + p0, h + 8 * k, k * 8, gpuMemcpyHostToDevice, stream_));
+        APSP_CUDA_TRY(gpuEventRecord(stage_.done(b), stream_));
       }
       scatter(src.get(), dst.get(), w.get(), m);
     }
     // The chunk buffers are freed when this returns; the stream must be done with them.
-    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
   }
 
   /// Starts the next-hop matrix (n_pad x n_pad int32, ld n_pad) from the closed distances and
@@ -176,7 +176,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (lists && next_job_.wt.size() < a) need += a * sizeof(T);
     if (need > 0) {
       std::size_t free_b = 0, total_b = 0;
-      APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+      APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
       if (need > free_b)
         throw ResourceError("--paths needs " + std::to_string(need) + " bytes more GPU memory (next-hop matrix and " +
                             std::to_string(a) + " arcs by source); the GPU has " + std::to_string(free_b) + " free");
@@ -185,8 +185,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (next_job_.row.size() < std::size_t(n_) + 1) next_job_.row = DeviceBuffer<std::int64_t>(std::size_t(n_) + 1);
     if (lists && next_job_.col.size() < a) next_job_.col = DeviceBuffer<std::int32_t>(a);
     if (lists && next_job_.wt.size() < a) next_job_.wt = DeviceBuffer<T>(a);
-    if (!next_job_.stream) APSP_CUDA_TRY(cudaStreamCreateWithFlags(&next_job_.stream, cudaStreamNonBlocking));
-    if (!next_job_.after) APSP_CUDA_TRY(cudaEventCreateWithFlags(&next_job_.after, cudaEventDisableTiming));
+    if (!next_job_.stream) APSP_CUDA_TRY(gpuStreamCreateWithFlags(&next_job_.stream, gpuStreamNonBlocking));
+    if (!next_job_.after) APSP_CUDA_TRY(gpuEventCreateWithFlags(&next_job_.after, gpuEventDisableTiming));
   }
 
   /// g's out-arcs sorted by source (CSR), as start_next() uploads them (host_arcs.hpp).
@@ -204,24 +204,24 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// queued behind the rounds would hold the host until they end: the driver stages it.)
   /// `device` = the ordinal the rounds run on (the calling thread may have another current).
   void upload_arcs(const Graph& g, const HostArcs& arcs, int device = -1) {
-    if (device >= 0) APSP_CUDA_TRY(cudaSetDevice(device));
+    if (device >= 0) APSP_CUDA_TRY(gpuSetDevice(device));
     APSP_EXPECTS(std::int64_t(arcs.row_ptr.size()) == n_ + 1, "upload_arcs: arcs of another graph");
     reserve_next(g, arcs.row_ptr[n_]);  // allocates only for a dense view (an edge list's lists are reserved)
-    cudaStream_t ns = next_job_.stream;
-    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.row.get(), arcs.row_ptr.data(), arcs.row_ptr.size() * 8,
-                                  cudaMemcpyHostToDevice, ns));
-    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.col.get(), arcs.col.data(), arcs.col.size() * 4, cudaMemcpyHostToDevice, ns));
-    APSP_CUDA_TRY(cudaMemcpyAsync(next_job_.wt.get(), arcs.wt.data(), arcs.wt.size() * sizeof(T), cudaMemcpyHostToDevice, ns));
-    APSP_CUDA_TRY(cudaStreamSynchronize(ns));
+    gpuStream_t ns = next_job_.stream;
+    APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.row.get(), arcs.row_ptr.data(), arcs.row_ptr.size() * 8,
+                                  gpuMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.col.get(), arcs.col.data(), arcs.col.size() * 4, gpuMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.wt.get(), arcs.wt.data(), arcs.wt.size() * sizeof(T), gpuMemcpyHostToDevice, ns));
+    APSP_CUDA_TRY(gpuStreamSynchronize(ns));
     arcs_uploaded_ = true;
   }
   /// Starts the next-hop kernel on its own stream after everything queued on the main stream so
   /// far (the rounds, widen_s16); upload_arcs() must have returned.
   void launch_next() {
     APSP_EXPECTS(arcs_uploaded_, "launch_next before upload_arcs");
-    cudaStream_t ns = next_job_.stream;
-    APSP_CUDA_TRY(cudaEventRecord(next_job_.after, stream_));  // the rounds
-    APSP_CUDA_TRY(cudaStreamWaitEvent(ns, next_job_.after, 0));
+    gpuStream_t ns = next_job_.stream;
+    APSP_CUDA_TRY(gpuEventRecord(next_job_.after, stream_));  // the rounds
+    APSP_CUDA_TRY(gpuStreamWaitEvent(ns, next_job_.after, 0));
     launch_next_hops_from_edges<T>(d_.get(), n_pad_, n_, next_job_.row.get(), next_job_.col.get(),
                                    next_job_.wt.get(), next_.get(), ns);
     next_job_.pending = true;
@@ -229,7 +229,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// Waits for start_next()'s kernel and frees its arc lists.
   void finish_next() {
     if (!next_job_.pending) return;
-    APSP_CUDA_TRY(cudaStreamSynchronize(next_job_.stream));
+    APSP_CUDA_TRY(gpuStreamSynchronize(next_job_.stream));
     next_job_.pending = false;
     next_job_.row = DeviceBuffer<std::int64_t>();
     next_job_.col = DeviceBuffer<std::int32_t>();
@@ -256,7 +256,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   bool int32_in_band(int band_lo) {
     static_assert(std::is_same_v<T, int>, "the checked int32 rung");
     if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
-    APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
+    APSP_CUDA_TRY(gpuMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
     launch_find_in_band(d_.get(), n_pad_, n_, n_, band_lo, inf_value<int>(), flag_.get(), stream_);
     return read_flag();
   }
@@ -304,18 +304,18 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
   /// Whether some logical cell of the packed matrix lies in [band_lo, kInf16) (synchronizes).
   bool s16_in_band(int band_lo) {
-    APSP_CUDA_TRY(cudaMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
+    APSP_CUDA_TRY(gpuMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
     launch_find_in_band_s16(d16_.get(), ld16(), n_, band_lo, flag_.get(), stream_);
     return read_flag();
   }
   bool s16_end(int band_lo) {
     if (s16_in_band(band_lo)) return false;
     launch_unpack_s16(d16_.get(), ld16(), d_.get(), n_pad_, stream_);
-    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     return true;
   }
   /// Allocates the int32 matrix that widen_s16() fills, before the rounds are queued (a
-  /// cudaMalloc after them would wait for them).
+  /// gpuMalloc after them would wait for them).
   void reserve_widen() {
     if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
   }
@@ -325,7 +325,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     if (!result_in_s16_) return;
     if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
     launch_unpack_s16(d16_.get(), ld16(), reinterpret_cast<int*>(d_.get()), n_pad_, stream_);
-    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     release_s16();
   }
   /// Frees the int16x2 matrix (after rounds_s16, before anything else needs the memory).
@@ -343,13 +343,13 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       Pacer pace(stream_, true);
       std::int64_t t = 0;
       const bool done = detail::run_rounds(*this, progress, [&] { return pace.before_round(t++) && abandon(); });
-      if (!done) APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+      if (!done) APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
       return done;
     }
-    cudaGraphExec_t exec = capture();
-    cudaError_t l = cudaGraphLaunch(exec, stream_);
-    if (l == cudaSuccess) l = cudaStreamSynchronize(stream_);
-    cudaGraphExecDestroy(exec);
+    gpuGraphExec_t exec = capture();
+    gpuError_t l = gpuGraphLaunch(exec, stream_);
+    if (l == gpuSuccess) l = gpuStreamSynchronize(stream_);
+    (void)gpuGraphExecDestroy(exec);
     APSP_CUDA_TRY(l);
     if (progress) progress(R_, R_);
     return true;
@@ -357,20 +357,20 @@ template <class T> class DeviceFw final : public detail::RoundOps {
 
   /// The whole round sequence captured into an executable graph (caller destroys it); replaying
   /// it on this stream re-runs every round on the current matrix.
-  cudaGraphExec_t capture() {
-    cudaGraph_t graph = nullptr;
-    APSP_CUDA_TRY(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+  gpuGraphExec_t capture() {
+    gpuGraph_t graph = nullptr;
+    APSP_CUDA_TRY(gpuStreamBeginCapture(stream_, gpuStreamCaptureModeThreadLocal));
     try {
       detail::run_rounds(*this, ProgressFn{});
     } catch (...) {
-      cudaStreamEndCapture(stream_, &graph);
-      if (graph) cudaGraphDestroy(graph);
+      (void)gpuStreamEndCapture(stream_, &graph);
+      if (graph) (void)gpuGraphDestroy(graph);
       throw;
     }
-    APSP_CUDA_TRY(cudaStreamEndCapture(stream_, &graph));
-    cudaGraphExec_t exec = nullptr;
-    const cudaError_t e = cudaGraphInstantiate(&exec, graph, 0);
-    cudaGraphDestroy(graph);
+    APSP_CUDA_TRY(gpuStreamEndCapture(stream_, &graph));
+    gpuGraphExec_t exec = nullptr;
+    const gpuError_t e = gpuGraphInstantiate(&exec, graph, 0);
+    (void)gpuGraphDestroy(graph);
     APSP_CUDA_TRY(e);
     return exec;
   }
@@ -380,8 +380,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   void download_next(std::int32_t* host, std::int64_t host_stride) { download_matrix(next_.get(), host, host_stride); }
   template <class U> void download_matrix(const U* dev, U* host, std::int64_t host_stride) {
     if (n_ == 0) return;
-    APSP_CUDA_TRY(cudaMemcpy2DAsync(host, host_stride * sizeof(U), dev, n_pad_ * sizeof(U), n_ * sizeof(U), n_,
-                                    cudaMemcpyDeviceToHost, stream_));
+    APSP_CUDA_TRY(gpuMemcpy2DAsync(host, host_stride * sizeof(U), dev, n_pad_ * sizeof(U), n_ * sizeof(U), n_,
+                                    gpuMemcpyDeviceToHost, stream_));
   }
 
   /// Copies the leading n x n block out in stripes of rows through two pinned staging buffers
@@ -402,10 +402,10 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
                                                                  n_, std::int64_t(stripe_bytes / (n_ * sizeof(U)))));
     // Done with earlier copies through the stage (a regrow, for rows longer than a stripe, frees it).
-    for (int b = 0; b < 2 && stage_.bytes() > 0; ++b) APSP_CUDA_TRY(cudaEventSynchronize(stage_.done(b)));
+    for (int b = 0; b < 2 && stage_.bytes() > 0; ++b) APSP_CUDA_TRY(gpuEventSynchronize(stage_.done(b)));
     stage_.reserve(std::size_t(rows_per) * n_ * sizeof(U));
     U* stage[2] = {static_cast<U*>(stage_.buffer(0)), static_cast<U*>(stage_.buffer(1))};
-    cudaEvent_t done[2] = {stage_.done(0), stage_.done(1)};
+    gpuEvent_t done[2] = {stage_.done(0), stage_.done(1)};
     double in_consume = 0;
     const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
     // The distances (dev == d_ or null) leave as U: as stored when that is U, else expanded on the
@@ -425,18 +425,18 @@ template <class T> class DeviceFw final : public detail::RoundOps {
           if (packed) launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n_, wide.get(), stream_);
           else launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n_, wide.get(), stream_);
         }
-        APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n_ * sizeof(U),
-                                      cudaMemcpyDeviceToHost, stream_));
+        APSP_CUDA_TRY(gpuMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n_ * sizeof(U),
+                                      gpuMemcpyDeviceToHost, stream_));
       } else {
-        APSP_CUDA_TRY(cudaMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), src + r0 * n_pad_, n_pad_ * sizeof(U),
-                                        n_ * sizeof(U), rows, cudaMemcpyDeviceToHost, stream_));
+        APSP_CUDA_TRY(gpuMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), src + r0 * n_pad_, n_pad_ * sizeof(U),
+                                        n_ * sizeof(U), rows, gpuMemcpyDeviceToHost, stream_));
       }
-      APSP_CUDA_TRY(cudaEventRecord(done[s % 2], stream_));
+      APSP_CUDA_TRY(gpuEventRecord(done[s % 2], stream_));
     };
     issue(0);
     for (std::int64_t s = 0; s < stripes; ++s) {
       if (s + 1 < stripes) issue(s + 1);  // buffer (s+1)%2 was consumed in iteration s-1
-      APSP_CUDA_TRY(cudaEventSynchronize(done[s % 2]));
+      APSP_CUDA_TRY(gpuEventSynchronize(done[s % 2]));
       const auto t0 = std::chrono::steady_clock::now();
       const std::int64_t r0 = s * rows_per;
       consume(r0, std::min(rows_per, n_ - r0), static_cast<const U*>(stage[s % 2]));
@@ -465,8 +465,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
 
   bool read_flag() {
     int bad = 0;
-    APSP_CUDA_TRY(cudaMemcpyAsync(&bad, flag_.get(), sizeof(int), cudaMemcpyDeviceToHost, stream_));
-    APSP_CUDA_TRY(cudaStreamSynchronize(stream_));
+    APSP_CUDA_TRY(gpuMemcpyAsync(&bad, flag_.get(), sizeof(int), gpuMemcpyDeviceToHost, stream_));
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     return bad != 0;
   }
   RoundArgs<T> args(std::int64_t t) const {
@@ -475,13 +475,13 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   std::int64_t n_, n_pad_, R_;
-  cudaStream_t stream_;
+  gpuStream_t stream_;
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
   DeviceBuffer<std::int32_t> next_;
   // start_next()'s stream, its arc lists (CSR by source) and whether its kernel may still run.
   struct NextJob {
-    cudaStream_t stream = nullptr;
-    cudaEvent_t after = nullptr;
+    gpuStream_t stream = nullptr;
+    gpuEvent_t after = nullptr;
     DeviceBuffer<std::int64_t> row;
     DeviceBuffer<std::int32_t> col;
     DeviceBuffer<T> wt;
@@ -490,9 +490,9 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     NextJob(const NextJob&) = delete;
     NextJob& operator=(const NextJob&) = delete;
     ~NextJob() {
-      if (stream) cudaStreamSynchronize(stream);
-      if (after) cudaEventDestroy(after);
-      if (stream) cudaStreamDestroy(stream);
+      if (stream) (void)gpuStreamSynchronize(stream);
+      if (after) (void)gpuEventDestroy(after);
+      if (stream) (void)gpuStreamDestroy(stream);
     }
   } next_job_;
   DeviceBuffer<unsigned> d16_;

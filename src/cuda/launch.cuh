@@ -6,7 +6,7 @@
 // Reference: CUB's dispatch layer (dispatch_*.cuh: tuning chosen in one place).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,29 +37,29 @@ inline int edge_blocks(std::int64_t m) {
 /// The distance rounds' kernels for T: closure and the Panels / Rest GEMMs.
 template <class T>
 void set_round_attributes() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(gemm_smem_bytes<T>())));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Rest>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Rest>,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(gemm_smem_bytes<T>())));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose<T>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose<T>,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(closure_smem_bytes<T>())));
 }
 /// The int16x2 rounds' kernels.
 inline void set_s16_attributes() {
-  APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(gemm_smem_bytes<int>())));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::RowPanel>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::RowPanel>,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(gemm_smem_bytes<unsigned>())));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::Rest>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::Rest>,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(gemm_smem_bytes<unsigned>())));
-  APSP_CUDA_TRY(cudaFuncSetAttribute(closure_and_transpose_s16,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+  APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_s16,
+                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                      int(closure_smem_bytes<int>())));
 }
 
@@ -78,11 +78,11 @@ void set_attributes_once() {
 
 /// closure_and_transpose: block 0 closes the pivot; `blocks` - 1 more transpose the pivot column.
 template <class T>
-void launch_closure(const RoundArgs<T>& a, std::int64_t blocks, cudaStream_t s) {
+void launch_closure(const RoundArgs<T>& a, std::int64_t blocks, gpuStream_t s) {
   closure_and_transpose<T><<<unsigned(blocks), kClosureThreads, closure_smem_bytes<T>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
-inline void launch_closure_s16(const RoundArgsS16& a, std::int64_t blocks, cudaStream_t s) {
+inline void launch_closure_s16(const RoundArgsS16& a, std::int64_t blocks, gpuStream_t s) {
   closure_and_transpose_s16<<<unsigned(blocks), kClosureThreads, closure_smem_bytes<int>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
@@ -90,19 +90,19 @@ inline void launch_closure_s16(const RoundArgsS16& a, std::int64_t blocks, cudaS
 /// of C, y: rows or, for Panels, 1 = row panel only / 2 = both panels).
 template <class T, GemmMode M>
 void launch_gemm(const RoundArgs<T>& a, std::int64_t tiles_x, std::int64_t tiles_y,
-                 cudaStream_t s) {
+                 gpuStream_t s) {
   const dim3 grid{unsigned(tiles_x), unsigned(tiles_y)};
   minplus_gemm_128x128<T, M><<<grid, gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 /// out[k][r] = d[r][k], k < kTile, r < rows (a multiple of 32): a column strip, k-major.
 template <class T>
-void launch_transpose_strip(const T* d, i64 ld, i64 rows, T* out, i64 ldo, cudaStream_t s) {
+void launch_transpose_strip(const T* d, i64 ld, i64 rows, T* out, i64 ldo, gpuStream_t s) {
   transpose_strip<T><<<dim3(kTile / 32, unsigned(rows / 32)), dim3(32, 8), 0, s>>>(d, ld, out, ldo);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_transpose_strip_s16(const unsigned* d16, i64 ld16, i64 rows, i64 w0, int* out,
-                                       i64 ldo, cudaStream_t s) {
+                                       i64 ldo, gpuStream_t s) {
   transpose_strip_s16<<<dim3(kTile / 32, unsigned(rows / 32)), dim3(32, 8), 0, s>>>(d16, ld16, w0,
                                                                                     out, ldo);
   APSP_CUDA_CHECK_LAUNCH(s);
@@ -111,36 +111,36 @@ inline void launch_transpose_strip_s16(const unsigned* d16, i64 ld16, i64 rows, 
 // ---- building the matrix ----
 
 template <class T>
-void launch_init_matrix(T* d, std::int64_t n_pad, cudaStream_t s) {
+void launch_init_matrix(T* d, std::int64_t n_pad, gpuStream_t s) {
   init_matrix<T><<<kGridSmall, kElemThreads, 0, s>>>(d, n_pad);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class T>
 void launch_scatter_edges(T* d, std::int64_t ld, const std::int32_t* src, const std::int32_t* dst,
-                          const double* w, std::int64_t m, bool undirected, cudaStream_t s) {
+                          const double* w, std::int64_t m, bool undirected, gpuStream_t s) {
   scatter_edges<T><<<edge_blocks(m), kElemThreads, 0, s>>>(d, ld, src, dst, w, m, undirected);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
-inline void launch_init_s16(unsigned* d16, std::int64_t n_pad, std::int64_t ld16, cudaStream_t s) {
+inline void launch_init_s16(unsigned* d16, std::int64_t n_pad, std::int64_t ld16, gpuStream_t s) {
   init_s16<<<kGridLarge, kElemThreads, 0, s>>>(d16, n_pad, ld16);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_scatter_edges_s16(unsigned* d16, std::int64_t ld16, const std::int32_t* src,
                                      const std::int32_t* dst, const double* w, std::int64_t m,
-                                     bool undirected, cudaStream_t s) {
+                                     bool undirected, gpuStream_t s) {
   scatter_edges_s16<<<edge_blocks(m), kElemThreads, 0, s>>>(d16, ld16, src, dst, w, m, undirected);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 /// One worker's local matrix (rows x ld) of the Pr x Pc grid, at (pr, pc): 0 / unreachable.
 template <class T>
-void launch_init_local(T* d, i64 ld, i64 rows, int Pr, int pr, int Pc, int pc, cudaStream_t s) {
+void launch_init_local(T* d, i64 ld, i64 rows, int Pr, int pr, int Pc, int pc, gpuStream_t s) {
   init_local<T><<<kGridSmall, kElemThreads, 0, s>>>(d, ld, rows, Pr, pr, Pc, pc);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class T>
 void launch_scatter_local(T* d, i64 ld, const std::int32_t* src, const std::int32_t* dst,
                           const double* w, i64 m, bool undirected, int Pr, int pr, int Pc, int pc,
-                          cudaStream_t s) {
+                          gpuStream_t s) {
   scatter_local<T>
       <<<edge_blocks(m), kElemThreads, 0, s>>>(d, ld, src, dst, w, m, undirected, Pr, pr, Pc, pc);
   APSP_CUDA_CHECK_LAUNCH(s);
@@ -149,49 +149,49 @@ void launch_scatter_local(T* d, i64 ld, const std::int32_t* src, const std::int3
 // ---- the type ladder ----
 
 inline void launch_pack_s16(const int* d, std::int64_t n_pad, unsigned* d16, std::int64_t ld16,
-                            cudaStream_t s) {
+                            gpuStream_t s) {
   pack_s16<<<kGridLarge, kElemThreads, 0, s>>>(d, n_pad, d16, ld16);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_unpack_s16(const unsigned* d16, std::int64_t ld16, int* d, std::int64_t n_pad,
-                              cudaStream_t s) {
+                              gpuStream_t s) {
   unpack_s16<<<kGridLarge, kElemThreads, 0, s>>>(d16, ld16, d, n_pad);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_find_in_band(const int* d, std::int64_t ld, std::int64_t rows, std::int64_t cols,
-                                int lo, int cap, int* bad, cudaStream_t s) {
+                                int lo, int cap, int* bad, gpuStream_t s) {
   find_in_band<<<kGridLarge, kElemThreads, 0, s>>>(d, ld, rows, cols, lo, cap, bad);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_find_in_band_s16(const unsigned* d16, std::int64_t ld16, std::int64_t n, int lo,
-                                    int* bad, cudaStream_t s) {
+                                    int* bad, gpuStream_t s) {
   find_in_band_s16<<<kGridSmall, kElemThreads, 0, s>>>(d16, ld16, n, lo, bad);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class U>
 void launch_expand_rows_s16(const unsigned* d16, std::int64_t ld16, std::int64_t r0,
-                            std::int64_t rows, std::int64_t n, U* out, cudaStream_t s) {
+                            std::int64_t rows, std::int64_t n, U* out, gpuStream_t s) {
   expand_rows_s16<U><<<kGridSmall, kElemThreads, 0, s>>>(d16, ld16, r0, rows, n, out);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class U>
 void launch_widen_rows(const int* d, std::int64_t ld, std::int64_t r0, std::int64_t rows,
-                       std::int64_t n, U* out, cudaStream_t s) {
+                       std::int64_t n, U* out, gpuStream_t s) {
   widen_rows<U><<<kGridSmall, kElemThreads, 0, s>>>(d, ld, r0, rows, n, out);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_pack_local_s16(const int* d, i64 ld, i64 rows, unsigned* d16, i64 ld16,
-                                  cudaStream_t s) {
+                                  gpuStream_t s) {
   pack_local_s16<<<kGridLarge, kElemThreads, 0, s>>>(d, ld, rows, d16, ld16);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_unpack_local_s16(const unsigned* d16, i64 ld16, i64 rows, int* d, i64 ld,
-                                    cudaStream_t s) {
+                                    gpuStream_t s) {
   unpack_local_s16<<<kGridLarge, kElemThreads, 0, s>>>(d16, ld16, rows, d, ld);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 inline void launch_find_in_band_local_s16(const unsigned* d16, i64 ld16, i64 rows, i64 words,
-                                          int lo, int* bad, cudaStream_t s) {
+                                          int lo, int* bad, gpuStream_t s) {
   find_in_band_local_s16<<<kGridSmall, kElemThreads, 0, s>>>(d16, ld16, rows, words, lo, bad);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
@@ -203,7 +203,7 @@ inline void launch_find_in_band_local_s16(const unsigned* d16, i64 ld16, i64 row
 template <class T>
 void launch_next_hops_from_edges(const T* d, std::int64_t ld, std::int64_t n,
                                  const std::int64_t* row_ptr, const std::int32_t* col, const T* wt,
-                                 std::int32_t* next, cudaStream_t s) {
+                                 std::int32_t* next, gpuStream_t s) {
   int threads = 256;
   while (threads > 32 &&
          std::int64_t(threads) * 4 * n * std::int64_t(sizeof(T)) > (std::int64_t(24) << 20))
@@ -218,13 +218,13 @@ void launch_next_hops_from_edges(const T* d, std::int64_t ld, std::int64_t n,
 /// One local matrix's next hops (and hop counts, hx non-null) from its distances.
 template <class T>
 void launch_init_next(const T* d, int* nx, int* hx, i64 ld, i64 rows, i64 n, int Pr, int pr, int Pc,
-                      int pc, cudaStream_t s) {
+                      int pc, gpuStream_t s) {
   init_next<T><<<kGridSmall, kElemThreads, 0, s>>>(d, nx, hx, ld, rows, n, Pr, pr, Pc, pc);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 /// closure_paths on one tile (one block of 1024 threads); hop counts when `hops`.
 template <class T>
-void launch_closure_paths(bool hops, T* d, int* nx, int* hx, i64 ld, int* piv, cudaStream_t s) {
+void launch_closure_paths(bool hops, T* d, int* nx, int* hx, i64 ld, int* piv, gpuStream_t s) {
   if (hops)
     closure_paths<T, true><<<1, 1024, 0, s>>>(d, nx, hx, ld, piv);
   else
@@ -236,7 +236,7 @@ void launch_closure_paths(bool hops, T* d, int* nx, int* hx, i64 ld, int* piv, c
 template <class T>
 void launch_minplus_paths(bool hops, i64 tiles_rows, i64 tiles_cols, const T* A, const int* An,
                           const int* Ah, i64 lda, const T* B, const int* Bh, i64 ldb, T* C, int* Cn,
-                          int* Ch, i64 ldc, cudaStream_t s) {
+                          int* Ch, i64 ldc, gpuStream_t s) {
   const dim3 grid(unsigned(tiles_cols * kTile / 64), unsigned(tiles_rows * kTile / 64));
   if (hops)
     minplus_paths<T, true><<<grid, 256, 0, s>>>(A, An, Ah, lda, B, Bh, ldb, C, Cn, Ch, ldc);

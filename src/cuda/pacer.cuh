@@ -3,7 +3,7 @@
 // rounds (is the type-ladder rung still worth running?) must be asked at the GPU's pace.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <cstdint>
 
@@ -17,27 +17,27 @@ namespace {
 class Pacer {
  public:
   static constexpr int kAhead = 4;
-  Pacer(cudaStream_t s, bool on) : s_(s) {
+  Pacer(gpuStream_t s, bool on) : s_(s) {
     if (on)
-      for (auto& e : ev_) APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      for (auto& e : ev_) APSP_CUDA_TRY(gpuEventCreateWithFlags(&e, gpuEventDisableTiming));
   }
   ~Pacer() {
     for (auto& e : ev_)
-      if (e) cudaEventDestroy(e);
+      if (e) (void)gpuEventDestroy(e);
   }
   Pacer(const Pacer&) = delete;
   Pacer& operator=(const Pacer&) = delete;
   /// Called before round t is queued: waits until round t - kAhead - 1 has run. Returns true.
   bool before_round(std::int64_t t) {
-    cudaEvent_t& e = ev_[t % kAhead];
-    if (t >= kAhead) APSP_CUDA_TRY(cudaEventSynchronize(e));
-    APSP_CUDA_TRY(cudaEventRecord(e, s_));
+    gpuEvent_t& e = ev_[t % kAhead];
+    if (t >= kAhead) APSP_CUDA_TRY(gpuEventSynchronize(e));
+    APSP_CUDA_TRY(gpuEventRecord(e, s_));
     return true;
   }
 
  private:
-  cudaStream_t s_;
-  cudaEvent_t ev_[kAhead] = {};
+  gpuStream_t s_;
+  gpuEvent_t ev_[kAhead] = {};
 };
 
 }  // namespace

@@ -102,6 +102,11 @@ int bench_cuda(const BenchConfig&, std::ostream&) {
 }
 #endif
 
+// The hip backend is not part of the Python module (it is built into apsp_lib only).
+std::unique_ptr<BackendImpl> make_hip_backend() { return nullptr; }
+const char* hip_last_rounds() { return ""; }
+BackendInfo hip_backend_info() { return {"hip", false, false, "not built into the Python module"}; }
+
 #ifdef APSP_WITH_NCCL
 std::unique_ptr<BackendImpl> make_multigpu_backend() {
   return gpu().table && gpu().table->make_multigpu ? gpu().table->make_multigpu() : nullptr;

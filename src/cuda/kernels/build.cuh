@@ -5,7 +5,7 @@
 // (src/dist/block_cyclic.hpp) for multi-gpu and the mpi GPU ranks.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/intrinsics.cuh"
 
 #include <cstdint>
 
@@ -39,12 +39,12 @@ __device__ __forceinline__ void atomic_min_value(float* p, float w) {
 }
 
 __device__ __forceinline__ void atomic_min_value(long* p, long w) {
-  atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(w));
+  gpu::atomic_min_s64(reinterpret_cast<long long*>(p), static_cast<long long>(w));
 }
 __device__ __forceinline__ void atomic_min_value(double* p, double w) {
   if (w == 0.0) w = 0.0;  // -0 -> +0
   const long long bits = __double_as_longlong(w);
-  if (bits >= 0) atomicMin(reinterpret_cast<long long*>(p), bits);
+  if (bits >= 0) gpu::atomic_min_s64(reinterpret_cast<long long*>(p), bits);
   else atomicMax(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(bits));
 }
 

@@ -10,14 +10,14 @@
 // the register-tiled GEMM layout.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/intrinsics.cuh"
 
 #include <cstdint>
 #include <type_traits>
 
 // Everything here has internal linkage (an unnamed namespace): without -rdc every .cu file
 // embeds its own copy of these kernel templates, and shared (merged) host stubs would let a launch
-// or cudaFuncSetAttribute in one file reach another file's copy ("invalid argument" at launch).
+// or gpuFuncSetAttribute in one file reach another file's copy ("invalid argument" at launch).
 namespace apsp::cuda {
 namespace {
 
@@ -30,7 +30,10 @@ inline constexpr int kGemmThreads = 256;
 inline constexpr int kClosureThreads = 256;
 /// Shared-memory stages of the GEMM pipeline: 4 for 4-byte elements (64 KiB, two blocks per SM),
 /// 3 for 8-byte ones (96 KiB, one block per SM: 64 accumulators of 8 bytes need ~200 registers).
-template <class T> __host__ __device__ constexpr int gemm_stages() { return sizeof(T) == 4 ? kStages : 3; }
+/// AMD (64 KiB LDS per workgroup): 2 stages for 8-byte elements (64 KiB).
+template <class T> __host__ __device__ constexpr int gemm_stages() {
+  return sizeof(T) == 4 ? kStages : (APSP_GPU_HIP ? 2 : 3);
+}
 template <class T> __host__ __device__ constexpr int gemm_min_blocks() { return sizeof(T) == 4 ? 2 : 1; }
 /// Rows of C per thread: 8 (an 8x8 register tile, 256 threads per 128x128 tile), or 4 for
 /// float64 (4x8, 512 threads): its min is DSETP + selects behind a DADD, and with 8x8 tiles (250
@@ -40,7 +43,14 @@ template <class T> __host__ __device__ constexpr int gemm_threads() { return 16 
 template <class T> constexpr std::size_t gemm_smem_bytes() {
   return std::size_t(2) * gemm_stages<T>() * kBK * kTile * sizeof(T);
 }
-template <class T> constexpr std::size_t closure_smem_bytes() { return std::size_t(kTile) * (kTile + 5) * sizeof(T); }
+/// Closure shared memory: row / column buffers ((2, B) each) then the (B, B + kClosurePad)
+/// transpose tile, padded against bank conflicts. AMD's 64 KiB LDS holds neither layout (66.5
+/// KiB), so there the tile is unpadded and overlays the buffers (a barrier separates the uses).
+inline constexpr bool kClosureOverlay = APSP_GPU_HIP;
+inline constexpr int kClosurePad = kClosureOverlay ? 0 : 1;
+template <class T> constexpr std::size_t closure_smem_bytes() {
+  return std::size_t(kTile) * (kTile + kClosurePad + (kClosureOverlay ? 0 : 4)) * sizeof(T);
+}
 inline constexpr std::size_t kGemmSmemBytes = gemm_smem_bytes<int>();        // 64 KiB (4-byte types)
 inline constexpr std::size_t kClosureSmemBytes = closure_smem_bytes<int>();  // 66.5 KiB (4-byte types)
 
@@ -87,22 +97,22 @@ template <int N, class T> __device__ __forceinline__ void load_n(T* v, const T* 
 }
 /// The same through L2 only (__ldcg / __stcg): the GEMM's C tiles are read and written once.
 template <class T> __device__ __forceinline__ void load4_cg(T* v, const T* p) {
-  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(v) = __ldcg(reinterpret_cast<const Vec4<T>*>(p));
+  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(v) = gpu::ldcg(reinterpret_cast<const Vec4<T>*>(p));
   else {
-    reinterpret_cast<Vec2<T>*>(v)[0] = __ldcg(reinterpret_cast<const Vec2<T>*>(p));
-    reinterpret_cast<Vec2<T>*>(v)[1] = __ldcg(reinterpret_cast<const Vec2<T>*>(p) + 1);
+    reinterpret_cast<Vec2<T>*>(v)[0] = gpu::ldcg(reinterpret_cast<const Vec2<T>*>(p));
+    reinterpret_cast<Vec2<T>*>(v)[1] = gpu::ldcg(reinterpret_cast<const Vec2<T>*>(p) + 1);
   }
 }
 template <class T> __device__ __forceinline__ void store4_cg(T* p, const T* v) {
-  if constexpr (sizeof(T) == 4) __stcg(reinterpret_cast<Vec4<T>*>(p), *reinterpret_cast<const Vec4<T>*>(v));
+  if constexpr (sizeof(T) == 4) gpu::stcg(reinterpret_cast<Vec4<T>*>(p), *reinterpret_cast<const Vec4<T>*>(v));
   else {
-    __stcg(reinterpret_cast<Vec2<T>*>(p), reinterpret_cast<const Vec2<T>*>(v)[0]);
-    __stcg(reinterpret_cast<Vec2<T>*>(p) + 1, reinterpret_cast<const Vec2<T>*>(v)[1]);
+    gpu::stcg(reinterpret_cast<Vec2<T>*>(p), reinterpret_cast<const Vec2<T>*>(v)[0]);
+    gpu::stcg(reinterpret_cast<Vec2<T>*>(p) + 1, reinterpret_cast<const Vec2<T>*>(v)[1]);
   }
 }
 
 /// min(c, a + b): one VIADDMNMX for int32 on sm_90.
-__device__ __forceinline__ int relax(int a, int b, int c) { return __viaddmin_s32(a, b, c); }
+__device__ __forceinline__ int relax(int a, int b, int c) { return gpu::viaddmin_s32(a, b, c); }
 __device__ __forceinline__ float relax(float a, float b, float c) { return fminf(c, a + b); }
 /// Wide types: a + b never overflows (int64 values <= 2^62-1; float64 inf + x = inf).
 __device__ __forceinline__ long relax(long a, long b, long c) { return min(c, a + b); }
@@ -115,7 +125,7 @@ __device__ __forceinline__ double relax(double a, double b, double c) {
 }
 __device__ __forceinline__ double relax_fmin(double a, double b, double c) { return fmin(c, a + b); }
 /// Two int16 distances per word (int16x2 mode): both halves at once, one VIADDMNMX.S16x2.
-__device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) { return __viaddmin_s16x2(a, b, c); }
+__device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) { return gpu::viaddmin_s16x2(a, b, c); }
 
 /// int16x2 mode: "unreachable or >= 2^14-1". Sums of two stay <= 32766, so signed 16-bit adds
 /// never wrap, and min(c, a + b) <= c keeps every value <= kInf16.
@@ -200,7 +210,8 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* rowbuf = reinterpret_cast<T*>(smem_raw);                          // (2, B): row k
   T* colbuf = rowbuf + 2 * kTile;                                      // (2, B): column k
-  T(*s)[kTile + 1] = reinterpret_cast<T(*)[kTile + 1]>(colbuf + 2 * kTile);  // (B, B+1)
+  T(*s)[kTile + kClosurePad] = reinterpret_cast<T(*)[kTile + kClosurePad]>(
+      kClosureOverlay ? rowbuf : colbuf + 2 * kTile);                    // (B, B + pad)
   const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if (blockIdx.x == 0) {
@@ -214,6 +225,7 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
       load4(&c[i][4], gP + row * r.ld + 64 + tx * 4);
     }
     close_in_registers(c, rowbuf, colbuf, tx, ty);
+    if constexpr (kClosureOverlay) __syncthreads();  // s overlays the buffers just read
     T* gPw = r.d + t0 * r.ld + t0;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
@@ -257,20 +269,15 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
 /// each result stored replicated into both halves of a word (the A operand of int16x2 mode).
 enum class GemmMode { Panels, Rest, RowPanel, ColPanelRep };
 
-__device__ __forceinline__ void cp_async_16(void* smem, const void* gmem) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N> __device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
+using gpu::cp_async_16;
+using gpu::cp_async_commit;
+using gpu::cp_async_wait;
 
 /// One 128x128 tile: C_out = min(C_in, A (x) B) with A given k-major (As[k][m] = A[m][k]) and B
 /// k-major (Bs[k][n]), K = kTile. Panels: grid (R, 2), y = 0 row panel, y = 1 column panel.
 /// Rest: grid (R, R), x = J, y = I.
 template <class T, GemmMode M>
-__global__ void __launch_bounds__(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
+__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
   constexpr int kSt = gemm_stages<T>();
   constexpr int TM = gemm_rows<T>(), kHalf = TM / 2, kThreads = gemm_threads<T>();
   extern __shared__ __align__(16) unsigned char smem_raw[];

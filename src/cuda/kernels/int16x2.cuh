@@ -6,7 +6,7 @@
 // of a checked int32 rung. The rounds' GEMM is distances.cuh's (RowPanel / ColPanelRep / Rest).
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <cstdint>
 
@@ -43,7 +43,8 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
   extern __shared__ __align__(16) unsigned char smem_raw[];
   int* rowbuf = reinterpret_cast<int*>(smem_raw);                           // (2, B)
   int* colbuf = rowbuf + 2 * kTile;                                         // (2, B)
-  int(*s)[kTile + 1] = reinterpret_cast<int(*)[kTile + 1]>(colbuf + 2 * kTile);  // (B, B+1)
+  int(*s)[kTile + kClosurePad] = reinterpret_cast<int(*)[kTile + kClosurePad]>(
+      kClosureOverlay ? rowbuf : colbuf + 2 * kTile);                       // (B, B + pad)
   const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile, t0w = t0 / 2;
   if (blockIdx.x == 0) {
@@ -59,6 +60,7 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
       c[i][4] = lo16(hi.x); c[i][5] = hi16(hi.x); c[i][6] = lo16(hi.y); c[i][7] = hi16(hi.y);
     }
     close_in_registers(c, rowbuf, colbuf, tx, ty);
+    if constexpr (kClosureOverlay) __syncthreads();  // s overlays the buffers just read
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
       const int row = (i < 4 ? 0 : 64) + ty * 4 + (i & 3);

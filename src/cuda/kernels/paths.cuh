@@ -6,7 +6,7 @@
 // equal `--backend cpu --block 128` bit for bit. Reference: src/cpu/cpu_backend.cpp.
 #pragma once
 
-#include <cuda_runtime.h>
+#include "gpu/runtime.hpp"
 
 #include <cstdint>
 
