@@ -20,7 +20,9 @@ def test_nd_matches_none_with_paths():
     g = grid_edges(40, 50, 3)
     try:
         nd = apsp.solve(g, directed=False, dtype=np.int32, backend="cpu", block=64, paths=True, order="nd")
-    except apsp.Error as e:  # a build without METIS says so
+    except (apsp.Error, ValueError) as e:  # a build without METIS says so (a usage error)
+        if "METIS" not in str(e):
+            raise
         pytest.skip(str(e))
     none = apsp.solve(g, directed=False, dtype=np.int32, backend="cpu", block=64, paths=True, order="none")
     np.testing.assert_array_equal(nd.dist, none.dist)
