@@ -1,17 +1,11 @@
 // apsp/graph.hpp — a graph as read from a file or built in memory: an edge list, or a view of a
 // caller's dense V x V adjacency matrix.
 //
-// Vertices are 0..num_vertices-1. Weights are held as double, which is exact for every integer
-// of magnitude below 2^53 (far beyond the int32/int64 distance bounds we accept).
-//
-// A dense graph (Graph::from_dense) reads its edges from the caller's matrix in place, the way
-// SciPy reads a dense csgraph: entry (i, j) is the weight of edge i -> j unless it is 0 or +inf.
-// solve() builds the CPU backend's distance matrix straight from it. It copies the entries into
-// an edge list once (edges_from_dense, 16 bytes per edge, and says so in Result::notes) only
-// where edges are needed: negative weights (Johnson reweighting) and the mpi backend, which builds
-// its ranks' tiles from edges (cuda and multi-gpu upload the view's rows themselves; next hops
-// read the view's arcs in place).
-// The answers are the same either way.
+// Vertices are 0..num_vertices-1; weights are doubles (exact for integers below 2^53). A dense
+// graph (Graph::from_dense) reads the caller's matrix in place, as SciPy's csgraph does: (i, j) is
+// an edge unless the entry is 0 or +inf. It is copied into an edge list only where edges are
+// needed (see edges_from_dense); the answers are the same either way.
+// Formats: docs/io.md; layers: docs/architecture.md.
 #pragma once
 
 #include <cstddef>
@@ -68,6 +62,10 @@ struct Graph {
   static Graph from_dense(std::int64_t n, const DenseAdjacency& a, bool directed = true);
   /// The edge list of a dense graph (a copy: 16 bytes per edge), edges in row-major order of the
   /// view, same directed / integer_weights; an edge-list graph is returned as it is (copied).
+  /// solve() builds the CPU backend's matrix straight from the view and makes this copy (saying
+  /// so in Result::notes) only where edges are needed: negative weights (Johnson reweighting) and
+  /// the mpi backend, which builds its ranks' tiles from edges. cuda and multi-gpu upload the
+  /// view's rows themselves; next hops read the view's arcs in place.
   Graph edges_from_dense() const;
 
   /// Throws InputError/UsageError for V <= 0, V > kMaxVertices, ids out of range, NaN weights

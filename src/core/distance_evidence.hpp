@@ -1,15 +1,10 @@
 // src/core/distance_evidence.hpp — cheap evidence about a graph's largest shortest-path distance
 // (internal), and the rule that says when a narrow type's capped rounds are exact.
 //
-// The type ladder (int16x2 -> int32 -> int64, DESIGN.md "Exactness") runs the rounds in a narrow
-// type whose values are capped at C and keeps the result only when no finite distance can have
-// reached C. The proof (capped_result_is_exact): with non-negative weights below C, a cell holds
-// min(C, exact distance) after the rounds (each update is min(c, a + b) on capped values). If some
-// reachable pair were >= C apart, the prefixes of its shortest path grow from 0 in steps of at most
-// W = max weight, so one prefix (i, v) with v != i has C - W <= d(i, v) < C, held exactly. So: no
-// cell in [C - W, C) means every cell at C is unreachable, and every other cell is exact.
-// Dijkstra from a few sources gives exact distances, hence a lower bound on the largest one: a rung
-// whose band that bound already reaches is certain to fail and is skipped before its pass.
+// The type ladder (int16x2 -> int32 -> int64) runs rounds capped at C and keeps the result only
+// when no cell lies in [C - max w, C) (the proof: above rung_applicable). Dijkstra from
+// a few sources gives a lower bound on the largest distance, so a rung certain to fail is skipped
+// before its pass. The ladder and its measurements: docs/cuda-notes.md ("type ladder").
 #pragma once
 
 #include <atomic>
@@ -40,6 +35,13 @@ double sampled_distance_lower_bound(const Graph& g, int sources = 8,
 inline bool evidence_pays(double arcs, double n, double rounds_rate, double share = 0.25) {
   return 20e-9 * arcs <= share * n * n * n / rounds_rate;
 }
+
+// Why a capped rung's result can be checked (the band rule). With non-negative weights below the
+// cap C, a cell holds min(C, exact distance) after the rounds, since every update is
+// min(c, a + b) on capped values. If some reachable pair were >= C apart, the prefixes of its
+// shortest path grow from 0 in steps of at most W = max weight, so one prefix (i, v) with v != i
+// has C - W <= d(i, v) < C, and that cell holds it exactly. So when no cell lies in [C - W, C),
+// every cell at C is unreachable and every other cell is exact.
 
 /// Whether a capped rung with cap `cap` can hold this graph at all: non-negative weights with
 /// max weight `max_w` < cap (a single edge at or above the cap breaks the proof above).

@@ -1,21 +1,12 @@
-// src/core/generate.cpp — deterministic random graph generators (uniform, R-MAT, grid).
+// src/core/generate.cpp — deterministic random graph generators (uniform, R-MAT, grid,
+// geometric, planar mesh).
 //
-// Every random number is a pure function of (seed, stream, index): a SplitMix64 generator whose
-// start state hashes those three, so a graph is the same for a seed on any machine, compiler and
-// thread count (no std:: distributions, whose output is implementation-defined).
-// - uniform: E distinct ordered pairs (u != v) drawn uniformly from the V(V-1) possible ones:
-//   draw pair indices, sort, drop repeats, draw the shortfall again, until E are distinct (for
-//   E > V(V-1)/2 the same is done for the pairs left out). The edges are then shuffled so the
-//   file order is random like the course's generator, and weights drawn uniformly.
-// - R-MAT (Chakrabarti, Zhan, Faloutsos 2004; Graph500 parameters a,b,c = 0.57,0.19,0.19): each
-//   edge descends `scale` levels of quadrants; self loops are redrawn, repeated pairs are kept
-//   (the matrix build keeps the lightest). Vertex ids are scrambled by a seeded bijection of
-//   [0, 2^scale) so that the high-degree vertices are not all at small ids.
-// - grid: rows x cols 4-neighbour mesh, each direction of each link with its own weight.
-// - geometric: V points uniform in the unit square, each linked both ways to its k nearest (a
-//   bucket grid searched ring by ring); planar mesh: a jittered rows x cols lattice, each cell cut
-//   by its shorter diagonal (a Delaunay-like triangulation). Both weigh a link by its Euclidean
-//   length in units of the mean point spacing times `unit`, rounded, at least 1 (road-like).
+// Every random number is a pure function of (seed, stream, index) via a hashed SplitMix64 state,
+// so a graph is the same for a seed on any machine, compiler and thread count (no std::
+// distributions). uniform: E distinct ordered pairs, shuffled; R-MAT: quadrant descent with
+// scrambled ids; grid; k-nearest geometric; jittered triangulated mesh (Euclidean weights).
+// What each draws and how: docs/io.md ("Generating a graph").
+// Reference: Chakrabarti, Zhan & Faloutsos, "R-MAT: a recursive model for graph mining", SDM 2004.
 #include "apsp/generate.hpp"
 
 #include <algorithm>

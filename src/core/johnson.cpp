@@ -1,18 +1,11 @@
 // src/core/johnson.cpp — Johnson reweighting: potentials by SPFA, reweight, restore.
 //
-// Potentials: queue-based Bellman-Ford (SPFA) from a virtual source s joined to every vertex by a
-// 0-weight edge, so h(v) = min(0, shortest distance into v) <= 0. Negative cycles are found by
-// looking for a cycle in the parent graph (each vertex points at the vertex whose relaxation last
-// lowered it) once every V relaxations; with strict improvements any parent-graph cycle has
-// negative weight, and while a negative cycle exists the labels keep falling until the parent graph
-// closes one, so the search always ends (Cherkassky & Goldberg, "Negative-cycle detection
-// algorithms", Math. Programming 1999). The cycle found is the one named in NegativeCycleError.
-//
-// Exactness: integer-weight graphs run in int64, so h is integral and w' = w + h(u) - h(v) and
-// d = d' - h(u) + h(v) are exact (we refuse potentials beyond 2^53, where double stops being
-// exact). Fractional weights run in double with a relative tolerance of 1e-12 * max|w| on
-// relaxations, so rounding noise cannot look like an endless improvement; residues of w' below 0
-// are clamped to 0.
+// Potentials h(v) <= 0 by queue-based Bellman-Ford (SPFA) from a virtual source; a negative cycle
+// is found as a cycle of the parent graph, looked for once every V relaxations. Integer weights
+// run in int64 (exact, potentials beyond 2^53 refused); fractional ones in double with a relative
+// tolerance of 1e-12 * max|w|. Exactness and detection: docs/paths.md ("Negative weights").
+// References: Johnson, "Efficient algorithms for shortest paths in sparse networks", JACM 1977;
+// Cherkassky & Goldberg, "Negative-cycle detection algorithms", Math. Programming 1999.
 #include "core/johnson.hpp"
 
 #include <algorithm>

@@ -1,16 +1,10 @@
 // src/cpu/bench_cpu.cpp — `apsp bench --backend cpu`: our solver against its baselines, one run.
 //
-// For each V: a course-like random graph (E = min(5M, V^2/4) unless --edge-factor, weights
-// 0..1000, seeded), then
-//   apsp::solve (cpu)      the whole library call (matrix build + blocked FW), N threads
-//   apsp::solve, 1 thread  the same on one thread (shows the thread scaling)
-//   blocked+omp rows       baseline rung: blocked FW, OpenMP over tile rows, scalar tile loops
-//   triple loop            baseline rung: textbook k-i-j loop, one thread (only where it is short)
-//   scipy floyd_warshall   SciPy's csgraph.floyd_warshall (one thread), through bench/cpu/scipy_fw.py
-// Each line: seconds (median of --trials after a warm-up for ours; one run for the slow
-// baselines), G updates/s = V^3 / s, % of the min-plus ceiling measured in this process for the
-// same thread count (register-resident loop as ../shared/probes/cpu_peak.cpp), and a check of
-// the result against ours (bit-identical matrix for the baselines, checksum for SciPy).
+// For each V, a seeded course-like random graph, solved by apsp::solve (N threads and 1 thread)
+// and by the baselines: blocked FW with OpenMP over tile rows, the textbook k-i-j loop, and
+// SciPy's csgraph.floyd_warshall (bench/cpu/scipy_fw.py). Each line: seconds, G updates/s, % of
+// the min-plus ceiling measured in this process, and a check against our result.
+// What each line means: docs/cpu.md ("apsp bench --backend cpu"); results: bench/results/.
 #include <omp.h>
 #include <unistd.h>
 

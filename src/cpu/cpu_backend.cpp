@@ -1,29 +1,12 @@
 // src/cpu/cpu_backend.cpp — CPU backend: blocked Floyd-Warshall, SIMD kernels, OpenMP over tiles.
 //
-// Round t with pivot rows/columns [p0, p1) (width w <= block):
-//   close_pivot   FW closure of D[p0:p1, p0:p1], itself blocked (64) for a wide pivot, one thread.
-//   update_panels packs the closed pivot P* for the panel GEMMs.
-//   update_rest   first the panels: the pivot row panel D[p0:p1, J] = P* (x) D[p0:p1, J] and the
-//                 pivot column panel D[I, p0:p1] = D[I, p0:p1] (x) P*, min-plus GEMMs of depth w
-//                 whose inputs are packed copies taken before the update; then, after one barrier,
-//                 D[I, J] = min(D[I, J], D[I, p0:p1] (x) D[p0:p1, J]) for all I, J outside the
-//                 pivot: the rank-w min-plus update that is nearly all of the work. Both phases
-//                 are MC x NC macro tiles handed to the OpenMP threads dynamically.
-// Panels are packed into the micro-kernel's layouts (kernels.hpp); packing is O(V w) against
-// O(V^2 w) of arithmetic. With a TilePlan (order/symbolic.hpp, sparse graphs) the row and column
-// ranges of round t are the runs of its active tile rows and columns instead of everything
-// outside the pivot: tiles that can only hold "unreachable" are neither packed nor updated.
-//
-// Next hops, when kept, follow the A side: when a sum through k strictly improves d[i][j],
-// next[i][j] = next[i][k]; ties keep the earlier hop (the first strictly better k in the blocked
-// order wins). With positive weights that is enough: each hop strictly lowers the remaining final
-// distance, so every walk ends at its target, in any update order. Zero-weight edges break that
-// (pivot rows joined by zero-weight edges can pick different equal-length k and point at each
-// other). blocked_floyd_warshall() then compares (distance, number of edges) lexicographically,
-// which restores a strict decrease along every walk, at the price of a hop-count matrix and
-// slower kernels; the backend inside solve() skips that and leaves the rare loops to solve()'s
-// repair_next_hops() (see CpuBackend::run). Inside solve() the backend may also leave next hops
-// out of the kernels altogether and derive them from the out-edges afterwards (next_hops.hpp).
+// Round t: close the pivot block (FW, one thread), then the pivot row and column panels and the
+// rank-w min-plus update of the rest, as packed GEMMs over MC x NC macro tiles handed to the
+// OpenMP threads; a TilePlan (sparse graphs) limits a round to its active tiles. Next hops are
+// tracked in the kernels (strict-less rule, (distance, edges) for zero-weight edges in
+// blocked_floyd_warshall) or derived from the out-edges afterwards (next_hops.hpp).
+// Details: docs/cpu.md; tie rules and the repair: docs/paths.md.
+// Reference: Venkataraman et al., "A blocked all-pairs shortest-paths algorithm", JEA 2003.
 #include <omp.h>
 
 #include <algorithm>

@@ -1,20 +1,11 @@
 // src/cpu/kernels.hpp — the CPU kernels behind one table per (instruction set, element type).
 //
-// Two primitives carry blocked Floyd-Warshall: a pivot closure (plain FW inside one tile) and a
-// min-plus GEMM C = min(C, A (x) B) over packed panels. Each instruction set (AVX-512, AVX2, and a
-// portable fallback) compiles the same template (kernels_impl.hpp) in its own translation unit
-// with its own flags; the backend picks a table at run time (__builtin_cpu_supports, overridable
-// with APSP_CPU_ISA=avx512|avx2|scalar or force_isa()).
-//
-// Packed layouts (written by pack_a / pack_b below, read by the GEMM micro-kernels):
-//   A (m x k):  strips of `mr` rows; strip s holds k columns of mr values each: A[s][kk][r].
-//               Rows past m in the last strip hold "unreachable" (next hop -1).
-//   B (k x n):  strips of `nr` columns (n is a multiple of nr): B[s][kk][c].
-//
-// Next hops from out-edges (next_hops.cpp drives them): after a distances-only solve,
-// next[i][j] = the out-neighbour v of i minimising w(i,v) + d[v][j], the first in CSR (input
-// edge) order on ties, -1 for j == i or d[i][j] unreachable. A row's arcs come as NextArc lists
-// (next_hops.cpp says which arcs and in which order).
+// Two primitives carry blocked Floyd-Warshall: a pivot closure (plain FW in one tile) and a
+// min-plus GEMM C = min(C, A (x) B) over packed panels; plus the next-hop pass over out-edges.
+// AVX-512, AVX2 and scalar compile the same template (kernels_impl.hpp); the backend picks a table
+// at run time (__builtin_cpu_supports, APSP_CPU_ISA=avx512|avx2|scalar or force_isa()).
+// Packed layouts: A in strips of mr rows, B in strips of nr columns (see pack_a / pack_b).
+// Details: docs/cpu.md ("Kernels").
 #pragma once
 
 #include <cstdint>

@@ -1,35 +1,12 @@
 // src/cpu/kernels_impl.hpp — the CPU kernels, written once over a small vector-ops struct.
 //
 // Included by one translation unit per instruction set (kernels_avx512.cpp, kernels_avx2.cpp,
-// kernels_scalar.cpp), each compiled with its own -m flags and each inside its own namespace
-// (APSP_CPU_ISA_NS), so no inline function compiled for AVX-512 can be picked by the linker for
-// a caller on a CPU without it. For the same reason this file uses no standard-library templates.
-//
-// An ops struct O supplies: T (element), V (vector of L lanes), M (lane mask), N (L int32 next
-// hops), load/store/bcast/add/min/lt/select, nload/nstore/nbcast/nselect, and the micro-tile
-// shapes kMR x kNV vectors (distances) and kMRP x kNVP (with next hops).
-//
-// Micro-kernel (after the GotoBLAS/BLIS GEMM structure): an MR x (NV*L) block of C lives in
-// registers for the whole inner depth k; each step loads NV vectors of the packed B row and
-// broadcasts MR values of the packed A column: MR*NV updates c = min(c, a + b) per step from
-// MR+NV loads. Unreachable + anything never lands in C: C starts <= unreachable and only a
-// smaller sum replaces it, and 2 * unreachable does not overflow (see apsp/types.hpp).
-//
-// Tie rule for next hops (here and in the backend): a sum replaces c only when strictly smaller,
-// so the first strictly better k in the blocked order wins; equal-length alternatives found
-// later never move a next hop. The *_hops variants compare (distance, number of edges)
-// lexicographically instead, for graphs with zero-weight edges (cpu_backend.cpp says why).
-//
-// Ops for next hops also supply eq (V), nadd/nlt (N, nlt giving an M mask), mand and mor.
-//
-// next_hops (next hops from out-edges after a distances-only solve; see next_hops.cpp): a chunk
-// of 32 or 64 columns of one row i lives in registers while i's arcs stream past, each arc
-// loading the same columns of row v. Exact types compare w + d[v][j] with d[i][j] itself (the
-// minimum, exactly: the distances are closed) and let each match overwrite, over the arcs in
-// reverse CSR order, so the first match in CSR order stays: 3 vector ops per 16 (or 8) updates.
-// Floats cannot rely on d[i][j] being the rounded minimum, so they first take the minimum over
-// the arcs, by increasing weight, stopping once a weight exceeds every column's minimum so far
-// (w + d >= w), then find the smallest CSR position reaching it.
+// kernels_scalar.cpp), each with its own -m flags and namespace (APSP_CPU_ISA_NS); hence no
+// standard-library templates here. Min-plus GEMM micro-kernel in the GotoBLAS/BLIS structure (an
+// MR x NV*L block of C in registers, c = min(c, a + b)), pivot closure, and the next-hop pass
+// over out-edges. Strict-less tie rule; *_hops variants compare (distance, edges).
+// The ops struct, micro-kernel, tie rules and the next-hop pass: docs/cpu.md.
+// Reference: Goto & van de Geijn, "Anatomy of high-performance matrix multiplication", TOMS 2008.
 #ifndef APSP_CPU_ISA_NS
 #error "define APSP_CPU_ISA_NS before including kernels_impl.hpp"
 #endif

@@ -1,29 +1,11 @@
 // src/cpu/next_hops.cpp — next hops from out-edges after a distances-only solve (the "edges"
 // method), and the cost model that picks it or the tracked kernels.
 //
-// Rule (the CUDA backend's next_hops_from_edges, entry for entry): next[i][j] = the out-neighbour
-// v of i minimising w(i,v) + d[v][j], the first arc in CSR order on ties (CSR from the graph in
-// input-edge order, self loops skipped, undirected edges both ways), -1 when i == j or d[i][j]
-// is unreachable. Weights enter as build_matrix rounds them (llround for integer types).
-//
-// Work: exact types keep only the arcs that can be a first hop at all, w(i,v) == d[i][v]: for
-// w(i,v) > d[i][v], w(i,v) + d[v][j] > d[i][v] + d[v][j] >= d[i][j] for every j. On random
-// graphs that is a few per cent of the arcs; on a complete graph of equal weights it is all of
-// them. Floats keep every arc, the light ones sorted by weight so that each chunk's scan can stop
-// early (sorted_arcs, kernels_impl.hpp).
-// The pass then costs about (kept arcs) x V vector-lane updates against the V^3 of the solve: the
-// kernel holds a chunk of 32-64 columns of row i in registers while i's arcs stream past, over
-// column strips sized to stay in L2 (every row's arcs are re-read per strip; they are short).
-//
-// Cost model (choose_next_method): the tracked kernels' extra time ~ a * n^3 against the edges
-// method's ~ b * arcs + c * scanned_arcs * n + e * n^2 (constants per element type, CostModel).
-// scanned_arcs is first taken as all arcs, an upper bound: then the edges method wins outright
-// unless the graph is nearly complete. Else it is estimated on sampled rows of the weight matrix:
-// an arc that a 2-hop path beats is never tight, so the 2-hop survivors bound the tight arcs.
-// Zero-weight cycles need no exception: the edges rule's next hops then loop in most target
-// columns, but solve()'s repair_next_hops() breaks each loop at the cost of the loop, not of the
-// vertices caught in it (src/core/paths_repair.cpp; 20-35 ms at V = 4096 on the course-like
-// graph, bench/results/paths-cpu-2026-11-21-repair.md).
+// next[i][j] = the out-neighbour v of i minimising w(i,v) + d[v][j], the first arc in CSR order
+// on ties (the CUDA backend's next_hops_from_edges, entry for entry). Exact types scan only the
+// tight arcs, w(i,v) == d[i][v]; floats scan arcs by increasing weight and stop early.
+// choose_next_method weighs the tracked kernels' ~a*n^3 against the edges pass's cost.
+// Rule, arc pruning, kernel and cost model: docs/cpu.md ("Next hops"); tie rules: docs/paths.md.
 #include "cpu/next_hops.hpp"
 
 #include <omp.h>

@@ -1,14 +1,9 @@
 // src/cpu/next_hops.hpp — how the CPU backend keeps next hops (internal).
 //
-// Two methods:
-//   tracked  next hops ride along inside the blocked FW kernels (gemm_paths: add, compare and two
-//            selects per update, about 2.3x the distances-only time at V = 4096);
-//   edges    distances only, then one pass over the out-edges (the CUDA backend's rule):
-//            next[i][j] = the out-neighbour v of i minimising w(i,v) + d[v][j], the first in CSR
-//            order on ties (CSR built from the graph in input-edge order, self loops skipped,
-//            both directions for undirected edges), -1 when i == j or d[i][j] is unreachable.
-// The backend picks one per solve by a cost model (choose_next_method), or as APSP_CPU_NEXT /
-// force_next_method() says. docs/paths.md describes both and which tie rule each follows.
+// Two methods: tracked (next hops inside the blocked FW kernels, about 2.3x the distances-only
+// time at V = 4096) and edges (distances only, then one pass over the out-edges, the CUDA
+// backend's rule). The backend picks one per solve by a cost model (choose_next_method), or as
+// APSP_CPU_NEXT / force_next_method() says. Both, and their tie rules: docs/cpu.md, docs/paths.md.
 #pragma once
 
 #include <cstdint>

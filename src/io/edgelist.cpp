@@ -1,14 +1,9 @@
 // src/io/edgelist.cpp — text edge lists (.txt .csv .tsv .el .wel, SNAP and GAPBS style).
 //
-// One edge per line: `u v [w]`, separated by blanks, or by commas (then every field must be
-// there: `0,,5` is an error naming the column); 0-based ids; w defaults to 1 and follows the one
-// weight rule of weight_parse.hpp. `#` or `%` starts a comment (to the end of the line); blank
-// lines and CRLF endings are fine. The leading comments may give the vertex count, so isolated
-// high-numbered vertices survive: `# vertices: N` (every id must be below N) or SNAP's
-// `# Nodes: N Edges: M` (N counts distinct ids, so V = max(N, largest id + 1)); without one
-// V = largest id + 1. One header line without numbers (`src,dst,weight`) may come first. Big
-// files are parsed in parallel: the buffer is cut at line boundaries, each thread parses its
-// piece, and the first error (by line number) wins, so messages are the same as a serial parse's.
+// One edge per line, `u v [w]` (blanks or commas), 0-based ids, w = 1 by default; `#`/`%`
+// comments, one optional header line, `# vertices: N` or SNAP's `# Nodes: N Edges: M` for V.
+// Big files are parsed in parallel, cut at line boundaries; the first error by line number wins,
+// so messages match a serial parse. The format's rules: docs/io.md ("Reading a graph").
 #include <omp.h>
 
 #include <algorithm>

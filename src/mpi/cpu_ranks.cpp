@@ -1,16 +1,12 @@
 // src/mpi/cpu_ranks.cpp — the mpi backend's CPU ranks: blocked Floyd-Warshall over the 2D
 // block-cyclic tiles (dist/block_cyclic.hpp) with the CPU tile operations (cpu/tile_ops.hpp).
 //
-// Every rank builds only its own tiles from the edge list, which every rank has read. Round t:
-// the owner of the pivot tile closes it and broadcasts it along its grid row and column; the grid
-// row holding tile row t updates the row panel, the grid column holding tile column t the column
-// panel; the panels are broadcast (MPI_Ibcast) down grid columns and along grid rows, and every
-// rank does the rank-B min-plus update of its own tiles, OpenMP threads over macro tiles. The
-// tile operations are the CPU backend's, so the result, next hops included, is byte-identical to
-// `--backend cpu` with the same --block; except that streamed next hops of a graph with
-// zero-weight edges compare (distance, hop count) (next_hop_mode, mpi_common.hpp). The schedule
-// is run_rounds_lookahead (core/rounds.hpp): round t+1's pivot and panels travel while most of
-// round t's rest runs; the master thread calls MPI_Testall between macro tiles.
+// Each rank builds its own tiles; per round the pivot is closed and broadcast, the panels updated
+// and broadcast (MPI_Ibcast) along grid rows and columns, and every rank updates its tiles (OpenMP
+// over macro tiles), scheduled by run_rounds_lookahead (core/rounds.hpp). Results, next hops
+// included, are byte-identical to `--backend cpu` with the same --block (streamed next hops with
+// zero-weight edges excepted: next_hop_mode, mpi_common.hpp).
+// Rounds, lookahead, exactness: docs/distributed.md.
 #include <mpi.h>
 #include <omp.h>
 

@@ -1,15 +1,11 @@
 // src/mpi/gpu_ranks.cpp — the mpi backend's GPU ranks and the choice of rank kind.
 //
-// Which kind: choose_device() decides collectively (every rank the same kind): GPU ranks when the
-// build has NCCL, the type is int32 or float32, and every rank has a usable GPU no other rank of
-// its host uses (local rank l takes GPU l mod count, of --devices if given); APSP_MPI_GPU=0|1
-// forces CPU ranks / GPU ranks (or an error on every rank).
-//
-// GPU ranks run the multi-gpu backend's driver with this rank's GPU as its one worker
-// (dist/gpu_rank.hpp, src/multigpu/gpu_rank_of.cuh): the cuda backend's kernels, NCCL broadcasts along
-// grid rows and columns on communicators made with ncclCommInitRank (the id travels over the MPI
-// row / column communicators), two-stream lookahead. Distances are identical to the cuda and cpu
-// backends; with --paths, next hops equal `--backend cpu --block 128`.
+// choose_device() decides collectively (every rank the same kind): GPU ranks when the build has
+// NCCL, the type is int32 or float32 and every rank has a GPU of its own (APSP_MPI_GPU=0|1
+// forces). GPU ranks run the multi-gpu driver with this rank's GPU as its one worker
+// (dist/gpu_rank.hpp, src/multigpu/gpu_rank_of.cuh): NCCL broadcasts along grid rows and columns
+// on communicators made with ncclCommInitRank, two-stream lookahead.
+// Which GPU, memory, exactness: docs/distributed.md ("GPU ranks").
 #include <mpi.h>
 
 #include <algorithm>
