@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   auto* solve = app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
   solve->add_option("IN", sa.in, "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el/.wel edge list, .bin NTHU binary, each also .gz; other names by content)")->required();
   solve->add_option("OUT", sa.out, "output matrix (.npy NumPy, .txt/.csv/.tsv text, .bin/.out/no extension NTHU binary int32)")->required();
-  solve->add_option("--backend", sa.backend, "auto|cpu|cuda|multi-gpu|mpi (auto: cuda when a GPU is usable, else cpu)")->capture_default_str();
+  solve->add_option("--backend", sa.backend, "auto|cpu|cuda|multi-gpu|mpi|hip (auto: cuda, else hip, when a GPU is usable and runs the type, else cpu)")->capture_default_str();
   solve->add_option("--type", sa.type, "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be exact, float64 for fractional weights)");
   solve->add_option("--block", sa.block, "tile size (default: the backend's)")->check(CLI::Range(1, kMaxBlock));
   solve->add_option("--threads", sa.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
