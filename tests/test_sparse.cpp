@@ -122,6 +122,29 @@ TEST(Sparse, CheckedInt32RungWithNestedDissection) {
   EXPECT_EQ(compare(nd.dist, dense.dist), "");
 }
 
+TEST(Sparse, Int32StripesOfAnOrderedSolveComeInTheUsersOrder) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  // A sink that takes int32 stripes (NTHU output) on an int64-bound graph solved in nd order:
+  // the stripes hold the user's rows, as the dense solve's matrix.
+  Graph g = generate_geometric(700, 4, 1e6, 9);
+  const Result dense = solve(g, cpu(Order::None, std::nullopt, 32));
+  SolveOptions o = cpu(Order::NestedDissection, std::nullopt, 32);
+  o.int32_stripes = true;
+  Matrix got(700, 700, Dtype::Int64);
+  o.dist_sink = [&](const RowBlock& b) {
+    for (std::int64_t i = 0; i < b.rows; ++i)
+      for (std::int64_t j = 0; j < b.cols; ++j)
+        got.at<std::int64_t>(b.row0 + i, j) =
+            b.dtype == Dtype::Int64 ? static_cast<const std::int64_t*>(b.data)[i * b.stride + j]
+            : static_cast<const std::int32_t*>(b.data)[i * b.stride + j] == unreachable<std::int32_t>()
+                ? unreachable<std::int64_t>()
+                : static_cast<const std::int32_t*>(b.data)[i * b.stride + j];
+  };
+  const Result nd = solve(g, o);
+  EXPECT_EQ(nd.order.rfind("nd", 0), 0u);
+  EXPECT_EQ(compare(got, dense.dist), "");
+}
+
 TEST(Sparse, SkipsMostTilesOnAGrid) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   const Graph g = generate_grid(64, 64, 1, 9, 3);

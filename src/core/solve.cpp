@@ -301,7 +301,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   }
 
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
-  if (!h.empty() || options.paths || !o.dist_sink) o.int32_stripes = false;
+  // int32 stripes only where the rounds' matrix is the result as is: not under Johnson (restored
+  // distances), with paths, or in a sparse order (the result is unpermuted below).
+  if (!h.empty() || options.paths || !o.dist_sink || !order.perm.empty()) o.int32_stripes = false;
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
   // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
   // The cuda backend runs its own ladder (int16x2 -> int32 -> int64) on the device.
