@@ -90,10 +90,7 @@ template <class T> class DistanceRounds final : public LookaheadOps {
       APSP_NCCL_TRY(ncclGroupEnd());
       w_.span_all(kPanelBcast, b0, &Gpu<T>::look);
     }
-    for (auto& p : w_.gpus_) {
-      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
-      APSP_CUDA_TRY(cudaEventRecord(p->ready[slot], p->look));
-    }
+    w_.mark_ready(t);
   }
 
   void wait(i64 t) override { w_.wait_ready(t); }

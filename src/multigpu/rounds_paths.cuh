@@ -106,10 +106,7 @@ template <class T> class PathRounds final : public LookaheadOps {
       }
       APSP_NCCL_TRY(ncclGroupEnd());
     }
-    for (auto& p : w_.gpus_) {
-      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
-      APSP_CUDA_TRY(cudaEventRecord(p->ready[slot], p->look));
-    }
+    w_.mark_ready(t);
   }
 
   void wait(i64 t) override { w_.wait_ready(t); }

@@ -300,6 +300,13 @@ template <class T> struct Workers {
   // ---- what every kind of round shares ----
 
   /// Round t's rest waits, on each main stream, for its panels (event ready[t % 2] on look).
+  /// Round t's pivot and panels are queued on look: event ready[t % 2], which wait_ready waits for.
+  void mark_ready(i64 t) {
+    for (auto& p : gpus_) {
+      APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
+      APSP_CUDA_TRY(cudaEventRecord(p->ready[t % 2], p->look));
+    }
+  }
   void wait_ready(i64 t) {
     const int slot = int(t % 2);
     const auto w0 = mark_all(&Gpu<T>::main);
