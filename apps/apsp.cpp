@@ -17,7 +17,7 @@
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "commands.hpp"
-#include "core/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/config.hpp"
 #include "core/options_check.hpp"
 #include "metrics_command.hpp"

@@ -33,11 +33,3 @@ BackendInfo mpi_backend_info() { return {"mpi", false, false, "not built (no MPI
 #endif
 
 }  // namespace apsp::detail
-
-#include "apsp/errors.hpp"
-#include "core/bench.hpp"
-#ifndef APSP_WITH_CUDA
-int apsp::detail::bench_cuda(const BenchConfig&, std::ostream&) {
-  throw BackendUnavailable("the cuda backend is not built (no CUDA compiler at configure time)");
-}
-#endif

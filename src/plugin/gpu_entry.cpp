@@ -11,7 +11,6 @@ extern "C" __attribute__((visibility("default"))) const apsp::detail::plugin::Gp
       &cuda_backend_info,
       &cuda_warm_up,
       &cuda_last_rounds,
-      &bench_cuda,
       &pinned_alloc,
       &pinned_free,
 #ifdef APSP_WITH_NCCL

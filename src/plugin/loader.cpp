@@ -12,7 +12,6 @@
 #include <mutex>
 #include <string>
 
-#include "apsp/errors.hpp"
 #include "core/pinned.hpp"
 #include "plugin/plugin_abi.hpp"
 
@@ -82,10 +81,6 @@ void cuda_warm_up(int device) {
   if (gpu().table) gpu().table->warm_up(device);
 }
 const char* cuda_last_rounds() { return gpu().table ? gpu().table->last_rounds() : ""; }
-int bench_cuda(const BenchConfig& c, std::ostream& out) {
-  if (!gpu().table) throw BackendUnavailable("the cuda backend is built, but " + gpu().error);
-  return gpu().table->bench(c, out);
-}
 void* pinned_alloc(std::size_t bytes) { return gpu().table ? gpu().table->pinned_alloc(bytes) : nullptr; }
 void pinned_free(void* p) {
   if (gpu().table) gpu().table->pinned_free(p);  // pinned memory exists only where the plugin is
@@ -97,9 +92,6 @@ std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
 void cuda_warm_up(int) {}
 const char* cuda_last_rounds() { return ""; }
 BackendInfo cuda_backend_info() { return {"cuda", false, false, "not built (no CUDA compiler at configure time)"}; }
-int bench_cuda(const BenchConfig&, std::ostream&) {
-  throw BackendUnavailable("the cuda backend is not built (no CUDA compiler at configure time)");
-}
 #endif
 
 // The hip backend is not part of the Python module (it is built into apsp_lib only).

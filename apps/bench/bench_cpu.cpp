@@ -1,4 +1,4 @@
-// src/cpu/bench_cpu.cpp — `apsp bench --backend cpu`: our solver against its baselines, one run.
+// apps/bench/bench_cpu.cpp — `apsp bench --backend cpu`: our solver against its baselines, one run.
 //
 // For each V, a seeded course-like random graph, solved by apsp::solve (N threads and 1 thread)
 // and by the baselines: blocked FW with OpenMP over tile rows, the textbook k-i-j loop, and
@@ -24,7 +24,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
-#include "core/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/config.hpp"
 #include "core/reference.hpp"
 #include "cpu/baselines.hpp"

@@ -1,4 +1,6 @@
-// src/core/bench.hpp — `apsp bench`: what the CLI passes to a backend's benchmark driver.
+// apps/bench/bench.hpp — `apsp bench`: what the CLI passes to a backend's benchmark driver.
+// The drivers are part of the CLI, not of apsp_lib: bench_cpu.cpp, bench_cuda.cu (CUDA builds)
+// or bench_missing.cpp (builds without CUDA).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +25,7 @@ struct BenchConfig {
 };
 
 /// Each prints a table (size, variant, seconds, G or T updates/s, % of measured ceiling) to `out`
-/// and returns 0, or throws. Defined by the backend that owns it; BackendUnavailable if not built.
+/// and returns 0, or throws; bench_cuda throws BackendUnavailable where CUDA is not built.
 int bench_cpu(const BenchConfig& c, std::ostream& out);
 int bench_cuda(const BenchConfig& c, std::ostream& out);
 

@@ -1,16 +1,11 @@
-// src/cuda/bench_cuda.cu — `apsp bench --backend cuda`: device-side solve times per V.
+// apps/bench/bench_cuda.cu — `apsp bench --backend cuda`: device-side solve times per V.
 //
-// For each V: a course-like random graph (E = min(5M, V^2/4) unless edge_factor says otherwise,
-// integer weights 0..1000), built on the device untimed, then the rounds timed with CUDA events:
-// the backend launched kernel by kernel ("gemm128 stream"), the same captured into one CUDA graph
-// ("gemm128 graph", capture + instantiate + launch: what one solve pays; small V only), its replay
-// alone ("graph replay": the launch gaps without the capture), the solve with next hops
-// ("gemm128 + next", what --paths costs), int32 only: the int16x2 rounds with their exactness
-// check ("int16x2 checked", falling back to int32 inside the timed region when it fails), and, with
-// baselines, the course-style 64x64 kernels on the same matrix. One warm-up, median of `trials`.
-// T updates/s = V^3 / seconds; the ceiling is measured first in the same process (ceiling.cuh).
-// Every variant's result is checked: the backend against the CPU reference (full FW for small V,
-// Dijkstra from sampled sources for large V), the others against the backend, exactly.
+// For each V a course-like random graph is built on the device untimed, then each variant's
+// rounds are timed with CUDA events (one warm-up, median of `trials`): the backend stream by
+// stream, as one CUDA graph and its replay, int16x2 checked, with next hops, and the course's 64x64
+// kernels. T updates/s = V^3 / s against the min-plus ceiling measured first (src/cuda/ceiling.cuh).
+// The backend's result is checked against the CPU reference, every other variant against it.
+// What each line means: docs/cuda-notes.md ("apsp bench --backend cuda").
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -22,8 +17,8 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "bench/bench.hpp"
 #include "core/backend.hpp"
-#include "core/bench.hpp"
 #include "core/reference.hpp"
 #include "cuda/baseline_fw.cuh"
 #include "cuda/ceiling.cuh"
