@@ -23,16 +23,6 @@ template <class T> constexpr double tolerance() {
   return std::is_same_v<T, float> ? 1e-5 : std::is_same_v<T, double> ? 1e-12 : 0.0;
 }
 
-// A weight as build_matrix stores it (llround for integer types).
-template <class T> T weight_as(double w) {
-  if constexpr (std::is_integral_v<T>) {
-    const T t = T(w);
-    return double(t) == w ? t : T(std::llround(w));
-  } else {
-    return T(w);
-  }
-}
-
 /// Calls f(t, u, v, w) for every arc u -> v of g (self loops skipped; both directions of an
 /// undirected edge), in parallel, t = the calling thread's number (in 0..max_threads()-1).
 template <class F> inline void for_each_arc_parallel(const Graph& g, F f) {

@@ -33,6 +33,18 @@ inline bool is_integral_value(double w) { return !(std::fabs(w) < 0x1p52) || dou
 /// The weight an edge entry stands for, as the edge list would hold it.
 template <class S> double dense_weight(const DenseAdjacency& a, S x) { return a.unweighted ? 1.0 : double(x); }
 
+/// A weight as build_matrix stores it, for the arc walks of the next-hop passes (llround for
+/// integer types; integer weights, the only kind integer types take, convert exactly, without the
+/// library call).
+template <class T> T weight_as(double w) {
+  if constexpr (std::is_integral_v<T>) {
+    const T t = T(w);
+    return double(t) == w ? t : T(std::llround(w));
+  } else {
+    return T(w);
+  }
+}
+
 /// Calls f(u, v, w) for every arc of g in part `part` of `parts` (an edge list: edge-index
 /// ranges; a dense view: row ranges), in input order: the parts concatenated in order give the
 /// edge list's order, or for a dense view row-major order, the order edges_from_dense lists its

@@ -47,17 +47,6 @@ constexpr i64 kLookAhead = 32;  // edges between a d[u][v] prefetch and its use
 constexpr int kSampleRows = 32;
 constexpr i64 kSampleCols = 64;  // one kernel chunk: 256 bytes of each arc's row per sampled row
 
-// A weight as build_matrix stores it (llround for integer types; integer weights, the only kind
-// integer types take, convert exactly, without the library call).
-template <class T> T weight_as(double w) {
-  if constexpr (std::is_integral_v<T>) {
-    const T t = T(w);
-    return double(t) == w ? t : T(std::llround(w));
-  } else {
-    return T(w);
-  }
-}
-
 template <class T> struct ArcLists {
   std::vector<i64> start;  // per padded row
   std::vector<NextArc<T>> arcs;
