@@ -30,8 +30,6 @@
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
 
-#include "dist/gpu_rank.hpp"
-
 #define APSP_NCCL_TRY(call)                                                                          \
   do {                                                                                               \
     const ncclResult_t apsp_nccl_rc_ = (call);                                                       \

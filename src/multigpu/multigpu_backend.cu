@@ -24,6 +24,7 @@
 #include "cuda/device_solver.cuh"
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
+#include "gpu/backend_info.hpp"
 #include "multigpu/gather.cuh"
 #include "multigpu/gpu_rank_of.cuh"
 #include "multigpu/rounds.cuh"
@@ -229,23 +230,15 @@ std::size_t bytes_per_gpu(i64 n, int workers, std::size_t elem, bool paths) {
 std::unique_ptr<BackendImpl> make_multigpu_backend() { return std::make_unique<multigpu::MultiGpuBackend>(); }
 
 BackendInfo multigpu_backend_info() {
-  BackendInfo info{"multi-gpu", true, false, ""};
-  const cuda::DeviceProbe d = cuda::probe_devices();
-  if (!d.error.empty()) {
-    info.detail = d.error;
-    return info;
-  }
-  const cudaDeviceProp& p = d.props;
-  const int count = d.count;
-  int version = 0;
-  ncclGetVersion(&version);
-  const multigpu::Grid grid = multigpu::Grid::for_workers(count);
-  std::ostringstream os;
-  os << count << " x " << p.name << ", NCCL " << version / 10000 << "." << version / 100 % 100 << "."
-     << version % 100 << ", grid " << grid.Pr << " x " << grid.Pc;
-  info.usable = d.capable();
-  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsSm90);
-  return info;
+  return cuda::probe_backend_info("multi-gpu", [](const cuda::DeviceProbe& d) {
+    int version = 0;
+    ncclGetVersion(&version);
+    const multigpu::Grid grid = multigpu::Grid::for_workers(d.count);
+    std::ostringstream os;
+    os << d.count << " x " << d.props.name << ", NCCL " << version / 10000 << "."
+       << version / 100 % 100 << "." << version % 100 << ", grid " << grid.Pr << " x " << grid.Pc;
+    return os.str();
+  });
 }
 
 }  // namespace apsp::detail
