@@ -12,24 +12,32 @@ void pinned_free(void*) {}
 #ifndef APSP_WITH_HIP
 std::unique_ptr<BackendImpl> make_hip_backend() { return nullptr; }
 const char* hip_last_rounds() { return ""; }
-BackendInfo hip_backend_info() { return {"hip", false, false, "not built (configure with -DAPSP_WITH_HIP=ON and hipcc)"}; }
+BackendInfo hip_backend_info() {
+  return {"hip", false, false, "not built (configure with -DAPSP_WITH_HIP=ON and hipcc)"};
+}
 #endif
 
 #ifndef APSP_WITH_CUDA
 std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
 void cuda_warm_up(int) {}
 const char* cuda_last_rounds() { return ""; }
-BackendInfo cuda_backend_info() { return {"cuda", false, false, "not built (no CUDA compiler at configure time)"}; }
+BackendInfo cuda_backend_info() {
+  return {"cuda", false, false, "not built (no CUDA compiler at configure time)"};
+}
 #endif
 
 #ifndef APSP_WITH_NCCL
 std::unique_ptr<BackendImpl> make_multigpu_backend() { return nullptr; }
-BackendInfo multigpu_backend_info() { return {"multi-gpu", false, false, "not built (needs CUDA and NCCL)"}; }
+BackendInfo multigpu_backend_info() {
+  return {"multi-gpu", false, false, "not built (needs CUDA and NCCL)"};
+}
 #endif
 
 #ifndef APSP_WITH_MPI
 std::unique_ptr<BackendImpl> make_mpi_backend() { return nullptr; }
-BackendInfo mpi_backend_info() { return {"mpi", false, false, "not built (no MPI at configure time)"}; }
+BackendInfo mpi_backend_info() {
+  return {"mpi", false, false, "not built (no MPI at configure time)"};
+}
 #endif
 
 }  // namespace apsp::detail

@@ -12,19 +12,20 @@
 namespace apsp::cuda {
 inline namespace APSP_GPU_VENDOR(nv, amd) {
 
-/// BackendInfo{name, built}: not usable, detail = the probe's error, when no device answers;
-/// else detail = describe(probe) (a std::string), with kNeedsArch appended when !capable().
-template <class Describe> BackendInfo probe_backend_info(const char* name, Describe&& describe) {
-  BackendInfo info{name, true, false, ""};
-  const DeviceProbe d = probe_devices();
-  if (!d.error.empty()) {
-    info.detail = d.error;
+  /// BackendInfo{name, built}: not usable, detail = the probe's error, when no device answers;
+  /// else detail = describe(probe) (a std::string), with kNeedsArch appended when !capable().
+  template <class Describe>
+  BackendInfo probe_backend_info(const char* name, Describe&& describe) {
+    BackendInfo info{name, true, false, ""};
+    const DeviceProbe d = probe_devices();
+    if (!d.error.empty()) {
+      info.detail = d.error;
+      return info;
+    }
+    info.usable = d.capable();
+    info.detail = describe(d) + (d.capable() ? "" : kNeedsArch);
     return info;
   }
-  info.usable = d.capable();
-  info.detail = describe(d) + (d.capable() ? "" : kNeedsArch);
-  return info;
-}
 
-}  // namespace APSP_GPU_VENDOR(nv, amd)
+}  // namespace )
 }  // namespace apsp::cuda
