@@ -1,4 +1,6 @@
-// src/core/missing_parts.cpp — what a build without CUDA / NCCL / MPI / HIP links against instead.
+// src/core/missing_parts.cpp — what a build without CUDA / NCCL / MPI / HIP links against instead:
+// apsp_lib, and the Python package's libapsp_core.so for the parts it has no plugin of
+// (APSP_PLUGIN_LOADER: there plugin/loader.cpp says why hip is missing).
 #include "core/backend.hpp"
 #include "core/pinned.hpp"
 
@@ -9,7 +11,7 @@ void* pinned_alloc(std::size_t) { return nullptr; }
 void pinned_free(void*) {}
 #endif
 
-#ifndef APSP_WITH_HIP
+#if !defined(APSP_WITH_HIP) && !defined(APSP_PLUGIN_LOADER)
 std::unique_ptr<BackendImpl> make_hip_backend() { return nullptr; }
 const char* hip_last_rounds() { return ""; }
 BackendInfo hip_backend_info() {

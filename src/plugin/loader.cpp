@@ -1,11 +1,11 @@
 // src/plugin/loader.cpp — libapsp_core.so's side of the backend plugins (see plugin_abi.hpp).
 //
-// The detail:: functions that the static apsp_lib gets from the cuda, multi-gpu and mpi objects
-// (or from core/missing_parts.cpp where a part is not built) are defined here: each loads its
-// plugin from the directory libapsp_core.so lives in, once, on first use (dlopen, RTLD_NOW |
-// RTLD_LOCAL; never unloaded), and calls through its table. A plugin that cannot be loaded (no
-// libcudart / libnccl / libmpi on this machine, or the file is missing) leaves its backends
-// "built" but not usable, with dlopen's reason as the detail: asking for one then throws
+// The detail:: functions that apsp_lib gets from the cuda, multi-gpu and mpi objects are defined
+// here for the parts this build has (core/missing_parts.cpp stands in for the others, here too):
+// each loads its plugin from the directory libapsp_core.so lives in, once, on first use (dlopen,
+// RTLD_NOW | RTLD_LOCAL; never unloaded), and calls through its table. A plugin that cannot be
+// loaded (no libcudart / libnccl / libmpi on this machine, or the file is missing) leaves its
+// backends "built" but not usable, with dlopen's reason as the detail: asking for one then throws
 // BackendUnavailable naming it, and backend auto solves on the CPU.
 #include <dlfcn.h>
 
@@ -97,15 +97,6 @@ void* pinned_alloc(std::size_t bytes) {
 void pinned_free(void* p) {
   if (gpu().table) gpu().table->pinned_free(p);  // pinned memory exists only where the plugin is
 }
-#else
-void* pinned_alloc(std::size_t) { return nullptr; }
-void pinned_free(void*) {}
-std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
-void cuda_warm_up(int) {}
-const char* cuda_last_rounds() { return ""; }
-BackendInfo cuda_backend_info() {
-  return {"cuda", false, false, "not built (no CUDA compiler at configure time)"};
-}
 #endif
 
 // The hip backend is not part of the Python module (it is built into apsp_lib only).
@@ -123,11 +114,6 @@ BackendInfo multigpu_backend_info() {
     return {"multi-gpu", false, false, "not built into libapsp_cuda.so"};
   return gpu().table->multigpu_info();
 }
-#else
-std::unique_ptr<BackendImpl> make_multigpu_backend() { return nullptr; }
-BackendInfo multigpu_backend_info() {
-  return {"multi-gpu", false, false, "not built (needs CUDA and NCCL)"};
-}
 #endif
 
 #ifdef APSP_WITH_MPI
@@ -137,11 +123,6 @@ std::unique_ptr<BackendImpl> make_mpi_backend() {
 BackendInfo mpi_backend_info() {
   return mpi().table ? mpi().table->mpi_info()
                      : BackendInfo{"mpi", true, false, "built, but " + mpi().error};
-}
-#else
-std::unique_ptr<BackendImpl> make_mpi_backend() { return nullptr; }
-BackendInfo mpi_backend_info() {
-  return {"mpi", false, false, "not built (no MPI at configure time)"};
 }
 #endif
 
