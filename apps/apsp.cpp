@@ -1,8 +1,9 @@
 // apps/apsp.cpp — the `apsp` command-line tool: parses the command line and calls one command.
 //
 //   apsp IN OUT                       NTHU drop-in: same bytes as the course's `hw3-2 IN OUT`
-//   apsp solve IN OUT [options]       any input/output format, any backend, --paths, --verify, --stats
-//   apsp generate OUT (uniform, rmat, grid, geometric, mesh) | metrics IN [OUT] | path DIST i j | info [--config] | bench --backend B
+//   apsp solve IN OUT [options]       any input/output format, any backend, --paths, --verify,
+//   --stats apsp generate OUT (uniform, rmat, grid, geometric, mesh) | metrics IN [OUT] | path DIST
+//   i j | info [--config] | bench --backend B
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -17,7 +18,7 @@
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
 #include "commands.hpp"
-#include "core/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/config.hpp"
 #include "core/options_check.hpp"
 #include "metrics_command.hpp"
@@ -37,7 +38,8 @@ int main(int argc, char** argv) {
   // `apsp IN OUT`: the NTHU drop-in is `solve` with every default.
   std::vector<std::string> args(argv, argv + argc);
   static const char* commands[] = {"solve", "generate", "metrics", "path", "info", "bench"};
-  if (args.size() >= 2 && !args[1].empty() && (args[1][0] != '-' || args[1] == "-")) {  // "-": stdin
+  if (args.size() >= 2 && !args[1].empty() &&
+      (args[1][0] != '-' || args[1] == "-")) {  // "-": stdin
     bool known = false;
     for (const char* c : commands) known |= args[1] == c;
     if (!known) args.insert(args.begin() + 1, "solve");
@@ -45,69 +47,125 @@ int main(int argc, char** argv) {
   std::vector<char*> av;
   for (auto& s : args) av.push_back(s.data());
 
-  CLI::App app{"apsp: all-pairs shortest paths by blocked Floyd-Warshall (CPU, CUDA, multi-GPU, MPI).\n"
-               "`apsp IN OUT` reads an NTHU-format graph and writes its distance matrix (course drop-in)."};
+  CLI::App app{
+      "apsp: all-pairs shortest paths by blocked Floyd-Warshall (CPU, CUDA, multi-GPU, MPI).\n"
+      "`apsp IN OUT` reads an NTHU-format graph and writes its distance matrix (course drop-in)."};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("apsp 0.1.0"));
 
   using apsp::detail::kMaxBlock;
   constexpr int kMaxThreads = apsp::detail::kMaxThreadsOption;  // more are clamped (thread_cap)
   apsp_cli::SolveArgs sa;
-  auto* solve = app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
-  solve->add_option("IN", sa.in, "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el/.wel edge list, .bin NTHU binary, each also .gz; other names by content)")->required();
-  solve->add_option("OUT", sa.out, "output matrix (.npy NumPy, .txt/.csv/.tsv text, .bin/.out/no extension NTHU binary int32)")->required();
-  solve->add_option("--backend", sa.backend, "auto|cpu|cuda|multi-gpu|mpi|hip (auto: cuda, else hip, when a GPU is usable and runs the type, else cpu)")->capture_default_str();
-  solve->add_option("--type", sa.type, "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be exact, float64 for fractional weights)");
-  solve->add_option("--block", sa.block, "tile size (default: the backend's)")->check(CLI::Range(1, kMaxBlock));
-  solve->add_option("--threads", sa.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
-  solve->add_option("--devices", sa.devices, "GPU ordinals for cuda/multi-gpu; for mpi GPU ranks, the GPU of each local rank")->delimiter(',')->check(CLI::Range(0, 1023));
-  solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
-  solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")->capture_default_str();
-  solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
-  solve->add_option("--order", sa.order, "auto|none|nd: vertex order of the rounds; nd = METIS nested dissection, "
-                                         "only tiles that can hold a path (sparse graphs; docs/sparse.md)")
+  auto* solve =
+      app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
+  solve
+      ->add_option("IN", sa.in,
+                   "input graph (.gr DIMACS, .mtx Matrix Market, .txt/.csv/.tsv/.el/.wel edge "
+                   "list, .bin NTHU binary, each also .gz; other names by content)")
+      ->required();
+  solve
+      ->add_option("OUT", sa.out,
+                   "output matrix (.npy NumPy, .txt/.csv/.tsv text, .bin/.out/no extension NTHU "
+                   "binary int32)")
+      ->required();
+  solve
+      ->add_option("--backend", sa.backend,
+                   "auto|cpu|cuda|multi-gpu|mpi|hip (auto: cuda, else hip, when a GPU is usable "
+                   "and runs the type, else cpu)")
       ->capture_default_str();
-  solve->add_option("--vertices", sa.vertices, "the graph has N vertices (isolated high-numbered ones included; edge-list ids must be below N)");
-  solve->add_flag("--paths", sa.paths, "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
-  solve->add_flag("--verify", sa.verify, "check against a reference (full for V <= 2048, else 16 sampled sources)");
-  auto* stats_opt = solve->add_option("--stats", sa.stats_file, "print stage timings to stderr, or append JSON to FILE")->expected(0, 1);
+  solve->add_option("--type", sa.type,
+                    "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be "
+                    "exact, float64 for fractional weights)");
+  solve->add_option("--block", sa.block, "tile size (default: the backend's)")
+      ->check(CLI::Range(1, kMaxBlock));
+  solve->add_option("--threads", sa.threads, "CPU threads (default: all)")
+      ->check(CLI::Range(1, kMaxThreads));
+  solve
+      ->add_option("--devices", sa.devices,
+                   "GPU ordinals for cuda/multi-gpu; for mpi GPU ranks, the GPU of each local rank")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1023));
+  solve->add_option("--input-format", sa.input_format, "auto|nthu|dimacs|mtx|edgelist")
+      ->capture_default_str();
+  solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")
+      ->capture_default_str();
+  solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve
+      ->add_option("--order", sa.order,
+                   "auto|none|nd: vertex order of the rounds; nd = METIS nested dissection, "
+                   "only tiles that can hold a path (sparse graphs; docs/sparse.md)")
+      ->capture_default_str();
+  solve->add_option("--vertices", sa.vertices,
+                    "the graph has N vertices (isolated high-numbered ones included; edge-list ids "
+                    "must be below N)");
+  solve->add_flag("--paths", sa.paths,
+                  "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
+  solve->add_flag("--verify", sa.verify,
+                  "check against a reference (full for V <= 2048, else 16 sampled sources)");
+  auto* stats_opt = solve
+                        ->add_option("--stats", sa.stats_file,
+                                     "print stage timings to stderr, or append JSON to FILE")
+                        ->expected(0, 1);
   solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
 
   apsp_cli::GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
   gen->add_option("OUT", ga.out, "output file")->required();
   gen->add_option("--kind", ga.kind, "uniform|rmat|grid|geometric|mesh")->capture_default_str();
-  gen->add_option("-V,--vertices", ga.vertices, "vertices (uniform, geometric)")->capture_default_str()->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
-  gen->add_option("-E,--edges", ga.edges, "edges (default: min(5000000, V*(V-1)/4))")->check(CLI::NonNegativeNumber);
-  gen->add_option("--scale", ga.scale, "rmat: 2^scale vertices")->capture_default_str()->check(CLI::Range(0, 30));
-  gen->add_option("--rows", ga.rows, "grid rows")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
-  gen->add_option("--cols", ga.cols, "grid columns")->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
-  gen->add_option("-k,--neighbors", ga.k, "geometric: links to the k nearest points")->capture_default_str()->check(CLI::Range(1, 64));
-  gen->add_option("--unit", ga.unit, "geometric, mesh: weight of a link one mean point spacing long (lengths rounded)")
-      ->capture_default_str()->check(CLI::Range(1e-9, 1e9));
+  gen->add_option("-V,--vertices", ga.vertices, "vertices (uniform, geometric)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("-E,--edges", ga.edges, "edges (default: min(5000000, V*(V-1)/4))")
+      ->check(CLI::NonNegativeNumber);
+  gen->add_option("--scale", ga.scale, "rmat: 2^scale vertices")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 30));
+  gen->add_option("--rows", ga.rows, "grid rows")
+      ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("--cols", ga.cols, "grid columns")
+      ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
+  gen->add_option("-k,--neighbors", ga.k, "geometric: links to the k nearest points")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  gen->add_option("--unit", ga.unit,
+                  "geometric, mesh: weight of a link one mean point spacing long (lengths rounded)")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-9, 1e9));
   gen->add_option("--wmin", ga.wmin, "smallest weight")->capture_default_str();
   gen->add_option("--wmax", ga.wmax, "largest weight")->capture_default_str();
   gen->add_option("--seed", ga.seed, "random seed")->capture_default_str();
-  gen->add_option("--format", ga.format, "auto|nthu|dimacs|mtx|edgelist (auto: by OUT's extension)")->capture_default_str();
+  gen->add_option("--format", ga.format, "auto|nthu|dimacs|mtx|edgelist (auto: by OUT's extension)")
+      ->capture_default_str();
 
   apsp_cli::MetricsArgs ma;
-  auto* metrics = app.add_subcommand("metrics", "Closeness, harmonic centrality, eccentricity, diameter, ... from a "
-                                                "streamed solve (no V x V output; docs/metrics.md)");
+  auto* metrics =
+      app.add_subcommand("metrics",
+                         "Closeness, harmonic centrality, eccentricity, diameter, ... from a "
+                         "streamed solve (no V x V output; docs/metrics.md)");
   metrics->add_option("IN", ma.in, "input graph (as for solve)")->required();
-  metrics->add_option("OUT", ma.out, "OUT.csv: per-vertex table (summary on stdout); OUT.json: summary and per-vertex "
-                                     "arrays; none: summary on stdout");
-  metrics->add_option("--backend", ma.backend, "auto|cpu|cuda|multi-gpu|mpi")->capture_default_str();
+  metrics->add_option(
+      "OUT", ma.out,
+      "OUT.csv: per-vertex table (summary on stdout); OUT.json: summary and per-vertex "
+      "arrays; none: summary on stdout");
+  metrics->add_option("--backend", ma.backend, "auto|cpu|cuda|multi-gpu|mpi")
+      ->capture_default_str();
   metrics->add_option("--type", ma.type, "int32|int64|float32|float64 (default as for solve)");
-  metrics->add_option("--threads", ma.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
-  metrics->add_option("--devices", ma.devices, "GPU ordinals for cuda/multi-gpu")->delimiter(',')->check(CLI::Range(0, 1023));
-  metrics->add_option("--input-format", ma.input_format, "auto|nthu|dimacs|mtx|edgelist")->capture_default_str();
+  metrics->add_option("--threads", ma.threads, "CPU threads (default: all)")
+      ->check(CLI::Range(1, kMaxThreads));
+  metrics->add_option("--devices", ma.devices, "GPU ordinals for cuda/multi-gpu")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1023));
+  metrics->add_option("--input-format", ma.input_format, "auto|nthu|dimacs|mtx|edgelist")
+      ->capture_default_str();
   metrics->add_option("--vertices", ma.vertices, "the graph has N vertices");
   metrics->add_flag("--undirected", ma.undirected, "every edge goes both ways");
-  metrics->add_option("--metrics", ma.metrics, "comma-separated: eccentricity,closeness,harmonic,reachable,diameter,"
-                                               "radius,average_shortest_path_length,wiener_index,center,periphery "
-                                               "(default: all)");
-  metrics->add_flag("--infinite", ma.infinite, "report graph-wide values of a graph that is not strongly connected "
-                                               "as infinite instead of refusing");
+  metrics->add_option("--metrics", ma.metrics,
+                      "comma-separated: eccentricity,closeness,harmonic,reachable,diameter,"
+                      "radius,average_shortest_path_length,wiener_index,center,periphery "
+                      "(default: all)");
+  metrics->add_flag("--infinite", ma.infinite,
+                    "report graph-wide values of a graph that is not strongly connected "
+                    "as infinite instead of refusing");
   bool metrics_quiet = false;
   metrics->add_flag("-q,--quiet", metrics_quiet, "no progress output");
 
@@ -121,22 +179,32 @@ int main(int argc, char** argv) {
 
   bool info_config = false, info_markdown = false;
   auto* info = app.add_subcommand("info", "Backends built, devices found, their ceilings");
-  auto* info_config_flag =
-      info->add_flag("--config", info_config, "every APSP_* environment variable: value, type, what it does");
+  auto* info_config_flag = info->add_flag(
+      "--config", info_config, "every APSP_* environment variable: value, type, what it does");
   info->add_flag("--markdown", info_markdown, "the --config table as docs/configuration.md has it")
       ->needs(info_config_flag);
 
   apsp::detail::BenchConfig bc;
   std::string bench_backend = "cpu", bench_type = "int32";
   bool no_baselines = false;
-  auto* bench = app.add_subcommand("bench", "Benchmark a backend against its baselines (T updates/s, % of ceiling)");
+  auto* bench = app.add_subcommand(
+      "bench", "Benchmark a backend against its baselines (T updates/s, % of ceiling)");
   bench->add_option("--backend", bench_backend, "cpu|cuda")->capture_default_str();
-  bench->add_option("--sizes", bc.sizes, "V values, comma separated")->delimiter(',')->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
+  bench->add_option("--sizes", bc.sizes, "V values, comma separated")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20));
   bench->add_option("--type", bench_type, "int32|int64|float32|float64")->capture_default_str();
-  bench->add_option("--trials", bc.trials, "timed trials per size (median)")->capture_default_str()->check(CLI::Range(1, 10000));
-  bench->add_option("--threads", bc.threads, "CPU threads (default: all)")->check(CLI::Range(1, kMaxThreads));
-  bench->add_option("--block", bc.block, "tile size (default: the backend's)")->check(CLI::Range(1, kMaxBlock));
-  bench->add_option("--edge-factor", bc.edge_factor, "E = factor * V (default: course-like min(5M, V^2/4))")->check(CLI::Range(0.0, 1e6));
+  bench->add_option("--trials", bc.trials, "timed trials per size (median)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
+  bench->add_option("--threads", bc.threads, "CPU threads (default: all)")
+      ->check(CLI::Range(1, kMaxThreads));
+  bench->add_option("--block", bc.block, "tile size (default: the backend's)")
+      ->check(CLI::Range(1, kMaxBlock));
+  bench
+      ->add_option("--edge-factor", bc.edge_factor,
+                   "E = factor * V (default: course-like min(5M, V^2/4))")
+      ->check(CLI::Range(0.0, 1e6));
   bench->add_option("--seed", bc.seed, "random seed")->capture_default_str();
   bench->add_option("--csv", bc.csv, "also write the rows as CSV");
   bench->add_flag("--no-baselines", no_baselines, "only time the production kernels");

@@ -57,7 +57,8 @@ int run_generate(const GenerateArgs& a) {
   } else if (a.kind == "mesh") {
     g = apsp::generate_mesh(a.rows, a.cols, a.unit, a.seed);
   } else {
-    throw apsp::UsageError("unknown generator '" + a.kind + "' (expected uniform, rmat, grid, geometric or mesh)");
+    throw apsp::UsageError("unknown generator '" + a.kind +
+                           "' (expected uniform, rmat, grid, geometric or mesh)");
   }
   apsp::write_graph(a.out, g, f);
   return 0;

@@ -26,7 +26,8 @@ Graph random_graph(const RandomGraphSpec& s) {
   const std::int64_t parts = std::max<std::int64_t>(1, std::min(s.components, s.V));
   const std::int64_t part = (s.V + parts - 1) / parts;
   std::uniform_real_distribution<double> wr(s.wmin, s.wmax);
-  std::uniform_int_distribution<std::int64_t> wi(std::int64_t(std::ceil(s.wmin)), std::int64_t(std::floor(s.wmax)));
+  std::uniform_int_distribution<std::int64_t> wi(std::int64_t(std::ceil(s.wmin)),
+                                                 std::int64_t(std::floor(s.wmax)));
   std::unordered_set<std::uint64_t> seen;
   g.reserve(std::size_t(s.E));
   for (std::int64_t e = 0, tries = 0; e < s.E && tries < 50 * s.E + 100; ++tries) {
@@ -57,10 +58,12 @@ double value(const Matrix& m, std::int64_t i, std::int64_t j) {
 std::string compare(const Matrix& got, const Matrix& want, double tol) {
   std::ostringstream os;
   if (got.rows() != want.rows() || got.cols() != want.cols()) {
-    os << "shape " << got.rows() << "x" << got.cols() << " vs " << want.rows() << "x" << want.cols();
+    os << "shape " << got.rows() << "x" << got.cols() << " vs " << want.rows() << "x"
+       << want.cols();
     return os.str();
   }
-  if (got.dtype() != want.dtype()) return std::string("dtype ") + dtype_name(got.dtype()) + " vs " + dtype_name(want.dtype());
+  if (got.dtype() != want.dtype())
+    return std::string("dtype ") + dtype_name(got.dtype()) + " vs " + dtype_name(want.dtype());
   std::int64_t bad = 0;
   for (std::int64_t i = 0; i < got.rows(); ++i)
     for (std::int64_t j = 0; j < got.cols(); ++j) {
@@ -78,17 +81,21 @@ RowSink StripeCollector::sink() {
     if (m.empty()) m = Matrix(b.cols, b.cols, b.dtype);
     if (!problem.empty()) return;
     if (b.cols != m.cols() || b.dtype != m.dtype() || b.rows < 0 || b.row0 + b.rows > m.rows()) {
-      problem = "stripe of rows " + std::to_string(b.row0) + "+" + std::to_string(b.rows) + " out of shape";
+      problem = "stripe of rows " + std::to_string(b.row0) + "+" + std::to_string(b.rows) +
+                " out of shape";
       return;
     }
     if (b.row0 != next_row) {
-      problem = "stripe starts at row " + std::to_string(b.row0) + ", expected " + std::to_string(next_row);
+      problem = "stripe starts at row " + std::to_string(b.row0) + ", expected " +
+                std::to_string(next_row);
       return;
     }
     const std::size_t es = dtype_size(b.dtype);
     for (std::int64_t r = 0; r < b.rows; ++r)
-      std::memcpy(static_cast<char*>(m.raw()) + std::size_t(b.row0 + r) * std::size_t(m.stride()) * es,
-                  static_cast<const char*>(b.data) + std::size_t(r) * std::size_t(b.stride) * es, std::size_t(b.cols) * es);
+      std::memcpy(
+          static_cast<char*>(m.raw()) + std::size_t(b.row0 + r) * std::size_t(m.stride()) * es,
+          static_cast<const char*>(b.data) + std::size_t(r) * std::size_t(b.stride) * es,
+          std::size_t(b.cols) * es);
     next_row += b.rows;
   };
 }
@@ -96,7 +103,9 @@ RowSink StripeCollector::sink() {
 std::string StripeCollector::check() const {
   if (!problem.empty()) return problem;
   if (m.empty()) return "no stripe was handed out";
-  if (next_row != m.rows()) return "stripes covered " + std::to_string(next_row) + " of " + std::to_string(m.rows()) + " rows";
+  if (next_row != m.rows())
+    return "stripes covered " + std::to_string(next_row) + " of " + std::to_string(m.rows()) +
+           " rows";
   return "";
 }
 
@@ -155,8 +164,14 @@ CommandResult run_program(const std::string& program, const std::vector<std::str
     r.exit_code = WEXITSTATUS(status);
   }
   const int o = open(out_path.c_str(), O_RDONLY), e = open(err_path.c_str(), O_RDONLY);
-  if (o >= 0) { r.out = slurp_fd(o); close(o); }
-  if (e >= 0) { r.err = slurp_fd(e); close(e); }
+  if (o >= 0) {
+    r.out = slurp_fd(o);
+    close(o);
+  }
+  if (e >= 0) {
+    r.err = slurp_fd(e);
+    close(e);
+  }
   return r;
 }
 
@@ -212,14 +227,16 @@ std::string check_next_hop_walks(const Graph& g, const Matrix& dist, const Matri
         std::int64_t v = i, steps = 0;
         while (v != j) {
           const std::int32_t u = next.at<std::int32_t>(v, j);
-          if (u < 0 || u >= n || ++steps > n) return fail("the walk breaks or loops at step ", double(steps));
+          if (u < 0 || u >= n || ++steps > n)
+            return fail("the walk breaks or loops at step ", double(steps));
           const auto it = w.find(std::uint64_t(v) * std::uint64_t(n) + std::uint64_t(u));
           if (it == w.end()) return fail("the walk uses a missing edge from vertex ", double(v));
           len += it->second;
           v = u;
         }
         const double want = double(d);
-        if (std::fabs(len - want) > 1e-4 * std::max(1.0, std::fabs(want))) return fail("walk length differs by ", len - want);
+        if (std::fabs(len - want) > 1e-4 * std::max(1.0, std::fabs(want)))
+          return fail("walk length differs by ", len - want);
       }
     return "";
   });
@@ -227,7 +244,8 @@ std::string check_next_hop_walks(const Graph& g, const Matrix& dist, const Matri
 
 std::string cuda_unavailable() {
   for (const BackendInfo& b : backends())
-    if (b.name == "cuda") return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
+    if (b.name == "cuda")
+      return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
   return "no cuda backend in this build";
 }
 

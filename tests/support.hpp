@@ -17,9 +17,9 @@ struct RandomGraphSpec {
   std::int64_t V = 100;
   std::int64_t E = 400;
   double wmin = 0, wmax = 100;
-  bool integer = true;        ///< integer weights (else uniform reals)
-  bool self_loops = false;    ///< allow u == v (non-negative weight ones are ignored by solve)
-  bool duplicates = true;     ///< allow repeated (u, v) pairs
+  bool integer = true;          ///< integer weights (else uniform reals)
+  bool self_loops = false;      ///< allow u == v (non-negative weight ones are ignored by solve)
+  bool duplicates = true;       ///< allow repeated (u, v) pairs
   std::int64_t components = 1;  ///< split vertices into this many parts with no edges between
   bool directed = true;
   std::uint64_t seed = 1;
@@ -70,7 +70,7 @@ class TempDir {
 
 /// Result of running a command.
 struct CommandResult {
-  int exit_code = -1;   ///< exit status, or 128 + signal when killed by one
+  int exit_code = -1;  ///< exit status, or 128 + signal when killed by one
   bool signaled = false;
   std::string out, err;
 };
@@ -93,8 +93,8 @@ std::string cuda_unavailable();
 }  // namespace apsp::test
 
 /// Skips the current test, saying why, where the cuda backend cannot run.
-#define REQUIRE_CUDA()                                                    \
-  do {                                                                    \
-    const std::string why_ = ::apsp::test::cuda_unavailable();            \
-    if (!why_.empty()) GTEST_SKIP() << "no CUDA device: " << why_;        \
+#define REQUIRE_CUDA()                                             \
+  do {                                                             \
+    const std::string why_ = ::apsp::test::cuda_unavailable();     \
+    if (!why_.empty()) GTEST_SKIP() << "no CUDA device: " << why_; \
   } while (0)

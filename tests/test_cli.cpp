@@ -17,10 +17,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string make_graph(const test::TempDir& d, std::int64_t V, std::int64_t E, std::uint64_t seed = 3) {
+std::string make_graph(const test::TempDir& d, std::int64_t V, std::int64_t E,
+                       std::uint64_t seed = 3) {
   const std::string in = d / "g.bin";
-  const auto r = test::run_cli({"generate", in, "-V", std::to_string(V), "-E", std::to_string(E), "--seed",
-                                std::to_string(seed), "--wmax", "100"});
+  const auto r = test::run_cli({"generate", in, "-V", std::to_string(V), "-E", std::to_string(E),
+                                "--seed", std::to_string(seed), "--wmax", "100"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return in;
 }
@@ -71,7 +72,8 @@ TEST(Cli, PathsWritesNextHopsAndPathPrintsAValidPath) {
   int checked = 0;
   for (int i = 0; i < 90 && checked < 5; ++i)
     for (int j = 0; j < 90 && checked < 5; ++j) {
-      if (i == j || dist.at<std::int32_t>(i, j) >= kNthuInf || dist.at<std::int32_t>(i, j) < 150) continue;
+      if (i == j || dist.at<std::int32_t>(i, j) >= kNthuInf || dist.at<std::int32_t>(i, j) < 150)
+        continue;
       r = test::run_cli({"path", d / "dist.npy", std::to_string(i), std::to_string(j)});
       ASSERT_EQ(r.exit_code, 0) << r.err;
       // "a -> b -> c\nlength: L\n": check the hops are edges whose weights sum to L.
@@ -140,10 +142,12 @@ TEST(Cli, GenerateIsDeterministicPerSeed) {
 TEST(Cli, ProgressOnATerminalOnlyAndQuietSilencesIt) {
   // `script` gives the CLI a terminal on stderr; APSP_PROGRESS_DELAY=0 shows progress at once.
   const std::string script = "/usr/bin/script", env = "/usr/bin/env";
-  if (!fs::exists(script) || !fs::exists(env)) GTEST_SKIP() << "no /usr/bin/script (bsdutils): terminal progress not checked";
+  if (!fs::exists(script) || !fs::exists(env))
+    GTEST_SKIP() << "no /usr/bin/script (bsdutils): terminal progress not checked";
   test::TempDir d;
   const std::string in = make_graph(d, 700, 5000);
-  const std::string cmd = env + " APSP_PROGRESS_DELAY=0 " + APSP_CLI + " solve " + in + " " + (d / "o.bin") + " --backend cpu --block 32";
+  const std::string cmd = env + " APSP_PROGRESS_DELAY=0 " + APSP_CLI + " solve " + in + " " +
+                          (d / "o.bin") + " --backend cpu --block 32";
   auto r = test::run_program(script, {"-qec", cmd, "/dev/null"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("apsp: round 22/22 (100%)"), std::string::npos) << r.out;
@@ -151,7 +155,8 @@ TEST(Cli, ProgressOnATerminalOnlyAndQuietSilencesIt) {
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("apsp: round"), std::string::npos) << r.out;
   // Not a terminal: nothing on stderr even with no delay.
-  r = test::run_program(env, {"APSP_PROGRESS_DELAY=0", APSP_CLI, "solve", in, d / "o.bin", "--backend", "cpu"});
+  r = test::run_program(
+      env, {"APSP_PROGRESS_DELAY=0", APSP_CLI, "solve", in, d / "o.bin", "--backend", "cpu"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
 }
@@ -166,9 +171,11 @@ TEST(Cli, InfoListsBackends) {
 TEST(Cli, UsageErrorsAreOneLineWithExitCode2) {
   test::TempDir d;
   const std::string in = make_graph(d, 50, 200);
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"solve", in}, {"solve", in, d / "o", "--backend", "tpu"},
-        {"solve", in, d / "o", "--type", "int8"}, {"solve", in, d / "o", "--bogus"}, {"generate", d / "g", "--kind", "torus"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"solve", in},
+                                               {"solve", in, d / "o", "--backend", "tpu"},
+                                               {"solve", in, d / "o", "--type", "int8"},
+                                               {"solve", in, d / "o", "--bogus"},
+                                               {"generate", d / "g", "--kind", "torus"}}) {
     const auto r = test::run_cli(args);
     EXPECT_EQ(r.exit_code, 2) << args.back() << ": " << r.err;
     EXPECT_FALSE(r.signaled);

@@ -17,10 +17,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const std::string& path, const std::string& s) { test::write_bytes(path, s.data(), s.size()); }
+void write_text(const std::string& path, const std::string& s) {
+  test::write_bytes(path, s.data(), s.size());
+}
 
-void write_nthu(const std::string& path, std::int32_t V, std::int32_t E, const std::vector<std::int32_t>& triples,
-                std::size_t cut = 0) {
+void write_nthu(const std::string& path, std::int32_t V, std::int32_t E,
+                const std::vector<std::int32_t>& triples, std::size_t cut = 0) {
   std::vector<char> b(8 + 4 * triples.size());
   std::memcpy(b.data(), &V, 4);
   std::memcpy(b.data() + 4, &E, 4);
@@ -48,7 +50,8 @@ void expect_clean_failure(const test::TempDir& dir, const std::string& in, const
     const std::string form = args[0] == "solve" ? "apsp solve IN OUT" : "apsp IN OUT";
     const auto t0 = std::chrono::steady_clock::now();
     const test::CommandResult r = test::run_cli(args);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     SCOPED_TRACE(form + " on " + in + "; stderr: " + r.err);
     EXPECT_FALSE(r.signaled) << "killed by a signal (exit " << r.exit_code << ")";
     EXPECT_NE(r.exit_code, 0);
@@ -198,7 +201,8 @@ TEST(CliErrors, GoodInputStillWorks) {
   std::int32_t d[9];
   std::memcpy(d, b.data(), 36);
   const std::int32_t inf = 1073741823;
-  EXPECT_EQ(std::vector<std::int32_t>(d, d + 9), (std::vector<std::int32_t>{0, 5, 12, inf, 0, 7, inf, inf, 0}));
+  EXPECT_EQ(std::vector<std::int32_t>(d, d + 9),
+            (std::vector<std::int32_t>{0, 5, 12, inf, 0, 7, inf, inf, 0}));
 }
 
 }  // namespace

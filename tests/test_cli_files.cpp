@@ -37,8 +37,8 @@ struct Spawned {
 
 /// Starts the CLI with `args`, stdin from `in` ("" = /dev/null), stdout/stderr to files in `io`,
 /// and `env` ("NAME=value") added to the environment.
-Spawned spawn_cli(const test::TempDir& io, const std::vector<std::string>& args, const std::string& in = "",
-                  const std::vector<std::string>& env = {}) {
+Spawned spawn_cli(const test::TempDir& io, const std::vector<std::string>& args,
+                  const std::string& in = "", const std::vector<std::string>& env = {}) {
   Spawned s{-1, io / "stdout", io / "stderr"};
   s.pid = ::fork();
   if (s.pid < 0) throw std::runtime_error("fork failed");
@@ -79,7 +79,8 @@ Finished wait_cli(const Spawned& s) {
   };
   f.r.out = slurp(s.out_path);
   f.r.err = slurp(s.err_path);
-  f.cpu_s = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  f.cpu_s = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+            1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
   return f;
 }
 
@@ -90,7 +91,8 @@ test::CommandResult run_with(const std::vector<std::string>& args, const std::st
 }
 
 std::string context(const test::CommandResult& r) {
-  return "exit " + std::to_string(r.exit_code) + (r.signaled ? " (signal)" : "") + "\nstderr: " + r.err;
+  return "exit " + std::to_string(r.exit_code) + (r.signaled ? " (signal)" : "") +
+         "\nstderr: " + r.err;
 }
 
 int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
@@ -117,7 +119,8 @@ const std::string kSmallResult = [] {
   return std::string(reinterpret_cast<const char*>(d), sizeof d);
 }();
 
-/// The one-line failure contract: not a signal, the exit code, one "apsp: error:" line naming `what`.
+/// The one-line failure contract: not a signal, the exit code, one "apsp: error:" line naming
+/// `what`.
 void expect_one_line(const test::CommandResult& r, int code, const std::string& what) {
   EXPECT_FALSE(r.signaled) << context(r);
   EXPECT_EQ(r.exit_code, code) << context(r);
@@ -126,7 +129,7 @@ void expect_one_line(const test::CommandResult& r, int code, const std::string& 
   EXPECT_NE(r.err.find(what), std::string::npos) << "does not say '" << what << "': " << context(r);
 }
 
-// ---- outputs -------------------------------------------------------------------------------------
+// ---- outputs ------------------------------------------------------------------------------------
 
 TEST(CliFiles, OutputThroughASymlinkReplacesItsTarget) {
   test::TempDir d;
@@ -138,7 +141,8 @@ TEST(CliFiles, OutputThroughASymlinkReplacesItsTarget) {
   ASSERT_EQ(r.exit_code, 0) << context(r);
   EXPECT_TRUE(fs::is_symlink(d / "link.bin")) << "the link itself was replaced";
   EXPECT_EQ(slurp(d / "real/target.bin"), kSmallResult);
-  EXPECT_EQ(entries(d / "real"), std::vector<std::string>{"target.bin"}) << "a temporary file was left";
+  EXPECT_EQ(entries(d / "real"), std::vector<std::string>{"target.bin"})
+      << "a temporary file was left";
   // A dangling link: the file it names is created.
   fs::create_symlink("real/new.bin", d / "dangling.bin");
   ASSERT_EQ(test::run_cli({d / "in.bin", d / "dangling.bin"}).exit_code, 0);
@@ -155,7 +159,8 @@ TEST(CliFiles, DashAndDevStdoutAreStreamed) {
     EXPECT_EQ(r.out, kSmallResult) << out;
   }
   // Text to stdout, and the verdict of --verify kept off the data (on stderr).
-  const auto r = test::run_cli({"solve", d / "in.bin", "-", "--output-format", "text", "--verify", "-q"});
+  const auto r =
+      test::run_cli({"solve", d / "in.bin", "-", "--output-format", "text", "--verify", "-q"});
   ASSERT_EQ(r.exit_code, 0) << context(r);
   EXPECT_EQ(r.out.rfind("0 5 12", 0), 0u) << r.out;
   EXPECT_EQ(r.out.find("Verification"), std::string::npos) << r.out;
@@ -207,9 +212,11 @@ TEST(CliFiles, EveryOutputPathIsCheckedBeforeTheSolve) {
   small_graph(d / "in.bin");
   test::write_bytes(d / "out.bin", "previous", 8);
   // --stats into a folder that does not exist: refused before anything is written.
-  auto r = test::run_cli({"solve", d / "in.bin", d / "out.bin", "--stats", d / "no/dir/x.json", "-q"});
+  auto r =
+      test::run_cli({"solve", d / "in.bin", d / "out.bin", "--stats", d / "no/dir/x.json", "-q"});
   expect_one_line(r, 1, "no/dir");
-  EXPECT_EQ(slurp(d / "out.bin"), "previous") << "the output was replaced before the stats file failed";
+  EXPECT_EQ(slurp(d / "out.bin"), "previous")
+      << "the output was replaced before the stats file failed";
   // The output's folder: named, and nothing created.
   r = test::run_cli({"solve", d / "in.bin", d / "missing/out.bin", "-q"});
   expect_one_line(r, 1, "missing/out.bin");
@@ -239,7 +246,8 @@ TEST(CliFiles, LongOutputNameWorks) {
   r = test::run_cli({"solve", d / "in.bin", d / name, "--paths", "-q"});
   expect_one_line(r, 1, "too long");
   for (unsigned k : {0u, 7u, 123456u})
-    EXPECT_LE(fs::path(io::temp_path_for(d / name, 2147483647L, k)).filename().string().size(), 255u);
+    EXPECT_LE(fs::path(io::temp_path_for(d / name, 2147483647L, k)).filename().string().size(),
+              255u);
 }
 
 TEST(OutputTemps, StaleTemporaryFilesOfAProcessAreFoundAndRemoved) {
@@ -262,7 +270,7 @@ TEST(OutputTemps, StaleTemporaryFilesOfAProcessAreFoundAndRemoved) {
   EXPECT_TRUE(entries(d.path()).empty());
 }
 
-// ---- inputs --------------------------------------------------------------------------------------
+// ---- inputs -------------------------------------------------------------------------------------
 
 TEST(CliFiles, DashIsStdin) {
   test::TempDir d;
@@ -341,7 +349,8 @@ TEST(CliFiles, InputThatShrinksWhileMappedIsReportedNotSIGBUS) {
       if (m.empty()) break;  // the process is gone
     }
     const Finished f = wait_cli(s);
-    // It read the whole file (and let go of it) before we looked or cut: try again, on the whole file.
+    // It read the whole file (and let go of it) before we looked or cut: try again, on the whole
+    // file.
     if (!raced || f.r.exit_code == 0) {
       fs::remove(d / "out.npy");
       test::write_bytes(d / "in.bin", whole.data(), whole.size() * 4);
@@ -374,11 +383,13 @@ TEST(InputGuard, ShrunkMappedFileReadsZerosAndReportsTheChange) {
     try {
       io::fail_at_offset(p, 12, "garbage");
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("changed while being read"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("changed while being read"), std::string::npos)
+          << e.what();
     }
   } catch (const InputError& e) {  // from the destructor
     threw = true;
-    EXPECT_NE(std::string(e.what()).find(p + ": changed while being read"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(p + ": changed while being read"), std::string::npos)
+        << e.what();
   }
   EXPECT_TRUE(threw);
   // An untouched file reads as before, and its destructor stays quiet.
@@ -389,7 +400,7 @@ TEST(InputGuard, ShrunkMappedFileReadsZerosAndReportsTheChange) {
   });
 }
 
-// ---- signals and the forked worker -----------------------------------------------------------------
+// ---- signals and the forked worker --------------------------------------------------------------
 
 /// A graph whose auto solve takes long enough to be interrupted, with its writer open (the auto
 /// backend opens the output before the solve).
@@ -470,7 +481,8 @@ TEST(CliSignals, NoForkWithoutAGpuSolve) {
   // process's own (a forked worker's time would be lost to wait4).
   test::TempDir d, io;
   const std::string in = slow_graph(d);
-  std::vector<std::vector<std::string>> forms{{in, d / "o.bin", "--backend", "cpu", "--threads", "1", "-q"}};
+  std::vector<std::vector<std::string>> forms{
+      {in, d / "o.bin", "--backend", "cpu", "--threads", "1", "-q"}};
   if (!test::cuda_unavailable().empty()) forms.push_back({in, d / "o.bin", "--threads", "1", "-q"});
   for (const auto& args : forms) {
     const Finished f = wait_cli(spawn_cli(io, args));
@@ -479,7 +491,7 @@ TEST(CliSignals, NoForkWithoutAGpuSolve) {
   }
 }
 
-// ---- NTHU output range ---------------------------------------------------------------------------
+// ---- NTHU output range --------------------------------------------------------------------------
 
 TEST(CliFiles, NthuOutputThatCannotHoldTheDistancesIsRefusedUpFront) {
   // A chain of 3000 vertices with weights 1e6: d(0, 2999) = 2.999e9 >= 2^30-1.

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 
 int lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
 
-void write_graph(const std::string& path, std::int32_t V, const std::vector<std::int32_t>& triples) {
+void write_graph(const std::string& path, std::int32_t V,
+                 const std::vector<std::int32_t>& triples) {
   std::vector<std::int32_t> w{V, std::int32_t(triples.size() / 3)};
   w.insert(w.end(), triples.begin(), triples.end());
   test::write_bytes(path, w.data(), w.size() * 4);
@@ -65,14 +66,16 @@ TEST(CliOptions, OutOfRangeNumbersAreUsageErrors) {
     EXPECT_EQ(lines(r.err), 1) << shown << ": " << r.err;
     EXPECT_EQ(r.err.rfind("apsp: error: ", 0), 0u) << shown << ": " << r.err;
     EXPECT_FALSE(fs::exists(out)) << shown;
-    EXPECT_EQ(std::distance(fs::directory_iterator(d.path()), fs::directory_iterator()), 1) << shown << ": left a file";
+    EXPECT_EQ(std::distance(fs::directory_iterator(d.path()), fs::directory_iterator()), 1)
+        << shown << ": left a file";
   }
 }
 
 TEST(CliOptions, ManyThreadsAreClampedNotACrash) {
   test::TempDir d;
   write_graph(d / "in.bin", 4, {0, 1, 5, 1, 2, 7, 2, 3, 1});
-  const auto r = test::run_cli({"solve", d / "in.bin", d / "out.bin", "--threads", "4096", "--block", "16384", "-q"});
+  const auto r = test::run_cli(
+      {"solve", d / "in.bin", d / "out.bin", "--threads", "4096", "--block", "16384", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   const auto b = test::read_bytes(d / "out.bin");
@@ -109,7 +112,7 @@ TEST(LibraryOptions, BadNumbersThrowUsageErrorAndThreadsAreClamped) {
   EXPECT_EQ(detail::checked_options(big).threads, detail::thread_cap());
 }
 
-// ---- host memory limit ---------------------------------------------------------------------------
+// ---- host memory limit --------------------------------------------------------------------------
 
 void put(const fs::path& p, const std::string& s) {
   fs::create_directories(p.parent_path());
@@ -121,9 +124,10 @@ TEST(MemoryLimit, CgroupV2LimitMinusUsageCountsInactiveCacheAsFree) {
   put(d.path() / "meminfo", "MemTotal:       16000000 kB\nMemAvailable:   8000000 kB\n");
   put(d.path() / "cgroup", "0::/job/step\n");
   put(d.path() / "cg/job/step/memory.max", "max\n");
-  put(d.path() / "cg/job/memory.max", "1073741824\n");         // 1 GiB on the parent
-  put(d.path() / "cg/job/memory.current", "536870912\n");      // 512 MiB used,
-  put(d.path() / "cg/job/memory.stat", "anon 1\ninactive_file 268435456\n");  // 256 MiB of it reclaimable
+  put(d.path() / "cg/job/memory.max", "1073741824\n");     // 1 GiB on the parent
+  put(d.path() / "cg/job/memory.current", "536870912\n");  // 512 MiB used,
+  put(d.path() / "cg/job/memory.stat",
+      "anon 1\ninactive_file 268435456\n");  // 256 MiB of it reclaimable
   const detail::MemoryFiles f{(d.path() / "meminfo").string(), (d.path() / "cgroup").string(),
                               (d.path() / "cg").string()};
   const detail::MemoryLimit m = detail::memory_limit_from(f, std::uint64_t(16) << 30);
@@ -140,7 +144,8 @@ TEST(MemoryLimit, CgroupV1AndMemAvailable) {
   put(d.path() / "cg/memory/box/memory.usage_in_bytes", "1073741824\n");
   put(d.path() / "cg/memory/box/memory.stat", "cache 5\ntotal_inactive_file 0\n");
   put(d.path() / "cg/memory/memory.limit_in_bytes", "9223372036854771712\n");  // the root: no limit
-  detail::MemoryFiles f{(d.path() / "meminfo").string(), (d.path() / "cgroup").string(), (d.path() / "cg").string()};
+  detail::MemoryFiles f{(d.path() / "meminfo").string(), (d.path() / "cgroup").string(),
+                        (d.path() / "cg").string()};
   detail::MemoryLimit m = detail::memory_limit_from(f, std::uint64_t(16) << 30);
   EXPECT_EQ(m.bytes, std::uint64_t(1) << 30);
   EXPECT_NE(m.source.find("memory.limit_in_bytes"), std::string::npos) << m.source;
@@ -188,12 +193,15 @@ TEST(MemoryLimit, TheRealLimitIsNoMoreThanMemAvailable) {
   EXPECT_LE(double(detail::host_memory_limit().bytes), double(kb) * 1024 * 1.05);
 }
 
-// ---- apsp path -----------------------------------------------------------------------------------
+// ---- apsp path ----------------------------------------------------------------------------------
 
 TEST(CliOptions, PathWithoutAPathHasItsOwnExitCode) {
   test::TempDir d;
   write_graph(d / "in.bin", 3, {0, 1, 5});
-  ASSERT_EQ(test::run_cli({"solve", d / "in.bin", d / "out.bin", "--paths", "-q", "--backend", "cpu"}).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli({"solve", d / "in.bin", d / "out.bin", "--paths", "-q", "--backend", "cpu"})
+          .exit_code,
+      0);
   auto r = test::run_cli({"path", d / "out.bin", "0", "2"});
   EXPECT_EQ(r.exit_code, 8) << r.out << r.err;
   EXPECT_NE(r.out.find("no path"), std::string::npos) << r.out;

@@ -1,8 +1,10 @@
 // tests/test_cli_paths.cpp — the CLI side of paths and negative weights:
 //   apsp solve IN OUT --paths   writes the next hops beside OUT: OUT + ".next" (raw int32, V*V,
-//                               no header, like the NTHU output) or STEM.next.npy for OUT = STEM.npy;
+//                               no header, like the NTHU output) or STEM.next.npy for OUT =
+//                               STEM.npy;
 //   apsp path DIST i j [--next FILE]   prints "0 -> 4 -> 2" and "length: 17";
-//   a negative cycle exits 5 with one line "apsp: error: [IN: ]negative cycle: ..." and writes nothing.
+//   a negative cycle exits 5 with one line "apsp: error: [IN: ]negative cycle: ..." and writes
+//   nothing.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -56,7 +58,8 @@ int count_lines(const std::string& s) { return int(std::count(s.begin(), s.end()
 
 /// The error line for a negative cycle: "apsp: error: [IN: ]negative cycle: ..." and nothing else
 /// (the CLI may name the input file first).
-void expect_cycle_line(const test::CommandResult& r, const std::string& in, const std::string& cycle) {
+void expect_cycle_line(const test::CommandResult& r, const std::string& in,
+                       const std::string& cycle) {
   EXPECT_EQ(r.exit_code, 5) << context(r);
   EXPECT_EQ(count_lines(r.err), 1) << context(r);
   const std::string plain = "apsp: error: negative cycle: " + cycle + "\n";
@@ -68,7 +71,8 @@ TEST(CliPaths, SolveWritesRawNextBesideOut) {
   test::TempDir dir;
   const Graph g = example();
   write_nthu(dir / "in.bin", g);
-  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"});
+  const auto r = test::run_cli(
+      {"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"});
   ASSERT_EQ(r.exit_code, 0) << context(r);
   ASSERT_TRUE(fs::exists(dir / "out.bin.next")) << context(r);
   const auto next = read_int32s(dir / "out.bin.next");
@@ -78,13 +82,15 @@ TEST(CliPaths, SolveWritesRawNextBesideOut) {
   o.paths = true;
   const Result want = solve(g, o);
   for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 5; ++j) EXPECT_EQ(next[std::size_t(i * 5 + j)], want.next.at<std::int32_t>(i, j)) << i << "," << j;
+    for (int j = 0; j < 5; ++j)
+      EXPECT_EQ(next[std::size_t(i * 5 + j)], want.next.at<std::int32_t>(i, j)) << i << "," << j;
   EXPECT_EQ(next[0 * 5 + 2], 4);
   EXPECT_EQ(next[0 * 5 + 3], -1);
   EXPECT_EQ(next[2 * 5 + 2], -1);
 
   // The distances are the same bytes as without --paths.
-  const auto plain = test::run_cli({"solve", dir / "in.bin", dir / "plain.bin", "--backend", "cpu", "-q"});
+  const auto plain =
+      test::run_cli({"solve", dir / "in.bin", dir / "plain.bin", "--backend", "cpu", "-q"});
   ASSERT_EQ(plain.exit_code, 0) << context(plain);
   EXPECT_EQ(test::read_bytes(dir / "out.bin"), test::read_bytes(dir / "plain.bin"));
   EXPECT_FALSE(fs::exists(dir / "plain.bin.next"));
@@ -93,7 +99,8 @@ TEST(CliPaths, SolveWritesRawNextBesideOut) {
 TEST(CliPaths, NpyOutputGetsStemNextNpy) {
   test::TempDir dir;
   write_nthu(dir / "in.bin", example());
-  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "res.npy", "--paths", "--backend", "cpu", "-q"});
+  const auto r = test::run_cli(
+      {"solve", dir / "in.bin", dir / "res.npy", "--paths", "--backend", "cpu", "-q"});
   ASSERT_EQ(r.exit_code, 0) << context(r);
   ASSERT_TRUE(fs::exists(dir / "res.next.npy")) << context(r);
   EXPECT_FALSE(fs::exists(dir / "res.npy.next"));
@@ -112,7 +119,10 @@ TEST(CliPaths, NpyOutputGetsStemNextNpy) {
 TEST(CliPaths, PathPrintsVerticesAndLength) {
   test::TempDir dir;
   write_nthu(dir / "in.bin", example());
-  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"}).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"})
+          .exit_code,
+      0);
 
   auto p = test::run_cli({"path", dir / "out.bin", "0", "2"});
   ASSERT_EQ(p.exit_code, 0) << context(p);
@@ -132,7 +142,10 @@ TEST(CliPaths, PathPrintsVerticesAndLength) {
 TEST(CliPaths, PathUnreachableAndBadArguments) {
   test::TempDir dir;
   write_nthu(dir / "in.bin", example());
-  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"}).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"})
+          .exit_code,
+      0);
 
   auto p = test::run_cli({"path", dir / "out.bin", "0", "3"});
   EXPECT_NE(p.exit_code, 0) << context(p);
@@ -144,7 +157,9 @@ TEST(CliPaths, PathUnreachableAndBadArguments) {
   EXPECT_EQ(count_lines(p.err), 1) << context(p);
 
   // Distances without a next-hop file beside them: the error names the file it looked for.
-  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "bare.bin", "--backend", "cpu", "-q"}).exit_code, 0);
+  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "bare.bin", "--backend", "cpu", "-q"})
+                .exit_code,
+            0);
   p = test::run_cli({"path", dir / "bare.bin", "0", "2"});
   EXPECT_NE(p.exit_code, 0) << context(p);
   EXPECT_NE(p.err.find("bare.bin.next"), std::string::npos) << context(p);
@@ -152,7 +167,8 @@ TEST(CliPaths, PathUnreachableAndBadArguments) {
 }
 
 TEST(CliPaths, NegativeWeightsWithPaths) {
-  // 0 -> 1 (4), 1 -> 2 (-3), 0 -> 2 (2), 2 -> 3 (-1), 3 -> 1 (5): shortest 0 -> 3 is 0 -> 1 -> 2 -> 3 = 0.
+  // 0 -> 1 (4), 1 -> 2 (-3), 0 -> 2 (2), 2 -> 3 (-1), 3 -> 1 (5): shortest 0 -> 3 is 0 -> 1 -> 2 ->
+  // 3 = 0.
   test::TempDir dir;
   Graph g;
   g.num_vertices = 4;
@@ -162,7 +178,8 @@ TEST(CliPaths, NegativeWeightsWithPaths) {
   g.add_edge(2, 3, -1);
   g.add_edge(3, 1, 5);
   write_nthu(dir / "in.bin", g);
-  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"});
+  const auto r = test::run_cli(
+      {"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"});
   ASSERT_EQ(r.exit_code, 0) << context(r);
   const auto dist = read_int32s(dir / "out.bin");
   EXPECT_EQ(dist[0 * 4 + 3], 0);
@@ -187,7 +204,8 @@ TEST(CliPaths, NegativeCycleExitsFiveWithOneLine) {
   g.add_edge(5, 8, 1);
   write_nthu(dir / "in.bin", g);
   for (bool paths : {false, true}) {
-    std::vector<std::string> args{"solve", dir / "in.bin", dir / "out.bin", "--backend", "cpu", "-q"};
+    std::vector<std::string> args{"solve",     dir / "in.bin", dir / "out.bin",
+                                  "--backend", "cpu",          "-q"};
     if (paths) args.push_back("--paths");
     const auto r = test::run_cli(args);
     expect_cycle_line(r, dir / "in.bin", "3 -> 7 -> 5 -> 3 (weight -4)");
@@ -206,10 +224,12 @@ TEST(CliPaths, UndirectedNegativeEdgeIsANegativeCycle) {
   g.add_edge(0, 1, 2);
   g.add_edge(1, 2, -1);
   write_nthu(dir / "in.bin", g);
-  const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--undirected", "--backend", "cpu", "-q"});
+  const auto r = test::run_cli(
+      {"solve", dir / "in.bin", dir / "out.bin", "--undirected", "--backend", "cpu", "-q"});
   expect_cycle_line(r, dir / "in.bin", "1 -> 2 -> 1 (weight -2)");
   // Directed, the same file is fine.
-  const auto ok = test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--backend", "cpu", "-q"});
+  const auto ok =
+      test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--backend", "cpu", "-q"});
   EXPECT_EQ(ok.exit_code, 0) << context(ok);
 }
 
@@ -220,7 +240,10 @@ TEST(CliPaths, EveryPairMatchesTheLibrary) {
   s.V = 9, s.E = 30, s.wmin = 0, s.wmax = 2, s.seed = 3;
   const Graph g = test::random_graph(s);
   write_nthu(dir / "in.bin", g);
-  ASSERT_EQ(test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"}).exit_code, 0);
+  ASSERT_EQ(
+      test::run_cli({"solve", dir / "in.bin", dir / "out.bin", "--paths", "--backend", "cpu", "-q"})
+          .exit_code,
+      0);
   SolveOptions o;
   o.backend = Backend::Cpu;
   o.paths = true;
@@ -234,8 +257,11 @@ TEST(CliPaths, EveryPairMatchesTheLibrary) {
         continue;
       }
       std::string line;
-      for (std::size_t k = 0; k < route.size(); ++k) line += (k ? " -> " : "") + std::to_string(route[k]);
-      EXPECT_EQ(p.out, line + "\nlength: " + std::to_string(want.dist.at<std::int32_t>(i, j)) + "\n") << context(p);
+      for (std::size_t k = 0; k < route.size(); ++k)
+        line += (k ? " -> " : "") + std::to_string(route[k]);
+      EXPECT_EQ(p.out,
+                line + "\nlength: " + std::to_string(want.dist.at<std::int32_t>(i, j)) + "\n")
+          << context(p);
     }
 }
 
@@ -250,7 +276,8 @@ TEST(CliPaths, AutoBackendNextHopsAreValid) {
   for (const char* out : {"out.bin", "out.npy"}) {
     const auto r = test::run_cli({"solve", dir / "in.bin", dir / out, "--paths", "-q"});
     ASSERT_EQ(r.exit_code, 0) << context(r);
-    const std::string next_file = std::string(out) == "out.npy" ? dir / "out.next.npy" : dir / "out.bin.next";
+    const std::string next_file =
+        std::string(out) == "out.npy" ? dir / "out.next.npy" : dir / "out.bin.next";
     const Matrix dist = read_matrix(dir / out), next = read_matrix(next_file);
     ASSERT_EQ(next.rows(), 150);
     std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> w;
@@ -265,7 +292,8 @@ TEST(CliPaths, AutoBackendNextHopsAreValid) {
       for (std::int64_t j = 0; j < 150; ++j) {
         const std::int32_t d = dist.at<std::int32_t>(i, j);
         if (i == j || d == kNthuInf) {
-          if (next.at<std::int32_t>(i, j) != -1 && bad++ < 5) ADD_FAILURE() << out << " (" << i << "," << j << "): next not -1";
+          if (next.at<std::int32_t>(i, j) != -1 && bad++ < 5)
+            ADD_FAILURE() << out << " (" << i << "," << j << "): next not -1";
           continue;
         }
         ++reachable;
@@ -283,7 +311,9 @@ TEST(CliPaths, AutoBackendNextHopsAreValid) {
           ok = it != w.end();
           if (ok) total += it->second;
         }
-        if ((!ok || total != d) && bad++ < 5) ADD_FAILURE() << out << " (" << i << "," << j << "): path weighs " << total << ", distance " << d;
+        if ((!ok || total != d) && bad++ < 5)
+          ADD_FAILURE() << out << " (" << i << "," << j << "): path weighs " << total
+                        << ", distance " << d;
       }
     EXPECT_GT(reachable, 1000);
   }
@@ -316,8 +346,8 @@ TEST(CliPaths, AutoBackendNegativeWeightsMatchCpu) {
     for (std::int64_t i = 0; i < 300; ++i)
       for (std::int64_t j = 0; j < 300; ++j)
         if (got.at<std::int32_t>(i, j) != want.dist.at<std::int32_t>(i, j) && bad++ < 5)
-          ADD_FAILURE() << out << " (" << i << "," << j << "): got " << got.at<std::int32_t>(i, j) << " want "
-                        << want.dist.at<std::int32_t>(i, j);
+          ADD_FAILURE() << out << " (" << i << "," << j << "): got " << got.at<std::int32_t>(i, j)
+                        << " want " << want.dist.at<std::int32_t>(i, j);
   }
 }
 
@@ -331,7 +361,8 @@ TEST(CliPaths, ExplicitInt32NeverWrapsRestoredDistances) {
   for (std::int32_t v = 0; v + 1 < 7; ++v) g.add_edge(v, v + 1, -400000000);
   write_nthu(dir / "in.bin", g);
   for (const char* backend : {"auto", "cpu"}) {
-    const auto r = test::run_cli({"solve", dir / "in.bin", dir / "out.npy", "--type", "int32", "--backend", backend, "-q"});
+    const auto r = test::run_cli(
+        {"solve", dir / "in.bin", dir / "out.npy", "--type", "int32", "--backend", backend, "-q"});
     EXPECT_EQ(r.exit_code, 2) << backend << ": " << context(r);
     EXPECT_FALSE(fs::exists(dir / "out.npy")) << backend << ": a result was written";
     fs::remove(dir / "out.npy");

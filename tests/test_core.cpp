@@ -72,7 +72,8 @@ TEST_P(CoreSizes, CpuMatchesReferenceOnManyShapes) {
       o.block = block;
       const Result r = solve(g, o);
       EXPECT_EQ(r.dtype(), Dtype::Int32);
-      EXPECT_EQ(test::compare(r.dist, want), "") << s.name << " V=" << V << " block=" << block << " seed " << spec.seed;
+      EXPECT_EQ(test::compare(r.dist, want), "")
+          << s.name << " V=" << V << " block=" << block << " seed " << spec.seed;
     }
   }
 }
@@ -97,7 +98,8 @@ TEST(Core, DirectedAndUndirectedDiffer) {
 // Zero-weight cycles (where tight next hops can loop): chains and zero self loops are not,
 // directed zero cycles of any length and undirected zero edges are; a dense view has no zero edge.
 TEST(Core, ZeroWeightCycleDetection) {
-  auto graph = [](std::int64_t n, std::initializer_list<std::tuple<int, int, double>> edges, bool directed = true) {
+  auto graph = [](std::int64_t n, std::initializer_list<std::tuple<int, int, double>> edges,
+                  bool directed = true) {
     Graph g;
     g.num_vertices = n;
     g.directed = directed;
@@ -105,15 +107,18 @@ TEST(Core, ZeroWeightCycleDetection) {
     return g;
   };
   EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(3, {{0, 1, 1}, {1, 0, 1}})));
-  EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 0}, {3, 0, 1}})));
+  EXPECT_FALSE(
+      detail::may_have_zero_weight_cycle(graph(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 0}, {3, 0, 1}})));
   EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(2, {{0, 0, 0}, {1, 1, 0}, {0, 1, 0}})));
-  EXPECT_TRUE(detail::may_have_zero_weight_cycle(graph(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 0}, {3, 1, 0}})));
+  EXPECT_TRUE(
+      detail::may_have_zero_weight_cycle(graph(4, {{0, 1, 0}, {1, 2, 0}, {2, 3, 0}, {3, 1, 0}})));
   EXPECT_TRUE(detail::may_have_zero_weight_cycle(graph(5, {{4, 3, 0}, {3, 4, 0}, {0, 1, 2}})));
   EXPECT_TRUE(detail::may_have_zero_weight_cycle(graph(3, {{0, 1, 0}, {1, 2, 4}}, false)));
   EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(3, {{0, 1, 1}, {1, 2, 4}}, false)));
   EXPECT_FALSE(detail::may_have_zero_weight_cycle(graph(1, {})));
   std::vector<std::int32_t> m = {0, 1, 1, 0};
-  EXPECT_FALSE(detail::may_have_zero_weight_cycle(Graph::from_dense(2, {m.data(), Dtype::Int32, 8, 4}, false)));
+  EXPECT_FALSE(detail::may_have_zero_weight_cycle(
+      Graph::from_dense(2, {m.data(), Dtype::Int32, 8, 4}, false)));
 }
 
 TEST(Core, DuplicateEdgesKeepMinimumAndSelfLoopsAreIgnored) {
@@ -240,7 +245,8 @@ TEST(Core, VerifyDetectsAWrongAnswer) {
 }
 
 TEST(Core, DtypeNamesRoundTrip) {
-  for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) EXPECT_EQ(parse_dtype(dtype_name(t)), t);
+  for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
+    EXPECT_EQ(parse_dtype(dtype_name(t)), t);
   EXPECT_THROW(parse_dtype("int8"), UsageError);
   EXPECT_EQ(parse_backend("multi-gpu"), Backend::MultiGpu);
   EXPECT_THROW(parse_backend("tpu"), UsageError);
@@ -260,12 +266,14 @@ namespace {
 // detail::parallel_copy (the CUDA backend's staging copies): every job lands whole, whatever the
 // sizes (empty, below one piece, across piece edges), and nothing outside the targets is touched.
 TEST(HostCopy, EveryJobLandsWholeAcrossPieceBoundaries) {
-  const std::size_t sizes[] = {0, 1, 4095, (std::size_t(256) << 10) + 3, (std::size_t(5) << 20) + 77};
+  const std::size_t sizes[] = {0, 1, 4095, (std::size_t(256) << 10) + 3,
+                               (std::size_t(5) << 20) + 77};
   std::vector<std::vector<unsigned char>> src, dst;
   std::uint64_t x = 88172645463325252ull;
   for (const std::size_t n : sizes) {
     src.emplace_back(n);
-    for (auto& c : src.back()) x ^= x << 13, x ^= x >> 7, x ^= x << 17, c = static_cast<unsigned char>(x);
+    for (auto& c : src.back())
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17, c = static_cast<unsigned char>(x);
     dst.emplace_back(n + 16, 0xAB);  // 8 guard bytes on each side
   }
   apsp::detail::parallel_copy({{dst[0].data() + 8, src[0].data(), sizes[0]},

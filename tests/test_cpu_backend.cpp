@@ -76,7 +76,11 @@ Matrix reference(const Graph& g, Dtype t) {
 const Matrix& cached_reference(std::int64_t V, std::uint64_t seed, Dtype t) {
   static std::map<std::tuple<std::int64_t, std::uint64_t, Dtype>, Matrix> cache;
   auto it = cache.find({V, seed, t});
-  if (it == cache.end()) it = cache.emplace(std::make_tuple(V, seed, t), reference(test::random_graph(spec_for(V, seed)), t)).first;
+  if (it == cache.end())
+    it = cache
+             .emplace(std::make_tuple(V, seed, t),
+                      reference(test::random_graph(spec_for(V, seed)), t))
+             .first;
   return it->second;
 }
 
@@ -92,7 +96,8 @@ Result solve_cpu(const Graph& g, Dtype t, int block, int threads, bool paths) {
 
 // Walks every finite path of the next-hop matrix; the edge weights along it must add up to the
 // distance and the walk must end within V steps.
-template <class T> std::string check_paths(const Graph& g, const Matrix& dist, const Matrix& next) {
+template <class T>
+std::string check_paths(const Graph& g, const Matrix& dist, const Matrix& next) {
   const std::int64_t n = g.num_vertices;
   std::vector<double> w(std::size_t(n * n), INFINITY);  // lightest edge u -> v
   for (std::size_t e = 0; e < g.num_edges(); ++e) {
@@ -109,7 +114,9 @@ template <class T> std::string check_paths(const Graph& g, const Matrix& dist, c
       const std::int32_t first = next.at<std::int32_t>(i, j);
       if (i == j) continue;
       if (!(d < unreachable<T>())) {
-        if (first != -1) return "unreachable pair with a next hop at (" + std::to_string(i) + "," + std::to_string(j) + ")";
+        if (first != -1)
+          return "unreachable pair with a next hop at (" + std::to_string(i) + "," +
+                 std::to_string(j) + ")";
         continue;
       }
       double len = 0;
@@ -117,19 +124,21 @@ template <class T> std::string check_paths(const Graph& g, const Matrix& dist, c
       while (at != j) {
         const std::int32_t nx = next.at<std::int32_t>(at, j);
         if (nx < 0 || nx >= n || !std::isfinite(w[std::size_t(at * n + nx)]) || ++steps > n)
-          return "broken path " + std::to_string(i) + "->" + std::to_string(j) + " at " + std::to_string(at);
+          return "broken path " + std::to_string(i) + "->" + std::to_string(j) + " at " +
+                 std::to_string(at);
         len += w[std::size_t(at * n + nx)];
         at = nx;
       }
       if (len != double(d))
-        return "path " + std::to_string(i) + "->" + std::to_string(j) + " has length " + std::to_string(len) +
-               ", distance " + std::to_string(double(d));
+        return "path " + std::to_string(i) + "->" + std::to_string(j) + " has length " +
+               std::to_string(len) + ", distance " + std::to_string(double(d));
     }
   return "";
 }
 
 std::string check_paths_any(const Graph& g, const Matrix& dist, const Matrix& next) {
-  return visit_dtype(dist.dtype(), [&](auto tag) { return check_paths<decltype(tag)>(g, dist, next); });
+  return visit_dtype(dist.dtype(),
+                     [&](auto tag) { return check_paths<decltype(tag)>(g, dist, next); });
 }
 
 class CpuIsaTest : public ::testing::TestWithParam<std::tuple<Isa, Dtype>> {};
@@ -156,7 +165,8 @@ TEST_P(CpuIsaTest, EdgeSizesMatchReference) {
 TEST_P(CpuIsaTest, PrimeSizeMatchesReference) {
   const auto [isa, t] = GetParam();
   ForcedIsa forced(isa);
-  const std::int64_t V = 997;  // prime; 4 rounds of 256 after padding to 1024, the last one narrower
+  const std::int64_t V =
+      997;  // prime; 4 rounds of 256 after padding to 1024, the last one narrower
   const std::uint64_t seed = 77;
   SCOPED_TRACE("V=997 seed=77");
   const Graph g = test::random_graph(spec_for(V, seed));
@@ -178,7 +188,8 @@ TEST_P(CpuIsaTest, NextHopsWalkToTheDistance) {
       s.wmin = wmin;
       const Graph g = test::random_graph(s);
       bool zero_edge = false;
-      for (std::size_t e = 0; e < g.num_edges(); ++e) zero_edge |= g.src[e] != g.dst[e] && g.weight[e] == 0;
+      for (std::size_t e = 0; e < g.num_edges(); ++e)
+        zero_edge |= g.src[e] != g.dst[e] && g.weight[e] == 0;
       EXPECT_EQ(detail::cpu::positive_weights(g, t), !zero_edge);
       if (V >= 65) {
         EXPECT_EQ(zero_edge, wmin == 0);
@@ -187,7 +198,8 @@ TEST_P(CpuIsaTest, NextHopsWalkToTheDistance) {
       for (NextMethod m : {NextMethod::Tracked, NextMethod::Edges}) {
         ForcedNext forced_next(m);
         for (int block : {32, 0}) {
-          SCOPED_TRACE(std::string(detail::cpu::next_method_name(m)) + " block=" + std::to_string(block));
+          SCOPED_TRACE(std::string(detail::cpu::next_method_name(m)) +
+                       " block=" + std::to_string(block));
           const Result r = solve_cpu(g, t, block, 2, true);
           ASSERT_FALSE(r.next.empty());
           EXPECT_EQ(test::compare(r.dist, want), "");
@@ -201,7 +213,8 @@ TEST_P(CpuIsaTest, NextHopsWalkToTheDistance) {
 // minimising w(i,v) + d[v][j] (in T arithmetic, weights rounded as build_matrix does), the first
 // arc in input-edge order on ties (strict <; undirected edges give both arcs, self loops none),
 // -1 for i == j or d[i][j] unreachable.
-template <class T> Matrix rule_next(const Graph& g, const Matrix& dist) {
+template <class T>
+Matrix rule_next(const Graph& g, const Matrix& dist) {
   const std::int64_t n = g.num_vertices;
   std::vector<std::vector<std::pair<std::int32_t, T>>> out(static_cast<std::size_t>(n));
   for (std::size_t e = 0; e < g.num_edges(); ++e) {
@@ -235,10 +248,10 @@ TEST_P(CpuIsaTest, EdgesPassFollowsTheRule) {
   for (std::int64_t V : {1, 2, 63, 65, 129, 997})
     for (int family = 0; family < 4; ++family) {
       test::RandomGraphSpec s = spec_for(V, 3000 + std::uint64_t(V) * 7 + std::uint64_t(family));
-      if (family == 1) s.wmax = 1;                    // half the weights 0: ties everywhere
+      if (family == 1) s.wmax = 1;                      // half the weights 0: ties everywhere
       if (family == 2) s.directed = false, s.wmax = 3;  // both arcs of an edge, in edge order
       if (family == 3) {
-        if (!is_integer(t)) s.integer = false;  // fractional: the float kernels' own minimum
+        if (!is_integer(t)) s.integer = false;    // fractional: the float kernels' own minimum
         s.E = V <= 129 ? V * V / 3 + 1 : 40 * V;  // dense: many arcs per row, long arc lists
         s.wmax = 50;
       }
@@ -259,7 +272,8 @@ TEST_P(CpuIsaTest, EdgesPassFollowsTheRule) {
       }
       // Padding rows and columns: no next hop.
       for (std::int64_t i = 0; i < n_pad; ++i)
-        for (std::int64_t j = (i < V ? V : 0); j < n_pad; ++j) ASSERT_EQ(next.data<std::int32_t>()[i * n_pad + j], -1);
+        for (std::int64_t j = (i < V ? V : 0); j < n_pad; ++j)
+          ASSERT_EQ(next.data<std::int32_t>()[i * n_pad + j], -1);
       ++cases;
     }
   EXPECT_EQ(cases, 24);
@@ -293,8 +307,8 @@ TEST(CpuBackend, Int32NextHopsAreTheSameOnEveryIsa) {
       const Graph g = test::random_graph(s);
       std::optional<Result> first;
       for (Isa isa : runnable_isas()) {
-        SCOPED_TRACE(std::string(detail::cpu::next_method_name(m)) + " V=" + std::to_string(V) + " " +
-                     detail::cpu::isa_name(isa));
+        SCOPED_TRACE(std::string(detail::cpu::next_method_name(m)) + " V=" + std::to_string(V) +
+                     " " + detail::cpu::isa_name(isa));
         ForcedIsa forced_isa(isa);
         Result r = solve_cpu(g, Dtype::Int32, 0, 2, true);
         if (!first) {
@@ -322,10 +336,12 @@ TEST(CpuBackend, BothMethodsOnNegativeAndUndirectedGraphs) {
         std::mt19937_64 rng(71);
         std::vector<double> p(129);
         for (double& x : p) x = double(rng() % 41) - 20;
-        for (std::size_t e = 0; e < g.num_edges(); ++e) g.weight[e] += p[std::size_t(g.src[e])] - p[std::size_t(g.dst[e])];
+        for (std::size_t e = 0; e < g.num_edges(); ++e)
+          g.weight[e] += p[std::size_t(g.src[e])] - p[std::size_t(g.dst[e])];
         ASSERT_LT(g.min_weight(), 0);
       }
-      SCOPED_TRACE(std::string(detail::cpu::next_method_name(m)) + (undirected ? " undirected" : " negative"));
+      SCOPED_TRACE(std::string(detail::cpu::next_method_name(m)) +
+                   (undirected ? " undirected" : " negative"));
       const Result r = solve_cpu(g, Dtype::Int64, 32, 2, true);
       EXPECT_EQ(test::compare(r.dist, reference(g, Dtype::Int64)), "");
       EXPECT_EQ(check_paths_any(g, r.dist, r.next), "");
@@ -365,8 +381,9 @@ TEST(CpuBackend, DenseZeroWeightCyclesByEitherMethod) {
       if (u != v) g.add_edge(u, v, double(rng() % 21));  // weights 0..20: many zero-weight cycles
   const Matrix w = detail::build_matrix(g, Dtype::Int32, 320, 320);
   EXPECT_EQ(detail::cpu::choose_next_method(g, w, detail::cpu::active_isa()).why, "model");
-  for (const std::optional<NextMethod> m : {std::optional<NextMethod>{}, std::optional{NextMethod::Edges},
-                                            std::optional{NextMethod::Tracked}}) {
+  for (const std::optional<NextMethod> m :
+       {std::optional<NextMethod>{}, std::optional{NextMethod::Edges},
+        std::optional{NextMethod::Tracked}}) {
     SCOPED_TRACE(m ? detail::cpu::next_method_name(*m) : "model");
     std::optional<ForcedNext> forced;
     if (m) forced.emplace(*m);
@@ -377,7 +394,8 @@ TEST(CpuBackend, DenseZeroWeightCyclesByEitherMethod) {
     EXPECT_EQ(check_paths_any(g, r.dist, r.next), "");
     Matrix again = Matrix(r.next.rows(), r.next.cols(), Dtype::Int32);
     for (std::int64_t i = 0; i < r.next.rows(); ++i)
-      for (std::int64_t j = 0; j < r.next.cols(); ++j) again.at<std::int32_t>(i, j) = r.next.at<std::int32_t>(i, j);
+      for (std::int64_t j = 0; j < r.next.cols(); ++j)
+        again.at<std::int32_t>(i, j) = r.next.at<std::int32_t>(i, j);
     EXPECT_EQ(repair_next_hops(g, r.dist, again), 0);  // nothing loops: nothing to re-point
     EXPECT_EQ(test::compare(again, r.next), "");
   }
@@ -446,7 +464,8 @@ TEST(CpuBackend, ZeroWeightCyclesGiveNoNextHopCycles) {
   for (Isa isa : runnable_isas()) {
     for (Dtype t : {Dtype::Int32, Dtype::Float64}) {
       for (std::uint64_t seed = 1; seed <= 12; ++seed) {
-        SCOPED_TRACE(std::string(detail::cpu::isa_name(isa)) + " " + dtype_name(t) + " seed=" + std::to_string(seed));
+        SCOPED_TRACE(std::string(detail::cpu::isa_name(isa)) + " " + dtype_name(t) +
+                     " seed=" + std::to_string(seed));
         test::RandomGraphSpec s = spec_for(150, seed);
         s.wmax = double(seed % 3);  // weights 0..2 (0 only, for every third seed)
         s.E = 450;
@@ -468,13 +487,14 @@ TEST(CpuBackend, ZeroWeightCyclesGiveNoNextHopCycles) {
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::tuple<Isa, Dtype>>& info) {
-  return std::string(detail::cpu::isa_name(std::get<0>(info.param))) + "_" + dtype_name(std::get<1>(info.param));
+  return std::string(detail::cpu::isa_name(std::get<0>(info.param))) + "_" +
+         dtype_name(std::get<1>(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllIsas, CpuIsaTest,
                          ::testing::Combine(::testing::ValuesIn(runnable_isas()),
-                                            ::testing::Values(Dtype::Int32, Dtype::Int64, Dtype::Float32,
-                                                              Dtype::Float64)),
+                                            ::testing::Values(Dtype::Int32, Dtype::Int64,
+                                                              Dtype::Float32, Dtype::Float64)),
                          param_name);
 
 TEST(CpuBackend, EveryIsaIsTestedHere) {
@@ -504,7 +524,8 @@ TEST(CpuBackend, RandomSizesAbove1000MatchReference) {
 TEST(CpuBackend, OneAndTwoThreadsGiveIdenticalResults) {
   const Graph g = test::random_graph(spec_for(700, 9));
   for (bool paths : {false, true}) {
-    const Result a = solve_cpu(g, Dtype::Int32, 64, 1, paths), b = solve_cpu(g, Dtype::Int32, 64, 2, paths);
+    const Result a = solve_cpu(g, Dtype::Int32, 64, 1, paths),
+                 b = solve_cpu(g, Dtype::Int32, 64, 2, paths);
     ASSERT_GT(test::finite_off_diagonal(a.dist), 700 * 70);
     EXPECT_EQ(test::compare(a.dist, b.dist), "");
     if (paths) {
@@ -515,8 +536,8 @@ TEST(CpuBackend, OneAndTwoThreadsGiveIdenticalResults) {
 
 TEST(CpuBackend, ZeroWeightsDuplicatesAndDisconnectedParts) {
   test::RandomGraphSpec s = spec_for(150, 4);
-  s.wmax = 0;          // every edge weight 0: the answer is reachability
-  s.components = 5;    // five parts with no edges between them
+  s.wmax = 0;        // every edge weight 0: the answer is reachability
+  s.components = 5;  // five parts with no edges between them
   const Graph g = test::random_graph(s);
   const Matrix want = reference(g, Dtype::Int32);
   const Result r = solve_cpu(g, Dtype::Int32, 32, 2, true);
@@ -524,7 +545,8 @@ TEST(CpuBackend, ZeroWeightsDuplicatesAndDisconnectedParts) {
   EXPECT_EQ(check_paths_any(g, r.dist, r.next), "");
   std::int64_t finite = 0, infinite = 0;
   for (std::int64_t i = 0; i < 150; ++i)
-    for (std::int64_t j = 0; j < 150; ++j) (r.dist.at<std::int32_t>(i, j) == 0 ? finite : infinite)++;
+    for (std::int64_t j = 0; j < 150; ++j)
+      (r.dist.at<std::int32_t>(i, j) == 0 ? finite : infinite)++;
   EXPECT_GT(finite, 150 * 10);
   EXPECT_GT(infinite, 150 * 50);
 }

@@ -6,8 +6,9 @@
 // (5003 against the CPU backend, 12345 against Dijkstra from sampled sources). Also zero
 // weights, disconnected and undirected graphs, duplicates and self loops, next hops (every walk
 // reaches j along edges summing to the distance, zero-weight cycles included), the errors the
-// backend raises (dtype, a graph too large for the GPU); --block is accepted and ignored. Without a usable GPU (or in a
-// CPU-only build) every test skips and says why. Inputs are asserted non-trivial.
+// backend raises (dtype, a graph too large for the GPU); --block is accepted and ignored. Without a
+// usable GPU (or in a CPU-only build) every test skips and says why. Inputs are asserted
+// non-trivial.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,7 +26,6 @@
 
 namespace apsp {
 namespace {
-
 
 Result solve_with(const Graph& g, Backend b, Dtype t) {
   SolveOptions o;
@@ -52,7 +52,8 @@ test::RandomGraphSpec spec(std::int64_t V, std::int64_t E, std::uint64_t seed) {
 
 constexpr Dtype kAllTypes[] = {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64};
 
-void expect_matches_reference(const Graph& g, Dtype t, std::uint64_t seed, bool need_finite = true) {
+void expect_matches_reference(const Graph& g, Dtype t, std::uint64_t seed,
+                              bool need_finite = true) {
   const Result r = solve_with(g, Backend::Cuda, t);
   EXPECT_EQ(r.backend, "cuda");
   ASSERT_EQ(r.dtype(), t);
@@ -60,7 +61,8 @@ void expect_matches_reference(const Graph& g, Dtype t, std::uint64_t seed, bool 
   if (need_finite && g.num_vertices > 1) {
     ASSERT_GT(test::finite_off_diagonal(want), 0) << "trivial input, seed " << seed;
   }
-  EXPECT_EQ(test::compare(r.dist, want), "") << "V=" << g.num_vertices << " " << dtype_name(t) << " seed " << seed;
+  EXPECT_EQ(test::compare(r.dist, want), "")
+      << "V=" << g.num_vertices << " " << dtype_name(t) << " seed " << seed;
 }
 
 class CudaSizes : public ::testing::TestWithParam<std::int64_t> {};
@@ -74,11 +76,13 @@ TEST_P(CudaSizes, MatchesReferenceAndCpuBackend) {
     expect_matches_reference(g, t, seed, V > 1);
     const Result cpu = solve_with(g, Backend::Cpu, t);
     const Result gpu = solve_with(g, Backend::Cuda, t);
-    EXPECT_EQ(test::compare(gpu.dist, cpu.dist), "") << "vs cpu backend, V=" << V << " seed " << seed;
+    EXPECT_EQ(test::compare(gpu.dist, cpu.dist), "")
+        << "vs cpu backend, V=" << V << " seed " << seed;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(TileEdges, CudaSizes, ::testing::Values(1, 2, 63, 64, 65, 127, 128, 129, 1000));
+INSTANTIATE_TEST_SUITE_P(TileEdges, CudaSizes,
+                         ::testing::Values(1, 2, 63, 64, 65, 127, 128, 129, 1000));
 
 TEST(Cuda, Large5003MatchesCpuBackend) {
   REQUIRE_CUDA();
@@ -210,7 +214,8 @@ std::string check_paths(const Graph& g, const Result& r) {
   auto dist = [&](std::int64_t i, std::int64_t j) {
     return visit_dtype(r.dtype(), [&](auto tag) { return double(r.dist.at<decltype(tag)>(i, j)); });
   };
-  const double inf = visit_dtype(r.dtype(), [](auto tag) { return double(unreachable<decltype(tag)>()); });
+  const double inf =
+      visit_dtype(r.dtype(), [](auto tag) { return double(unreachable<decltype(tag)>()); });
   // Messages through a stream: GCC 12's -Wrestrict misfires on "(" + std::string temporaries here.
   auto at = [](std::int64_t i, std::int64_t j, const auto&... rest) {
     std::ostringstream os;
@@ -222,8 +227,7 @@ std::string check_paths(const Graph& g, const Result& r) {
     for (std::int64_t j = 0; j < V; ++j) {
       const std::int32_t nx = r.next.at<std::int32_t>(i, j);
       const bool none = i == j || dist(i, j) >= inf;
-      if (none != (nx == -1))
-        return at(i, j, "next ", nx);
+      if (none != (nx == -1)) return at(i, j, "next ", nx);
       if (none) continue;
       double sum = 0;
       std::int64_t u = i, hops = 0;
@@ -270,17 +274,19 @@ TEST(Cuda, StreamedPathsEqualWholeMatricesAndWalk) {
   for (std::int64_t V : {1, 2, 129, 777}) {
     for (std::int64_t wmin : {1, 0, -1}) {
       test::RandomGraphSpec s = spec(V, 6 * V, 90 + std::uint64_t(V));
-      s.wmin = wmin == 0 ? 0 : 1;  // -1: positive weights, then some zeroed below
+      s.wmin = wmin == 0 ? 0 : 1;    // -1: positive weights, then some zeroed below
       s.wmax = wmin == 0 ? 2 : 100;  // 0..2: zero-weight cycles, loops for the repair
       Graph g = test::random_graph(s);
       if (wmin < 0)  // zero-weight edges, but only from lower to higher ids: no zero-weight cycle
         for (std::size_t e = 0; e < g.src.size(); e += 3)
           if (g.src[e] < g.dst[e]) g.weight[e] = 0;
       if (V >= 129) {
-        EXPECT_EQ(detail::may_have_zero_weight_cycle(g), wmin == 0) << "V=" << V << " wmin=" << wmin;
+        EXPECT_EQ(detail::may_have_zero_weight_cycle(g), wmin == 0)
+            << "V=" << V << " wmin=" << wmin;
       }
       for (Dtype t : {Dtype::Int32, Dtype::Float32}) {
-        SCOPED_TRACE("V=" + std::to_string(V) + " wmin=" + std::to_string(wmin) + " " + dtype_name(t));
+        SCOPED_TRACE("V=" + std::to_string(V) + " wmin=" + std::to_string(wmin) + " " +
+                     dtype_name(t));
         SolveOptions o;
         o.backend = Backend::Cuda;
         o.dtype = t;

@@ -38,10 +38,14 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 enum class Layout { RowMajor, ColMajor, PaddedUnaligned, Reversed };
 const char* layout_name(Layout l) {
   switch (l) {
-    case Layout::RowMajor: return "row-major";
-    case Layout::ColMajor: return "col-major";
-    case Layout::PaddedUnaligned: return "padded+unaligned";
-    case Layout::Reversed: return "negative strides";
+    case Layout::RowMajor:
+      return "row-major";
+    case Layout::ColMajor:
+      return "col-major";
+    case Layout::PaddedUnaligned:
+      return "padded+unaligned";
+    case Layout::Reversed:
+      return "negative strides";
   }
   return "?";
 }
@@ -78,8 +82,10 @@ class DenseBuffer {
     visit_dtype(kind_, [&](auto tag) {
       using S = decltype(tag);
       S x;
-      if constexpr (std::is_integral_v<S>) x = std::isinf(w) ? S(0) : S(w);  // integers: 0 = no edge
-      else x = S(w);
+      if constexpr (std::is_integral_v<S>)
+        x = std::isinf(w) ? S(0) : S(w);  // integers: 0 = no edge
+      else
+        x = S(w);
       std::memcpy(p, &x, sizeof x);
     });
   }
@@ -125,8 +131,10 @@ Weights random_weights(std::int64_t n, double density, bool integer, bool negati
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       double x;
-      if (u(rng) < (i == j ? 0.2 : density)) x = (integer ? wi(rng) : half(rng) / 2.0) + p[i] - p[j];
-      else x = allow_inf && u(rng) < 0.5 ? kInf : 0.0;
+      if (u(rng) < (i == j ? 0.2 : density))
+        x = (integer ? wi(rng) : half(rng) / 2.0) + p[i] - p[j];
+      else
+        x = allow_inf && u(rng) < 0.5 ? kInf : 0.0;
       W.w[std::size_t(i * n + j)] = x;
     }
   if (n > 1 && W.at(0, 1) == 0) W.w[1] = 3;  // never edgeless
@@ -141,7 +149,8 @@ Graph edge_list(const Weights& W, bool directed, bool unweighted) {
   for (std::int64_t i = 0; i < W.n; ++i)
     for (std::int64_t j = 0; j < W.n; ++j) {
       const double x = W.at(i, j);
-      if (x != 0 && !std::isinf(x)) g.add_edge(std::int32_t(i), std::int32_t(j), unweighted ? 1.0 : x);
+      if (x != 0 && !std::isinf(x))
+        g.add_edge(std::int32_t(i), std::int32_t(j), unweighted ? 1.0 : x);
     }
   return g;
 }
@@ -167,8 +176,10 @@ class ScopedEnv {
     ::setenv(name, value, 1);
   }
   ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
+    if (old_)
+      ::setenv(name_, old_->c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -191,8 +202,9 @@ struct Case {
   std::string str() const {
     std::ostringstream os;
     os << "V=" << V << " kind=" << dtype_name(kind) << " layout=" << layout_name(layout)
-       << (directed ? "" : " undirected") << (negative ? " negative" : "") << (unweighted ? " unweighted" : "")
-       << (paths ? " paths" : "") << " dtype=" << (dtype ? dtype_name(*dtype) : "auto") << " block=" << block
+       << (directed ? "" : " undirected") << (negative ? " negative" : "")
+       << (unweighted ? " unweighted" : "") << (paths ? " paths" : "")
+       << " dtype=" << (dtype ? dtype_name(*dtype) : "auto") << " block=" << block
        << " seed=" << seed << " backend=" << backend_name(backend);
     return os.str();
   }
@@ -244,13 +256,15 @@ void check_case(const Case& c) {
 }
 
 const Dtype kKinds[] = {Dtype::Float64, Dtype::Float32, Dtype::Int64, Dtype::Int32};
-const Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor, Layout::PaddedUnaligned, Layout::Reversed};
+const Layout kLayouts[] = {Layout::RowMajor, Layout::ColMajor, Layout::PaddedUnaligned,
+                           Layout::Reversed};
 
 TEST(Dense, EveryKindAndLayoutMatchesTheEdgeList) {
   std::uint64_t seed = 100;
   for (const std::int64_t V : {1, 2, 31, 33, 67})
     for (const Dtype kind : kKinds)
-      for (const Layout layout : kLayouts) check_case({V, kind, layout, true, false, false, false, {}, 32, ++seed});
+      for (const Layout layout : kLayouts)
+        check_case({V, kind, layout, true, false, false, false, {}, 32, ++seed});
 }
 
 TEST(Dense, UndirectedTakesTheLighterOfBothEntries) {
@@ -289,7 +303,8 @@ TEST(Dense, UnweightedCountsEdges) {
   for (const Dtype kind : kKinds)
     for (const Layout layout : {Layout::RowMajor, Layout::ColMajor}) {
       check_case({53, kind, layout, true, false, true, false, {}, 32, ++seed});
-      check_case({53, kind, layout, false, true, true, false, {}, 32, ++seed});  // negatives count 1 too
+      check_case(
+          {53, kind, layout, false, true, true, false, {}, 32, ++seed});  // negatives count 1 too
     }
 }
 
@@ -315,7 +330,8 @@ TEST(Dense, PathsMatchTheEdgeList) {
 TEST(Dense, EveryResultDtype) {
   std::uint64_t seed = 600;
   for (const Dtype t : kKinds)
-    for (const Dtype kind : kKinds) check_case({71, kind, Layout::ColMajor, true, false, false, false, t, 32, ++seed * 2});
+    for (const Dtype kind : kKinds)
+      check_case({71, kind, Layout::ColMajor, true, false, false, false, t, 32, ++seed * 2});
 }
 
 TEST(Dense, LargerThanOneParallelChunk) {
@@ -331,8 +347,10 @@ TEST(Dense, GpuBackendsMatchTheEdgeList) {
     if (b.name == "cpu" || b.name == "mpi" || !b.usable) continue;
     const Backend backend = parse_backend(b.name);
     for (const Dtype kind : kKinds) {
-      check_case({131, kind, Layout::ColMajor, true, false, false, false, Dtype::Float32, 0, ++seed * 2, backend});
-      check_case({131, kind, Layout::RowMajor, false, false, false, true, Dtype::Int32, 0, ++seed * 2, backend});
+      check_case({131, kind, Layout::ColMajor, true, false, false, false, Dtype::Float32, 0,
+                  ++seed * 2, backend});
+      check_case({131, kind, Layout::RowMajor, false, false, false, true, Dtype::Int32, 0,
+                  ++seed * 2, backend});
     }
     ++ran;
   }
@@ -344,7 +362,8 @@ TEST(Dense, BuildMatrixPadsLikeTheEdgeList) {
   for (const Dtype kind : kKinds)
     for (const Dtype t : kKinds)
       for (const bool directed : {true, false}) {
-        SCOPED_TRACE(std::string(dtype_name(kind)) + " -> " + dtype_name(t) + (directed ? "" : " undirected"));
+        SCOPED_TRACE(std::string(dtype_name(kind)) + " -> " + dtype_name(t) +
+                     (directed ? "" : " undirected"));
         const Weights W = random_weights(45, 0.2, true, true, !is_integer(kind), ++seed);
         DenseBuffer buf(45, kind, Layout::PaddedUnaligned);
         const Graph dense = dense_graph(W, buf, directed, false);
@@ -422,7 +441,6 @@ TEST(Dense, EdgeListGraphsAreUnchanged) {
   EXPECT_FALSE(same.integer_weights);
 }
 
-
 // The graph writers read edge arrays; a dense graph has none and is written through its edge list.
 TEST(Dense, GraphWritersWriteTheMatrixEdges) {
   test::TempDir dir;
@@ -432,15 +450,18 @@ TEST(Dense, GraphWritersWriteTheMatrixEdges) {
   const Result want = solve(edge_list(W, true, false));
   for (const char* name : {"g.bin", "g.txt"}) {
     const std::string path = dir / name;
-    if (std::string(name) == "g.bin") write_graph_nthu(path, dense);
-    else write_graph_edgelist(path, dense);
+    if (std::string(name) == "g.bin")
+      write_graph_nthu(path, dense);
+    else
+      write_graph_edgelist(path, dense);
     ReadOptions ro;
     const Graph back = read_graph(path, ro);
     EXPECT_EQ(back.num_edges(), edge_list(W, true, false).num_edges()) << name;
     const Result got = solve(back);
     for (std::int64_t i = 0; i < W.n; ++i)
       for (std::int64_t j = 0; j < W.n; ++j)
-        ASSERT_EQ(got.dist.at<std::int32_t>(i, j), want.dist.at<std::int32_t>(i, j)) << name << " " << i << "," << j;
+        ASSERT_EQ(got.dist.at<std::int32_t>(i, j), want.dist.at<std::int32_t>(i, j))
+            << name << " " << i << "," << j;
   }
 }
 
@@ -453,7 +474,8 @@ TEST(Dense, RowStripesAndTiledLayoutsMatchTheWholeMatrix) {
   for (const Dtype kind : kKinds)
     for (const Layout layout : kLayouts)
       for (const bool directed : {true, false}) {
-        SCOPED_TRACE(std::string(dtype_name(kind)) + " " + layout_name(layout) + (directed ? "" : " undirected"));
+        SCOPED_TRACE(std::string(dtype_name(kind)) + " " + layout_name(layout) +
+                     (directed ? "" : " undirected"));
         const std::int64_t n = 77, n_pad = 96;
         const Weights W = random_weights(n, 0.2, true, false, !is_integer(kind), ++seed);
         DenseBuffer buf(n, kind, layout);
@@ -462,14 +484,17 @@ TEST(Dense, RowStripesAndTiledLayoutsMatchTheWholeMatrix) {
         // Identity map, stripes of 7 rows (the last one short), padding rows and columns included.
         std::vector<std::int32_t> out(std::size_t(n_pad * n_pad), -5);
         for (std::int64_t r0 = 0; r0 < n_pad; r0 += 7)
-          detail::fill_dense_rows<std::int32_t>(dense, unreachable<std::int32_t>(), r0, std::min<std::int64_t>(7, n_pad - r0),
-                                                {}, n_pad, {}, out.data() + r0 * n_pad, n_pad);
+          detail::fill_dense_rows<std::int32_t>(dense, unreachable<std::int32_t>(), r0,
+                                                std::min<std::int64_t>(7, n_pad - r0), {}, n_pad,
+                                                {}, out.data() + r0 * n_pad, n_pad);
         EXPECT_EQ(std::memcmp(out.data(), whole.raw(), out.size() * 4), 0) << "stripes differ";
-        // Tiles of 16 in a 2 x 3 block-cyclic grid: worker (1, 2) holds tiles I = 1, 3, 5 and J = 2, 5.
+        // Tiles of 16 in a 2 x 3 block-cyclic grid: worker (1, 2) holds tiles I = 1, 3, 5 and J =
+        // 2, 5.
         const detail::TileMap rows_of{16, 2, 1}, cols_of{16, 3, 2};
         const std::int64_t lr = 3 * 16, lc = 2 * 16, ld = lc + 5;
         std::vector<std::int32_t> local(std::size_t(lr * ld), -5);
-        detail::fill_dense_rows<std::int32_t>(dense, unreachable<std::int32_t>(), 0, lr, rows_of, lc, cols_of, local.data(), ld);
+        detail::fill_dense_rows<std::int32_t>(dense, unreachable<std::int32_t>(), 0, lr, rows_of,
+                                              lc, cols_of, local.data(), ld);
         for (std::int64_t r = 0; r < lr; ++r)
           for (std::int64_t c = 0; c < ld; ++c) {
             const std::int32_t want = c < lc ? whole.at<std::int32_t>(rows_of(r), cols_of(c)) : -5;
@@ -477,11 +502,14 @@ TEST(Dense, RowStripesAndTiledLayoutsMatchTheWholeMatrix) {
           }
         // int16 capped at 16383 (the packed matrix of int16x2 mode): 2 * 64 columns for 96 rows.
         std::vector<std::int16_t> s16(std::size_t(n_pad * 128), -5);
-        detail::fill_dense_rows<std::int16_t>(dense, std::int16_t(16383), 0, n_pad, {}, 128, {}, s16.data(), 128);
+        detail::fill_dense_rows<std::int16_t>(dense, std::int16_t(16383), 0, n_pad, {}, 128, {},
+                                              s16.data(), 128);
         for (std::int64_t i = 0; i < n_pad; ++i)
           for (std::int64_t j = 0; j < 128; ++j) {
-            const std::int32_t w = j < n_pad ? whole.at<std::int32_t>(i, j) : (i == j ? 0 : unreachable<std::int32_t>());
-            ASSERT_EQ(s16[std::size_t(i * 128 + j)], std::min(w, 16383)) << "int16 (" << i << "," << j << ")";
+            const std::int32_t w = j < n_pad ? whole.at<std::int32_t>(i, j)
+                                             : (i == j ? 0 : unreachable<std::int32_t>());
+            ASSERT_EQ(s16[std::size_t(i * 128 + j)], std::min(w, 16383))
+                << "int16 (" << i << "," << j << ")";
           }
       }
 }
@@ -502,14 +530,13 @@ TEST(Dense, HugeSelfLoopOfOneVertexIsIgnored) {
 
 // ---- the cuda backend on dense views (skip without a GPU) ---------------------------------------
 
-
 struct CudaCase {
   std::int64_t V;
   Dtype kind;
   Layout layout;
   bool directed = true;
   double density = 0.15;
-  int wmax = 9;             ///< weights 1..wmax (integers) or halves up to wmax (float kinds, odd seeds)
+  int wmax = 9;  ///< weights 1..wmax (integers) or halves up to wmax (float kinds, odd seeds)
   std::uint64_t seed = 1;
   std::int64_t no_in_edge = -1;  ///< a vertex whose column is emptied (no in-edge), or -1
   Backend backend = Backend::Cuda;
@@ -517,8 +544,9 @@ struct CudaCase {
 
   std::string str() const {
     std::ostringstream os;
-    os << "V=" << V << " kind=" << dtype_name(kind) << " layout=" << layout_name(layout) << (directed ? "" : " undirected")
-       << " density=" << density << " wmax=" << wmax << " seed=" << seed << " backend=" << backend_name(backend);
+    os << "V=" << V << " kind=" << dtype_name(kind) << " layout=" << layout_name(layout)
+       << (directed ? "" : " undirected") << " density=" << density << " wmax=" << wmax
+       << " seed=" << seed << " backend=" << backend_name(backend);
     if (no_in_edge >= 0) os << " no_in_edge=" << no_in_edge;
     if (gpus) os << " gpus=" << gpus;
     return os.str();
@@ -537,8 +565,10 @@ Weights cuda_weights(const CudaCase& c, bool integer) {
   for (std::int64_t i = 0; i < c.V; ++i)
     for (std::int64_t j = 0; j < c.V; ++j) {
       double& x = W.w[std::size_t(i * c.V + j)];
-      if (u(rng) < c.density) x = integer ? wi(rng) : half(rng) / 2.0;
-      else if (!is_integer(c.kind) && u(rng) < 0.5) x = kInf;
+      if (u(rng) < c.density)
+        x = integer ? wi(rng) : half(rng) / 2.0;
+      else if (!is_integer(c.kind) && u(rng) < 0.5)
+        x = kInf;
     }
   if (c.V > 1 && W.at(0, 1) == 0) W.w[1] = 3;  // never edgeless
   if (c.no_in_edge >= 0)
@@ -561,9 +591,11 @@ void check_cuda_case(const CudaCase& c) {
   for (int d = 0; d < c.gpus; ++d) o.devices.push_back(d);
   const Result got = solve(dense, o);
   EXPECT_EQ(got.backend, backend_name(c.backend));
-  EXPECT_FALSE(mentions_copy(got)) << "the " << got.backend << " backend copied the dense input into an edge list";
+  EXPECT_FALSE(mentions_copy(got))
+      << "the " << got.backend << " backend copied the dense input into an edge list";
   const Result edges = solve(dense.edges_from_dense(), o);
-  EXPECT_EQ(test::compare(got.dist, edges.dist), "") << got.backend << " (dense) vs " << got.backend << " (edge list)";
+  EXPECT_EQ(test::compare(got.dist, edges.dist), "")
+      << got.backend << " (dense) vs " << got.backend << " (edge list)";
   o.backend = Backend::Cpu;
   o.devices.clear();
   const Result cpu = solve(dense, o);
@@ -580,9 +612,11 @@ TEST(Dense, CudaBuildsFromTheViewAtOddSizes) {
   for (const std::int64_t V : {1, 2, 63, 65, 129, 1000})
     for (const Dtype kind : kKinds)
       for (const Layout layout : kLayouts)
-        for (const bool directed : {true, false}) check_cuda_case({V, kind, layout, directed, 0.15, 9, ++seed});
+        for (const bool directed : {true, false})
+          check_cuda_case({V, kind, layout, directed, 0.15, 9, ++seed});
   for (const Dtype kind : kKinds)  // a large odd size: several upload stripes, a short last one
-    check_cuda_case({5003, kind, kind == Dtype::Int32 ? Layout::RowMajor : Layout::ColMajor, true, 0.02, 50, ++seed});
+    check_cuda_case({5003, kind, kind == Dtype::Int32 ? Layout::RowMajor : Layout::ColMajor, true,
+                     0.02, 50, ++seed});
   check_cuda_case({5003, Dtype::Float32, Layout::PaddedUnaligned, false, 0.01, 50, ++seed});
   check_cuda_case({5003, Dtype::Int64, Layout::Reversed, true, 0.01, 50, ++seed});
 }
@@ -618,9 +652,12 @@ TEST(Dense, CudaInt16ModeForcedOnSmallViews) {
   for (const std::int64_t V : {2, 63, 65, 129, 1000})
     for (const Dtype kind : kKinds)
       for (const Layout layout : {Layout::RowMajor, Layout::Reversed}) {
-        check_cuda_case({V, kind, layout, true, 0.3, 9, seed += 2});       // all reachable: stays int16x2
-        check_cuda_case({V, kind, layout, false, 0.01, 9, seed += 2});     // unreachable pairs: falls back
-        check_cuda_case({V, kind, layout, true, 0.3, 100000, seed += 2});  // distances >= 2^14-1: falls back
+        check_cuda_case(
+            {V, kind, layout, true, 0.3, 9, seed += 2});  // all reachable: stays int16x2
+        check_cuda_case(
+            {V, kind, layout, false, 0.01, 9, seed += 2});  // unreachable pairs: falls back
+        check_cuda_case(
+            {V, kind, layout, true, 0.3, 100000, seed += 2});  // distances >= 2^14-1: falls back
       }
 }
 
@@ -658,10 +695,13 @@ TEST(Dense, MultiGpuBuildsFromTheView) {
     for (const std::int64_t V : {1, 2, 63, 129, 300, 1000})
       for (const Dtype kind : kKinds) {
         ++turn;
-        check_cuda_case({V, kind, layouts[turn % 3], turn % 2 == 0, 0.15, 9, ++seed, -1, Backend::MultiGpu, gpus});
+        check_cuda_case({V, kind, layouts[turn % 3], turn % 2 == 0, 0.15, 9, ++seed, -1,
+                         Backend::MultiGpu, gpus});
       }
-    check_cuda_case({2051, Dtype::Float64, Layout::ColMajor, true, 0.02, 100000, 2500, -1, Backend::MultiGpu, gpus});
-    check_cuda_case({2051, Dtype::Int32, Layout::PaddedUnaligned, false, 0.02, 50, 2502, -1, Backend::MultiGpu, gpus});
+    check_cuda_case({2051, Dtype::Float64, Layout::ColMajor, true, 0.02, 100000, 2500, -1,
+                     Backend::MultiGpu, gpus});
+    check_cuda_case({2051, Dtype::Int32, Layout::PaddedUnaligned, false, 0.02, 50, 2502, -1,
+                     Backend::MultiGpu, gpus});
   }
 }
 

@@ -44,7 +44,8 @@ TEST(FloatBound, SumsThatCouldOverflowToInfAreRefused) {
   EXPECT_NE(f32.find("float32"), std::string::npos) << f32;
   EXPECT_NE(f32.find("--type float64"), std::string::npos) << f32;
   EXPECT_NE(refusal(5, 1e38, Dtype::Float32), "") << "4e38 > float32 max";
-  EXPECT_NE(refusal(std::int64_t{1} << 31, 1e300, Dtype::Float64), "") << "the product itself overflows";
+  EXPECT_NE(refusal(std::int64_t{1} << 31, 1e300, Dtype::Float64), "")
+      << "the product itself overflows";
   EXPECT_NE(refusal(2, std::numeric_limits<double>::max(), Dtype::Float64), "");
 }
 

@@ -14,7 +14,8 @@ namespace apsp {
 namespace {
 
 bool same_graph(const Graph& a, const Graph& b) {
-  return a.num_vertices == b.num_vertices && a.src == b.src && a.dst == b.dst && a.weight == b.weight;
+  return a.num_vertices == b.num_vertices && a.src == b.src && a.dst == b.dst &&
+         a.weight == b.weight;
 }
 
 void expect_weights_in(const Graph& g, double lo, double hi) {
@@ -37,7 +38,8 @@ void expect_ids_in_range(const Graph& g) {
 
 std::size_t distinct_pairs(const Graph& g) {
   std::unordered_set<std::uint64_t> s;
-  for (std::size_t e = 0; e < g.num_edges(); ++e) s.insert(std::uint64_t(g.src[e]) << 32 | std::uint32_t(g.dst[e]));
+  for (std::size_t e = 0; e < g.num_edges(); ++e)
+    s.insert(std::uint64_t(g.src[e]) << 32 | std::uint32_t(g.dst[e]));
   return s.size();
 }
 
@@ -58,7 +60,8 @@ TEST(Generate, UniformGivesDistinctPairsWithoutSelfLoops) {
     EXPECT_TRUE(g.directed);
     ASSERT_EQ(g.num_edges(), std::size_t(E)) << "V " << V << " seed " << seed;
     expect_ids_in_range(g);
-    for (std::size_t e = 0; e < g.num_edges(); ++e) ASSERT_NE(g.src[e], g.dst[e]) << "self loop, seed " << seed;
+    for (std::size_t e = 0; e < g.num_edges(); ++e)
+      ASSERT_NE(g.src[e], g.dst[e]) << "self loop, seed " << seed;
     EXPECT_EQ(distinct_pairs(g), std::size_t(E)) << "repeated pair, V " << V << " seed " << seed;
   }
 }
@@ -87,7 +90,8 @@ TEST(Generate, UniformRefusesImpossibleRequests) {
   EXPECT_THROW(generate_uniform(0, 0, 0, 1, 1), UsageError);
   EXPECT_THROW(generate_uniform(10, -1, 0, 1, 1), UsageError);
   EXPECT_THROW(generate_uniform(10, 5, 3, 2, 1), UsageError);  // empty weight range
-  EXPECT_THROW(generate_uniform(std::int64_t{1} << 32, 5, 0, 1, 1), UsageError);  // ids beyond int32
+  EXPECT_THROW(generate_uniform(std::int64_t{1} << 32, 5, 0, 1, 1),
+               UsageError);  // ids beyond int32
 }
 
 TEST(Generate, RmatIsDeterministicAndSkewed) {
@@ -129,7 +133,8 @@ TEST(Generate, GridShapeAndDeterminism) {
     const int du = std::abs(g.src[e] - g.dst[e]);
     ASSERT_TRUE(du == 1 || du == 5) << g.src[e] << " -> " << g.dst[e];
     if (du == 1) {
-      ASSERT_EQ(std::min(g.src[e], g.dst[e]) / 5, std::max(g.src[e], g.dst[e]) / 5) << "wraps a row";
+      ASSERT_EQ(std::min(g.src[e], g.dst[e]) / 5, std::max(g.src[e], g.dst[e]) / 5)
+          << "wraps a row";
     }
   }
   EXPECT_TRUE(same_graph(g, generate_grid(4, 5, 2, 9, 1)));
@@ -160,7 +165,8 @@ TEST(Generate, SameGraphOnEveryMachine) {
   // count (the generators use no std:: distributions). A deliberate change of a generator
   // updates these values and says so in its commit.
   EXPECT_EQ(fingerprint(generate_uniform(100, 1000, 0, 100, 1)), 0x519c8fa936bfd29dull);
-  EXPECT_EQ(fingerprint(generate_uniform(40, 1500, -5, 5, 2)), 0xd1c33fe58ecfb371ull);  // dense: complement path
+  EXPECT_EQ(fingerprint(generate_uniform(40, 1500, -5, 5, 2)),
+            0xd1c33fe58ecfb371ull);  // dense: complement path
   EXPECT_EQ(fingerprint(generate_rmat(10, 5000, 1, 1000, 3)), 0x612822d675783805ull);
   EXPECT_EQ(fingerprint(generate_grid(7, 9, 0, 9, 4)), 0x737381092312dc1eull);
 }

@@ -60,7 +60,9 @@ TEST(HipBackend, UnusableIsRefusedNamingIt) {
 
 TEST(HipBackend, EqualsCpu) {
   const BackendInfo b = hip_info();
-  if (!b.usable) GTEST_SKIP() << "no usable AMD GPU (hip: " << b.detail << "); the hip backend was compiled only";
+  if (!b.usable)
+    GTEST_SKIP() << "no usable AMD GPU (hip: " << b.detail
+                 << "); the hip backend was compiled only";
   for (const Dtype t : {Dtype::Int32, Dtype::Float32}) {
     for (const std::int64_t V : {1, 127, 128, 129, 300, 1000}) {
       test::RandomGraphSpec spec;
@@ -81,7 +83,8 @@ TEST(HipBackend, EqualsCpu) {
       for (std::int64_t i = 0; i < V && bad < 5; ++i)
         if (std::memcmp(row_of(got.dist, i), row_of(want.dist, i), bytes) != 0) {
           ++bad;
-          ADD_FAILURE() << dtype_name(t) << " V=" << V << " seed=" << spec.seed << ": row " << i << " differs";
+          ADD_FAILURE() << dtype_name(t) << " V=" << V << " seed=" << spec.seed << ": row " << i
+                        << " differs";
         }
     }
   }

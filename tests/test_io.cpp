@@ -30,9 +30,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const std::string& path, const std::string& s) { test::write_bytes(path, s.data(), s.size()); }
+void write_text(const std::string& path, const std::string& s) {
+  test::write_bytes(path, s.data(), s.size());
+}
 
-struct Edge { std::int32_t u, v, w; };
+struct Edge {
+  std::int32_t u, v, w;
+};
 
 /// An NTHU binary graph file: header (V, E as given, which may lie) + the edges.
 std::vector<char> nthu_bytes(std::int32_t V, std::int32_t E, const std::vector<Edge>& edges) {
@@ -43,19 +47,22 @@ std::vector<char> nthu_bytes(std::int32_t V, std::int32_t E, const std::vector<E
   return b;
 }
 
-void write_nthu(const std::string& path, std::int32_t V, std::int32_t E, const std::vector<Edge>& edges) {
+void write_nthu(const std::string& path, std::int32_t V, std::int32_t E,
+                const std::vector<Edge>& edges) {
   const auto b = nthu_bytes(V, E, edges);
   test::write_bytes(path, b.data(), b.size());
 }
 
 /// Reads `path` expecting an InputError whose one-line message names the file and `where`.
-std::string expect_input_error(const std::string& path, const std::string& where, const ReadOptions& o = {}) {
+std::string expect_input_error(const std::string& path, const std::string& where,
+                               const ReadOptions& o = {}) {
   try {
     (void)read_graph(path, o);
   } catch (const InputError& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find(path), std::string::npos) << "message does not name the file: " << msg;
-    EXPECT_NE(msg.find(where), std::string::npos) << "message does not say '" << where << "': " << msg;
+    EXPECT_NE(msg.find(where), std::string::npos)
+        << "message does not say '" << where << "': " << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << "message is not one line: " << msg;
     EXPECT_EQ(e.exit_code(), 3);
     return msg;
@@ -101,7 +108,8 @@ void expect_same_graph(const Graph& got, const Graph& want) {
 
 /// A padded rows x cols matrix (stride > cols, extra rows) with distinct values and sentinels, so
 /// a writer that ignores the stride or the logical shape gets caught.
-template <class T> Matrix padded_matrix(std::int64_t rows, std::int64_t cols) {
+template <class T>
+Matrix padded_matrix(std::int64_t rows, std::int64_t cols) {
   Matrix m(rows, cols, cols + 5, rows + 3, DtypeOf<T>::value);
   for (std::int64_t i = 0; i < rows + 3; ++i)
     for (std::int64_t j = 0; j < cols + 5; ++j) m.at<T>(i, j) = T(-7);  // padding garbage
@@ -111,7 +119,8 @@ template <class T> Matrix padded_matrix(std::int64_t rows, std::int64_t cols) {
   return m;
 }
 
-template <class T> void expect_same_values(const Matrix& got, const Matrix& want) {
+template <class T>
+void expect_same_values(const Matrix& got, const Matrix& want) {
   ASSERT_EQ(got.rows(), want.rows());
   ASSERT_EQ(got.cols(), want.cols());
   for (std::int64_t i = 0; i < want.rows(); ++i)
@@ -119,14 +128,16 @@ template <class T> void expect_same_values(const Matrix& got, const Matrix& want
       ASSERT_EQ(got.at<T>(i, j), want.at<T>(i, j)) << "(" << i << "," << j << ")";
 }
 
-// ---- format names and detection ------------------------------------------------------------------
+// ---- format names and detection -----------------------------------------------------------------
 
 TEST(IoFormat, DetectsInputFormatByExtension) {
   EXPECT_EQ(input_format_for("a/b/graph.gr"), InputFormat::Dimacs);
   EXPECT_EQ(input_format_for("x.mtx"), InputFormat::MatrixMarket);
   EXPECT_EQ(input_format_for("X.MTX"), InputFormat::MatrixMarket);
-  for (const char* p : {"e.txt", "e.csv", "e.tsv", "e.el"}) EXPECT_EQ(input_format_for(p), InputFormat::EdgeList) << p;
-  for (const char* p : {"c01.1", "in.bin", "input", "dir.gr/file"}) EXPECT_EQ(input_format_for(p), InputFormat::Nthu) << p;
+  for (const char* p : {"e.txt", "e.csv", "e.tsv", "e.el"})
+    EXPECT_EQ(input_format_for(p), InputFormat::EdgeList) << p;
+  for (const char* p : {"c01.1", "in.bin", "input", "dir.gr/file"})
+    EXPECT_EQ(input_format_for(p), InputFormat::Nthu) << p;
 }
 
 TEST(IoFormat, DetectsOutputFormatByExtension) {
@@ -160,7 +171,7 @@ TEST(IoFormat, ExplicitFormatOverridesExtension) {
   EXPECT_EQ(g.num_edges(), 2u);
 }
 
-// ---- graph round trips ----------------------------------------------------------------------------
+// ---- graph round trips --------------------------------------------------------------------------
 
 TEST(IoRoundTrip, NthuGraph) {
   test::TempDir dir;
@@ -185,7 +196,8 @@ TEST(IoRoundTrip, NthuGraph) {
 TEST(IoRoundTrip, NthuGraphNegativeWeightsAndSelfLoops) {
   test::TempDir dir;
   const std::string p = dir / "g";
-  write_nthu(p, 4, 4, {{0, 1, -5}, {1, 1, 3}, {3, 0, std::numeric_limits<std::int32_t>::min()}, {0, 1, 2}});
+  write_nthu(p, 4, 4,
+             {{0, 1, -5}, {1, 1, 3}, {3, 0, std::numeric_limits<std::int32_t>::min()}, {0, 1, 2}});
   const Graph g = read_graph(p);
   EXPECT_EQ(g.num_vertices, 4);
   ASSERT_EQ(g.num_edges(), 4u);
@@ -212,9 +224,12 @@ TEST(IoRoundTrip, NthuUndirectedGraphIsWrittenBothWays) {
   write_graph_nthu(p, g);
   const Graph r = read_graph(p);
   ASSERT_EQ(r.num_edges(), 3u);
-  EXPECT_EQ(r.src[0], 0); EXPECT_EQ(r.dst[0], 1);
-  EXPECT_EQ(r.src[1], 1); EXPECT_EQ(r.dst[1], 0);
-  EXPECT_EQ(r.src[2], 2); EXPECT_EQ(r.dst[2], 2);
+  EXPECT_EQ(r.src[0], 0);
+  EXPECT_EQ(r.dst[0], 1);
+  EXPECT_EQ(r.src[1], 1);
+  EXPECT_EQ(r.dst[1], 0);
+  EXPECT_EQ(r.src[2], 2);
+  EXPECT_EQ(r.dst[2], 2);
   ReadOptions o;
   o.undirected = true;
   EXPECT_FALSE(read_graph(p, o).directed);
@@ -252,7 +267,7 @@ TEST(IoRoundTrip, EdgeListIntegerAndRealWeights) {
   expect_same_graph(r, h);  // shortest round-trip formatting: exact
 }
 
-// ---- the text graph formats ------------------------------------------------------------------------
+// ---- the text graph formats ---------------------------------------------------------------------
 
 TEST(IoText, EdgeListCommentsBlankLinesCrlfCommasTabs) {
   test::TempDir dir;
@@ -263,16 +278,17 @@ TEST(IoText, EdgeListCommentsBlankLinesCrlfCommasTabs) {
              "\r\n"
              "0 1 5\r\n"
              "1,2,7\r\n"
-             "  2\t3  \r\n"           // no weight: 1
+             "  2\t3  \r\n"  // no weight: 1
              "3 0 2 # trailing comment\r\n"
-             "0 1 4\r\n"              // duplicate: kept
-             "2 2 9\r\n"              // self loop: kept
+             "0 1 4\r\n"  // duplicate: kept
+             "2 2 9\r\n"  // self loop: kept
              "   \r\n"
-             "4 0 +6");               // no final newline, explicit plus sign
+             "4 0 +6");  // no final newline, explicit plus sign
   const Graph g = read_graph(p);
   EXPECT_EQ(g.num_vertices, 5);
   ASSERT_EQ(g.num_edges(), 7u);
-  const std::vector<Edge> want{{0, 1, 5}, {1, 2, 7}, {2, 3, 1}, {3, 0, 2}, {0, 1, 4}, {2, 2, 9}, {4, 0, 6}};
+  const std::vector<Edge> want{{0, 1, 5}, {1, 2, 7}, {2, 3, 1}, {3, 0, 2},
+                               {0, 1, 4}, {2, 2, 9}, {4, 0, 6}};
   for (std::size_t e = 0; e < want.size(); ++e) {
     EXPECT_EQ(g.src[e], want[e].u) << e;
     EXPECT_EQ(g.dst[e], want[e].v) << e;
@@ -289,7 +305,8 @@ TEST(IoText, EdgeListLargeParallelParseKeepsOrderAndLineNumbers) {
   std::string s = "# big\n";
   const int n = 200000;
   for (int i = 0; i < n; ++i) {
-    s += std::to_string(i) + " " + std::to_string((i * 7919) % n) + " " + std::to_string(i % 1000) + "\n";
+    s += std::to_string(i) + " " + std::to_string((i * 7919) % n) + " " + std::to_string(i % 1000) +
+         "\n";
     if (i % 1000 == 0) s += "\n# comment\n";
   }
   write_text(p, s);
@@ -326,10 +343,15 @@ TEST(IoText, DimacsWithCommentsBlankLinesCrlf) {
   const Graph g = read_graph(p);
   EXPECT_EQ(g.num_vertices, 4);
   ASSERT_EQ(g.num_edges(), 5u);
-  EXPECT_EQ(g.src[0], 0); EXPECT_EQ(g.dst[0], 1); EXPECT_EQ(g.weight[0], 10);
-  EXPECT_EQ(g.src[1], 1); EXPECT_EQ(g.dst[1], 2); EXPECT_EQ(g.weight[1], -4);
+  EXPECT_EQ(g.src[0], 0);
+  EXPECT_EQ(g.dst[0], 1);
+  EXPECT_EQ(g.weight[0], 10);
+  EXPECT_EQ(g.src[1], 1);
+  EXPECT_EQ(g.dst[1], 2);
+  EXPECT_EQ(g.weight[1], -4);
   EXPECT_EQ(g.weight[2], 2);
-  EXPECT_EQ(g.src[3], 3); EXPECT_EQ(g.dst[3], 0);
+  EXPECT_EQ(g.src[3], 3);
+  EXPECT_EQ(g.dst[3], 0);
   EXPECT_EQ(g.weight[4], 3);
   EXPECT_TRUE(g.integer_weights);
   EXPECT_TRUE(g.directed);
@@ -360,7 +382,9 @@ TEST(IoText, MatrixMarketGeneralIntegerRealPatternSymmetric) {
   EXPECT_TRUE(g.directed);
   EXPECT_TRUE(g.integer_weights);
   ASSERT_EQ(g.num_edges(), 3u);
-  EXPECT_EQ(g.src[1], 1); EXPECT_EQ(g.dst[1], 2); EXPECT_EQ(g.weight[1], -1);
+  EXPECT_EQ(g.src[1], 1);
+  EXPECT_EQ(g.dst[1], 2);
+  EXPECT_EQ(g.weight[1], -1);
 
   write_text(p, "%%MatrixMarket matrix coordinate real general\r\n2 2 1\r\n1 2 0.25\r\n");
   g = read_graph(p);
@@ -372,8 +396,12 @@ TEST(IoText, MatrixMarketGeneralIntegerRealPatternSymmetric) {
   g = read_graph(p);
   EXPECT_FALSE(g.directed) << "symmetric = both directions";
   ASSERT_EQ(g.num_edges(), 2u);
-  EXPECT_EQ(g.src[0], 1); EXPECT_EQ(g.dst[0], 0); EXPECT_EQ(g.weight[0], 1);
-  EXPECT_EQ(g.src[1], 3); EXPECT_EQ(g.dst[1], 2); EXPECT_EQ(g.weight[1], 1);
+  EXPECT_EQ(g.src[0], 1);
+  EXPECT_EQ(g.dst[0], 0);
+  EXPECT_EQ(g.weight[0], 1);
+  EXPECT_EQ(g.src[1], 3);
+  EXPECT_EQ(g.dst[1], 2);
+  EXPECT_EQ(g.weight[1], 1);
 
   write_text(p, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n");
   expect_input_error(p, "line 1");
@@ -381,7 +409,7 @@ TEST(IoText, MatrixMarketGeneralIntegerRealPatternSymmetric) {
   expect_input_error(p, "line 2");  // not square
 }
 
-// ---- matrix writers ---------------------------------------------------------------------------------
+// ---- matrix writers -----------------------------------------------------------------------------
 
 TEST(IoMatrix, NthuInt32PaddedAndUnpadded) {
   test::TempDir dir;
@@ -448,7 +476,8 @@ TEST(IoMatrix, NthuRefusesValuesItCannotHoldAndLeavesNoFile) {
       EXPECT_NE(msg.find(p), std::string::npos) << msg;
       EXPECT_NE(msg.find("d(2,1)"), std::string::npos) << msg;
     }
-    EXPECT_EQ(std::string(test::read_bytes(p).data(), 15), "previous result") << what << ": old output clobbered";
+    EXPECT_EQ(std::string(test::read_bytes(p).data(), 15), "previous result")
+        << what << ": old output clobbered";
     EXPECT_TRUE(stray_files(dir, {"d.out"}).empty()) << what << ": temp file left behind";
   };
   Matrix m64 = padded_matrix<std::int64_t>(4, 4);
@@ -468,7 +497,8 @@ TEST(IoMatrix, NthuRefusesValuesItCannotHoldAndLeavesNoFile) {
   refused(md, "too large");
 }
 
-template <class T> void npy_round_trip(const char* descr) {
+template <class T>
+void npy_round_trip(const char* descr) {
   test::TempDir dir;
   const Matrix m = padded_matrix<T>(9, 9);
   const std::string p = dir / "d.npy";
@@ -478,10 +508,15 @@ template <class T> void npy_round_trip(const char* descr) {
   EXPECT_EQ(std::string(b.data(), 6), "\x93NUMPY");
   EXPECT_EQ(b[6], 1);
   EXPECT_EQ(b[7], 0);
-  const std::size_t hlen = std::size_t(static_cast<unsigned char>(b[8])) | std::size_t(static_cast<unsigned char>(b[9])) << 8;
+  const std::size_t hlen = std::size_t(static_cast<unsigned char>(b[8])) |
+                           std::size_t(static_cast<unsigned char>(b[9])) << 8;
   EXPECT_EQ((10 + hlen) % 64, 0u) << "data must start 64-byte aligned";
   const std::string header(b.data() + 10, hlen);
-  EXPECT_EQ(header.rfind(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (9, 9), }", 0), 0u) << header;
+  EXPECT_EQ(
+      header.rfind(
+          std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (9, 9), }", 0),
+      0u)
+      << header;
   EXPECT_EQ(header.back(), '\n');
   EXPECT_EQ(b.size(), 10 + hlen + 81 * sizeof(T)) << "only the logical 9x9 block is written";
   const Matrix r = read_matrix(p);
@@ -522,7 +557,8 @@ TEST(IoMatrix, NpyLoadsInNumpyWithMmap) {
   const char* script =
       "import sys, numpy as np\n"
       "a = np.load(sys.argv[1], mmap_mode='r')\n"
-      "print(a.dtype.str, a.shape, a.flags['C_CONTIGUOUS'], int(a[2, 3]) if a.dtype.kind == 'i' else float(a[2, 3]), "
+      "print(a.dtype.str, a.shape, a.flags['C_CONTIGUOUS'], int(a[2, 3]) if a.dtype.kind == 'i' "
+      "else float(a[2, 3]), "
       "int(a[0, 3]) if a.dtype.kind == 'i' else float(a[0, 3]))\n";
   const std::pair<Dtype, std::string> cases[] = {
       {Dtype::Int32, "<i4 (6, 6) True 1953 1073741823"},
@@ -827,7 +863,9 @@ TEST(IoBadInput, RandomlyCorruptedFilesNeverCrash) {
   write_graph_nthu(dir / "v.bin", g);
   write_graph_edgelist(dir / "v.txt", g);
   write_text(dir / "v.gr", "c x\np sp 4 3\na 1 2 5\na 2 3 -1\na 4 1 7\n");
-  write_text(dir / "v.mtx", "%%MatrixMarket matrix coordinate integer general\n% c\n4 4 3\n1 2 5\n2 3 -1\n4 1 7\n");
+  write_text(
+      dir / "v.mtx",
+      "%%MatrixMarket matrix coordinate integer general\n% c\n4 4 3\n1 2 5\n2 3 -1\n4 1 7\n");
   std::uint64_t state = 12345;  // fixed seed: a failure is reproducible
   auto rnd = [&state](std::uint64_t n) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
@@ -844,9 +882,15 @@ TEST(IoBadInput, RandomlyCorruptedFilesNeverCrash) {
       for (int k = 0; k < edits && !b.empty(); ++k) {
         const std::size_t at = rnd(b.size());
         switch (rnd(3)) {
-          case 0: b[at] = char(rnd(2) ? alphabet[rnd(sizeof alphabet - 1)] : char(rnd(256))); break;
-          case 1: b.insert(b.begin() + std::ptrdiff_t(at), alphabet[rnd(sizeof alphabet - 1)]); break;
-          default: b.resize(at); break;
+          case 0:
+            b[at] = char(rnd(2) ? alphabet[rnd(sizeof alphabet - 1)] : char(rnd(256)));
+            break;
+          case 1:
+            b.insert(b.begin() + std::ptrdiff_t(at), alphabet[rnd(sizeof alphabet - 1)]);
+            break;
+          default:
+            b.resize(at);
+            break;
         }
       }
       test::write_bytes(p, b.data(), b.size());
@@ -883,12 +927,13 @@ TEST(IoBadInput, BadMatrixFiles) {
   EXPECT_THROW(read_matrix(dir / "t.npy"), InputError);
 }
 
-
 // ---- MatrixStreamWriter: stripes in, the same bytes as write_matrix out ---------------------
 // (A mapped, multi-threaded fill of the output file was tried and measured slower than write()
 // on ext4: bench/results/2026-11-21-startup-h200.md. One path, checked here.)
-template <class T> Matrix padded_random(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
-  Matrix m(rows, cols, /*stride=*/cols + 5, /*alloc_rows=*/rows + 3, DtypeOf<T>::value, Memory::Host);
+template <class T>
+Matrix padded_random(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  Matrix m(rows, cols, /*stride=*/cols + 5, /*alloc_rows=*/rows + 3, DtypeOf<T>::value,
+           Memory::Host);
   std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
   for (std::int64_t i = 0; i < rows; ++i)
     for (std::int64_t j = 0; j < cols; ++j) {
@@ -898,16 +943,16 @@ template <class T> Matrix padded_random(std::int64_t rows, std::int64_t cols, st
   return m;
 }
 
-void stream_in_stripes(const std::string& path, const Matrix& m, OutputFormat f, const std::vector<std::int64_t>& cuts,
-                       bool prefill = false) {
+void stream_in_stripes(const std::string& path, const Matrix& m, OutputFormat f,
+                       const std::vector<std::int64_t>& cuts, bool prefill = false) {
   MatrixStreamWriter w(path, m.rows(), m.cols(), m.dtype(), f);
   EXPECT_EQ(w.dtype(), m.dtype());
   if (prefill) w.prefill();
   std::int64_t r0 = 0;
   for (std::int64_t r1 : cuts) {
     const std::size_t es = dtype_size(m.dtype());
-    w.write(r0, Matrix::view(static_cast<const char*>(m.raw()) + std::size_t(r0 * m.stride()) * es, r1 - r0, m.cols(),
-                             m.stride(), m.dtype()));
+    w.write(r0, Matrix::view(static_cast<const char*>(m.raw()) + std::size_t(r0 * m.stride()) * es,
+                             r1 - r0, m.cols(), m.stride(), m.dtype()));
     r0 = r1;
   }
   EXPECT_EQ(w.rows_written(), m.rows());
@@ -921,9 +966,15 @@ TEST(StreamWriter, MappedAndWrittenFilesMatchWriteMatrix) {
   const Matrix i32 = padded_random<std::int32_t>(rows, cols, 1);
   const Matrix f64 = padded_random<double>(rows, cols, 2);
   const Matrix i64 = padded_random<std::int64_t>(rows, cols, 3);
-  struct Case { const Matrix* m; OutputFormat f; const char* ext; };
-  const Case cases[] = {{&i32, OutputFormat::Nthu, ".bin"}, {&i32, OutputFormat::Npy, ".npy"},
-                        {&f64, OutputFormat::Npy, ".npy"},  {&i64, OutputFormat::Npy, ".npy"},
+  struct Case {
+    const Matrix* m;
+    OutputFormat f;
+    const char* ext;
+  };
+  const Case cases[] = {{&i32, OutputFormat::Nthu, ".bin"},
+                        {&i32, OutputFormat::Npy, ".npy"},
+                        {&f64, OutputFormat::Npy, ".npy"},
+                        {&i64, OutputFormat::Npy, ".npy"},
                         {&i32, OutputFormat::Text, ".txt"}};
   int k = 0;
   for (const Case& c : cases) {
@@ -937,7 +988,8 @@ TEST(StreamWriter, MappedAndWrittenFilesMatchWriteMatrix) {
   // Read back once, so the bytes compared above are also the right ones.
   const Matrix back = read_matrix(dir / "got1.npy");  // (NTHU files must be square)
   for (std::int64_t i = 0; i < rows; i += 37)
-    for (std::int64_t j = 0; j < cols; j += 11) EXPECT_EQ(back.at<std::int32_t>(i, j), i32.at<std::int32_t>(i, j));
+    for (std::int64_t j = 0; j < cols; j += 11)
+      EXPECT_EQ(back.at<std::int32_t>(i, j), i32.at<std::int32_t>(i, j));
 }
 
 TEST(StreamWriter, UncommittedWriterLeavesNoFileAndRejectsStripesOutOfOrder) {
@@ -964,7 +1016,8 @@ TEST(StreamWriter, NthuWriterOfAnInt64ResultTakesExactInt32Stripes) {
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) {
       const std::int32_t v = i32.at<std::int32_t>(i, j);
-      i64.at<std::int64_t>(i, j) = v == unreachable<std::int32_t>() ? unreachable<std::int64_t>() : v;
+      i64.at<std::int64_t>(i, j) =
+          v == unreachable<std::int32_t>() ? unreachable<std::int64_t>() : v;
     }
   const std::string want = dir / "want.bin", got = dir / "got.bin";
   write_matrix(want, i64, OutputFormat::Nthu);
@@ -982,18 +1035,22 @@ TEST(StreamWriter, NthuWriterOfAnInt64ResultTakesExactInt32Stripes) {
   EXPECT_THROW(npy.write(0, Matrix::view(i32.raw(), 1, n, i32.stride(), Dtype::Int32)), Error);
 }
 
-// ---- large writes split over threads, preallocation, replacing an old output (docs/io.md) ----------
+// ---- large writes split over threads, preallocation, replacing an old output (docs/io.md) -------
 
 /// Sets an environment variable for one scope (unset = nullptr), restoring the old value after.
 struct ScopedEnv {
   ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    if (value) ::setenv(name, value, 1);
-    else ::unsetenv(name);
+    if (value)
+      ::setenv(name, value, 1);
+    else
+      ::unsetenv(name);
   }
   ~ScopedEnv() {
-    if (had_) ::setenv(name_, old_.c_str(), 1);
-    else ::unsetenv(name_);
+    if (had_)
+      ::setenv(name_, old_.c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
   const char* name_;
   std::string old_;
@@ -1026,7 +1083,8 @@ TEST(IoParallelWrite, LargeWriteIsTheSameBytesWithAnyThreadCountOrPreallocation)
   for (const char* threads : {"0", "4", "auto"})
     for (const char* prealloc : {"0", "1", "mmap"}) {
       const bool mmap = std::string(prealloc) == "mmap";
-      const ScopedEnv t("APSP_WRITE_THREADS", threads), p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
+      const ScopedEnv t("APSP_WRITE_THREADS", threads),
+          p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
           m("APSP_WRITE_METHOD", mmap ? "mmap" : nullptr);
       const std::string path = dir / ("out" + std::to_string(k++));
       io::OutputFile f(path);
@@ -1045,13 +1103,15 @@ TEST(IoParallelWrite, LargeWriteIsTheSameBytesWithAnyThreadCountOrPreallocation)
 }
 
 TEST(IoParallelWrite, ConsecutiveWritesLandAtTheRightOffsets) {
-  // Small and large, contiguous and strided appends mixed: each one must start where the last ended.
+  // Small and large, contiguous and strided appends mixed: each one must start where the last
+  // ended.
   test::TempDir dir;
   const std::vector<char> src = pattern_bytes(std::size_t{40} << 20, 2);
   const std::size_t row = 4000, stride = 4100, rows = 3000;  // 12 MB of rows, 100 bytes apart
   for (const char* prealloc : {"0", "1", "mmap"}) {
     const bool mmap = std::string(prealloc) == "mmap";
-    const ScopedEnv t("APSP_WRITE_THREADS", "4"), p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
+    const ScopedEnv t("APSP_WRITE_THREADS", "4"),
+        p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
         m("APSP_WRITE_METHOD", mmap ? "mmap" : "write");
     std::vector<char> want;
     auto add = [&](std::size_t from, std::size_t n) {
@@ -1079,7 +1139,8 @@ TEST(IoParallelWrite, WriteAtFromSeveralThreads) {
   for (const char* method : {"write", "mmap", "prefill"}) {
     // prefill: the page cache filled (mapped) first; the first write_at callers stop it together.
     const bool pre = std::string(method) == "prefill";
-    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), m("APSP_WRITE_METHOD", pre ? "write" : method),
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"),
+        m("APSP_WRITE_METHOD", pre ? "write" : method),
         f_("APSP_WRITE_PREFILL", pre ? "mmap" : "0");
     const std::string path = dir / (std::string("at.") + method);
     io::OutputFile f(path);
@@ -1134,7 +1195,8 @@ TEST(IoParallelWrite, FifoAndDevNullAreWrittenInOrder) {
       got.insert(got.end(), buf.data(), buf.data() + in.gcount());
   });
   {
-    const ScopedEnv t("APSP_WRITE_THREADS", "4"), p("APSP_WRITE_PREALLOCATE", "1"), m("APSP_WRITE_METHOD", "mmap");
+    const ScopedEnv t("APSP_WRITE_THREADS", "4"), p("APSP_WRITE_PREALLOCATE", "1"),
+        m("APSP_WRITE_METHOD", "mmap");
     io::OutputFile f(fifo);
     EXPECT_EQ(f.write_threads(), 1);
     f.reserve(want.size());  // nothing to preallocate in a pipe
@@ -1211,8 +1273,8 @@ TEST(IoParallelWrite, NoRoomIsFoundBeforeTheFirstStripeWhenPreallocating) {
   for (const char* prealloc : {"1", "0", "mmap"}) {
     // (APSP_WRITE_METHOD=mmap preallocates whatever APSP_WRITE_PREALLOCATE says: it must.)
     const bool mmap = std::string(prealloc) == "mmap";
-    const ScopedEnv p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc), t("APSP_WRITE_THREADS", "4"),
-        m("APSP_WRITE_METHOD", mmap ? "mmap" : "write");
+    const ScopedEnv p("APSP_WRITE_PREALLOCATE", mmap ? "0" : prealloc),
+        t("APSP_WRITE_THREADS", "4"), m("APSP_WRITE_METHOD", mmap ? "mmap" : "write");
     const Matrix stripe = padded_random<std::int32_t>(1000, V, 8);
     std::string msg;
     {
@@ -1229,11 +1291,13 @@ TEST(IoParallelWrite, NoRoomIsFoundBeforeTheFirstStripeWhenPreallocating) {
     }
     const std::string total = std::to_string(V * V * 4);
     if (std::string(prealloc) != "0")
-      EXPECT_NE(msg.find(path + ": cannot reserve " + total + " bytes for the output: " + std::strerror(EFBIG)),
+      EXPECT_NE(msg.find(path + ": cannot reserve " + total +
+                         " bytes for the output: " + std::strerror(EFBIG)),
                 std::string::npos)
           << msg;
     else
-      EXPECT_NE(msg.find(path + ": write failed after " + std::to_string(30u << 20) + " bytes of " + total),
+      EXPECT_NE(msg.find(path + ": write failed after " + std::to_string(30u << 20) + " bytes of " +
+                         total),
                 std::string::npos)
           << msg;
     EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
@@ -1260,7 +1324,8 @@ TEST(IoParallelWrite, WriteMatrixReservesItsSizeFirst) {
       }
     }
     EXPECT_NE(msg.find(": cannot reserve "), std::string::npos) << msg;
-    EXPECT_NE(msg.find(std::to_string(3000 * 3000 * 4 + (std::string(ext) == ".npy" ? 128 : 0)) + " bytes"),
+    EXPECT_NE(msg.find(std::to_string(3000 * 3000 * 4 + (std::string(ext) == ".npy" ? 128 : 0)) +
+                       " bytes"),
               std::string::npos)
         << msg;
     EXPECT_TRUE(fs::is_empty(dir.path())) << "a temporary file was left behind";
@@ -1284,7 +1349,7 @@ TEST(IoParallelWrite, ReplacedOutputStaysUntilCommitAndIsGoneAfter) {
   EXPECT_TRUE(stray_files(dir, {"out.bin"}).empty());
 }
 
-// ---- prefill: the page cache filled ahead of the data (OutputFile::prefill, docs/io.md) ----------
+// ---- prefill: the page cache filled ahead of the data (OutputFile::prefill, docs/io.md) ---------
 
 /// Whether `dir`'s file system can fallocate (prefill needs a preallocated file).
 bool can_fallocate(const std::string& dir) {
@@ -1299,13 +1364,15 @@ bool can_fallocate(const std::string& dir) {
 
 TEST(IoPrefill, TheDataLandsWhetherThePrefillFinishedOrWasCutShort) {
   test::TempDir dir;
-  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  if (!can_fallocate(dir.path().string()))
+    GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
   const std::vector<char> src = pattern_bytes((std::size_t{30} << 20) + 4321, 11);
   int k = 0;
   for (const char* method : {"write", "mmap"})
     for (const bool wait : {false, true})
       for (const bool short_write : {false, true}) {
-        const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method), t("APSP_WRITE_THREADS", "4");
+        const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method),
+            t("APSP_WRITE_THREADS", "4");
         const std::string path = dir / ("pre" + std::to_string(k++));
         const std::size_t n = short_write ? src.size() - (std::size_t{5} << 20) - 3 : src.size();
         io::OutputFile out(path);
@@ -1322,14 +1389,16 @@ TEST(IoPrefill, TheDataLandsWhetherThePrefillFinishedOrWasCutShort) {
         out.commit();
         const std::vector<char> got = file_bytes(path);
         EXPECT_EQ(got.size(), n) << method;
-        EXPECT_TRUE(std::equal(got.begin(), got.end(), src.begin())) << method << " wait " << wait << " short " << short_write;
+        EXPECT_TRUE(std::equal(got.begin(), got.end(), src.begin()))
+            << method << " wait " << wait << " short " << short_write;
       }
   EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
 }
 
 TEST(IoPrefill, OffOrUncommittedLeavesNothingBehind) {
   test::TempDir dir;
-  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  if (!can_fallocate(dir.path().string()))
+    GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
   const std::vector<char> src = pattern_bytes(std::size_t{12} << 20, 12);
   {
     const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", "0");
@@ -1365,7 +1434,8 @@ TEST(IoPrefill, WaitsWhileABackendsHostWorkRuns) {
   // detail::HostBusy (the cuda build's staging copies): the prefill touches nothing meanwhile,
   // and goes on once it is gone.
   test::TempDir dir;
-  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  if (!can_fallocate(dir.path().string()))
+    GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
   const std::vector<char> src = pattern_bytes(std::size_t{16} << 20, 15);
   for (const char* method : {"write", "mmap"}) {
     const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method);
@@ -1402,7 +1472,8 @@ TEST(IoPrefill, AfterAHeaderTheRestIsPrefilled) {
   // As an .npy output: a header appended first, then the reservation and the prefill, which
   // starts at the next whole page and leaves the header alone.
   test::TempDir dir;
-  if (!can_fallocate(dir.path().string())) GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  if (!can_fallocate(dir.path().string()))
+    GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
   const std::vector<char> src = pattern_bytes((std::size_t{10} << 20) + 128, 16);
   for (const char* method : {"write", "mmap"}) {
     const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", method);
@@ -1441,7 +1512,8 @@ TEST(IoParallelWrite, BadSettingsAreUsageErrors) {
       io::OutputFile f(dir / "a");
       ADD_FAILURE() << "APSP_WRITE_THREADS=many accepted";
     } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find("APSP_WRITE_THREADS='many'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("APSP_WRITE_THREADS='many'"), std::string::npos)
+          << e.what();
     }
   }
   {

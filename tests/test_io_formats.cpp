@@ -20,18 +20,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const std::string& path, const std::string& s) { test::write_bytes(path, s.data(), s.size()); }
+void write_text(const std::string& path, const std::string& s) {
+  test::write_bytes(path, s.data(), s.size());
+}
 
 /// Reads `path` expecting an InputError whose one-line message names the file, `where` and `what`.
-std::string expect_input_error(const std::string& path, const std::string& where, const std::string& what = "",
-                               const ReadOptions& o = {}) {
+std::string expect_input_error(const std::string& path, const std::string& where,
+                               const std::string& what = "", const ReadOptions& o = {}) {
   try {
     (void)read_graph(path, o);
   } catch (const InputError& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find(path), std::string::npos) << "message does not name the file: " << msg;
-    EXPECT_NE(msg.find(where), std::string::npos) << "message does not say '" << where << "': " << msg;
-    EXPECT_NE(msg.find(what), std::string::npos) << "message does not say '" << what << "': " << msg;
+    EXPECT_NE(msg.find(where), std::string::npos)
+        << "message does not say '" << where << "': " << msg;
+    EXPECT_NE(msg.find(what), std::string::npos)
+        << "message does not say '" << what << "': " << msg;
     EXPECT_EQ(msg.find('\n'), std::string::npos) << "message is not one line: " << msg;
     return msg;
   } catch (const std::exception& e) {
@@ -43,7 +47,8 @@ std::string expect_input_error(const std::string& path, const std::string& where
 }
 
 /// Expects `f()` to throw UsageError whose message contains `what`.
-template <class F> void expect_usage_error(F&& f, const std::string& what) {
+template <class F>
+void expect_usage_error(F&& f, const std::string& what) {
   try {
     f();
     ADD_FAILURE() << "no UsageError (expected one saying '" << what << "')";
@@ -90,13 +95,16 @@ TEST(IoWeights, IntegersBeyond2To53AreRefusedTheSameWayInEveryReader) {
     write_text(dir / "g.gr", "p sp 2 1\na 1 2 " + w + "\n");
     expect_input_error(dir / "g.gr", "line 2", "is beyond");
     for (const char* field : {"integer", "real"}) {
-      write_text(dir / "g.mtx", std::string("%%MatrixMarket matrix coordinate ") + field + " general\n2 2 1\n1 2 " + w + "\n");
+      write_text(dir / "g.mtx", std::string("%%MatrixMarket matrix coordinate ") + field +
+                                    " general\n2 2 1\n1 2 " + w + "\n");
       expect_input_error(dir / "g.mtx", "line 3", "is beyond");
     }
   }
   write_text(dir / "g.txt", "0 1 " + too_big + "\n");
   const std::string msg = expect_input_error(dir / "g.txt", "line 1");
-  EXPECT_NE(msg.find("weight 9007199254740993 is beyond 2^53, which apsp holds exactly"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("weight 9007199254740993 is beyond 2^53, which apsp holds exactly"),
+            std::string::npos)
+      << msg;
 }
 
 TEST(IoWeights, IntegersUpTo2To53AreExact) {
@@ -107,7 +115,8 @@ TEST(IoWeights, IntegersUpTo2To53AreExact) {
   EXPECT_EQ(g.weight[0], max);
   EXPECT_EQ(g.weight[1], -odd);
   EXPECT_TRUE(g.integer_weights);
-  write_text(dir / "g.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 9007199254740991\n");
+  write_text(dir / "g.mtx",
+             "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 9007199254740991\n");
   EXPECT_EQ(read_graph(dir / "g.mtx").weight[0], odd);
   write_text(dir / "g.gr", "p sp 2 1\na 1 2 9007199254740992\n");
   EXPECT_EQ(read_graph(dir / "g.gr").weight[0], max);
@@ -133,7 +142,7 @@ TEST(IoWeights, RealsThatDoNotFitFloat64AreRefused) {
   EXPECT_GT(g.weight[2], 0.0);
 }
 
-// ---- CSV fields and header lines -----------------------------------------------------------------
+// ---- CSV fields and header lines ----------------------------------------------------------------
 
 TEST(IoCsv, AnEmptyFieldIsAnErrorNamingItsColumn) {
   test::TempDir dir;
@@ -154,8 +163,9 @@ TEST(IoCsv, AnEmptyFieldIsAnErrorNamingItsColumn) {
 
 TEST(IoCsv, OneHeaderLineIsSkipped) {
   test::TempDir dir;
-  for (const std::string& text : {std::string("u,v,w\n0,1,5\n1,2,3\n"), std::string("src dst weight\n0 1 5\n1 2 3\n"),
-                                  std::string("# SNAP comment\n\nFromNodeId\tToNodeId\tw\n0\t1\t5\n1\t2\t3\n")}) {
+  for (const std::string& text :
+       {std::string("u,v,w\n0,1,5\n1,2,3\n"), std::string("src dst weight\n0 1 5\n1 2 3\n"),
+        std::string("# SNAP comment\n\nFromNodeId\tToNodeId\tw\n0\t1\t5\n1\t2\t3\n")}) {
     write_text(dir / "g.csv", text);
     const Graph g = read_graph(dir / "g.csv");
     EXPECT_EQ(g.num_vertices, 3) << text;
@@ -172,7 +182,7 @@ TEST(IoCsv, OneHeaderLineIsSkipped) {
   expect_input_error(dir / "g.txt", "line 1", "'x'");
 }
 
-// ---- the vertex count of an edge list --------------------------------------------------------------
+// ---- the vertex count of an edge list -----------------------------------------------------------
 
 TEST(IoVertexCount, TheWritersHeaderKeepsIsolatedHighVertices) {
   // `apsp generate rt.txt -V 1000 -E 50` read back as 995 vertices: the top ids had no edges.
@@ -229,7 +239,7 @@ TEST(IoVertexCount, CommentsAndTheOptionSetV) {
   EXPECT_THROW(read_graph(dir / "g.bin", o), UsageError);
 }
 
-// ---- input formats by content ----------------------------------------------------------------------
+// ---- input formats by content -------------------------------------------------------------------
 
 TEST(IoSniff, NamesThatDoNotSayTheFormatAreReadByContent) {
   test::TempDir dir;
@@ -290,7 +300,7 @@ TEST(IoSniff, InputFormatByName) {
   EXPECT_EQ(input_format_for("graph.dat"), InputFormat::Auto);
 }
 
-// ---- gzip ------------------------------------------------------------------------------------------
+// ---- gzip ---------------------------------------------------------------------------------------
 
 TEST(IoGzip, CompressedInputsOfEveryFormatReadTheSame) {
   test::TempDir dir;
@@ -308,7 +318,8 @@ TEST(IoGzip, CompressedInputsOfEveryFormatReadTheSame) {
     expect_same_graph(read_graph(p + ".gz"), want, std::string(name) + ".gz");
     // Under a name that says nothing, the gzip magic and then the content decide.
     fs::copy_file(p + ".gz", dir / (std::string("blob_") + name));
-    expect_same_graph(read_graph(dir / (std::string("blob_") + name)), want, std::string("blob_") + name);
+    expect_same_graph(read_graph(dir / (std::string("blob_") + name)), want,
+                      std::string("blob_") + name);
     ++checked;
   }
   EXPECT_EQ(checked, 4);
@@ -330,7 +341,8 @@ TEST(IoGzip, CompressedInputsOfEveryFormatReadTheSame) {
 TEST(IoGzip, CorruptOrTruncatedDataIsOneErrorNamingTheFile) {
   test::TempDir dir;
   write_graph_edgelist(dir / "g.txt", generate_uniform(50, 400, 1, 99, 2));
-  if (!system_gzip(dir / "g.txt", dir / "g.txt.gz")) GTEST_SKIP() << "no /usr/bin/gzip to make test inputs with";
+  if (!system_gzip(dir / "g.txt", dir / "g.txt.gz"))
+    GTEST_SKIP() << "no /usr/bin/gzip to make test inputs with";
   auto b = test::read_bytes(dir / "g.txt.gz");
   auto cut = b;
   cut.resize(cut.size() / 2);
@@ -372,9 +384,15 @@ TEST(IoGzip, CorruptedCompressedSniffedAndCsvFilesNeverCrash) {
       for (int k = 0; k < edits && !b.empty(); ++k) {
         const std::size_t at = rnd(b.size());
         switch (rnd(3)) {
-          case 0: b[at] = char(rnd(2) ? alphabet[rnd(sizeof alphabet - 1)] : char(rnd(256))); break;
-          case 1: b.insert(b.begin() + std::ptrdiff_t(at), alphabet[rnd(sizeof alphabet - 1)]); break;
-          default: b.resize(at); break;
+          case 0:
+            b[at] = char(rnd(2) ? alphabet[rnd(sizeof alphabet - 1)] : char(rnd(256)));
+            break;
+          case 1:
+            b.insert(b.begin() + std::ptrdiff_t(at), alphabet[rnd(sizeof alphabet - 1)]);
+            break;
+          default:
+            b.resize(at);
+            break;
         }
       }
       test::write_bytes(p, b.data(), b.size());
@@ -398,7 +416,7 @@ TEST(IoGzip, CorruptedCompressedSniffedAndCsvFilesNeverCrash) {
   EXPECT_GT(ok, 20);
 }
 
-// ---- output formats by extension -----------------------------------------------------------------
+// ---- output formats by extension ----------------------------------------------------------------
 
 TEST(IoOutputFormat, ByExtensionOrRefused) {
   EXPECT_EQ(output_format_for("d.csv"), OutputFormat::Text);
@@ -424,14 +442,14 @@ TEST(IoOutputFormat, ByExtensionOrRefused) {
   EXPECT_EQ(read_matrix(dir / "y.foo").at<std::int32_t>(0, 1), 4);
 }
 
-// ---- graph writers: the format the name says, read back as the same graph -------------------------
+// ---- graph writers: the format the name says, read back as the same graph -----------------------
 
 TEST(IoGraphWriters, EveryFormatRoundTrips) {
   test::TempDir dir;
   Graph g = generate_uniform(30, 120, -40, 900, 17);
   g.num_vertices = 35;  // isolated high-numbered vertices must survive
-  for (const char* name : {"g.gr", "g.mtx", "g.txt", "g.el", "g.wel", "g.csv", "g.tsv", "g.bin", "g", "g.gr.gz",
-                           "g.mtx.gz", "g.txt.gz", "g.bin.gz", "c01.1"}) {
+  for (const char* name : {"g.gr", "g.mtx", "g.txt", "g.el", "g.wel", "g.csv", "g.tsv", "g.bin",
+                           "g", "g.gr.gz", "g.mtx.gz", "g.txt.gz", "g.bin.gz", "c01.1"}) {
     const std::string p = dir / name;
     write_graph(p, g);
     expect_same_graph(read_graph(p), g, name);

@@ -28,7 +28,8 @@ constexpr std::int64_t kW = 153391690;  // 7 * kW = 2^30 + 6: seven such edges p
 Graph chain_graph(const std::vector<std::int32_t>& chain, const std::vector<std::int64_t>& w) {
   Graph g;
   g.num_vertices = 64;
-  for (std::size_t k = 0; k + 1 < chain.size(); ++k) g.add_edge(chain[k], chain[k + 1], double(w[k]));
+  for (std::size_t k = 0; k + 1 < chain.size(); ++k)
+    g.add_edge(chain[k], chain[k + 1], double(w[k]));
   std::uint64_t x = 12345;
   for (int e = 0; e < 200; ++e) {
     x = x * 6364136223846793005ull + 1442695040888963407ull;
@@ -67,7 +68,8 @@ TEST(Ladder, CheckedInt32KeptJustBelowTheBand) {
   const std::int64_t last = kCap - kW - 1 - 5 * kW;
   ASSERT_GT(last, 0);
   const Graph g = chain_graph({1, 2, 3, 4, 5, 6, 7}, {kW, kW, kW, kW, kW, last});
-  ASSERT_GE(double(g.num_vertices - 1) * g.max_abs_weight(), double(kCap)) << "the bound must ask for int64";
+  ASSERT_GE(double(g.num_vertices - 1) * g.max_abs_weight(), double(kCap))
+      << "the bound must ask for int64";
   const Matrix want = reference_int64(g);
   ASSERT_EQ(want.at<std::int64_t>(1, 7), kCap - kW - 1);
   for (Backend b : backends_here()) {
@@ -85,11 +87,13 @@ TEST(Ladder, CheckedInt32FallsBackJustAboveTheCap) {
   const Matrix want = reference_int64(g);
   ASSERT_EQ(want.at<std::int64_t>(1, 9), 7 * kW);
   ASSERT_GT(want.at<std::int64_t>(1, 9), kCap);
-  ASSERT_LT(detail::sampled_distance_lower_bound(g, 8), double(kCap - kW)) << "the chain must hide from the samples";
+  ASSERT_LT(detail::sampled_distance_lower_bound(g, 8), double(kCap - kW))
+      << "the chain must hide from the samples";
   for (Backend b : backends_here()) {
     const Result r = solve_on(g, b);
     ASSERT_EQ(r.dtype(), Dtype::Int64) << backend_name(b);
-    EXPECT_EQ(r.rounds, "int64 (int32 rounds checked: a distance may reach 2^30-1)") << backend_name(b);
+    EXPECT_EQ(r.rounds, "int64 (int32 rounds checked: a distance may reach 2^30-1)")
+        << backend_name(b);
     EXPECT_EQ(test::compare(r.dist, want), "") << backend_name(b);
   }
 }
@@ -171,8 +175,10 @@ TEST(Ladder, EvidenceSkipsTheRung) {
     const Result r = solve_on(g, b);
     // The cpu backend asks first; the cuda backend asks beside its rounds, and at V = 64 (one
     // round) the band check on the result usually answers before the samples do.
-    if (b == Backend::Cpu) EXPECT_EQ(r.rounds, "int64 (a sampled distance reaches 2^30-1 - max w)");
-    else EXPECT_EQ(r.rounds.rfind("int64 (", 0), 0u) << r.rounds;
+    if (b == Backend::Cpu)
+      EXPECT_EQ(r.rounds, "int64 (a sampled distance reaches 2^30-1 - max w)");
+    else
+      EXPECT_EQ(r.rounds.rfind("int64 (", 0), 0u) << r.rounds;
     EXPECT_EQ(test::compare(r.dist, want), "") << backend_name(b);
   }
 }
@@ -247,7 +253,8 @@ TEST(DistanceEvidence, MatchesReferenceDijkstra) {
   Graph neg;
   neg.num_vertices = 3;
   neg.add_edge(0, 1, -1);
-  EXPECT_EQ(detail::sampled_distance_lower_bound(neg, 8), 0.0) << "no Dijkstra with negative weights";
+  EXPECT_EQ(detail::sampled_distance_lower_bound(neg, 8), 0.0)
+      << "no Dijkstra with negative weights";
 }
 
 }  // namespace

@@ -69,8 +69,8 @@ void check_against_cpu(const Case& c) {
 #endif
 }
 
-Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::Int32, int block = 32,
-          bool paths = false) {
+Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::Int32,
+          int block = 32, bool paths = false) {
   Case c;
   c.spec.V = V;
   c.spec.E = E;
@@ -109,7 +109,8 @@ TEST(Mpi, InfoDoesNotInitialiseMpi) {
 }
 
 TEST(Mpi, SizesThatDoNotDivideByTheGrid) {
-  for (std::int64_t V : {1, 2, 31, 33, 97, 130, 257}) check_against_cpu(make(V, V * 4, 100 + std::uint64_t(V)));
+  for (std::int64_t V : {1, 2, 31, 33, 97, 130, 257})
+    check_against_cpu(make(V, V * 4, 100 + std::uint64_t(V)));
 }
 
 TEST(Mpi, Float32AndInt64) {
@@ -130,7 +131,8 @@ TEST(Mpi, PathsAreIdenticalToCpu) {
   Case f = make(140, 600, 13, Dtype::Float32, 64, true);
   f.spec.wmin = 1;
   check_against_cpu(f);
-  // Tiles wider than 64: the pivot is closed by blocked FW inside the tile, as the cpu backend does.
+  // Tiles wider than 64: the pivot is closed by blocked FW inside the tile, as the cpu backend
+  // does.
   Case wide = make(700, 5000, 14, Dtype::Int32, 0, true);
   wide.spec.wmin = 1;
   check_against_cpu(wide);
@@ -218,7 +220,8 @@ TEST(Mpi, NoRankAllocatesTheWholeMatrixWithPaths) {
   o.backend = apsp::Backend::Mpi;
   o.block = 32;
   o.paths = true;
-  const std::string whole = std::to_string(333 * 333 * 4);  // one int32 matrix: less than dist + next
+  const std::string whole =
+      std::to_string(333 * 333 * 4);  // one int32 matrix: less than dist + next
   apsp::Result want;
   if (world_rank() == 0) {
     apsp::SolveOptions ref = o;

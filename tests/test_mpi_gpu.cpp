@@ -1,11 +1,12 @@
 // tests/test_mpi_gpu.cpp — the mpi backend with GPU ranks (one rank per GPU, NCCL between them)
 // against the single-device backends, as a library.
 //
-// Runs as one rank under plain ctest and as N ranks under `mpirun -np 2` / `-np 4` (tests/mpi.cmake).
-// Every rank runs every test in the same order (the solves are collective), and every skip depends
-// only on the host, so all ranks skip alike. A GPU test forces GPU ranks (APSP_MPI_GPU=1: a silent
-// fall-back to CPU ranks would fail) and skips, saying why, unless the build has MPI, CUDA and NCCL
-// and this host has a usable GPU for each of its ranks. Rank 0 compares the streamed stripes with
+// Runs as one rank under plain ctest and as N ranks under `mpirun -np 2` / `-np 4`
+// (tests/mpi.cmake). Every rank runs every test in the same order (the solves are collective), and
+// every skip depends only on the host, so all ranks skip alike. A GPU test forces GPU ranks
+// (APSP_MPI_GPU=1: a silent fall-back to CPU ranks would fail) and skips, saying why, unless the
+// build has MPI, CUDA and NCCL and this host has a usable GPU for each of its ranks. Rank 0
+// compares the streamed stripes with
 // `--backend cpu --block 128` (and `--backend cuda` where usable): distances identical; with
 // --paths, next hops identical too (the GPU ranks run the CPU backend's next-hop arithmetic with
 // the GPU tile, 128), except for streamed next hops of graphs with zero-weight edges (hop-count tie
@@ -102,28 +103,31 @@ std::string why_no_gpu_ranks() {
 #else
   const int gpus = capable_gpus(), ranks = ranks_on_host();
   if (gpus < ranks)
-    return "needs a usable GPU (sm_90+) for each of the " + std::to_string(ranks) + " ranks on this host, found " +
-           std::to_string(gpus);
+    return "needs a usable GPU (sm_90+) for each of the " + std::to_string(ranks) +
+           " ranks on this host, found " + std::to_string(gpus);
   return "";
 #endif
 }
 
 /// APSP_MPI_GPU for the following solves; nullptr unsets it (automatic choice).
 void set_gpu_env(const char* value) {
-  if (value) setenv("APSP_MPI_GPU", value, 1);
-  else unsetenv("APSP_MPI_GPU");
+  if (value)
+    setenv("APSP_MPI_GPU", value, 1);
+  else
+    unsetenv("APSP_MPI_GPU");
 }
 
-#define REQUIRE_GPU_RANKS()                                                              \
-  do {                                                                                   \
-    const std::string why_ = why_no_gpu_ranks();                                         \
-    if (!why_.empty()) GTEST_SKIP() << "GPU ranks cannot run here: " << why_;             \
-    set_gpu_env("1");                                                                    \
+#define REQUIRE_GPU_RANKS()                                                   \
+  do {                                                                        \
+    const std::string why_ = why_no_gpu_ranks();                              \
+    if (!why_.empty()) GTEST_SKIP() << "GPU ranks cannot run here: " << why_; \
+    set_gpu_env("1");                                                         \
   } while (0)
 
 using Case = apsp::test::EqualsCpuCase;
 
-Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::Int32, bool paths = false) {
+Case make(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t = Dtype::Int32,
+          bool paths = false) {
   Case c;
   c.spec.V = V;
   c.spec.E = E;
@@ -159,7 +163,7 @@ class MpiGpu : public ::testing::Test {
   void TearDown() override { set_gpu_env(nullptr); }
 };
 
-// ---- where GPU ranks are impossible (CI): the automatic choice and the forced failure ------------
+// ---- where GPU ranks are impossible (CI): the automatic choice and the forced failure -----------
 
 TEST_F(MpiGpu, WithoutGpuRanksAutoUsesCpuRanksAndForcingFailsEverywhere) {
 #ifndef APSP_WITH_MPI
@@ -211,7 +215,8 @@ TEST_F(MpiGpu, Int16RungKeptAndDropped) {
     if (chain) {  // 0 -> 1 -> ... -> V-1, weight 1000 each: distances to 1.5e6
       g = apsp::Graph{};
       g.num_vertices = c.spec.V;
-      for (std::int64_t v = 0; v + 1 < c.spec.V; ++v) g.add_edge(std::int32_t(v), std::int32_t(v + 1), 1000);
+      for (std::int64_t v = 0; v + 1 < c.spec.V; ++v)
+        g.add_edge(std::int32_t(v), std::int32_t(v + 1), 1000);
     }
     apsp::SolveOptions o;
     o.backend = apsp::Backend::Mpi;
@@ -275,9 +280,10 @@ TEST_F(MpiGpu, PathsMatchCpu) {
   REQUIRE_GPU_RANKS();
   std::uint64_t seed = 9300;
   for (std::int64_t V : {2, 129, 1000, 1337}) {
-    check_against_single_device(make(V, 5 * V, ++seed, Dtype::Int32, true));  // strict-less next hops
-    Case z = make(V, 5 * V, ++seed, Dtype::Int32, true);                      // zero weights, streamed:
-    z.spec.wmin = 0;                                                          // hop-count tie rule
+    check_against_single_device(
+        make(V, 5 * V, ++seed, Dtype::Int32, true));      // strict-less next hops
+    Case z = make(V, 5 * V, ++seed, Dtype::Int32, true);  // zero weights, streamed:
+    z.spec.wmin = 0;                                      // hop-count tie rule
     z.spec.wmax = 3;
     check_against_single_device(z);
     z.streamed = false;  // whole matrix on rank 0: solve() repairs it as for the cpu backend
@@ -405,13 +411,15 @@ TEST(MpiGpuBench, DISABLED_Compute) {
       rows_seen += b.rows;
       for (std::size_t k = 0; k < sample.size(); ++k)
         if (sample[k] >= b.row0 && sample[k] < b.row0 + b.rows) {
-          const auto* row = static_cast<const std::int32_t*>(b.data) + (sample[k] - b.row0) * b.stride;
+          const auto* row =
+              static_cast<const std::int32_t*>(b.data) + (sample[k] - b.row0) * b.stride;
           kept[k].assign(row, row + b.cols);
         }
     };
     const auto t0 = std::chrono::steady_clock::now();
     const apsp::Result r = apsp::solve(g, o);
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double total =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_EQ(r.block, kGpuTile);
 #ifdef APSP_WITH_MPI
     // The size of the run comes from MPI once solve() has started it.
@@ -423,15 +431,18 @@ TEST(MpiGpuBench, DISABLED_Compute) {
     for (std::size_t k = 0; k < sample.size(); ++k) {
       const std::vector<double> want = apsp::detail::reference_dijkstra(g, sample[k]);
       for (std::int64_t j = 0; j < V; ++j) {
-        const double w = std::isinf(want[std::size_t(j)]) ? double(apsp::kNthuInf) : want[std::size_t(j)];
+        const double w =
+            std::isinf(want[std::size_t(j)]) ? double(apsp::kNthuInf) : want[std::size_t(j)];
         if (kept[k].size() != std::size_t(V) || double(kept[k][std::size_t(j)]) != w) ++bad;
       }
     }
     const double tups = double(V) * double(V) * double(V) / r.timings.compute / 1e12;
-    std::printf("mpibench V=%lld ranks=%d build_s=%.3f compute_s=%.3f gather_s=%.3f total_s=%.3f T_updates_per_s=%.3f "
-                "verify=%s\n",
-                (long long)V, size, r.timings.h2d, r.timings.compute, r.timings.d2h, total, tups,
-                bad == 0 && rows_seen == V ? "PASS" : "FAIL");
+    std::printf(
+        "mpibench V=%lld ranks=%d build_s=%.3f compute_s=%.3f gather_s=%.3f total_s=%.3f "
+        "T_updates_per_s=%.3f "
+        "verify=%s\n",
+        (long long)V, size, r.timings.h2d, r.timings.compute, r.timings.d2h, total, tups,
+        bad == 0 && rows_seen == V ? "PASS" : "FAIL");
     std::fflush(stdout);
     EXPECT_EQ(bad, 0);
     EXPECT_EQ(rows_seen, V);

@@ -52,12 +52,14 @@ int gpu_count() {
 #endif
 }
 
-#define REQUIRE_GPUS(k)                                                                               \
-  do {                                                                                                \
-    const auto info = apsp::backends();                                                               \
-    for (const auto& b : info)                                                                        \
-      if (b.name == "multi-gpu" && !b.usable) GTEST_SKIP() << "multi-gpu backend not usable: " << b.detail; \
-    if (gpu_count() < (k)) GTEST_SKIP() << "needs " << (k) << " GPUs, this machine has " << gpu_count(); \
+#define REQUIRE_GPUS(k)                                                             \
+  do {                                                                              \
+    const auto info = apsp::backends();                                             \
+    for (const auto& b : info)                                                      \
+      if (b.name == "multi-gpu" && !b.usable)                                       \
+        GTEST_SKIP() << "multi-gpu backend not usable: " << b.detail;               \
+    if (gpu_count() < (k))                                                          \
+      GTEST_SKIP() << "needs " << (k) << " GPUs, this machine has " << gpu_count(); \
   } while (0)
 
 using Collector = apsp::test::StripeCollector;
@@ -82,8 +84,8 @@ apsp::test::BackendUnderTest multi_gpu() {
   return b;
 }
 
-void check_case(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, const std::vector<int>& devices,
-                bool undirected = false) {
+void check_case(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t,
+                const std::vector<int>& devices, bool undirected = false) {
   apsp::test::EqualsCpuCase c;
   c.spec.V = V;
   c.spec.E = E;
@@ -103,14 +105,16 @@ std::vector<int> first(int k) {
 TEST(MultiGpu, TwoGpusMatchSingleDevice) {
   REQUIRE_GPUS(2);
   for (std::int64_t V : {1, 5, 127, 128, 129, 300, 1000, 2049})
-    for (Dtype t : {Dtype::Int32, Dtype::Float32}) check_case(V, 4 * V, 1000 + std::uint64_t(V), t, first(2));
+    for (Dtype t : {Dtype::Int32, Dtype::Float32})
+      check_case(V, 4 * V, 1000 + std::uint64_t(V), t, first(2));
 }
 
 TEST(MultiGpu, EveryGridUpToAllGpus) {
   REQUIRE_GPUS(2);
   // 3 GPUs: a 1 x 3 grid; 4: 2 x 2; sizes whose tile count does not divide by the grid.
   for (int k = 3; k <= gpu_count(); ++k)
-    for (std::int64_t V : {129, 700, 1500, 5003}) check_case(V, 6 * V, 2000 + std::uint64_t(V + k), Dtype::Int32, first(k));
+    for (std::int64_t V : {129, 700, 1500, 5003})
+      check_case(V, 6 * V, 2000 + std::uint64_t(V + k), Dtype::Int32, first(k));
 }
 
 TEST(MultiGpu, LargerGraphs) {
@@ -156,8 +160,8 @@ TEST(MultiGpu, RefusesWhatItCannotDo) {
 // distances and next hops must equal `--backend cpu --block 128` bit for bit, except for streamed
 // next hops of graphs with zero-weight edges (hop-count tie rule): there every walk must end at its
 // target with the shortest length.
-void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, double wmin, double wmax,
-                 const std::vector<int>& devices, bool streamed) {
+void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, double wmin,
+                 double wmax, const std::vector<int>& devices, bool streamed) {
   apsp::test::EqualsCpuCase c;
   c.spec.V = V;
   c.spec.E = E;
@@ -176,16 +180,19 @@ void check_paths(std::int64_t V, std::int64_t E, std::uint64_t seed, Dtype t, do
 TEST(MultiGpu, PathsMatchCpu) {
   REQUIRE_GPUS(2);
   for (std::int64_t V : {2, 130, 333, 1000}) {
-    check_paths(V, 5 * V, 6000 + std::uint64_t(V), Dtype::Int32, 1, 100, first(2), true);   // next hops
-    check_paths(V, 5 * V, 6100 + std::uint64_t(V), Dtype::Int32, 0, 3, first(2), true);     // hop counts
-    check_paths(V, 5 * V, 6100 + std::uint64_t(V), Dtype::Int32, 0, 3, first(2), false);    // repaired
+    check_paths(V, 5 * V, 6000 + std::uint64_t(V), Dtype::Int32, 1, 100, first(2),
+                true);  // next hops
+    check_paths(V, 5 * V, 6100 + std::uint64_t(V), Dtype::Int32, 0, 3, first(2),
+                true);  // hop counts
+    check_paths(V, 5 * V, 6100 + std::uint64_t(V), Dtype::Int32, 0, 3, first(2),
+                false);  // repaired
   }
   check_paths(700, 4000, 6201, Dtype::Float32, 1, 50, first(gpu_count()), true);
   check_paths(701, 9000, 6202, Dtype::Float32, 0, 2, first(gpu_count()), false);
   check_paths(1500, 12000, 6203, Dtype::Int32, 0, 10, first(gpu_count()), true);
 }
 
-// ---- grid shapes other than the default (APSP_GRID) ----------------------------------------------
+// ---- grid shapes other than the default (APSP_GRID) ---------------------------------------------
 //
 // Each GPU's local matrix has the grid's widest local column count as its stride and the
 // transposed column panels the widest local row count (gpu_strides): on 1 x P and P x 1 grids
@@ -202,8 +209,10 @@ class ScopedEnv {
     setenv(name, value.c_str(), 1);
   }
   ~ScopedEnv() {
-    if (had_) setenv(name_.c_str(), old_.c_str(), 1);
-    else unsetenv(name_.c_str());
+    if (had_)
+      setenv(name_.c_str(), old_.c_str(), 1);
+    else
+      unsetenv(name_.c_str());
   }
   ScopedEnv(const ScopedEnv&) = delete;
   ScopedEnv& operator=(const ScopedEnv&) = delete;
@@ -231,16 +240,16 @@ TEST(MultiGpu, EveryGridShape) {
         check_case(V, 6 * V, 7000 + std::uint64_t(V + k), Dtype::Int32, first(k));
         check_case(V, 6 * V, 7100 + std::uint64_t(V + k), Dtype::Float32, first(k), true);
       }
-      check_paths(333, 1700, 7201, Dtype::Int32, 1, 100, first(k), true);   // next hops
-      check_paths(333, 1700, 7202, Dtype::Int32, 0, 3, first(k), true);     // hop counts
-      check_paths(333, 1700, 7203, Dtype::Int32, 0, 3, first(k), false);    // repaired
+      check_paths(333, 1700, 7201, Dtype::Int32, 1, 100, first(k), true);  // next hops
+      check_paths(333, 1700, 7202, Dtype::Int32, 0, 3, first(k), true);    // hop counts
+      check_paths(333, 1700, 7203, Dtype::Int32, 0, 3, first(k), false);   // repaired
     }
 }
 
 // Every dtype on grids of 1, 2 and all (up to 4) GPUs here (one GPU: the 1 x 1 grid, every
-// kernel and the lookahead but no NCCL), odd sizes. Integer-valued weights: equal to the cpu backend's answer
-// bit for bit in every dtype. Fractional weights (float32 / float64): equal to the cuda
-// backend's (the same tile arithmetic) and within 1e-12 (float64) of the cpu backend's.
+// kernel and the lookahead but no NCCL), odd sizes. Integer-valued weights: equal to the cpu
+// backend's answer bit for bit in every dtype. Fractional weights (float32 / float64): equal to the
+// cuda backend's (the same tile arithmetic) and within 1e-12 (float64) of the cpu backend's.
 TEST(MultiGpu, EveryTypeOnEveryGpuHere) {
   REQUIRE_GPUS(1);
   std::vector<int> counts = {1};
@@ -253,8 +262,8 @@ TEST(MultiGpu, EveryTypeOnEveryGpuHere) {
         if (!integer && apsp::is_integer(t)) continue;
         for (const std::int64_t V : {129, 700, 1501}) {
           std::ostringstream what;
-          what << "V=" << V << " dtype=" << apsp::dtype_name(t) << (integer ? " integer" : " fractional")
-               << " weights, gpus=" << devs.size();
+          what << "V=" << V << " dtype=" << apsp::dtype_name(t)
+               << (integer ? " integer" : " fractional") << " weights, gpus=" << devs.size();
           SCOPED_TRACE(what.str());
           RandomGraphSpec s;
           s.V = V;
@@ -275,7 +284,9 @@ TEST(MultiGpu, EveryTypeOnEveryGpuHere) {
           ref.backend = apsp::Backend::Cpu;
           const apsp::Result cpu = apsp::solve(g, ref);
           ASSERT_GT(apsp::test::finite_off_diagonal(cpu.dist), V) << "trivial test input";
-          EXPECT_EQ(apsp::test::compare(got.dist, cpu.dist, integer ? 0.0 : (t == Dtype::Float64 ? 1e-12 : 1e-5)), "")
+          EXPECT_EQ(apsp::test::compare(got.dist, cpu.dist,
+                                        integer ? 0.0 : (t == Dtype::Float64 ? 1e-12 : 1e-5)),
+                    "")
               << "vs cpu";
           if (!integer && single_device() == apsp::Backend::Cuda) {
             ref.backend = apsp::Backend::Cuda;
@@ -305,7 +316,8 @@ TEST(MultiGpu, LadderKeepsAndDropsRungs) {
       {1501, 0, 1000, true, Dtype::Int32, "int16x2 -> int32"},
       {777, 0, 9, false, Dtype::Int32, "int16x2"},
       {1500, 1, 2000000, false, Dtype::Int64, "int32 (checked; bound asked int64)"},
-      {900, 0, 1e8, true, Dtype::Int64, "int64 (int32 rounds checked: a distance may reach 2^30-1)"},
+      {900, 0, 1e8, true, Dtype::Int64,
+       "int64 (int32 rounds checked: a distance may reach 2^30-1)"},
   };
   for (const Case& c : cases) {
     std::ostringstream what;
@@ -322,7 +334,8 @@ TEST(MultiGpu, LadderKeepsAndDropsRungs) {
     if (c.chain) {  // a second graph on top: the chain alone spans every vertex
       apsp::Graph h;
       h.num_vertices = c.V;
-      for (std::int64_t v = 0; v + 1 < c.V; ++v) h.add_edge(std::int32_t(v), std::int32_t(v + 1), c.wmax);
+      for (std::int64_t v = 0; v + 1 < c.V; ++v)
+        h.add_edge(std::int32_t(v), std::int32_t(v + 1), c.wmax);
       g = h;
     }
     apsp::SolveOptions o;
@@ -393,12 +406,12 @@ TEST(MultiGpu, DenseGraphEveryGridShape) {
   }
 }
 
-// ---- device memory per GPU (no GPU needed) -------------------------------------------------------
+// ---- device memory per GPU (no GPU needed) ------------------------------------------------------
 
 std::vector<apsp::detail::dist::Grid> grids() {
   std::vector<apsp::detail::dist::Grid> out;
-  const std::initializer_list<std::pair<int, int>> shapes = {{1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {3, 1},
-                                                             {2, 3}, {3, 2}, {1, 4}, {4, 1}, {3, 3}};
+  const std::initializer_list<std::pair<int, int>> shapes = {
+      {1, 1}, {1, 2}, {1, 3}, {2, 1}, {2, 2}, {3, 1}, {2, 3}, {3, 2}, {1, 4}, {4, 1}, {3, 3}};
   for (const auto& [r, c] : shapes) {
     apsp::detail::dist::Grid g;
     g.Pr = r;
@@ -417,7 +430,8 @@ TEST(MultiGpuMemory, StridesAreTheWidestLocalSides) {
   constexpr std::int64_t B = mg::kGpuTile;
   for (const auto& g : grids())
     for (std::int64_t n : {1, 2, 127, 128, 129, 300, 1000, 5003, 65536, 65537}) {
-      SCOPED_TRACE("grid " + std::to_string(g.Pr) + "x" + std::to_string(g.Pc) + " n=" + std::to_string(n));
+      SCOPED_TRACE("grid " + std::to_string(g.Pr) + "x" + std::to_string(g.Pc) +
+                   " n=" + std::to_string(n));
       const mg::GpuStrides s = mg::gpu_strides(g, n);
       std::int64_t widest_cols = 0, widest_rows = 0;
       for (int w = 0; w < g.P; ++w) {
@@ -457,7 +471,8 @@ TEST(MultiGpuMemory, BytesPerGpu) {
     g.P = r * c;
     return g;
   };
-  constexpr std::size_t kEdges = std::size_t(1) << 22, kEdgeBytes = kEdges * 16;  // 64 MiB upload buffers
+  constexpr std::size_t kEdges = std::size_t(1) << 22,
+                        kEdgeBytes = kEdges * 16;  // 64 MiB upload buffers
   // V = 65536 on 1 x 2, int32 distances: D 65536 x 32768, rowp 2 x (128 x 32768), csT and colT
   // 3 x (128 x 65536), pivots 2 x 2 x 128^2, warm-up scratch 128 x 65536: 8 GiB + 160.25 MiB,
   // against 16 GiB + 160.25 MiB with the whole matrix width as the stride.
@@ -468,24 +483,32 @@ TEST(MultiGpuMemory, BytesPerGpu) {
   EXPECT_EQ(v64k, std::size_t(8825077760));
   // 2 x 1 holds the same tiles, with the panels the other way round.
   EXPECT_EQ(mg::gpu_bytes_on(grid(2, 1), 65536, 4, false),
-            std::size_t(32768) * 65536 * 4 + std::size_t(2) * 128 * 65536 * 4 + std::size_t(3) * 128 * 32768 * 4 +
-                std::size_t(4) * 128 * 128 * 4 + std::size_t(128) * 65536 * 4 + kEdgeBytes);
+            std::size_t(32768) * 65536 * 4 + std::size_t(2) * 128 * 65536 * 4 +
+                std::size_t(3) * 128 * 32768 * 4 + std::size_t(4) * 128 * 128 * 4 +
+                std::size_t(128) * 65536 * 4 + kEdgeBytes);
   // 1 x 3, V = 1000 (8 tiles: 3, 3, 2 local tile columns): rows 1024, cols 384.
-  EXPECT_EQ(mg::gpu_bytes_on(grid(1, 3), 1000, 4, false),
-            std::size_t(1024 * 384 + 2 * 128 * 384 + 3 * 128 * 1024 + 4 * 128 * 128 + 128 * 1024) * 4 + kEdgeBytes);
+  EXPECT_EQ(
+      mg::gpu_bytes_on(grid(1, 3), 1000, 4, false),
+      std::size_t(1024 * 384 + 2 * 128 * 384 + 3 * 128 * 1024 + 4 * 128 * 128 + 128 * 1024) * 4 +
+          kEdgeBytes);
   // With paths: D, N, H; rowold + 2 rowpw (2 x 128 x cols each); colold + 2 colpw (3 x rows x 128
   // each); 2 pivots of 3 x 128^2.
-  EXPECT_EQ(mg::gpu_bytes_on(grid(3, 1), 1000, 4, true),
-            std::size_t(3 * 384 * 1024 + 6 * 128 * 1024 + 9 * 384 * 128 + 6 * 128 * 128 + 128 * 1024) * 4 + kEdgeBytes);
+  EXPECT_EQ(
+      mg::gpu_bytes_on(grid(3, 1), 1000, 4, true),
+      std::size_t(3 * 384 * 1024 + 6 * 128 * 1024 + 9 * 384 * 128 + 6 * 128 * 128 + 128 * 1024) *
+              4 +
+          kEdgeBytes);
   // 2 x 2, V = 5003 (40 tiles, 20 a side per GPU): as before the split, plus the scratch panel.
-  EXPECT_EQ(mg::gpu_bytes_on(grid(2, 2), 5003, 4, false),
-            std::size_t(2560 * 2560 + 5 * 128 * 2560 + 4 * 128 * 128 + 128 * 2560) * 4 + kEdgeBytes);
+  EXPECT_EQ(
+      mg::gpu_bytes_on(grid(2, 2), 5003, 4, false),
+      std::size_t(2560 * 2560 + 5 * 128 * 2560 + 4 * 128 * 128 + 128 * 2560) * 4 + kEdgeBytes);
   // One GPU: no communicator, no scratch.
   EXPECT_EQ(mg::gpu_bytes_on(grid(1, 1), 129, 4, false),
             std::size_t(256 * 256 + 5 * 128 * 256 + 4 * 128 * 128) * 4 + kEdgeBytes);
   // About V^2 / P per GPU on every shape of 2..9 GPUs.
   for (const auto& g : grids()) {
-    const double share = double(mg::gpu_bytes_on(g, 65536, 4, false)) / (65536.0 * 65536.0 * 4 / g.P);
+    const double share =
+        double(mg::gpu_bytes_on(g, 65536, 4, false)) / (65536.0 * 65536.0 * 4 / g.P);
     EXPECT_GT(share, 1.0);
     EXPECT_LT(share, 1.1) << g.Pr << "x" << g.Pc;
   }
@@ -499,7 +522,7 @@ TEST(MultiGpuMemory, BytesPerGpu) {
 #endif
 }
 
-// ---- the scaling benchmark (scripts/multigpu_check.sh) -------------------------------------------
+// ---- the scaling benchmark (scripts/multigpu_check.sh) ------------------------------------------
 
 TEST(MultiGpuBench, DISABLED_Scaling) {
   REQUIRE_GPUS(1);
@@ -514,7 +537,8 @@ TEST(MultiGpuBench, DISABLED_Scaling) {
     const bool cuda = item.substr(colon + 1) == "c";
     const int gpus = cuda ? 1 : std::stoi(item.substr(colon + 1));
     if (gpus > gpu_count()) {
-      std::printf("scaling V=%lld gpus=%d skipped (only %d GPUs)\n", (long long)V, gpus, gpu_count());
+      std::printf("scaling V=%lld gpus=%d skipped (only %d GPUs)\n", (long long)V, gpus,
+                  gpu_count());
       continue;
     }
     RandomGraphSpec s;
@@ -536,28 +560,33 @@ TEST(MultiGpuBench, DISABLED_Scaling) {
       rows_seen += b.rows;
       for (std::size_t k = 0; k < sample.size(); ++k)
         if (sample[k] >= b.row0 && sample[k] < b.row0 + b.rows) {
-          const auto* row = static_cast<const std::int32_t*>(b.data) + (sample[k] - b.row0) * b.stride;
+          const auto* row =
+              static_cast<const std::int32_t*>(b.data) + (sample[k] - b.row0) * b.stride;
           kept[k].assign(row, row + b.cols);
         }
     };
     const auto t0 = std::chrono::steady_clock::now();
     const apsp::Result r = apsp::solve(g, o);
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double total =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     int bad = 0;
     for (std::size_t k = 0; k < sample.size(); ++k) {
       const std::vector<double> want = apsp::detail::reference_dijkstra(g, sample[k]);
       for (std::int64_t j = 0; j < V; ++j) {
-        const double w = std::isinf(want[std::size_t(j)]) ? double(apsp::kNthuInf) : want[std::size_t(j)];
+        const double w =
+            std::isinf(want[std::size_t(j)]) ? double(apsp::kNthuInf) : want[std::size_t(j)];
         if (double(kept[k][std::size_t(j)]) != w) ++bad;
       }
     }
     const double tups = double(V) * double(V) * double(V) / r.timings.compute / 1e12;
     std::string rounds = r.rounds;
     std::replace(rounds.begin(), rounds.end(), ' ', '_');
-    std::printf("scaling V=%lld gpus=%d backend=%s rounds=%s build_s=%.3f compute_s=%.3f gather_s=%.3f total_s=%.3f "
-                "T_updates_per_s=%.3f verify=%s\n",
-                (long long)V, gpus, r.backend.c_str(), rounds.c_str(), r.timings.h2d, r.timings.compute, r.timings.d2h,
-                total, tups, bad == 0 && rows_seen == V ? "PASS" : "FAIL");
+    std::printf(
+        "scaling V=%lld gpus=%d backend=%s rounds=%s build_s=%.3f compute_s=%.3f gather_s=%.3f "
+        "total_s=%.3f "
+        "T_updates_per_s=%.3f verify=%s\n",
+        (long long)V, gpus, r.backend.c_str(), rounds.c_str(), r.timings.h2d, r.timings.compute,
+        r.timings.d2h, total, tups, bad == 0 && rows_seen == V ? "PASS" : "FAIL");
     std::fflush(stdout);
     EXPECT_EQ(bad, 0);
     EXPECT_EQ(rows_seen, V);

@@ -30,7 +30,8 @@ Graph with_potential_shift(Graph g, double pmax, std::uint64_t seed, bool intege
   out.num_vertices = g.num_vertices;
   out.directed = g.directed;
   for (std::size_t e = 0; e < g.num_edges(); ++e)
-    out.add_edge(g.src[e], g.dst[e], g.weight[e] + p[std::size_t(g.src[e])] - p[std::size_t(g.dst[e])]);
+    out.add_edge(g.src[e], g.dst[e],
+                 g.weight[e] + p[std::size_t(g.src[e])] - p[std::size_t(g.dst[e])]);
   return out;
 }
 
@@ -40,7 +41,8 @@ Matrix bellman_ford_all(const Graph& g) {
   Matrix m(n, n, Dtype::Float64);
   std::vector<double> d;
   for (std::int64_t s = 0; s < n; ++s) {
-    EXPECT_TRUE(detail::reference_bellman_ford(g, s, d)) << "reference found a negative cycle from " << s;
+    EXPECT_TRUE(detail::reference_bellman_ford(g, s, d))
+        << "reference found a negative cycle from " << s;
     for (std::int64_t j = 0; j < n; ++j) m.at<double>(s, j) = j == s ? 0.0 : d[std::size_t(j)];
   }
   return m;
@@ -106,7 +108,8 @@ void expect_real_negative_cycle(const Graph& g, const std::vector<std::int64_t>&
   }
   std::vector<std::int64_t> sorted = cycle;
   std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << "cycle repeats a vertex";
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end())
+      << "cycle repeats a vertex";
   double total = 0;
   for (std::size_t k = 0; k < cycle.size(); ++k) {
     const std::int64_t u = cycle[k], v = cycle[(k + 1) % cycle.size()];
@@ -140,8 +143,8 @@ TEST_P(NegativeNoCycle, MatchesBellmanFordEveryDtype) {
     test::RandomGraphSpec s;
     s.V = c.V, s.E = c.E, s.wmin = 0, s.wmax = double(c.wmax), s.seed = seed;
     const Graph g = with_potential_shift(test::random_graph(s), double(c.pmax), seed * 77);
-    SCOPED_TRACE("V=" + std::to_string(c.V) + " E=" + std::to_string(c.E) + " block=" + std::to_string(c.block) +
-                 " seed=" + std::to_string(seed));
+    SCOPED_TRACE("V=" + std::to_string(c.V) + " E=" + std::to_string(c.E) +
+                 " block=" + std::to_string(c.block) + " seed=" + std::to_string(seed));
     ASSERT_LT(g.min_weight(), 0) << "test graph has no negative edge";
     const Matrix want = bellman_ford_all(g);
     if (c.V > 2) {
@@ -162,8 +165,10 @@ TEST_P(NegativeNoCycle, MatchesBellmanFordEveryDtype) {
 INSTANTIATE_TEST_SUITE_P(Sizes, NegativeNoCycle,
                          ::testing::Values(NegCase{2, 3, 10, 20, 0}, NegCase{5, 12, 10, 20, 0},
                                            NegCase{17, 60, 100, 80, 0}, NegCase{40, 300, 3, 10, 16},
-                                           NegCase{64, 500, 100, 300, 16}, NegCase{97, 700, 50, 100, 32},
-                                           NegCase{130, 1500, 1000, 2000, 0}, NegCase{150, 400, 0, 40, 32}));
+                                           NegCase{64, 500, 100, 300, 16},
+                                           NegCase{97, 700, 50, 100, 32},
+                                           NegCase{130, 1500, 1000, 2000, 0},
+                                           NegCase{150, 400, 0, 40, 32}));
 
 TEST(Negative, FractionalWeightsFloat64) {
   for (std::uint64_t seed : {5u, 6u}) {

@@ -17,7 +17,8 @@ std::vector<std::string> cases() {
   if (dir.empty()) return v;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     const auto p = e.path();
-    if (p.extension() != ".out" && p.filename() != "README.md" && std::filesystem::exists(p.string() + ".out"))
+    if (p.extension() != ".out" && p.filename() != "README.md" &&
+        std::filesystem::exists(p.string() + ".out"))
       v.push_back(p.string());
   }
   std::sort(v.begin(), v.end());
@@ -37,7 +38,8 @@ TEST(Nthu, EveryCourseCaseByteExactThroughTheCli) {
       const auto r = test::run_cli(args);
       ASSERT_EQ(r.exit_code, 0) << in << ": " << r.err;
       EXPECT_TRUE(r.out.empty()) << "the drop-in must print nothing: " << r.out;
-      EXPECT_EQ(test::read_bytes(out), test::read_bytes(in + ".out")) << in << " backend '" << backend << "'";
+      EXPECT_EQ(test::read_bytes(out), test::read_bytes(in + ".out"))
+          << in << " backend '" << backend << "'";
     }
   }
 }
@@ -54,7 +56,8 @@ TEST(Nthu, EveryCourseCaseThroughTheLibraryWithEveryDtype) {
       o.dtype = t;
       const Result r = solve(g, o);
       write_matrix(tmp / "out", r.dist, OutputFormat::Nthu);
-      EXPECT_EQ(test::read_bytes(tmp / "out"), test::read_bytes(in + ".out")) << in << " " << dtype_name(t);
+      EXPECT_EQ(test::read_bytes(tmp / "out"), test::read_bytes(in + ".out"))
+          << in << " " << dtype_name(t);
     }
   }
 }

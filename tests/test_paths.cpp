@@ -47,7 +47,9 @@ class EdgeWeights {
   }
 
  private:
-  std::uint64_t key(std::int64_t u, std::int64_t v) const { return std::uint64_t(u) * std::uint64_t(n_) + std::uint64_t(v); }
+  std::uint64_t key(std::int64_t u, std::int64_t v) const {
+    return std::uint64_t(u) * std::uint64_t(n_) + std::uint64_t(v);
+  }
   void put(std::int64_t u, std::int64_t v, double w) {
     auto [it, fresh] = w_.try_emplace(key(u, v), w);
     if (!fresh) it->second = std::min(it->second, w);
@@ -72,16 +74,20 @@ bool same_weight(double a, double b, bool exact, Dtype t = Dtype::Float64) {
 }
 
 /// Checks pair (i, j) of a --paths result; returns "" or what is wrong.
-std::string check_pair(const Graph& g, const EdgeWeights& w, const Result& r, std::int64_t i, std::int64_t j,
-                       bool exact) {
+std::string check_pair(const Graph& g, const EdgeWeights& w, const Result& r, std::int64_t i,
+                       std::int64_t j, bool exact) {
   std::ostringstream os;
   const double d = dist_at(r.dist, i, j);
   const std::int32_t nx = r.next.at<std::int32_t>(i, j);
   const bool reachable = i != j && std::isfinite(d);
   if (!reachable) {
-    if (nx != -1) os << "(" << i << "," << j << "): next " << nx << " but " << (i == j ? "i == j" : "unreachable");
-    if (i == j && path(r, i, j) != std::vector<std::int64_t>{i}) os << "(" << i << "," << i << "): path is not {i}";
-    if (i != j && !path(r, i, j).empty()) os << "(" << i << "," << j << "): path for an unreachable pair";
+    if (nx != -1)
+      os << "(" << i << "," << j << "): next " << nx << " but "
+         << (i == j ? "i == j" : "unreachable");
+    if (i == j && path(r, i, j) != std::vector<std::int64_t>{i})
+      os << "(" << i << "," << i << "): path is not {i}";
+    if (i != j && !path(r, i, j).empty())
+      os << "(" << i << "," << j << "): path for an unreachable pair";
     return os.str();
   }
   if (nx < 0 || nx >= g.num_vertices) {
@@ -111,13 +117,15 @@ std::string check_pair(const Graph& g, const EdgeWeights& w, const Result& r, st
     }
     total += e;
   }
-  if (!same_weight(total, d, exact, r.dtype())) os << "(" << i << "," << j << "): path weighs " << total << ", distance " << d;
+  if (!same_weight(total, d, exact, r.dtype()))
+    os << "(" << i << "," << j << "): path weighs " << total << ", distance " << d;
   return os.str();
 }
 
-/// All pairs when V <= full_limit, else every pair of `rows` sampled rows plus `samples` random pairs.
-void check_paths(const Graph& g, const Result& r, std::uint64_t seed, std::int64_t full_limit = 160, int rows = 6,
-                 int samples = 4000) {
+/// All pairs when V <= full_limit, else every pair of `rows` sampled rows plus `samples` random
+/// pairs.
+void check_paths(const Graph& g, const Result& r, std::uint64_t seed, std::int64_t full_limit = 160,
+                 int rows = 6, int samples = 4000) {
   ASSERT_FALSE(r.next.empty()) << "no next-hop matrix";
   ASSERT_EQ(r.next.dtype(), Dtype::Int32);
   ASSERT_EQ(r.next.rows(), g.num_vertices);
@@ -141,7 +149,8 @@ void check_paths(const Graph& g, const Result& r, std::uint64_t seed, std::int64
       const std::int64_t i = std::int64_t(rng() % std::uint64_t(n));
       for (std::int64_t j = 0; j < n; ++j) one(i, j);
     }
-    for (int k = 0; k < samples; ++k) one(std::int64_t(rng() % std::uint64_t(n)), std::int64_t(rng() % std::uint64_t(n)));
+    for (int k = 0; k < samples; ++k)
+      one(std::int64_t(rng() % std::uint64_t(n)), std::int64_t(rng() % std::uint64_t(n)));
   }
   if (bad > 5) ADD_FAILURE() << bad << " bad pairs in all";
   if (n > 2 && g.num_edges() > 0) {
@@ -172,7 +181,8 @@ Graph shift_by_potential(const Graph& g0, std::int64_t pmax, std::uint64_t seed)
   Graph g;
   g.num_vertices = g0.num_vertices;
   for (std::size_t e = 0; e < g0.num_edges(); ++e)
-    g.add_edge(g0.src[e], g0.dst[e], g0.weight[e] + p[std::size_t(g0.src[e])] - p[std::size_t(g0.dst[e])]);
+    g.add_edge(g0.src[e], g0.dst[e],
+               g0.weight[e] + p[std::size_t(g0.src[e])] - p[std::size_t(g0.dst[e])]);
   return g;
 }
 
@@ -184,8 +194,8 @@ struct Family {
 
 std::vector<Family> families() {
   std::vector<Family> f;
-  auto add = [&](const char* name, std::int64_t V, std::int64_t E, double wmin, double wmax, auto&& tweak,
-                 std::int64_t potential = 0) {
+  auto add = [&](const char* name, std::int64_t V, std::int64_t E, double wmin, double wmax,
+                 auto&& tweak, std::int64_t potential = 0) {
     test::RandomGraphSpec s;
     s.V = V, s.E = E, s.wmin = wmin, s.wmax = wmax;
     tweak(s);
@@ -199,15 +209,18 @@ std::vector<Family> families() {
   add("random63", 63, 300, 0, 100, none);
   add("random65", 65, 300, 0, 100, none);
   add("random130", 130, 900, 0, 1000, [](auto& s) { s.self_loops = true; });
-  add("zeros", 100, 700, 0, 1, none);                  // half the edges weigh 0
-  add("allzero", 90, 500, 0, 0, none);                 // every path ties
+  add("zeros", 100, 700, 0, 1, none);   // half the edges weigh 0
+  add("allzero", 90, 500, 0, 0, none);  // every path ties
   add("zerosdense", 70, 2500, 0, 2, none);
   add("components", 120, 500, 0, 20, [](auto& s) { s.components = 4; });
   add("undirected", 80, 200, 0, 5, [](auto& s) { s.directed = false; });
-  add("undirzeros", 80, 300, 0, 1, [](auto& s) { s.directed = false; s.components = 2; });
+  add("undirzeros", 80, 300, 0, 1, [](auto& s) {
+    s.directed = false;
+    s.components = 2;
+  });
   add("negative", 100, 600, 0, 30, none, 50);
-  add("negzeros", 100, 600, 0, 0, none, 20);           // negative edges, every cycle weighs 0
-  add("sparse", 150, 160, 0, 10, none);               // mostly unreachable
+  add("negzeros", 100, 600, 0, 0, none, 20);  // negative edges, every cycle weighs 0
+  add("sparse", 150, 160, 0, 10, none);       // mostly unreachable
   return f;
 }
 
@@ -219,7 +232,8 @@ Graph make(const Family& f, std::uint64_t seed) {
 }
 
 /// Solves with paths on `backend`, or skips the test when that backend cannot run here.
-std::optional<Result> solve_paths(const Graph& g, Backend backend, std::optional<Dtype> t, int block) {
+std::optional<Result> solve_paths(const Graph& g, Backend backend, std::optional<Dtype> t,
+                                  int block) {
   SolveOptions o;
   o.backend = backend;
   o.dtype = t;
@@ -263,7 +277,8 @@ class PathsOnBackend : public ::testing::TestWithParam<BackendCase> {
     } catch (const Error& e) {
       const std::string msg = e.what();
       if (backend() != Backend::Cpu && msg.find("path") != std::string::npos) {
-        skipped_ = "backend '" + std::string(backend_name(backend())) + "' does not keep paths yet: " + msg;
+        skipped_ = "backend '" + std::string(backend_name(backend())) +
+                   "' does not keep paths yet: " + msg;
         return std::nullopt;
       }
       throw;
@@ -276,7 +291,8 @@ TEST_P(PathsOnBackend, EveryFamilyAllPairs) {
   for (const Family& f : families())
     for (std::uint64_t seed : {1u, 2u})
       for (int block : {0, 16, 32}) {
-        SCOPED_TRACE(std::string(f.name) + " seed=" + std::to_string(seed) + " block=" + std::to_string(block));
+        SCOPED_TRACE(std::string(f.name) + " seed=" + std::to_string(seed) +
+                     " block=" + std::to_string(block));
         const Graph g = make(f, seed);
         auto r = run(g, std::nullopt, block);
         if (!r) GTEST_SKIP() << skipped_;
@@ -289,7 +305,8 @@ TEST_P(PathsOnBackend, EveryDtype) {
   for (const char* name : {"zeros", "negative", "undirected", "random130"})
     for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) {
       const auto fs = families();
-      const Family& f = *std::find_if(fs.begin(), fs.end(), [&](const Family& x) { return std::string(x.name) == name; });
+      const Family& f = *std::find_if(fs.begin(), fs.end(),
+                                      [&](const Family& x) { return std::string(x.name) == name; });
       SCOPED_TRACE(std::string(name) + " " + dtype_name(t));
       const Graph g = make(f, 3);
       std::optional<Result> r;
@@ -376,12 +393,13 @@ TEST_P(PathsOnBackend, LargerNegativeSampled) {
 }
 
 // The CPU backend three ways: as its cost model picks, and with each next-hop method forced.
-INSTANTIATE_TEST_SUITE_P(Backends, PathsOnBackend,
-                         ::testing::Values(BackendCase{Backend::Cpu, std::nullopt, "cpu"},
-                                           BackendCase{Backend::Cpu, detail::cpu::NextMethod::Edges, "cpu_edges"},
-                                           BackendCase{Backend::Cpu, detail::cpu::NextMethod::Tracked, "cpu_tracked"},
-                                           BackendCase{Backend::Cuda, std::nullopt, "cuda"}),
-                         [](const auto& pinfo) { return pinfo.param.name; });
+INSTANTIATE_TEST_SUITE_P(
+    Backends, PathsOnBackend,
+    ::testing::Values(BackendCase{Backend::Cpu, std::nullopt, "cpu"},
+                      BackendCase{Backend::Cpu, detail::cpu::NextMethod::Edges, "cpu_edges"},
+                      BackendCase{Backend::Cpu, detail::cpu::NextMethod::Tracked, "cpu_tracked"},
+                      BackendCase{Backend::Cuda, std::nullopt, "cuda"}),
+    [](const auto& pinfo) { return pinfo.param.name; });
 
 // The cpu backend's edges method and the cuda backend follow one rule (docs/paths.md, "Tie
 // rule"), so on int32 their next hops agree entry for entry, zero-weight loops repaired alike.
@@ -493,20 +511,21 @@ TEST(Paths, WalkGuardsAgainstBrokenMatrices) {
 TEST(Paths, RepairBreaksZeroWeightLoop) {
   Graph g;
   g.num_vertices = 6;
-  const int edges[][3] = {{1, 3, 0}, {4, 5, 1}, {4, 1, 1}, {5, 2, 1}, {0, 3, 1}, {5, 1, 1}, {3, 0, 1},
-                          {2, 1, 0}, {5, 0, 1}, {2, 5, 1}, {4, 3, 0}, {5, 1, 0}, {0, 5, 0}, {5, 2, 2},
-                          {0, 2, 0}, {1, 2, 0}, {1, 2, 0}, {1, 0, 1}, {3, 4, 0}, {1, 3, 0}, {1, 5, 1},
-                          {2, 5, 1}, {3, 1, 0}, {4, 2, 0}, {4, 5, 1}, {3, 2, 0}, {0, 3, 0}};
+  const int edges[][3] = {{1, 3, 0}, {4, 5, 1}, {4, 1, 1}, {5, 2, 1}, {0, 3, 1}, {5, 1, 1},
+                          {3, 0, 1}, {2, 1, 0}, {5, 0, 1}, {2, 5, 1}, {4, 3, 0}, {5, 1, 0},
+                          {0, 5, 0}, {5, 2, 2}, {0, 2, 0}, {1, 2, 0}, {1, 2, 0}, {1, 0, 1},
+                          {3, 4, 0}, {1, 3, 0}, {1, 5, 1}, {2, 5, 1}, {3, 1, 0}, {4, 2, 0},
+                          {4, 5, 1}, {3, 2, 0}, {0, 3, 0}};
   for (const auto& e : edges) g.add_edge(e[0], e[1], e[2]);
   Result r;
   r.dist = detail::build_matrix(g, Dtype::Int32, 6, 6);
   detail::reference_floyd_warshall(r.dist);
-  r.next = next_matrix(6, {-1, 2, 2, 3, 2, 5,  //
-                           0, -1, 2, 3, 2, 5,  //
-                           1, 1, -1, 1, 1, 5,  //
-                           0, 1, 2, -1, 4, 0,  //
-                           2, 2, 2, 3, -1, 5,  //
-                           0, 1, 1, 1, 1, -1});
+  r.next = next_matrix(6, {-1, 2,  2,  3,  2,  5,  //
+                           0,  -1, 2,  3,  2,  5,  //
+                           1,  1,  -1, 1,  1,  5,  //
+                           0,  1,  2,  -1, 4,  0,  //
+                           2,  2,  2,  3,  -1, 5,  //
+                           0,  1,  1,  1,  1,  -1});
   EXPECT_THROW(path(r, 0, 4), Error);
   EXPECT_GT(repair_next_hops(g, r.dist, r.next), 0);
   check_paths(g, r, 0);
@@ -543,7 +562,8 @@ TEST(Paths, RepairFixesEveryLoopOfANaiveBlockedSchedule) {
   int looping = 0;
   for (std::uint64_t seed = 1; seed <= 120; ++seed) {
     test::RandomGraphSpec s;
-    s.V = 6 + std::int64_t(seed % 30), s.E = 3 * s.V + std::int64_t(seed % 40), s.wmin = 0, s.wmax = 1 + double(seed % 3);
+    s.V = 6 + std::int64_t(seed % 30), s.E = 3 * s.V + std::int64_t(seed % 40), s.wmin = 0,
+    s.wmax = 1 + double(seed % 3);
     s.directed = seed % 4 != 0;
     s.components = seed % 7 == 0 ? 2 : 1;
     const Graph g = test::random_graph(s);
@@ -574,7 +594,8 @@ TEST(Paths, RepairFixesEveryLoopOfANaiveBlockedSchedule) {
 TEST(Paths, RepairLeavesSolvedMatricesAlone) {
   for (const char* name : {"zeros", "allzero", "negzeros", "undirzeros"}) {
     const auto fs = families();
-    const Family& f = *std::find_if(fs.begin(), fs.end(), [&](const Family& x) { return std::string(x.name) == name; });
+    const Family& f = *std::find_if(fs.begin(), fs.end(),
+                                    [&](const Family& x) { return std::string(x.name) == name; });
     const Graph g = make(f, 7);
     SolveOptions o;
     o.backend = Backend::Cpu;
@@ -663,14 +684,16 @@ RepairOutcome repair_and_check(const Graph& g, const Matrix& dist, const Matrix&
   const std::int64_t n = next.rows();
   std::vector<char> looped(static_cast<std::size_t>(n * n));
   for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) r.looping += looped[std::size_t(i * n + j)] = !walk_ends(next, i, j);
+    for (std::int64_t j = 0; j < n; ++j)
+      r.looping += looped[std::size_t(i * n + j)] = !walk_ends(next, i, j);
   r.changed = repair_next_hops(g, dist, r.next);
   std::int64_t differ = 0;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j)
       if (r.next.at<std::int32_t>(i, j) != next.at<std::int32_t>(i, j)) {
         ++differ;
-        EXPECT_TRUE(looped[std::size_t(i * n + j)]) << "(" << i << "," << j << ") changed but its walk ended";
+        EXPECT_TRUE(looped[std::size_t(i * n + j)])
+            << "(" << i << "," << j << ") changed but its walk ended";
       }
   EXPECT_EQ(r.changed, differ);
   EXPECT_EQ(r.changed > 0, r.looping > 0);
@@ -687,12 +710,14 @@ TEST(Paths, RepairEdgesRuleZeroWeightTwoCycles) {
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     test::RandomGraphSpec s;
-    s.V = 40 + std::int64_t(seed) * 7, s.E = 6 * s.V, s.wmin = 0, s.wmax = 3 + double(seed % 5), s.seed = seed;
+    s.V = 40 + std::int64_t(seed) * 7, s.E = 6 * s.V, s.wmin = 0, s.wmax = 3 + double(seed % 5),
+    s.seed = seed;
     s.directed = seed % 3 != 0;
     Graph g = test::random_graph(s);
     std::mt19937_64 rng(seed);
     for (int k = 0; k < 6; ++k) {  // a few explicit 2-cycles, one arc of each first in CSR order
-      const auto u = std::int32_t(rng() % std::uint64_t(s.V)), v = std::int32_t(rng() % std::uint64_t(s.V));
+      const auto u = std::int32_t(rng() % std::uint64_t(s.V)),
+                 v = std::int32_t(rng() % std::uint64_t(s.V));
       g.src.insert(g.src.begin(), {u, v});
       g.dst.insert(g.dst.begin(), {v, u});
       g.weight.insert(g.weight.begin(), {0.0, 0.0});
@@ -803,8 +828,10 @@ TEST(Paths, RepairDenseViewEqualsEdgeList) {
         for (std::int64_t v = 0; v < n; ++v) {
           if (u == v || rng() % 3 != 0) continue;
           const double c = double(std::max<int>(0, int(rng() % 4) - 1));  // 0, 0, 1, 2
-          if (directed) a[std::size_t(u * n + v)] = c + p[std::size_t(u)] - p[std::size_t(v)];
-          else if (u < v) a[std::size_t(u * n + v)] = c == 0 ? 1e-20 : c;  // (v,u) stays 0: one edge
+          if (directed)
+            a[std::size_t(u * n + v)] = c + p[std::size_t(u)] - p[std::size_t(v)];
+          else if (u < v)
+            a[std::size_t(u * n + v)] = c == 0 ? 1e-20 : c;  // (v,u) stays 0: one edge
         }
       DenseAdjacency view;
       view.data = a.data();
@@ -950,9 +977,11 @@ TEST(Paths, ReversedGraph) {
 // SciPy convention: pred[i][j] is the vertex before j on a shortest i -> j path, -9999 for none
 // (i == j or unreachable), derived from the reversed graph's next hops.
 TEST(Paths, PredecessorsFromReversedNext) {
-  for (const char* name : {"random65", "zeros", "negative", "components", "undirected", "allzero"}) {
+  for (const char* name :
+       {"random65", "zeros", "negative", "components", "undirected", "allzero"}) {
     const auto fs = families();
-    const Family& f = *std::find_if(fs.begin(), fs.end(), [&](const Family& x) { return std::string(x.name) == name; });
+    const Family& f = *std::find_if(fs.begin(), fs.end(),
+                                    [&](const Family& x) { return std::string(x.name) == name; });
     SCOPED_TRACE(name);
     const Graph g = make(f, 5);
     SolveOptions o;
@@ -972,19 +1001,22 @@ TEST(Paths, PredecessorsFromReversedNext) {
         const double d = dist_at(fwd.dist, i, j);
         const std::int32_t p = pred.at<std::int32_t>(i, j);
         if (i == j || !std::isfinite(d)) {
-          if (p != kNoPredecessor && bad++ < 5) ADD_FAILURE() << "(" << i << "," << j << "): pred " << p;
+          if (p != kNoPredecessor && bad++ < 5)
+            ADD_FAILURE() << "(" << i << "," << j << "): pred " << p;
           continue;
         }
         const double dp = i == p ? 0.0 : dist_at(fwd.dist, i, p);
         if ((p < 0 || std::isnan(w(p, j)) || dp + w(p, j) != d) && bad++ < 5) {
-          ADD_FAILURE() << "(" << i << "," << j << "): pred " << p << " is not the vertex before j on a shortest path";
+          ADD_FAILURE() << "(" << i << "," << j << "): pred " << p
+                        << " is not the vertex before j on a shortest path";
           continue;
         }
         const auto route = path_from_predecessors(pred, i, j);
         double total = 0;
         for (std::size_t k = 0; k + 1 < route.size(); ++k) total += w(route[k], route[k + 1]);
         if ((route.front() != i || route.back() != j || total != d) && bad++ < 5)
-          ADD_FAILURE() << "(" << i << "," << j << "): predecessor walk weighs " << total << ", distance " << d;
+          ADD_FAILURE() << "(" << i << "," << j << "): predecessor walk weighs " << total
+                        << ", distance " << d;
       }
   }
 }

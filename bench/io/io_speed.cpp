@@ -43,7 +43,8 @@ void report(const std::string& name, double bytes, std::vector<double> t) {
   std::vector<double> s = t;
   std::sort(s.begin(), s.end());
   const double med = s[s.size() / 2];
-  std::printf("%-24s | %8.1f MB | %7.3f s | %8.1f MB/s |", name.c_str(), bytes / 1e6, med, bytes / 1e6 / med);
+  std::printf("%-24s | %8.1f MB | %7.3f s | %8.1f MB/s |", name.c_str(), bytes / 1e6, med,
+              bytes / 1e6 / med);
   for (double x : t) std::printf(" %.3f", x);
   std::printf("\n");
   std::fflush(stdout);
@@ -67,11 +68,17 @@ void sync_file(const std::string& path) {
 /// What dd does: write() of 64 MiB blocks into a new file.
 void raw_write(const std::string& path, const void* data, std::size_t n) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) { std::perror(path.c_str()); std::exit(1); }
+  if (fd < 0) {
+    std::perror(path.c_str());
+    std::exit(1);
+  }
   const char* p = static_cast<const char*>(data);
   while (n > 0) {
     const ssize_t r = ::write(fd, p, std::min<std::size_t>(n, std::size_t{64} << 20));
-    if (r <= 0) { std::perror("write"); std::exit(1); }
+    if (r <= 0) {
+      std::perror("write");
+      std::exit(1);
+    }
     p += r;
     n -= std::size_t(r);
   }
@@ -106,7 +113,8 @@ int main(int argc, char** argv) {
   const int trials = argc > 4 ? std::stoi(argv[4]) : 3;
   const std::string graph = dir + "/io_speed_graph.bin", out = dir + "/io_speed_out.bin",
                     raw = dir + "/io_speed_raw.bin", npy = dir + "/io_speed_out.npy";
-  std::printf("V = %lld, E = %lld, trials = %d, dir = %s\n", (long long)V, (long long)E, trials, dir.c_str());
+  std::printf("V = %lld, E = %lld, trials = %d, dir = %s\n", (long long)V, (long long)E, trials,
+              dir.c_str());
   std::printf("%-24s | %11s | %9s | %13s | trials (s)\n", "step", "size", "median", "speed");
 
   // ---- read an E-edge NTHU graph ----
@@ -120,7 +128,10 @@ int main(int argc, char** argv) {
   for (const bool cold : {false, true}) {
     std::vector<double> t_raw, t_apsp;
     for (int i = 0; i < trials; ++i) {
-      if (cold) drop_cache(graph); else (void)raw_read(graph);
+      if (cold)
+        drop_cache(graph);
+      else
+        (void)raw_read(graph);
       t_raw.push_back(time_it([&] { (void)raw_read(graph); }));
       if (cold) drop_cache(graph);
       t_apsp.push_back(time_it([&] {
@@ -139,7 +150,8 @@ int main(int argc, char** argv) {
     apsp::Matrix m(V, V, apsp::Dtype::Int32);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < V; ++i)
-      for (std::int64_t j = 0; j < V; ++j) m.at<std::int32_t>(i, j) = std::int32_t((i * 31 + j) % 1000);
+      for (std::int64_t j = 0; j < V; ++j)
+        m.at<std::int32_t>(i, j) = std::int32_t((i * 31 + j) % 1000);
     for (const bool with_sync : {false, true}) {
       std::vector<double> t_raw, t_apsp;
       for (int i = 0; i < trials; ++i) {
@@ -172,7 +184,8 @@ int main(int argc, char** argv) {
     apsp::Matrix m(V, V, stride, stride, apsp::Dtype::Int32);
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < V; ++i)
-      for (std::int64_t j = 0; j < stride; ++j) m.at<std::int32_t>(i, j) = std::int32_t((i * 31 + j) % 1000);
+      for (std::int64_t j = 0; j < stride; ++j)
+        m.at<std::int32_t>(i, j) = std::int32_t((i * 31 + j) % 1000);
     std::vector<double> t_pad;
     for (int i = 0; i < trials; ++i) {
       ::sync();

@@ -26,7 +26,8 @@ class UsageError : public Error {
   int exit_code() const override { return 2; }
 };
 
-/// Malformed or unreadable input. what() = "FILE: LOCATION: MESSAGE" (location e.g. "offset 8" or "line 3").
+/// Malformed or unreadable input. what() = "FILE: LOCATION: MESSAGE" (location e.g. "offset 8" or
+/// "line 3").
 class InputError : public Error {
  public:
   InputError(const std::string& file, const std::string& location, const std::string& msg)
@@ -62,13 +63,14 @@ class BackendUnavailable : public Error {
 };
 
 namespace detail {
-[[noreturn]] void throw_expects(const char* cond, const std::string& msg, const char* file, int line);
+[[noreturn]] void throw_expects(const char* cond, const std::string& msg, const char* file,
+                                int line);
 }  // namespace detail
 
 }  // namespace apsp
 
 /// Throws apsp::Error("MSG (COND at FILE:LINE)") when COND is false. For internal invariants.
-#define APSP_EXPECTS(cond, msg)                                                       \
-  do {                                                                                \
-    if (!(cond)) ::apsp::detail::throw_expects(#cond, (msg), __FILE__, __LINE__);     \
+#define APSP_EXPECTS(cond, msg)                                                   \
+  do {                                                                            \
+    if (!(cond)) ::apsp::detail::throw_expects(#cond, (msg), __FILE__, __LINE__); \
   } while (0)

@@ -25,7 +25,7 @@ struct DenseAdjacency {
   const void* data = nullptr;
   Dtype kind = Dtype::Float64;                  ///< element type of the entries
   std::int64_t row_stride = 0, col_stride = 0;  ///< bytes from (i, j) to (i+1, j) / (i, j+1)
-  bool unweighted = false;                      ///< every edge weighs 1 (the entry only says "edge")
+  bool unweighted = false;  ///< every edge weighs 1 (the entry only says "edge")
 
   /// Storage order: the matrix is read as lines (rows when the row stride is the larger, as in C
   /// order; else columns), each line entry by entry, so that a line-by-line walk reads memory in

@@ -60,7 +60,8 @@ Graph read_graph(const std::string& path, const ReadOptions& options = {});
 /// dtype's sentinel, 1073741823 (int32), 4611686018427387903 = 2^62-1 (int64), inf (floats); in
 /// NTHU output 1073741823. Atomic: temp file + rename. Throws Error on I/O failure or when a
 /// value cannot be represented in the format (e.g. int64 distance >= 2^30-1 in NTHU output).
-void write_matrix(const std::string& path, const Matrix& m, OutputFormat format = OutputFormat::Auto);
+void write_matrix(const std::string& path, const Matrix& m,
+                  OutputFormat format = OutputFormat::Auto);
 
 /// Writes a rows x cols matrix that arrives in stripes of consecutive rows, in increasing row
 /// order (what a streaming solve hands to SolveOptions::dist_sink). Same formats and atomicity
@@ -78,7 +79,8 @@ class MatrixStreamWriter {
   std::int64_t rows_written() const;
   Dtype dtype() const;
   /// Whether stripes of type t may come: the writer's dtype, or for NTHU (int32 on disk) any
-  /// integer type whose values fit (an int64 result's exact int32 stripes, SolveOptions::int32_stripes).
+  /// integer type whose values fit (an int64 result's exact int32 stripes,
+  /// SolveOptions::int32_stripes).
   bool accepts(Dtype t) const;
   /// Starts filling the output file's page cache on threads of its own, so that the stripes'
   /// writes later only copy (docs/io.md: APSP_WRITE_PREFILL). Returns at once; the first stripe

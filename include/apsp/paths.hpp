@@ -42,6 +42,7 @@ std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next);
 
 /// Vertices of the i -> j path read from a predecessor matrix (i first, j last; {i} for i == j;
 /// empty when unreachable). Throws UsageError for ids out of range, Error if pred has a cycle.
-std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i, std::int64_t j);
+std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i,
+                                                 std::int64_t j);
 
 }  // namespace apsp

@@ -98,7 +98,7 @@ struct Result {
   /// "int16x2 -> int32", "int32 (checked; bound asked int64)". The result's dtype() is the type
   /// asked for or derived (a narrower rung is kept only when it is proven exact, then widened).
   std::string rounds;
-  int block = 0;        ///< tile size it used
+  int block = 0;               ///< tile size it used
   std::string order = "none";  ///< vertex order the rounds ran in ("none", "nd"), and for auto why
   double work_fraction = 1;    ///< element updates the rounds ran, over the dense rounds' n^3
   Timings timings;

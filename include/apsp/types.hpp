@@ -25,29 +25,51 @@ Dtype parse_dtype(std::string_view name);
 /// True for Int32 and Int64.
 inline bool is_integer(Dtype t) { return t == Dtype::Int32 || t == Dtype::Int64; }
 
-template <class T> struct DtypeOf;
-template <> struct DtypeOf<std::int32_t> { static constexpr Dtype value = Dtype::Int32; };
-template <> struct DtypeOf<std::int64_t> { static constexpr Dtype value = Dtype::Int64; };
-template <> struct DtypeOf<float> { static constexpr Dtype value = Dtype::Float32; };
-template <> struct DtypeOf<double> { static constexpr Dtype value = Dtype::Float64; };
+template <class T>
+struct DtypeOf;
+template <>
+struct DtypeOf<std::int32_t> {
+  static constexpr Dtype value = Dtype::Int32;
+};
+template <>
+struct DtypeOf<std::int64_t> {
+  static constexpr Dtype value = Dtype::Int64;
+};
+template <>
+struct DtypeOf<float> {
+  static constexpr Dtype value = Dtype::Float32;
+};
+template <>
+struct DtypeOf<double> {
+  static constexpr Dtype value = Dtype::Float64;
+};
 
 /// The "unreachable" value of T: 2^30-1 for int32, 2^62-1 for int64, +inf for floats.
-template <class T> constexpr T unreachable() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return (std::int32_t{1} << 30) - 1;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return (std::int64_t{1} << 62) - 1;
-  else return std::numeric_limits<T>::infinity();
+template <class T>
+constexpr T unreachable() {
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return (std::int32_t{1} << 30) - 1;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return (std::int64_t{1} << 62) - 1;
+  else
+    return std::numeric_limits<T>::infinity();
 }
 
 /// The NTHU output format's unreachable value.
 inline constexpr std::int32_t kNthuInf = 1073741823;
 
 /// Calls f(T{}) with T the C++ type of `t` (int32_t, int64_t, float, double).
-template <class F> decltype(auto) visit_dtype(Dtype t, F&& f) {
+template <class F>
+decltype(auto) visit_dtype(Dtype t, F&& f) {
   switch (t) {
-    case Dtype::Int32: return f(std::int32_t{});
-    case Dtype::Int64: return f(std::int64_t{});
-    case Dtype::Float32: return f(float{});
-    case Dtype::Float64: break;
+    case Dtype::Int32:
+      return f(std::int32_t{});
+    case Dtype::Int64:
+      return f(std::int64_t{});
+    case Dtype::Float32:
+      return f(float{});
+    case Dtype::Float64:
+      break;
   }
   return f(double{});
 }

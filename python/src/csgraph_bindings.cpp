@@ -40,7 +40,8 @@ py::dict dense_scan(const py::array& a) {
   std::int64_t edges = 0, specials = 0, negatives = 0;
   double max_abs = 0, min_w = 0;
   bool integral = true;
-  const std::int64_t stripe = std::max<std::int64_t>(1, (std::int64_t(1) << 24) / std::max<std::int64_t>(n, 1));
+  const std::int64_t stripe =
+      std::max<std::int64_t>(1, (std::int64_t(1) << 24) / std::max<std::int64_t>(n, 1));
   for (std::int64_t r0 = 0; r0 < n; r0 += stripe) {
     const std::int64_t r1 = std::min(n, r0 + stripe);
     {
@@ -50,8 +51,8 @@ py::dict dense_scan(const py::array& a) {
         std::int64_t e = 0, sp = 0, neg = 0;
         double hi = max_abs, lo = min_w;
         bool whole = integral;
-#pragma omp parallel for schedule(static) reduction(+ : e, sp, neg) reduction(max : hi) reduction(min : lo) \
-    reduction(&& : whole) if ((r1 - r0) * n > (1 << 18))
+#pragma omp parallel for schedule(static) reduction(+ : e, sp, neg) reduction(max : hi) \
+    reduction(min : lo) reduction(&& : whole) if ((r1 - r0) * n > (1 << 18))
         for (std::int64_t i = r0; i < r1; ++i) {
           const char* row = v.data + i * v.row_stride;
           for (std::int64_t j = 0; j < n; ++j) {
@@ -97,20 +98,23 @@ py::dict dense_scan(const py::array& a) {
 
 /// Per-source shortest paths (dijkstra.hpp) -> (dist, pred or None, sources or None).
 /// Without min_only dist is len(sources) x V; with it dist, pred and sources have V entries.
-py::tuple per_source(const apsp::Graph& g, const py::array_t<std::int32_t, py::array::c_style>& sources,
-                     double limit, bool min_only, bool want_pred, int threads) {
+py::tuple per_source(const apsp::Graph& g,
+                     const py::array_t<std::int32_t, py::array::c_style>& sources, double limit,
+                     bool min_only, bool want_pred, int threads) {
   const std::int64_t n = g.num_vertices, k = sources.size();
   const std::int64_t rows = min_only ? 1 : k;
   const double need = double(rows) * double(n) * (8.0 + (want_pred ? 4.0 : 0.0));
   const std::size_t have = host_memory_limit();
   if (need > double(have))
-    throw apsp::ResourceError(std::to_string(rows) + " rows of " + std::to_string(n) + " distances need " +
-                              std::to_string(std::llround(need)) + " bytes, more than this machine's " +
-                              std::to_string(have) + " bytes of memory (set APSP_HOST_MEMORY to override)");
+    throw apsp::ResourceError(std::to_string(rows) + " rows of " + std::to_string(n) +
+                              " distances need " + std::to_string(std::llround(need)) +
+                              " bytes, more than this machine's " + std::to_string(have) +
+                              " bytes of memory (set APSP_HOST_MEMORY to override)");
   std::vector<std::int32_t> src(sources.data(), sources.data() + k);
   for (const std::int32_t s : src)
     if (s < 0 || s >= n) throw py::value_error("indices out of range 0...N");
-  std::vector<py::ssize_t> shape = min_only ? std::vector<py::ssize_t>{n} : std::vector<py::ssize_t>{rows, n};
+  std::vector<py::ssize_t> shape =
+      min_only ? std::vector<py::ssize_t>{n} : std::vector<py::ssize_t>{rows, n};
   py::array_t<double> dist(shape);
   py::object pred = py::none(), source_of = py::none();
   std::int32_t* pred_data = nullptr;
@@ -152,17 +156,19 @@ int max_threads() {
   return int(std::min<std::int64_t>(4 * procs, std::max(1, omp_get_thread_limit())));
 }
 
-
 }  // namespace
 
 void bind_csgraph(py::module_& m) {
   m.def("dense_scan", &dense_scan, py::arg("graph"),
-        "Edge count, NaN/-inf count, negatives, weight range, integer-ness of a dense matrix (interruptible).");
-  m.def("per_source", &per_source, py::arg("graph"), py::arg("sources"), py::arg("limit"), py::arg("min_only"),
-        py::arg("predecessors"), py::arg("threads"),
-        "Dijkstra from each source (Johnson potentials for negative weights) -> (dist, pred, sources).");
-  m.def("host_memory_limit", [] { return host_memory_limit(); },
-        "Bytes the checks plan for: APSP_HOST_MEMORY, else min(physical RAM, cgroup limit).");
+        "Edge count, NaN/-inf count, negatives, weight range, integer-ness of a dense matrix "
+        "(interruptible).");
+  m.def("per_source", &per_source, py::arg("graph"), py::arg("sources"), py::arg("limit"),
+        py::arg("min_only"), py::arg("predecessors"), py::arg("threads"),
+        "Dijkstra from each source (Johnson potentials for negative weights) -> (dist, pred, "
+        "sources).");
+  m.def(
+      "host_memory_limit", [] { return host_memory_limit(); },
+      "Bytes the checks plan for: APSP_HOST_MEMORY, else min(physical RAM, cgroup limit).");
   m.def("max_threads", &max_threads, "The largest threads= accepted.");
 }
 

@@ -46,15 +46,18 @@ Arcs make_arcs(const apsp::Graph& g, const std::vector<double>& h) {
   Arcs a;
   a.n = g.num_vertices;
   a.start.assign(std::size_t(a.n) + 1, 0);
-  apsp::detail::for_each_arc(g, [&](std::int32_t u, std::int32_t, double) { ++a.start[std::size_t(u) + 1]; });
+  apsp::detail::for_each_arc(
+      g, [&](std::int32_t u, std::int32_t, double) { ++a.start[std::size_t(u) + 1]; });
   for (std::int64_t v = 0; v < a.n; ++v) a.start[std::size_t(v) + 1] += a.start[std::size_t(v)];
   const auto arcs = std::size_t(a.start[std::size_t(a.n)]);
-  const double bytes = double(arcs) * double(sizeof(std::int32_t) + sizeof(double)) + double(a.start.size()) * 8.0;
+  const double bytes =
+      double(arcs) * double(sizeof(std::int32_t) + sizeof(double)) + double(a.start.size()) * 8.0;
   const std::size_t have = host_memory_limit();
   if (bytes > double(have))
     throw apsp::ResourceError("the graph's " + std::to_string(arcs) + " arcs need " +
-                              std::to_string(std::llround(bytes)) + " bytes, more than this machine's " +
-                              std::to_string(have) + " bytes of memory (set APSP_HOST_MEMORY to override)");
+                              std::to_string(std::llround(bytes)) +
+                              " bytes, more than this machine's " + std::to_string(have) +
+                              " bytes of memory (set APSP_HOST_MEMORY to override)");
   a.to.resize(arcs);
   a.w.resize(arcs);
   std::vector<std::int64_t> pos(a.start.begin(), a.start.end() - 1);
@@ -72,7 +75,9 @@ struct HeapItem {
 };
 /// std::push_heap keeps the largest on top: "larger" = later in (distance, rank) order.
 struct Later {
-  bool operator()(const HeapItem& x, const HeapItem& y) const { return x.d > y.d || (x.d == y.d && x.rank > y.rank); }
+  bool operator()(const HeapItem& x, const HeapItem& y) const {
+    return x.d > y.d || (x.d == y.d && x.rank > y.rank);
+  }
 };
 
 struct Seed {
@@ -100,8 +105,8 @@ struct Scratch {
 /// are not followed. With `order`, the vertices in the order they were settled (parents first).
 /// Returns false when stop() asked to stop.
 template <bool Multi, class Stop>
-bool dijkstra(const Arcs& a, const std::vector<Seed>& seeds, double prune, double* d, std::int32_t* pred, Scratch& s,
-              bool keep_order, Stop&& stop) {
+bool dijkstra(const Arcs& a, const std::vector<Seed>& seeds, double prune, double* d,
+              std::int32_t* pred, Scratch& s, bool keep_order, Stop&& stop) {
   const std::int64_t n = a.n;
   std::fill(d, d + n, kInf);
   if (pred) std::fill(pred, pred + n, kNoVertex);
@@ -156,8 +161,9 @@ bool dijkstra(const Arcs& a, const std::vector<Seed>& seeds, double prune, doubl
 /// Johnson's restore, d = d' + h(v) - offset (offset: h(s), or 0 for min_only labels that start
 /// at -h(s)), then the limit: a vertex above it, or reached through one, becomes unreachable.
 /// `order` lists the reached vertices parents first.
-void restore_and_limit(const std::vector<double>& h, double offset, double limit, const std::vector<std::int32_t>& order,
-                       double* d, std::int32_t* pred, std::int32_t* source) {
+void restore_and_limit(const std::vector<double>& h, double offset, double limit,
+                       const std::vector<std::int32_t>& order, double* d, std::int32_t* pred,
+                       std::int32_t* source) {
   for (const std::int32_t v : order) {
     const auto x = std::size_t(v);
     d[x] = d[x] + h[x] - offset;
@@ -180,7 +186,8 @@ bool has_negative_weight(const apsp::Graph& g) { return g.min_weight() < 0; }
 }  // namespace
 
 bool per_source_shortest_paths(const apsp::Graph& g, const std::vector<std::int32_t>& sources,
-                               const PerSourceOptions& o, double* dist, std::int32_t* pred, std::int32_t* source_of) {
+                               const PerSourceOptions& o, double* dist, std::int32_t* pred,
+                               std::int32_t* source_of) {
   const std::int64_t n = g.num_vertices;
   const auto caller = std::this_thread::get_id();
   std::atomic<bool> stopped{false};

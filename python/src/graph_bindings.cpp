@@ -43,7 +43,9 @@ std::int64_t copy_ids(const View& v, const char* name, std::vector<std::int32_t>
     for (std::int64_t e = 0; e < v.rows; ++e) {
       const T x = v.at<T>(e);
       if constexpr (std::is_signed_v<T>)
-        if (x < 0) throw py::value_error(std::string(name) + "[" + std::to_string(e) + "] = " + num_str(x) + " is negative (vertex ids are 0..V-1)");
+        if (x < 0)
+          throw py::value_error(std::string(name) + "[" + std::to_string(e) + "] = " + num_str(x) +
+                                " is negative (vertex ids are 0..V-1)");
       if (std::uint64_t(x) >= std::uint64_t(apsp::kMaxVertices))
         throw py::value_error(std::string(name) + "[" + std::to_string(e) + "] = " + num_str(x) +
                               " is too large (vertex ids must fit int32)");
@@ -57,7 +59,8 @@ std::int64_t copy_ids(const View& v, const char* name, std::vector<std::int32_t>
 /// What a weight entry means: an edge, "no edge" (+inf), or an error.
 enum class Weight { Edge, NoEdge, NaN, MinusInf };
 
-template <class T> Weight classify(T x) {
+template <class T>
+Weight classify(T x) {
   if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(x)) return Weight::NaN;
     if (std::isinf(x)) return x < 0 ? Weight::MinusInf : Weight::NoEdge;
@@ -67,7 +70,8 @@ template <class T> Weight classify(T x) {
 }
 
 /// For Weight::NaN / MinusInf: the ValueError naming the entry (`where` is only built then).
-template <class Where> void check_weight(Weight k, Where&& where) {
+template <class Where>
+void check_weight(Weight k, Where&& where) {
   if (k == Weight::NaN) throw py::value_error(where() + " is NaN (use 0 or inf for 'no edge')");
   if (k == Weight::MinusInf) throw py::value_error(where() + " is -inf");
 }
@@ -77,23 +81,28 @@ struct EdgeArgs {
   bool directed = true, reverse = false, unweighted = false;
 };
 
-/// Builds a Graph from 1-D src, dst (and optional weight) views; edges with weight +inf are dropped.
-apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<View>& w, const EdgeArgs& a) {
+/// Builds a Graph from 1-D src, dst (and optional weight) views; edges with weight +inf are
+/// dropped.
+apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<View>& w,
+                             const EdgeArgs& a) {
   if (s.rows != d.rows || (w && w->rows != s.rows))
-    throw py::value_error("edge arrays differ in length: src has " + std::to_string(s.rows) + ", dst " +
-                          std::to_string(d.rows) + (w ? ", weight " + std::to_string(w->rows) : std::string()));
+    throw py::value_error("edge arrays differ in length: src has " + std::to_string(s.rows) +
+                          ", dst " + std::to_string(d.rows) +
+                          (w ? ", weight " + std::to_string(w->rows) : std::string()));
   apsp::Graph g;
   g.directed = a.directed;
   const std::int64_t max_id = std::max(copy_ids(s, "src", g.src), copy_ids(d, "dst", g.dst));
   g.num_vertices = a.num_vertices >= 0 ? a.num_vertices : max_id + 1;
   if (a.num_vertices < 0 && max_id < 0)
-    throw py::value_error("cannot infer the number of vertices from an empty edge list; pass num_vertices=");
+    throw py::value_error(
+        "cannot infer the number of vertices from an empty edge list; pass num_vertices=");
   if (max_id >= g.num_vertices) {
-    const auto& ids = std::find(g.src.begin(), g.src.end(), std::int32_t(max_id)) != g.src.end() ? g.src : g.dst;
+    const auto& ids =
+        std::find(g.src.begin(), g.src.end(), std::int32_t(max_id)) != g.src.end() ? g.src : g.dst;
     const auto e = std::find(ids.begin(), ids.end(), std::int32_t(max_id)) - ids.begin();
-    throw py::value_error(std::string(&ids == &g.src ? "src" : "dst") + "[" + std::to_string(e) + "] = " +
-                          std::to_string(max_id) + " is out of range for num_vertices = " +
-                          std::to_string(g.num_vertices));
+    throw py::value_error(std::string(&ids == &g.src ? "src" : "dst") + "[" + std::to_string(e) +
+                          "] = " + std::to_string(max_id) +
+                          " is out of range for num_vertices = " + std::to_string(g.num_vertices));
   }
   const std::size_t E = g.src.size();
   g.weight.assign(E, 1.0);
@@ -140,16 +149,21 @@ apsp::Graph graph_from_edges(const View& s, const View& d, const std::optional<V
 /// first). reverse: the transposed view (swapped strides), i.e. the reversed graph, at no cost.
 apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a, bool scan = true) {
   if (m.rows != m.cols)
-    throw py::value_error("a dense graph must be square, got shape (" + std::to_string(m.rows) + ", " +
-                          std::to_string(m.cols) + ")");
+    throw py::value_error("a dense graph must be square, got shape (" + std::to_string(m.rows) +
+                          ", " + std::to_string(m.cols) + ")");
   if (m.rows > apsp::kMaxVertices) throw py::value_error("too many vertices for int32 ids");
   apsp::DenseAdjacency d;
   d.data = m.data;
-  if (m.kind == 'i' && m.itemsize == 4) d.kind = apsp::Dtype::Int32;
-  else if (m.kind == 'i' && m.itemsize == 8) d.kind = apsp::Dtype::Int64;
-  else if (m.kind == 'f' && m.itemsize == 4) d.kind = apsp::Dtype::Float32;
-  else if (m.kind == 'f' && m.itemsize == 8) d.kind = apsp::Dtype::Float64;
-  else throw py::type_error("graph: a dense matrix must be int32, int64, float32 or float64 here");
+  if (m.kind == 'i' && m.itemsize == 4)
+    d.kind = apsp::Dtype::Int32;
+  else if (m.kind == 'i' && m.itemsize == 8)
+    d.kind = apsp::Dtype::Int64;
+  else if (m.kind == 'f' && m.itemsize == 4)
+    d.kind = apsp::Dtype::Float32;
+  else if (m.kind == 'f' && m.itemsize == 8)
+    d.kind = apsp::Dtype::Float64;
+  else
+    throw py::type_error("graph: a dense matrix must be int32, int64, float32 or float64 here");
   d.row_stride = m.row_stride;
   d.col_stride = m.col_stride;
   d.unweighted = a.unweighted;
@@ -168,20 +182,24 @@ apsp::Graph graph_from_dense(const View& m, const EdgeArgs& a, bool scan = true)
 }
 
 EdgeArgs edge_args(std::int64_t num_vertices, bool directed, bool reverse, bool unweighted) {
-  if (num_vertices < -1) throw py::value_error("num_vertices must be >= 0, got " + std::to_string(num_vertices));
+  if (num_vertices < -1)
+    throw py::value_error("num_vertices must be >= 0, got " + std::to_string(num_vertices));
   return {num_vertices, directed, reverse, unweighted};
 }
 
-// ---- Graph helpers --------------------------------------------------------------------------------
+// ---- Graph helpers ------------------------------------------------------------------------------
 /// A read-only 1-D view of a vector held by the Graph object `owner`.
-template <class T> py::array vector_view(const std::vector<T>& vec, py::handle owner) {
-  py::array a(py::dtype::of<T>(), {py::ssize_t(vec.size())}, {py::ssize_t(sizeof(T))}, vec.data(), owner);
+template <class T>
+py::array vector_view(const std::vector<T>& vec, py::handle owner) {
+  py::array a(py::dtype::of<T>(), {py::ssize_t(vec.size())}, {py::ssize_t(sizeof(T))}, vec.data(),
+              owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
 }
 
 /// A 1-D array that takes `vec` over (no copy): a capsule in the array's base owns it.
-template <class T> py::array adopt_vector(std::vector<T>&& vec) {
+template <class T>
+py::array adopt_vector(std::vector<T>&& vec) {
   auto* heap = new std::vector<T>(std::move(vec));
   py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>({py::ssize_t(heap->size())}, {py::ssize_t(sizeof(T))}, heap->data(), owner);
@@ -230,12 +248,14 @@ apsp::Graph transformed(const apsp::Graph& g, bool directed, bool reverse, bool 
 }  // namespace
 
 void bind_graph(py::module_& m) {
-  py::class_<apsp::Graph>(m, "Graph",
-                          "An edge-list graph (vertices 0..num_vertices-1; int32 ids, float64 weights) as read "
-                          "from a file (apsp.read), generated (apsp.generate), or built from arrays (apsp.graph).")
+  py::class_<apsp::Graph>(
+      m, "Graph",
+      "An edge-list graph (vertices 0..num_vertices-1; int32 ids, float64 weights) as read "
+      "from a file (apsp.read), generated (apsp.generate), or built from arrays (apsp.graph).")
       .def_readonly("num_vertices", &apsp::Graph::num_vertices)
       .def_readonly("directed", &apsp::Graph::directed)
-      .def_readonly("integer_weights", &apsp::Graph::integer_weights, "True when every weight is an integer.")
+      .def_readonly("integer_weights", &apsp::Graph::integer_weights,
+                    "True when every weight is an integer.")
       .def_property_readonly(
           "num_edges",
           [](const apsp::Graph& g) {
@@ -243,24 +263,29 @@ void bind_graph(py::module_& m) {
             return g.num_edges();
           },
           "Number of edges (for a dense graph: its entries that are edges, counted by a scan).")
-      .def_property_readonly("is_dense", &apsp::Graph::is_dense,
-                             "True when the graph views a dense matrix in place instead of holding an edge list.")
-      .def_property_readonly("src", [](py::object self) { return edge_array(self, 0); },
-                             "Source vertex of each edge (read-only int32 view; a new array for a dense graph).")
-      .def_property_readonly("dst", [](py::object self) { return edge_array(self, 1); },
-                             "Target vertex of each edge (read-only int32 view; a new array for a dense graph).")
-      .def_property_readonly("weight", [](py::object self) { return edge_array(self, 2); },
-                             "Weight of each edge (read-only float64 view; a new array for a dense graph).")
+      .def_property_readonly(
+          "is_dense", &apsp::Graph::is_dense,
+          "True when the graph views a dense matrix in place instead of holding an edge list.")
+      .def_property_readonly(
+          "src", [](py::object self) { return edge_array(self, 0); },
+          "Source vertex of each edge (read-only int32 view; a new array for a dense graph).")
+      .def_property_readonly(
+          "dst", [](py::object self) { return edge_array(self, 1); },
+          "Target vertex of each edge (read-only int32 view; a new array for a dense graph).")
+      .def_property_readonly(
+          "weight", [](py::object self) { return edge_array(self, 2); },
+          "Weight of each edge (read-only float64 view; a new array for a dense graph).")
       .def("__repr__", [](const apsp::Graph& g) {
-        return "apsp.Graph(num_vertices=" + std::to_string(g.num_vertices) + ", num_edges=" +
-               std::to_string(g.num_edges()) + ", directed=" + (g.directed ? "True" : "False") +
+        return "apsp.Graph(num_vertices=" + std::to_string(g.num_vertices) +
+               ", num_edges=" + std::to_string(g.num_edges()) +
+               ", directed=" + (g.directed ? "True" : "False") +
                (g.is_dense() ? ", dense=True)" : ")");
       });
 
   m.def(
       "graph_from_edges",
-      [](const py::array& src, const py::array& dst, const std::optional<py::array>& weight, std::int64_t num_vertices,
-         bool directed, bool reverse, bool unweighted) {
+      [](const py::array& src, const py::array& dst, const std::optional<py::array>& weight,
+         std::int64_t num_vertices, bool directed, bool reverse, bool unweighted) {
         const EdgeArgs a = edge_args(num_vertices, directed, reverse, unweighted);
         const View s = view_of(src, 1, "src"), d = view_of(dst, 1, "dst");
         std::optional<View> w;
@@ -268,8 +293,8 @@ void bind_graph(py::module_& m) {
         py::gil_scoped_release nogil;
         return graph_from_edges(s, d, w, a);
       },
-      py::arg("src"), py::arg("dst"), py::arg("weight"), py::arg("num_vertices"), py::arg("directed"),
-      py::arg("reverse"), py::arg("unweighted"));
+      py::arg("src"), py::arg("dst"), py::arg("weight"), py::arg("num_vertices"),
+      py::arg("directed"), py::arg("reverse"), py::arg("unweighted"));
   m.def(
       "graph_from_dense",
       [](const py::array& a, bool directed, bool reverse, bool unweighted, bool scan) {
@@ -278,16 +303,18 @@ void bind_graph(py::module_& m) {
         py::gil_scoped_release nogil;
         return graph_from_dense(v, args, scan);
       },
-      py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"), py::arg("scan") = true,
+      py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"),
+      py::arg("scan") = true,
       py::keep_alive<0, 1>(),  // the Graph views the array: the array lives as long as the Graph
       "A dense Graph viewing `graph` (a square int32/int64/float32/float64 ndarray) in place.");
-  m.def("transformed", &transformed, py::arg("graph"), py::arg("directed"), py::arg("reverse"), py::arg("unweighted"),
-        py::keep_alive<0, 1>(),  // a dense copy views the original's matrix
+  m.def("transformed", &transformed, py::arg("graph"), py::arg("directed"), py::arg("reverse"),
+        py::arg("unweighted"), py::keep_alive<0, 1>(),  // a dense copy views the original's matrix
         "Copy of a Graph, made undirected / reversed (directed only) / unweighted as asked.");
 
   m.def(
       "read_graph",
-      [](const std::string& path, const std::string& format, bool undirected, std::int64_t num_vertices) {
+      [](const std::string& path, const std::string& format, bool undirected,
+         std::int64_t num_vertices) {
         apsp::ReadOptions o;
         o.format = apsp::parse_input_format(format);
         o.undirected = undirected;
@@ -300,11 +327,16 @@ void bind_graph(py::module_& m) {
       "write_graph",
       [](const std::string& path, const apsp::Graph& graph, const std::string& format) {
         py::gil_scoped_release nogil;
-        const apsp::Graph edges = graph.is_dense() ? graph.edges_from_dense() : apsp::Graph{};  // writers read edges
+        const apsp::Graph edges =
+            graph.is_dense() ? graph.edges_from_dense() : apsp::Graph{};  // writers read edges
         const apsp::Graph& g = graph.is_dense() ? edges : graph;
-        if (format == "nthu") apsp::write_graph_nthu(path, g);
-        else if (format == "edgelist") apsp::write_graph_edgelist(path, g);
-        else throw apsp::UsageError("unknown graph output format '" + format + "' (expected nthu or edgelist)");
+        if (format == "nthu")
+          apsp::write_graph_nthu(path, g);
+        else if (format == "edgelist")
+          apsp::write_graph_edgelist(path, g);
+        else
+          throw apsp::UsageError("unknown graph output format '" + format +
+                                 "' (expected nthu or edgelist)");
       },
       py::arg("path"), py::arg("graph"), py::arg("format"));
 
@@ -324,7 +356,8 @@ void bind_graph(py::module_& m) {
       py::arg("scale"), py::arg("m"), py::arg("wmin"), py::arg("wmax"), py::arg("seed"));
   m.def(
       "generate_grid",
-      [](std::int64_t rows, std::int64_t cols, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+      [](std::int64_t rows, std::int64_t cols, std::int64_t wmin, std::int64_t wmax,
+         std::uint64_t seed) {
         py::gil_scoped_release nogil;
         return apsp::generate_grid(rows, cols, wmin, wmax, seed);
       },

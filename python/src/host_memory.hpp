@@ -18,7 +18,8 @@
 namespace apsp_python {
 
 inline std::size_t cgroup_limit_bytes() {
-  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+  for (const char* path :
+       {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
     std::ifstream f(path);
     std::string s;
     if (!(f >> s) || s == "max") continue;
@@ -30,9 +31,11 @@ inline std::size_t cgroup_limit_bytes() {
 }
 
 inline std::size_t host_memory_limit() {
-  if (const auto bytes = apsp::config::get_int(apsp::config::Knob::HostMemory)) return std::size_t(*bytes);
+  if (const auto bytes = apsp::config::get_int(apsp::config::Knob::HostMemory))
+    return std::size_t(*bytes);
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  const std::size_t phys = pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
+  const std::size_t phys =
+      pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) : SIZE_MAX;
   const std::size_t cg = cgroup_limit_bytes();
   return cg < phys ? cg : phys;
 }

@@ -40,10 +40,14 @@ void free_matrix_capsule(PyObject* cap) {
 
 py::dtype numpy_dtype(apsp::Dtype t) {
   switch (t) {
-    case apsp::Dtype::Int32: return py::dtype::of<std::int32_t>();
-    case apsp::Dtype::Int64: return py::dtype::of<std::int64_t>();
-    case apsp::Dtype::Float32: return py::dtype::of<float>();
-    case apsp::Dtype::Float64: break;
+    case apsp::Dtype::Int32:
+      return py::dtype::of<std::int32_t>();
+    case apsp::Dtype::Int64:
+      return py::dtype::of<std::int64_t>();
+    case apsp::Dtype::Float32:
+      return py::dtype::of<float>();
+    case apsp::Dtype::Float64:
+      break;
   }
   return py::dtype::of<double>();
 }
@@ -78,7 +82,8 @@ py::array to_numpy(apsp::Matrix&& m) {
   }
   auto owner = py::reinterpret_steal<py::object>(cap);
   const auto es = py::ssize_t(apsp::dtype_size(heap->dtype()));
-  return py::array(numpy_dtype(heap->dtype()), {py::ssize_t(heap->rows()), py::ssize_t(heap->cols())},
+  return py::array(numpy_dtype(heap->dtype()),
+                   {py::ssize_t(heap->rows()), py::ssize_t(heap->cols())},
                    {py::ssize_t(heap->cols()) * es, es}, heap->raw(), owner);
 }
 
@@ -88,12 +93,17 @@ std::optional<apsp::Matrix> matrix_view(const py::array& a) {
   if (a.ndim() != 2 || !a.dtype().attr("isnative").cast<bool>()) return std::nullopt;
   std::optional<apsp::Dtype> t;
   const char kind = a.dtype().kind();
-  if (kind == 'i' && a.itemsize() == 4) t = apsp::Dtype::Int32;
-  else if (kind == 'i' && a.itemsize() == 8) t = apsp::Dtype::Int64;
-  else if (kind == 'f' && a.itemsize() == 4) t = apsp::Dtype::Float32;
-  else if (kind == 'f' && a.itemsize() == 8) t = apsp::Dtype::Float64;
+  if (kind == 'i' && a.itemsize() == 4)
+    t = apsp::Dtype::Int32;
+  else if (kind == 'i' && a.itemsize() == 8)
+    t = apsp::Dtype::Int64;
+  else if (kind == 'f' && a.itemsize() == 4)
+    t = apsp::Dtype::Float32;
+  else if (kind == 'f' && a.itemsize() == 8)
+    t = apsp::Dtype::Float64;
   const auto es = a.itemsize();
-  if (!t || a.strides(1) != es || a.strides(0) < a.shape(1) * es || a.strides(0) % es != 0) return std::nullopt;
+  if (!t || a.strides(1) != es || a.strides(0) < a.shape(1) * es || a.strides(0) % es != 0)
+    return std::nullopt;
   return apsp::Matrix::view(a.data(), a.shape(0), a.shape(1), a.strides(0) / es, *t);
 }
 
@@ -107,44 +117,52 @@ constexpr std::int64_t kParallelSide = 512;
 struct MutView {
   char* data;
   std::int64_t n, row_stride, col_stride;
-  template <class T> T& at(std::int64_t i, std::int64_t j) const {
+  template <class T>
+  T& at(std::int64_t i, std::int64_t j) const {
     return *reinterpret_cast<T*>(data + i * row_stride + j * col_stride);
   }
 };
 
 MutView square_mut_view(py::array& a, const char* what) {
-  if (a.ndim() != 2 || a.shape(0) != a.shape(1)) throw py::value_error(std::string(what) + " must be a square matrix");
+  if (a.ndim() != 2 || a.shape(0) != a.shape(1))
+    throw py::value_error(std::string(what) + " must be a square matrix");
   if (!a.writeable()) throw py::value_error(std::string(what) + " is read-only");
-  if (reinterpret_cast<std::uintptr_t>(a.data()) % std::size_t(a.itemsize()) != 0 || a.strides(0) % a.itemsize() ||
-      a.strides(1) % a.itemsize())
+  if (reinterpret_cast<std::uintptr_t>(a.data()) % std::size_t(a.itemsize()) != 0 ||
+      a.strides(0) % a.itemsize() || a.strides(1) % a.itemsize())
     throw py::value_error(std::string(what) + " is not aligned");
   return {static_cast<char*>(a.mutable_data()), a.shape(0), a.strides(0), a.strides(1)};
 }
 
-template <class T> void transpose_in_place(const MutView& v) {
+template <class T>
+void transpose_in_place(const MutView& v) {
   constexpr std::int64_t kB = 64;
   const std::int64_t n = v.n;
 #pragma omp parallel for schedule(dynamic) if (n > kParallelSide)
   for (std::int64_t ib = 0; ib < n; ib += kB)
     for (std::int64_t jb = ib; jb < n; jb += kB)
       for (std::int64_t i = ib; i < std::min(ib + kB, n); ++i)
-        for (std::int64_t j = std::max(jb, i + 1); j < std::min(jb + kB, n); ++j) std::swap(v.at<T>(i, j), v.at<T>(j, i));
+        for (std::int64_t j = std::max(jb, i + 1); j < std::min(jb + kB, n); ++j)
+          std::swap(v.at<T>(i, j), v.at<T>(j, i));
 }
 
 void transpose_square(py::array a) {
   const MutView v = square_mut_view(a, "matrix");
   const auto size = a.itemsize();
   py::gil_scoped_release nogil;
-  if (size == 4) transpose_in_place<std::int32_t>(v);
-  else if (size == 8) transpose_in_place<std::int64_t>(v);
-  else throw py::type_error("transpose: 4- or 8-byte elements expected");
+  if (size == 4)
+    transpose_in_place<std::int32_t>(v);
+  else if (size == 8)
+    transpose_in_place<std::int64_t>(v);
+  else
+    throw py::type_error("transpose: 4- or 8-byte elements expected");
 }
 
 /// SciPy's predecessor matrix from the next-hop matrix of the REVERSED graph, in place:
 /// pred[i][j] = next_rev[j][i] (the vertex before j on a shortest i -> j path), -9999 for none
 /// and on the diagonal.
 void predecessors_from_reversed_next(py::array a) {
-  if (!a.dtype().is(py::dtype::of<std::int32_t>())) throw py::type_error("next-hop matrix must be int32");
+  if (!a.dtype().is(py::dtype::of<std::int32_t>()))
+    throw py::type_error("next-hop matrix must be int32");
   const MutView v = square_mut_view(a, "next-hop matrix");
   py::gil_scoped_release nogil;
   transpose_in_place<std::int32_t>(v);
@@ -170,16 +188,23 @@ py::array to_float64(const py::array& a) {
         double* o = out.row<double>(i);
         for (std::int64_t j = 0; j < v.cols; ++j) {
           const T x = v.at<T>(i, j);
-          if constexpr (std::is_integral_v<T>) o[j] = x >= apsp::unreachable<T>() ? kInf : double(x);
-          else o[j] = double(x);
+          if constexpr (std::is_integral_v<T>)
+            o[j] = x >= apsp::unreachable<T>() ? kInf : double(x);
+          else
+            o[j] = double(x);
         }
       }
     };
-    if (v.kind == 'i' && v.itemsize == 4) convert(std::int32_t{});
-    else if (v.kind == 'i' && v.itemsize == 8) convert(std::int64_t{});
-    else if (v.kind == 'f' && v.itemsize == 4) convert(float{});
-    else if (v.kind == 'f' && v.itemsize == 8) convert(double{});
-    else throw py::type_error("to_float64: int32, int64, float32 or float64 matrix expected");
+    if (v.kind == 'i' && v.itemsize == 4)
+      convert(std::int32_t{});
+    else if (v.kind == 'i' && v.itemsize == 8)
+      convert(std::int64_t{});
+    else if (v.kind == 'f' && v.itemsize == 4)
+      convert(float{});
+    else if (v.kind == 'f' && v.itemsize == 8)
+      convert(double{});
+    else
+      throw py::type_error("to_float64: int32, int64, float32 or float64 matrix expected");
   }
   return to_numpy(std::move(out));
 }
@@ -190,18 +215,23 @@ py::array to_float64(const py::array& a) {
 apsp::Matrix matrix_copy(const py::array& a) {
   const View v = view_of(a, 2, "matrix");
   std::optional<apsp::Dtype> t;
-  if (v.kind == 'i' && v.itemsize == 4) t = apsp::Dtype::Int32;
-  else if (v.kind == 'i' && v.itemsize == 8) t = apsp::Dtype::Int64;
-  else if (v.kind == 'f' && v.itemsize == 4) t = apsp::Dtype::Float32;
-  else if (v.kind == 'f' && v.itemsize == 8) t = apsp::Dtype::Float64;
-  else throw py::type_error("matrix must be int32, int64, float32 or float64, got " + dtype_str(a));
+  if (v.kind == 'i' && v.itemsize == 4)
+    t = apsp::Dtype::Int32;
+  else if (v.kind == 'i' && v.itemsize == 8)
+    t = apsp::Dtype::Int64;
+  else if (v.kind == 'f' && v.itemsize == 4)
+    t = apsp::Dtype::Float32;
+  else if (v.kind == 'f' && v.itemsize == 8)
+    t = apsp::Dtype::Float64;
+  else
+    throw py::type_error("matrix must be int32, int64, float32 or float64, got " + dtype_str(a));
   apsp::Matrix m(v.rows, v.cols, *t);
   py::gil_scoped_release nogil;
   const auto es = std::int64_t(apsp::dtype_size(*t));
   for (std::int64_t i = 0; i < v.rows; ++i)
     for (std::int64_t j = 0; j < v.cols; ++j)
-      std::memcpy(static_cast<char*>(m.raw()) + (i * m.stride() + j) * es, v.data + i * v.row_stride + j * v.col_stride,
-                  std::size_t(es));
+      std::memcpy(static_cast<char*>(m.raw()) + (i * m.stride() + j) * es,
+                  v.data + i * v.row_stride + j * v.col_stride, std::size_t(es));
   return m;
 }
 

@@ -61,9 +61,13 @@ void raise_negative_cycle(const apsp::NegativeCycleError& e) {
 /// The library's messages are written for the command line ("use --type int64"); Python users
 /// pass keywords, so the flags are renamed: --type X -> dtype=np.X, --backend -> backend=, ...
 std::string python_message(std::string msg) {
-  static const std::pair<const char*, const char*> kFlags[] = {
-      {"--type ", "dtype=np."}, {"--backend ", "backend="}, {"--block ", "block="}, {"--threads ", "threads="},
-      {"--input-format ", "format="}, {"--vertices ", "num_vertices="}, {"--undirected", "directed=False"}};
+  static const std::pair<const char*, const char*> kFlags[] = {{"--type ", "dtype=np."},
+                                                               {"--backend ", "backend="},
+                                                               {"--block ", "block="},
+                                                               {"--threads ", "threads="},
+                                                               {"--input-format ", "format="},
+                                                               {"--vertices ", "num_vertices="},
+                                                               {"--undirected", "directed=False"}};
   for (const auto& [flag, keyword] : kFlags)
     for (std::size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at))
       msg.replace(at, std::strlen(flag), keyword);
@@ -118,13 +122,15 @@ py::dict info_dict(const apsp::Result& r) {
   return info;
 }
 
-py::tuple solve(const apsp::Graph& g, const std::string& backend, const std::optional<std::string>& dtype, int block,
-                int threads, bool paths, const std::string& order) {
+py::tuple solve(const apsp::Graph& g, const std::string& backend,
+                const std::optional<std::string>& dtype, int block, int threads, bool paths,
+                const std::string& order) {
   apsp::SolveOptions o;
   o.backend = apsp::parse_backend(backend);
   o.order = apsp::parse_order(order);
   if (dtype) o.dtype = apsp::parse_dtype(*dtype);
-  if (block < 0) throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
+  if (block < 0)
+    throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
   if (threads < 0) throw py::value_error("threads must be >= 0, got " + std::to_string(threads));
   o.block = block;
   o.threads = threads;
@@ -145,8 +151,8 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend, const std::opt
 /// times.
 py::dict solve_file(const std::string& input, const std::string& output, const std::string& backend,
                     const std::optional<std::string>& dtype, int block, int threads, bool paths,
-                    const std::string& input_format, const std::string& output_format, bool undirected,
-                    std::int64_t num_vertices) {
+                    const std::string& input_format, const std::string& output_format,
+                    bool undirected, std::int64_t num_vertices) {
   apsp::FileSolveOptions o;
   o.input = input;
   o.output = output;
@@ -156,7 +162,8 @@ py::dict solve_file(const std::string& input, const std::string& output, const s
   o.output_format = apsp::parse_output_format(output_format);
   o.solve.backend = apsp::parse_backend(backend);
   if (dtype) o.solve.dtype = apsp::parse_dtype(*dtype);
-  if (block < 0) throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
+  if (block < 0)
+    throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
   if (threads < 0) throw py::value_error("threads must be >= 0, got " + std::to_string(threads));
   o.solve.block = block;
   o.solve.threads = threads;
@@ -181,18 +188,21 @@ py::dict solve_file(const std::string& input, const std::string& output, const s
 PYBIND11_MODULE(_core, m) {
   m.doc() = "apsp._core: the compiled part of the apsp package (use the functions in `apsp`).";
 
-  g_negative_cycle_error = new_exception(
-      m, "NegativeCycleError",
-      "The graph has a negative cycle. `.cycle` lists its vertices in order (the edge from the last "
-      "back to the first closes it).",
-      PyExc_ValueError);
+  g_negative_cycle_error = new_exception(m, "NegativeCycleError",
+                                         "The graph has a negative cycle. `.cycle` lists its "
+                                         "vertices in order (the edge from the last "
+                                         "back to the first closes it).",
+                                         PyExc_ValueError);
   PyObject_SetAttrString(g_negative_cycle_error, "cycle", Py_None);
-  g_input_error = new_exception(m, "InputError", "A malformed input file; the message names the file and the offset or line.",
-                                PyExc_ValueError);
-  g_backend_unavailable_error = new_exception(
-      m, "BackendUnavailableError", "The requested backend is not built into this module or has no device here.",
-      PyExc_RuntimeError);
-  g_error = new_exception(m, "Error", "Any other failure reported by the apsp library.", PyExc_RuntimeError);
+  g_input_error = new_exception(
+      m, "InputError", "A malformed input file; the message names the file and the offset or line.",
+      PyExc_ValueError);
+  g_backend_unavailable_error =
+      new_exception(m, "BackendUnavailableError",
+                    "The requested backend is not built into this module or has no device here.",
+                    PyExc_RuntimeError);
+  g_error = new_exception(m, "Error", "Any other failure reported by the apsp library.",
+                          PyExc_RuntimeError);
   py::register_exception_translator(&translate);
 
 #ifdef APSP_VERSION
@@ -203,12 +213,15 @@ PYBIND11_MODULE(_core, m) {
 
   apsp_python::bind_graph(m);
 
-  m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"), py::arg("threads"),
-        py::arg("paths"), py::arg("order") = "auto", "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
-  m.def("solve_file", &solve_file, py::arg("input"), py::arg("output"), py::arg("backend"), py::arg("dtype"),
-        py::arg("block"), py::arg("threads"), py::arg("paths"), py::arg("input_format"), py::arg("output_format"),
-        py::arg("undirected"), py::arg("num_vertices"),
-        "apsp::solve_file() with the GIL released -> info dict (the CLI's read/solve/write pipeline).");
+  m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"),
+        py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
+        "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
+  m.def("solve_file", &solve_file, py::arg("input"), py::arg("output"), py::arg("backend"),
+        py::arg("dtype"), py::arg("block"), py::arg("threads"), py::arg("paths"),
+        py::arg("input_format"), py::arg("output_format"), py::arg("undirected"),
+        py::arg("num_vertices"),
+        "apsp::solve_file() with the GIL released -> info dict (the CLI's read/solve/write "
+        "pipeline).");
   apsp_python::bind_matrix(m);
   apsp_python::bind_csgraph(m);
   apsp_python::bind_metrics(m);
@@ -225,5 +238,4 @@ PYBIND11_MODULE(_core, m) {
     }
     return out;
   });
-
 }

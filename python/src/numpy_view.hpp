@@ -22,7 +22,8 @@ struct View {
   char kind = 'f';
   int itemsize = 8;
 
-  template <class T> T at(std::int64_t i, std::int64_t j = 0) const {
+  template <class T>
+  T at(std::int64_t i, std::int64_t j = 0) const {
     T v;
     std::memcpy(&v, data + i * row_stride + j * col_stride, sizeof v);  // arrays may be unaligned
     return v;
@@ -51,23 +52,33 @@ inline View view_of(const py::array& a, int ndim, const std::string& what) {
 }
 
 /// Calls f(T{}) with T the C++ type of a numeric view; TypeError for anything else.
-template <class F> void visit_numeric(const View& v, const std::string& what, bool allow_float, F&& f) {
+template <class F>
+void visit_numeric(const View& v, const std::string& what, bool allow_float, F&& f) {
   switch (v.kind) {
-    case 'b': return f(bool{});
+    case 'b':
+      return f(bool{});
     case 'i':
       switch (v.itemsize) {
-        case 1: return f(std::int8_t{});
-        case 2: return f(std::int16_t{});
-        case 4: return f(std::int32_t{});
-        case 8: return f(std::int64_t{});
+        case 1:
+          return f(std::int8_t{});
+        case 2:
+          return f(std::int16_t{});
+        case 4:
+          return f(std::int32_t{});
+        case 8:
+          return f(std::int64_t{});
       }
       break;
     case 'u':
       switch (v.itemsize) {
-        case 1: return f(std::uint8_t{});
-        case 2: return f(std::uint16_t{});
-        case 4: return f(std::uint32_t{});
-        case 8: return f(std::uint64_t{});
+        case 1:
+          return f(std::uint8_t{});
+        case 2:
+          return f(std::uint16_t{});
+        case 4:
+          return f(std::uint32_t{});
+        case 8:
+          return f(std::uint64_t{});
       }
       break;
     case 'f':
@@ -77,17 +88,21 @@ template <class F> void visit_numeric(const View& v, const std::string& what, bo
       break;
   }
   throw py::type_error(what + ": unsupported element type (expected " +
-                       (allow_float ? std::string("integers or floats") : std::string("integers")) + ")");
+                       (allow_float ? std::string("integers or floats") : std::string("integers")) +
+                       ")");
 }
 
-template <class T> std::string num_str(T v) {
+template <class T>
+std::string num_str(T v) {
   std::ostringstream os;
   os.precision(17);
-  if constexpr (std::is_same_v<T, bool>) os << (v ? "True" : "False");
-  else if constexpr (sizeof(T) == 1) os << int(v);
-  else os << v;
+  if constexpr (std::is_same_v<T, bool>)
+    os << (v ? "True" : "False");
+  else if constexpr (sizeof(T) == 1)
+    os << int(v);
+  else
+    os << v;
   return os.str();
 }
-
 
 }  // namespace apsp_python

@@ -9,18 +9,26 @@ namespace apsp {
 
 std::size_t dtype_size(Dtype t) {
   switch (t) {
-    case Dtype::Int32: case Dtype::Float32: return 4;
-    case Dtype::Int64: case Dtype::Float64: return 8;
+    case Dtype::Int32:
+    case Dtype::Float32:
+      return 4;
+    case Dtype::Int64:
+    case Dtype::Float64:
+      return 8;
   }
   return 8;
 }
 
 const char* dtype_name(Dtype t) {
   switch (t) {
-    case Dtype::Int32: return "int32";
-    case Dtype::Int64: return "int64";
-    case Dtype::Float32: return "float32";
-    case Dtype::Float64: return "float64";
+    case Dtype::Int32:
+      return "int32";
+    case Dtype::Int64:
+      return "int64";
+    case Dtype::Float32:
+      return "float32";
+    case Dtype::Float64:
+      return "float64";
   }
   return "?";
 }
@@ -30,32 +38,43 @@ Dtype parse_dtype(std::string_view s) {
   if (s == "int64") return Dtype::Int64;
   if (s == "float32") return Dtype::Float32;
   if (s == "float64") return Dtype::Float64;
-  throw UsageError("unknown type '" + std::string(s) + "' (expected int32, int64, float32 or float64)");
+  throw UsageError("unknown type '" + std::string(s) +
+                   "' (expected int32, int64, float32 or float64)");
 }
 
 const char* backend_name(Backend b) {
   switch (b) {
-    case Backend::Auto: return "auto";
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    case Backend::MultiGpu: return "multi-gpu";
-    case Backend::Mpi: return "mpi";
-    case Backend::Hip: return "hip";
+    case Backend::Auto:
+      return "auto";
+    case Backend::Cpu:
+      return "cpu";
+    case Backend::Cuda:
+      return "cuda";
+    case Backend::MultiGpu:
+      return "multi-gpu";
+    case Backend::Mpi:
+      return "mpi";
+    case Backend::Hip:
+      return "hip";
   }
   return "?";
 }
 
 Backend parse_backend(const std::string& s) {
-  for (Backend b : {Backend::Auto, Backend::Cpu, Backend::Cuda, Backend::MultiGpu, Backend::Mpi, Backend::Hip})
+  for (Backend b :
+       {Backend::Auto, Backend::Cpu, Backend::Cuda, Backend::MultiGpu, Backend::Mpi, Backend::Hip})
     if (s == backend_name(b)) return b;
   throw UsageError("unknown backend '" + s + "' (expected auto, cpu, cuda, multi-gpu, mpi or hip)");
 }
 
 const char* order_name(Order o) {
   switch (o) {
-    case Order::Auto: return "auto";
-    case Order::None: return "none";
-    case Order::NestedDissection: return "nd";
+    case Order::Auto:
+      return "auto";
+    case Order::None:
+      return "none";
+    case Order::NestedDissection:
+      return "nd";
   }
   return "?";
 }

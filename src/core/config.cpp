@@ -122,13 +122,20 @@ std::string type_text(const Entry& e) {
   const std::string or_auto = has_auto(e) ? " or auto" : "";
   const std::string unit = *e.unit ? std::string(" (") + e.unit + ")" : "";
   switch (e.type) {
-    case Type::Bool: return "bool";
-    case Type::Switch: return "bool or auto";
-    case Type::Int: return "integer >= " + std::to_string(e.min) + unit + or_auto;
-    case Type::Double: return "number" + unit;
-    case Type::Choice: return e.words;
-    case Type::Text: return "text";
-    case Type::Shape: return "RxC" + or_auto;
+    case Type::Bool:
+      return "bool";
+    case Type::Switch:
+      return "bool or auto";
+    case Type::Int:
+      return "integer >= " + std::to_string(e.min) + unit + or_auto;
+    case Type::Double:
+      return "number" + unit;
+    case Type::Choice:
+      return e.words;
+    case Type::Text:
+      return "text";
+    case Type::Shape:
+      return "RxC" + or_auto;
   }
   return "";
 }
@@ -137,12 +144,18 @@ std::string type_text(const Entry& e) {
 std::string expected_text(const Entry& e) {
   const std::string or_auto = has_auto(e) ? " or auto" : "";
   switch (e.type) {
-    case Type::Bool: return "1/0/true/false/on/off/yes/no";
-    case Type::Switch: return "1/0/true/false/on/off/yes/no" + or_auto;
-    case Type::Choice: return std::string("one of ") + e.words;
-    case Type::Shape: return "RxC (two positive integers)" + or_auto;
-    case Type::Int: return "an " + type_text(e);
-    default: return "a " + type_text(e);
+    case Type::Bool:
+      return "1/0/true/false/on/off/yes/no";
+    case Type::Switch:
+      return "1/0/true/false/on/off/yes/no" + or_auto;
+    case Type::Choice:
+      return std::string("one of ") + e.words;
+    case Type::Shape:
+      return "RxC (two positive integers)" + or_auto;
+    case Type::Int:
+      return "an " + type_text(e);
+    default:
+      return "a " + type_text(e);
   }
 }
 
@@ -200,8 +213,12 @@ Value parse(const Entry& e, const char* text) {
   } else {
     switch (e.type) {
       case Type::Bool:
-      case Type::Switch: ok = parse_bool(s, v.b); break;
-      case Type::Int: ok = parse_digits(s, v.i) && v.i >= e.min; break;
+      case Type::Switch:
+        ok = parse_bool(s, v.b);
+        break;
+      case Type::Int:
+        ok = parse_digits(s, v.i) && v.i >= e.min;
+        break;
       case Type::Double: {
         char* end = nullptr;
         errno = 0;
@@ -213,8 +230,12 @@ Value parse(const Entry& e, const char* text) {
         ok = is_word_of(s, e.words);
         v.s = s;
         break;
-      case Type::Text: v.s = raw; break;
-      case Type::Shape: ok = parse_shape(s, v.shape); break;
+      case Type::Text:
+        v.s = raw;
+        break;
+      case Type::Shape:
+        ok = parse_shape(s, v.shape);
+        break;
     }
   }
   if (!ok) throw UsageError(std::string(e.name) + "='" + raw + "': expected " + expected_text(e));

@@ -15,12 +15,26 @@ namespace apsp::config {
 
 /// One entry per APSP_* variable (the order of the table and of `apsp info --config`).
 enum class Knob {
-  HostMemory, ProgressDelay, Trace, DetachExit,
-  CpuIsa, CpuNext, CpuNextTrace,
-  CudaInt16, CudaInt16Paths, CudaGraph,
-  Grid, MgProfile, MpiGpu,
-  WriteThreads, WritePreallocate, WriteMethod, WritePrefill, WritePrefillThreads,
-  BenchPython, BenchScipyScript,
+  HostMemory,
+  ProgressDelay,
+  Trace,
+  DetachExit,
+  CpuIsa,
+  CpuNext,
+  CpuNextTrace,
+  CudaInt16,
+  CudaInt16Paths,
+  CudaGraph,
+  Grid,
+  MgProfile,
+  MpiGpu,
+  WriteThreads,
+  WritePreallocate,
+  WriteMethod,
+  WritePrefill,
+  WritePrefillThreads,
+  BenchPython,
+  BenchScipyScript,
   kCount
 };
 

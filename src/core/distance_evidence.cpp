@@ -23,7 +23,9 @@ struct Csr {
   std::vector<double> w;
 };
 
-bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+bool cancelled(const std::atomic<bool>* cancel) {
+  return cancel && cancel->load(std::memory_order_relaxed);
+}
 
 /// Out-arcs by source as detail::for_each_arc walks them (self loops dropped, undirected edges
 /// both ways), in two passes over kParts slices of the edge list so that a cancel is seen within
@@ -35,7 +37,9 @@ Csr build_csr(const Graph& g, const std::atomic<bool>* cancel) {
   c.start.assign(std::size_t(n) + 1, 0);
   for (int part = 0; part < kParts; ++part) {
     if (cancelled(cancel)) return {};
-    for_each_arc(g, [&](std::int32_t u, std::int32_t, double) { ++c.start[std::size_t(u) + 1]; }, part, kParts);
+    for_each_arc(
+        g, [&](std::int32_t u, std::int32_t, double) { ++c.start[std::size_t(u) + 1]; }, part,
+        kParts);
   }
   for (std::int64_t v = 0; v < n; ++v) c.start[std::size_t(v) + 1] += c.start[std::size_t(v)];
   c.to.resize(std::size_t(c.start[std::size_t(n)]));
@@ -56,7 +60,8 @@ Csr build_csr(const Graph& g, const std::atomic<bool>* cancel) {
 }
 
 /// Dijkstra with a binary heap; the largest final distance, or the first final one >= stop_at.
-double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at, const std::atomic<bool>* cancel) {
+double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at,
+                    const std::atomic<bool>* cancel) {
   std::vector<double> d(std::size_t(n), std::numeric_limits<double>::infinity());
   using Item = std::pair<double, std::int32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
@@ -86,7 +91,8 @@ double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at
 /// Dial's bucket queue for integer weights: distances below `limit` kept exactly in buckets;
 /// a vertex first reached at >= limit is parked. When the buckets run dry, a parked vertex's final
 /// distance is >= limit (every shorter path would have gone through a bucket), so that is returned.
-double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit, const std::atomic<bool>* cancel) {
+double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit,
+                const std::atomic<bool>* cancel) {
   constexpr std::int64_t kInf = std::numeric_limits<std::int64_t>::max();
   std::vector<std::int64_t> d(std::size_t(n), kInf);
   std::vector<std::vector<std::int32_t>> bucket(static_cast<std::size_t>(limit));
@@ -106,8 +112,10 @@ double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit
         const std::int64_t nd = b + std::int64_t(c.w[std::size_t(a)]);
         if (nd >= d[std::size_t(v)]) continue;
         d[std::size_t(v)] = nd;
-        if (nd < limit) bucket[std::size_t(nd)].push_back(v);
-        else parked = true;
+        if (nd < limit)
+          bucket[std::size_t(nd)].push_back(v);
+        else
+          parked = true;
       }
     }
     std::vector<std::int32_t>().swap(bucket[std::size_t(b)]);
@@ -120,14 +128,16 @@ double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit
 
 }  // namespace
 
-double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at, const std::atomic<bool>* cancel) {
+double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at,
+                                    const std::atomic<bool>* cancel) {
   const std::int64_t n = g.num_vertices;
   if (n <= 1 || sources <= 0 || g.is_dense() || g.src.empty()) return 0;
   if (*std::min_element(g.weight.begin(), g.weight.end()) < 0) return 0;
   const Csr c = build_csr(g, cancel);
   if (cancelled(cancel)) return 0;
   const int k = int(std::min<std::int64_t>(sources, n));
-  const bool buckets = g.integer_weights && stop_at <= double(std::int64_t(1) << 17) && stop_at >= 1;
+  const bool buckets =
+      g.integer_weights && stop_at <= double(std::int64_t(1) << 17) && stop_at >= 1;
   std::vector<double> found(std::size_t(k), 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::min(k, omp_get_max_threads()))
   for (int q = 0; q < k; ++q) {

@@ -45,7 +45,9 @@ inline bool evidence_pays(double arcs, double n, double rounds_rate, double shar
 
 /// Whether a capped rung with cap `cap` can hold this graph at all: non-negative weights with
 /// max weight `max_w` < cap (a single edge at or above the cap breaks the proof above).
-inline bool rung_applicable(double max_w, double min_w, double cap) { return min_w >= 0 && max_w < cap; }
+inline bool rung_applicable(double max_w, double min_w, double cap) {
+  return min_w >= 0 && max_w < cap;
+}
 
 /// The lower edge of the band [cap - max_w, cap) that the result check looks for.
 inline double rung_band_low(double max_w, double cap) { return cap - max_w; }

@@ -17,7 +17,8 @@ void check_float_weights_fit(std::int64_t num_vertices, double max_abs_weight, D
   const double largest = t == Dtype::Float32 ? double(std::numeric_limits<float>::max())
                                              : std::numeric_limits<double>::max();
   // In long double, so that the message shows the product even where it overflows a double.
-  const long double bound = static_cast<long double>(std::max<std::int64_t>(num_vertices - 1, 0)) * max_abs_weight;
+  const long double bound =
+      static_cast<long double>(std::max<std::int64_t>(num_vertices - 1, 0)) * max_abs_weight;
   if (!(bound >= static_cast<long double>(largest))) return;
   std::ostringstream os;
   os.precision(8);

@@ -39,8 +39,12 @@ class Rng {
   std::uint64_t below(std::uint64_t n) {
     if (n <= 1) return 0;
     std::uint64_t mask = n - 1;
-    mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4;
-    mask |= mask >> 8; mask |= mask >> 16; mask |= mask >> 32;
+    mask |= mask >> 1;
+    mask |= mask >> 2;
+    mask |= mask >> 4;
+    mask |= mask >> 8;
+    mask |= mask >> 16;
+    mask |= mask >> 32;
     for (;;) {
       const std::uint64_t x = next() & mask;
       if (x < n) return x;
@@ -53,14 +57,22 @@ class Rng {
   std::uint64_t s_;
 };
 
-enum Stream : std::uint64_t { kPairs = 1, kShuffle = 2, kWeights = 3, kRmat = 4, kScramble = 5, kPoints = 6 };
+enum Stream : std::uint64_t {
+  kPairs = 1,
+  kShuffle = 2,
+  kWeights = 3,
+  kRmat = 4,
+  kScramble = 5,
+  kPoints = 6
+};
 
 constexpr std::int64_t kMaxEdges = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxAbsWeight = std::int64_t{1} << 53;
 
 void check_weights(std::int64_t wmin, std::int64_t wmax) {
   if (wmin > wmax)
-    throw UsageError("weight range [" + std::to_string(wmin) + ", " + std::to_string(wmax) + "] is empty");
+    throw UsageError("weight range [" + std::to_string(wmin) + ", " + std::to_string(wmax) +
+                     "] is empty");
   if (wmin < -kMaxAbsWeight || wmax > kMaxAbsWeight)
     throw UsageError("weights must lie within +-2^53 (exact as doubles)");
 }
@@ -106,7 +118,8 @@ void radix_sort(std::vector<std::uint64_t>& a, std::uint64_t bound) {
 }
 
 /// k distinct values from [0, total), sorted; deterministic per seed.
-std::vector<std::uint64_t> distinct_sample(std::uint64_t total, std::uint64_t k, std::uint64_t seed) {
+std::vector<std::uint64_t> distinct_sample(std::uint64_t total, std::uint64_t k,
+                                           std::uint64_t seed) {
   std::vector<std::uint64_t> keys;
   keys.reserve(k);
   for (std::uint64_t round = 0; keys.size() < k; ++round) {
@@ -126,9 +139,11 @@ std::vector<std::uint64_t> distinct_sample(std::uint64_t total, std::uint64_t k,
 
 }  // namespace
 
-Graph generate_uniform(std::int64_t V, std::int64_t E, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+Graph generate_uniform(std::int64_t V, std::int64_t E, std::int64_t wmin, std::int64_t wmax,
+                       std::uint64_t seed) {
   if (V < 1 || V > kMaxVertices)
-    throw UsageError("vertex count " + std::to_string(V) + " is outside 1.." + std::to_string(kMaxVertices));
+    throw UsageError("vertex count " + std::to_string(V) + " is outside 1.." +
+                     std::to_string(kMaxVertices));
   check_edges(E);
   check_weights(wmin, wmax);
   const auto total = std::uint64_t(V) * std::uint64_t(V - 1);  // < 2^62
@@ -141,11 +156,15 @@ Graph generate_uniform(std::int64_t V, std::int64_t E, std::int64_t wmin, std::i
   if (std::uint64_t(E) <= total / 2) {
     keys = distinct_sample(total, std::uint64_t(E), seed);
   } else {
-    const std::vector<std::uint64_t> left_out = distinct_sample(total, total - std::uint64_t(E), seed);
+    const std::vector<std::uint64_t> left_out =
+        distinct_sample(total, total - std::uint64_t(E), seed);
     keys.reserve(std::size_t(E));
     std::size_t x = 0;
     for (std::uint64_t k = 0; k < total; ++k) {
-      if (x < left_out.size() && left_out[x] == k) { ++x; continue; }
+      if (x < left_out.size() && left_out[x] == k) {
+        ++x;
+        continue;
+      }
       keys.push_back(k);
     }
   }
@@ -169,15 +188,19 @@ Graph generate_uniform(std::int64_t V, std::int64_t E, std::int64_t wmin, std::i
   return g;
 }
 
-Graph generate_rmat(int scale, std::int64_t E, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
-  if (scale < 0 || scale > 30) throw UsageError("R-MAT scale " + std::to_string(scale) + " is outside 0..30");
+Graph generate_rmat(int scale, std::int64_t E, std::int64_t wmin, std::int64_t wmax,
+                    std::uint64_t seed) {
+  if (scale < 0 || scale > 30)
+    throw UsageError("R-MAT scale " + std::to_string(scale) + " is outside 0..30");
   check_edges(E);
   check_weights(wmin, wmax);
-  if (scale == 0 && E > 0) throw UsageError("R-MAT scale 0 has one vertex: every edge would be a self loop");
+  if (scale == 0 && E > 0)
+    throw UsageError("R-MAT scale 0 has one vertex: every edge would be a self loop");
   const std::uint64_t V = std::uint64_t{1} << scale, mask = V - 1;
   constexpr double a = 0.57, b = 0.19, c = 0.19;
 
-  // Seeded bijection of [0, 2^scale): odd multipliers and xor-shifts are each invertible mod 2^scale.
+  // Seeded bijection of [0, 2^scale): odd multipliers and xor-shifts are each invertible mod
+  // 2^scale.
   Rng sr(seed, kScramble, 0);
   const std::uint64_t m1 = sr.next() | 1, m2 = sr.next() | 1, x1 = sr.next() & mask;
   const int shift = std::max(1, scale / 2);
@@ -212,12 +235,14 @@ Graph generate_rmat(int scale, std::int64_t E, std::int64_t wmin, std::int64_t w
   return g;
 }
 
-Graph generate_grid(std::int64_t rows, std::int64_t cols, std::int64_t wmin, std::int64_t wmax, std::uint64_t seed) {
+Graph generate_grid(std::int64_t rows, std::int64_t cols, std::int64_t wmin, std::int64_t wmax,
+                    std::uint64_t seed) {
   if (rows < 1 || cols < 1)
-    throw UsageError("grid " + std::to_string(rows) + " x " + std::to_string(cols) + " needs at least 1 x 1");
+    throw UsageError("grid " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " needs at least 1 x 1");
   if (rows > kMaxVertices / cols)
-    throw UsageError("grid " + std::to_string(rows) + " x " + std::to_string(cols) + " has more than " +
-                     std::to_string(kMaxVertices) + " vertices");
+    throw UsageError("grid " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " has more than " + std::to_string(kMaxVertices) + " vertices");
   check_weights(wmin, wmax);
   const std::int64_t links = rows * (cols - 1) + cols * (rows - 1);
   check_edges(2 * links);
@@ -243,11 +268,13 @@ Graph generate_grid(std::int64_t rows, std::int64_t cols, std::int64_t wmin, std
 
 namespace {
 
-struct Point { double x, y; };
+struct Point {
+  double x, y;
+};
 
 /// Appends both arcs of every link (u < v) once, weighted by length * scale (rounded, >= 1).
-Graph from_links(std::int64_t V, std::vector<std::pair<std::int32_t, std::int32_t>> links, const std::vector<Point>& p,
-                 double scale) {
+Graph from_links(std::int64_t V, std::vector<std::pair<std::int32_t, std::int32_t>> links,
+                 const std::vector<Point>& p, double scale) {
   std::sort(links.begin(), links.end());
   links.erase(std::unique(links.begin(), links.end()), links.end());
   check_edges(2 * std::int64_t(links.size()));
@@ -256,7 +283,8 @@ Graph from_links(std::int64_t V, std::vector<std::pair<std::int32_t, std::int32_
   g.directed = true;
   g.reserve(2 * links.size());
   for (const auto& [u, v] : links) {
-    const double d = std::hypot(p[std::size_t(u)].x - p[std::size_t(v)].x, p[std::size_t(u)].y - p[std::size_t(v)].y);
+    const double d = std::hypot(p[std::size_t(u)].x - p[std::size_t(v)].x,
+                                p[std::size_t(u)].y - p[std::size_t(v)].y);
     const double w = std::max(1.0, std::round(d * scale));
     g.src.push_back(u), g.dst.push_back(v), g.weight.push_back(w);
     g.src.push_back(v), g.dst.push_back(u), g.weight.push_back(w);
@@ -266,15 +294,18 @@ Graph from_links(std::int64_t V, std::vector<std::pair<std::int32_t, std::int32_
 }
 
 void check_unit(double unit) {
-  if (!(unit > 0) || unit > 1e9) throw UsageError("weight unit " + std::to_string(unit) + " is outside (0, 1e9]");
+  if (!(unit > 0) || unit > 1e9)
+    throw UsageError("weight unit " + std::to_string(unit) + " is outside (0, 1e9]");
 }
 
 }  // namespace
 
 Graph generate_geometric(std::int64_t V, int k, double unit, std::uint64_t seed) {
   if (V < 1 || V > kMaxVertices)
-    throw UsageError("vertex count " + std::to_string(V) + " is outside 1.." + std::to_string(kMaxVertices));
-  if (k < 1 || k > 64) throw UsageError("neighbour count " + std::to_string(k) + " is outside 1..64");
+    throw UsageError("vertex count " + std::to_string(V) + " is outside 1.." +
+                     std::to_string(kMaxVertices));
+  if (k < 1 || k > 64)
+    throw UsageError("neighbour count " + std::to_string(k) + " is outside 1..64");
   check_unit(unit);
   std::vector<Point> p(static_cast<std::size_t>(V));
   for (std::int64_t i = 0; i < V; ++i) {
@@ -284,7 +315,9 @@ Graph generate_geometric(std::int64_t V, int k, double unit, std::uint64_t seed)
   }
   // Buckets of about two points; cell c holds order[start[c] .. start[c+1]).
   const std::int64_t G = std::max<std::int64_t>(1, std::int64_t(std::sqrt(double(V) / 2)));
-  auto cell_of = [&](double x) { return std::min<std::int64_t>(G - 1, std::int64_t(x * double(G))); };
+  auto cell_of = [&](double x) {
+    return std::min<std::int64_t>(G - 1, std::int64_t(x * double(G)));
+  };
   std::vector<std::int64_t> start(std::size_t(G * G + 1), 0);
   for (const Point& q : p) ++start[std::size_t(cell_of(q.y) * G + cell_of(q.x) + 1)];
   for (std::int64_t c = 0; c < G * G; ++c) start[std::size_t(c + 1)] += start[std::size_t(c)];
@@ -298,19 +331,22 @@ Graph generate_geometric(std::int64_t V, int k, double unit, std::uint64_t seed)
     }
   }
   const int kk = int(std::min<std::int64_t>(k, V - 1));
-  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> found(static_cast<std::size_t>(V));
+  std::vector<std::vector<std::pair<std::int32_t, std::int32_t>>> found(
+      static_cast<std::size_t>(V));
 #pragma omp parallel for schedule(dynamic, 1024)
   for (std::int64_t i = 0; i < V; ++i) {
     if (kk == 0) continue;
     const Point q = p[std::size_t(i)];
     const std::int64_t cx = cell_of(q.x), cy = cell_of(q.y);
-    std::vector<std::pair<double, std::int32_t>> best;  // (squared distance, vertex), the kk nearest
+    std::vector<std::pair<double, std::int32_t>>
+        best;  // (squared distance, vertex), the kk nearest
     for (std::int64_t ring = 0;; ++ring) {
       for (std::int64_t y = cy - ring; y <= cy + ring; ++y)
         for (std::int64_t x = cx - ring; x <= cx + ring; ++x) {
           if (x < 0 || y < 0 || x >= G || y >= G) continue;
           if (std::max(std::abs(x - cx), std::abs(y - cy)) != ring) continue;
-          for (std::int64_t s = start[std::size_t(y * G + x)]; s < start[std::size_t(y * G + x + 1)]; ++s) {
+          for (std::int64_t s = start[std::size_t(y * G + x)];
+               s < start[std::size_t(y * G + x + 1)]; ++s) {
             const std::int32_t j = order[std::size_t(s)];
             if (j == i) continue;
             const double dx = p[std::size_t(j)].x - q.x, dy = p[std::size_t(j)].y - q.y;
@@ -321,10 +357,12 @@ Graph generate_geometric(std::int64_t V, int k, double unit, std::uint64_t seed)
       if (std::int64_t(best.size()) > kk) best.resize(std::size_t(kk));
       // Points beyond this ring lie at least ring / G away.
       const double reach = double(ring) / double(G);
-      if ((std::int64_t(best.size()) == kk && best.back().first <= reach * reach) || ring > G) break;
+      if ((std::int64_t(best.size()) == kk && best.back().first <= reach * reach) || ring > G)
+        break;
     }
     for (const auto& [d2, j] : best)
-      found[std::size_t(i)].emplace_back(std::min(std::int32_t(i), j), std::max(std::int32_t(i), j));
+      found[std::size_t(i)].emplace_back(std::min(std::int32_t(i), j),
+                                         std::max(std::int32_t(i), j));
   }
   std::vector<std::pair<std::int32_t, std::int32_t>> links;
   links.reserve(std::size_t(V) * std::size_t(kk));
@@ -334,10 +372,11 @@ Graph generate_geometric(std::int64_t V, int k, double unit, std::uint64_t seed)
 
 Graph generate_mesh(std::int64_t rows, std::int64_t cols, double unit, std::uint64_t seed) {
   if (rows < 1 || cols < 1)
-    throw UsageError("mesh " + std::to_string(rows) + " x " + std::to_string(cols) + " needs at least 1 x 1");
+    throw UsageError("mesh " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " needs at least 1 x 1");
   if (rows > kMaxVertices / cols)
-    throw UsageError("mesh " + std::to_string(rows) + " x " + std::to_string(cols) + " has more than " +
-                     std::to_string(kMaxVertices) + " vertices");
+    throw UsageError("mesh " + std::to_string(rows) + " x " + std::to_string(cols) +
+                     " has more than " + std::to_string(kMaxVertices) + " vertices");
   check_unit(unit);
   const std::int64_t V = rows * cols;
   std::vector<Point> p(static_cast<std::size_t>(V));
@@ -347,7 +386,8 @@ Graph generate_mesh(std::int64_t rows, std::int64_t cols, double unit, std::uint
     p[std::size_t(i)].y = double(i / cols) + 0.6 * (r.unit() - 0.5);
   }
   auto d2 = [&](std::int64_t a, std::int64_t b) {
-    const double dx = p[std::size_t(a)].x - p[std::size_t(b)].x, dy = p[std::size_t(a)].y - p[std::size_t(b)].y;
+    const double dx = p[std::size_t(a)].x - p[std::size_t(b)].x,
+                 dy = p[std::size_t(a)].y - p[std::size_t(b)].y;
     return dx * dx + dy * dy;
   };
   std::vector<std::pair<std::int32_t, std::int32_t>> links;
@@ -357,8 +397,10 @@ Graph generate_mesh(std::int64_t rows, std::int64_t cols, double unit, std::uint
       if (c + 1 < cols) links.emplace_back(std::int32_t(u), std::int32_t(u + 1));
       if (r + 1 < rows) links.emplace_back(std::int32_t(u), std::int32_t(u + cols));
       if (c + 1 < cols && r + 1 < rows) {  // the shorter diagonal of the cell
-        if (d2(u, u + cols + 1) <= d2(u + 1, u + cols)) links.emplace_back(std::int32_t(u), std::int32_t(u + cols + 1));
-        else links.emplace_back(std::int32_t(u + 1), std::int32_t(u + cols));
+        if (d2(u, u + cols + 1) <= d2(u + 1, u + cols))
+          links.emplace_back(std::int32_t(u), std::int32_t(u + cols + 1));
+        else
+          links.emplace_back(std::int32_t(u + 1), std::int32_t(u + cols));
       }
     }
   return from_links(V, std::move(links), p, unit);  // lattice spacing 1 = the mean spacing

@@ -27,7 +27,8 @@ struct DenseScan {
   std::int64_t bad = -1;  // i * n + j of the first (row-major) NaN or -inf entry; -1 if none
 };
 
-template <class S> DenseScan scan_dense(const Graph& g) {
+template <class S>
+DenseScan scan_dense(const Graph& g) {
   const DenseAdjacency& a = g.dense;
   const std::int64_t n = g.num_vertices;
   // Line by line (DenseAdjacency::rows_are_lines), so the inner loop walks memory in order.
@@ -39,8 +40,8 @@ template <class S> DenseScan scan_dense(const Graph& g) {
   double lo = 0, hi = 0;
   bool integer = true;
   std::int64_t bad = kNone;
-#pragma omp parallel for schedule(static) reduction(+ : edges) reduction(min : lo, bad) reduction(max : hi) \
-    reduction(&& : integer) if (n * n > (1 << 18))
+#pragma omp parallel for schedule(static) reduction(+ : edges) reduction(min : lo, bad) \
+    reduction(max : hi) reduction(&& : integer) if (n * n > (1 << 18))
   for (std::int64_t o = 0; o < n; ++o) {
     const char* line = base + o * outer;
     for (std::int64_t k = 0; k < n; ++k) {
@@ -51,7 +52,8 @@ template <class S> DenseScan scan_dense(const Graph& g) {
         ++edges;
         lo = std::min(lo, w);
         hi = std::max(hi, std::fabs(w));
-        if constexpr (std::is_floating_point_v<S>) integer = integer && detail::is_integral_value(w);
+        if constexpr (std::is_floating_point_v<S>)
+          integer = integer && detail::is_integral_value(w);
       } else if constexpr (std::is_floating_point_v<S>) {
         if (std::isnan(x) || x < S(0)) bad = std::min(bad, rows_outer ? o * n + k : k * n + o);
       }
@@ -73,8 +75,8 @@ DenseScan scan_dense(const Graph& g) {
 void check_vertex_count(std::int64_t n) {
   if (n <= 0) throw UsageError("graph has " + std::to_string(n) + " vertices (need at least 1)");
   if (n > kMaxVertices)
-    throw UsageError("graph has " + std::to_string(n) + " vertices (at most " + std::to_string(kMaxVertices) +
-                     " supported)");
+    throw UsageError("graph has " + std::to_string(n) + " vertices (at most " +
+                     std::to_string(kMaxVertices) + " supported)");
 }
 
 /// Throws for the NaN / -inf entry a scan found (named in the view's own (row, column) order).
@@ -132,7 +134,8 @@ Graph Graph::edges_from_dense() const {
 #pragma omp parallel for schedule(static) if (parallel)
     for (std::int64_t i = 0; i < n; ++i) {
       std::int64_t c = 0;
-      for (std::int64_t j = 0; j < n; ++j) c += detail::dense_is_edge(detail::dense_entry<S>(dense, i, j));
+      for (std::int64_t j = 0; j < n; ++j)
+        c += detail::dense_is_edge(detail::dense_entry<S>(dense, i, j));
       start[std::size_t(i) + 1] = c;
     }
     for (std::int64_t i = 0; i < n; ++i) start[std::size_t(i) + 1] += start[std::size_t(i)];
@@ -169,7 +172,11 @@ EdgeScan scan_edges(const Graph& g) {
   const std::int64_t n = g.num_vertices;
   std::int64_t first_bad = E;
   double mn = 0, mx = 0;
-#pragma omp parallel for schedule(static) reduction(min : first_bad, mn) reduction(max : mx) if (E >= (1 << 16))
+  // clang-format would split the reduction clauses at their colons.
+  // clang-format off
+#pragma omp parallel for schedule(static) reduction(min : first_bad, mn) reduction(max : mx) \
+    if (E >= (1 << 16))
+  // clang-format on
   for (std::int64_t e = 0; e < E; ++e) {
     const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
     const double w = g.weight[std::size_t(e)];
@@ -193,8 +200,9 @@ void Graph::validate() const {
   if (bad == std::int64_t(src.size())) return;
   const std::size_t e = std::size_t(bad);
   if (src[e] < 0 || src[e] >= num_vertices || dst[e] < 0 || dst[e] >= num_vertices)
-    throw UsageError("edge " + std::to_string(e) + " (" + std::to_string(src[e]) + " -> " + std::to_string(dst[e]) +
-                     ") has a vertex outside 0.." + std::to_string(num_vertices - 1));
+    throw UsageError("edge " + std::to_string(e) + " (" + std::to_string(src[e]) + " -> " +
+                     std::to_string(dst[e]) + ") has a vertex outside 0.." +
+                     std::to_string(num_vertices - 1));
   throw UsageError("edge " + std::to_string(e) + " has a non-finite weight");
 }
 

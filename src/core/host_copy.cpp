@@ -31,7 +31,8 @@ void parallel_copy(std::initializer_list<CopyJob> jobs) {
     for (const CopyJob& j : list) {
       const std::size_t lo = std::max(a, base), hi = std::min(b, base + j.bytes);
       if (lo < hi)
-        std::memcpy(static_cast<char*>(j.dst) + (lo - base), static_cast<const char*>(j.src) + (lo - base), hi - lo);
+        std::memcpy(static_cast<char*>(j.dst) + (lo - base),
+                    static_cast<const char*>(j.src) + (lo - base), hi - lo);
       base += j.bytes;
     }
   }

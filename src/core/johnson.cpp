@@ -26,14 +26,16 @@ constexpr double kExactDouble = 9007199254740992.0;  // 2^53
 
 /// Directed CSR of g (an undirected graph lists both directions) with the weights inline in the
 /// SPFA's number type W, and each arc's edge index so the cycle's weights can be reported.
-template <class W> struct Csr {
+template <class W>
+struct Csr {
   std::vector<std::int64_t> start;
   std::vector<std::int32_t> to;
   std::vector<W> w;
   std::vector<std::int64_t> edge;  // index into g's edge arrays
 };
 
-template <class W> Csr<W> make_csr(const Graph& g) {
+template <class W>
+Csr<W> make_csr(const Graph& g) {
   const std::int64_t n = g.num_vertices;
   const std::size_t E = g.num_edges();
   Csr<W> c;
@@ -51,8 +53,10 @@ template <class W> Csr<W> make_csr(const Graph& g) {
   auto put = [&](std::int32_t u, std::int32_t v, std::size_t e) {
     const std::size_t p = std::size_t(pos[std::size_t(u)]++);
     c.to[p] = v;
-    if constexpr (std::is_integral_v<W>) c.w[p] = W(std::llround(g.weight[e]));
-    else c.w[p] = g.weight[e];
+    if constexpr (std::is_integral_v<W>)
+      c.w[p] = W(std::llround(g.weight[e]));
+    else
+      c.w[p] = g.weight[e];
     c.edge[p] = std::int64_t(e);
   };
   for (std::size_t e = 0; e < E; ++e) {
@@ -66,7 +70,8 @@ template <class W> Csr<W> make_csr(const Graph& g) {
 
 std::string format_weight(double w, bool integer) {
   std::ostringstream os;
-  if (integer) os << std::int64_t(std::llround(w));
+  if (integer)
+    os << std::int64_t(std::llround(w));
   else {
     os.precision(12);
     os << w;
@@ -110,7 +115,8 @@ std::vector<std::int64_t> parent_cycle(const std::vector<std::int32_t>& parent) 
     if (v >= 0 && walk_of[std::size_t(v)] == std::int32_t(s)) {
       // v is on a cycle: follow parents around it, then reverse into edge order.
       std::vector<std::int64_t> cyc{v};
-      for (std::int64_t x = parent[std::size_t(v)]; x != v; x = parent[std::size_t(x)]) cyc.push_back(x);
+      for (std::int64_t x = parent[std::size_t(v)]; x != v; x = parent[std::size_t(x)])
+        cyc.push_back(x);
       std::reverse(cyc.begin(), cyc.end());
       return cyc;
     }
@@ -119,7 +125,8 @@ std::vector<std::int64_t> parent_cycle(const std::vector<std::int32_t>& parent) 
 }
 
 /// SPFA in number type W (int64 for integer weights, double otherwise). Returns h as W.
-template <class W> std::vector<W> spfa(const Graph& g, W tolerance) {
+template <class W>
+std::vector<W> spfa(const Graph& g, W tolerance) {
   const Csr<W> c = make_csr<W>(g);
   const std::int64_t n = g.num_vertices;
   std::vector<W> d(std::size_t(n), W(0));
@@ -193,7 +200,8 @@ std::vector<double> johnson_potentials(const Graph& g) {
   if (g.integer_weights)
     for (double x : hd)
       if (std::fabs(x) >= kExactDouble)
-        throw UsageError("negative weights too large for exact Johnson reweighting: a potential reaches 2^53");
+        throw UsageError(
+            "negative weights too large for exact Johnson reweighting: a potential reaches 2^53");
   return hd;
 }
 
@@ -208,10 +216,13 @@ Graph reweight(const Graph& g, const std::vector<double>& h) {
   auto add = [&](std::int32_t u, std::int32_t v, double w) {
     double w2;
     if (exact) {
-      const std::int64_t x = std::llround(w) + std::llround(h[std::size_t(u)]) - std::llround(h[std::size_t(v)]);
+      const std::int64_t x =
+          std::llround(w) + std::llround(h[std::size_t(u)]) - std::llround(h[std::size_t(v)]);
       APSP_EXPECTS(x >= 0, "reweighted edge is negative: the potentials are not feasible");
       if (double(x) >= kExactDouble)
-        throw UsageError("negative weights too large for exact Johnson reweighting: a reweighted edge reaches 2^53");
+        throw UsageError(
+            "negative weights too large for exact Johnson reweighting: a reweighted edge reaches "
+            "2^53");
       w2 = double(x);
     } else {
       w2 = std::max(0.0, w + h[std::size_t(u)] - h[std::size_t(v)]);
@@ -228,7 +239,8 @@ Graph reweight(const Graph& g, const std::vector<double>& h) {
 
 namespace {
 
-template <class T> void restore_typed(Matrix& dist, const std::vector<double>& h) {
+template <class T>
+void restore_typed(Matrix& dist, const std::vector<double>& h) {
   const std::int64_t n = dist.rows();
   const T inf = unreachable<T>();
   bool overflow = false;
@@ -239,9 +251,12 @@ template <class T> void restore_typed(Matrix& dist, const std::vector<double>& h
     for (std::int64_t j = 0; j < n; ++j) {
       if (i == j || !(row[j] < inf)) continue;
       if constexpr (std::is_integral_v<T>) {
-        const std::int64_t x = std::int64_t(row[j]) - std::llround(hi) + std::llround(h[std::size_t(j)]);
-        if (x >= std::int64_t(inf) || x <= -std::int64_t(inf)) overflow = true;
-        else row[j] = T(x);
+        const std::int64_t x =
+            std::int64_t(row[j]) - std::llround(hi) + std::llround(h[std::size_t(j)]);
+        if (x >= std::int64_t(inf) || x <= -std::int64_t(inf))
+          overflow = true;
+        else
+          row[j] = T(x);
       } else {
         row[j] = T(double(row[j]) - hi + h[std::size_t(j)]);
       }

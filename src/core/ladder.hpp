@@ -18,7 +18,8 @@ struct Rung {
   bool checked;  ///< int32 rounds for an int64 result: kept only when the band check passes
 };
 
-template <class T> struct TypeTag {
+template <class T>
+struct TypeTag {
   using type = T;
 };
 
@@ -27,12 +28,19 @@ template <class T> struct TypeTag {
 /// int64 result's story ("int64 (why)") where the int32 rung did not hold; the dropped pass's
 /// h2d and compute count in `timings`.
 template <class Run>
-void run_ladder(Dtype dt, double max_w, double min_w, Timings& timings, std::string& rounds, Run&& run) {
+void run_ladder(Dtype dt, double max_w, double min_w, Timings& timings, std::string& rounds,
+                Run&& run) {
   const Rung plain{max_w, min_w, false};
   switch (dt) {
-    case Dtype::Int32: run(TypeTag<int>{}, TypeTag<int>{}, plain); return;
-    case Dtype::Float32: run(TypeTag<float>{}, TypeTag<float>{}, plain); return;
-    case Dtype::Float64: run(TypeTag<double>{}, TypeTag<double>{}, plain); return;
+    case Dtype::Int32:
+      run(TypeTag<int>{}, TypeTag<int>{}, plain);
+      return;
+    case Dtype::Float32:
+      run(TypeTag<float>{}, TypeTag<float>{}, plain);
+      return;
+    case Dtype::Float64:
+      run(TypeTag<double>{}, TypeTag<double>{}, plain);
+      return;
     case Dtype::Int64: {
       constexpr double cap = double((1 << 30) - 1);  // unreachable<int32_t>(): the int32 rung's cap
       if (!rung_applicable(max_w, min_w, cap)) {

@@ -105,9 +105,11 @@ MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical) 
 }
 
 MemoryLimit host_memory_limit() {
-  if (const auto bytes = config::get_int(config::Knob::HostMemory)) return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
+  if (const auto bytes = config::get_int(config::Knob::HostMemory))
+    return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  return memory_limit_from(MemoryFiles{}, pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0);
+  return memory_limit_from(MemoryFiles{},
+                           pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0);
 }
 
 }  // namespace apsp::detail

@@ -15,16 +15,18 @@ namespace apsp::detail {
 struct MemoryFiles {
   std::string meminfo = "/proc/meminfo";
   std::string self_cgroup = "/proc/self/cgroup";
-  std::string cgroup_root = "/sys/fs/cgroup";  ///< the v2 mount, or the folder of the v1 "memory" mount
+  std::string cgroup_root =
+      "/sys/fs/cgroup";  ///< the v2 mount, or the folder of the v1 "memory" mount
 };
 
 /// What limits the memory, and by how much.
 struct MemoryLimit {
   std::uint64_t bytes = UINT64_MAX;  ///< UINT64_MAX: nothing known
-  std::string source;                ///< "MemAvailable", "cgroup /a/b memory.max", "physical RAM", ...
+  std::string source;  ///< "MemAvailable", "cgroup /a/b memory.max", "physical RAM", ...
 };
 
-/// The limit from the files alone (no environment); `physical` (bytes of RAM, 0: unknown) bounds it.
+/// The limit from the files alone (no environment); `physical` (bytes of RAM, 0: unknown) bounds
+/// it.
 MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical);
 
 /// APSP_HOST_MEMORY (a positive byte count) if set, else memory_limit_from() the real files and

@@ -243,8 +243,7 @@ Metrics MetricsReducer::finish() {
   return out;
 }
 
-// ---- graph-wide values
-// ----------------------------------------------------------------------------
+// ---- graph-wide values --------------------------------------------------------------------------
 namespace {
 
 [[noreturn]] void refuse(const Metrics& m, const char* what) {

@@ -19,7 +19,8 @@ int thread_cap() {
 
 SolveOptions checked_options(const SolveOptions& o) {
   if (o.threads < 0)
-    throw UsageError("threads = " + std::to_string(o.threads) + ": expected a positive thread count (0: all)");
+    throw UsageError("threads = " + std::to_string(o.threads) +
+                     ": expected a positive thread count (0: all)");
   if (o.block < 0 || o.block > kMaxBlock)
     throw UsageError("block = " + std::to_string(o.block) + ": expected a tile size of 1 to " +
                      std::to_string(kMaxBlock) + " (0: the backend's default)");

@@ -24,14 +24,14 @@ void check_square_int32(const Matrix& m, const char* what) {
   if (m.empty() || m.dtype() != Dtype::Int32)
     throw UsageError(std::string("no ") + what + " matrix (solve with paths enabled)");
   if (m.rows() != m.cols())
-    throw UsageError(std::string(what) + " matrix is not square (" + std::to_string(m.rows()) + " x " +
-                     std::to_string(m.cols()) + ")");
+    throw UsageError(std::string(what) + " matrix is not square (" + std::to_string(m.rows()) +
+                     " x " + std::to_string(m.cols()) + ")");
 }
 
 void check_ids(std::int64_t n, std::int64_t i, std::int64_t j) {
   if (i < 0 || i >= n || j < 0 || j >= n)
-    throw UsageError("vertex out of range: " + std::to_string(i) + " -> " + std::to_string(j) + " (V = " +
-                     std::to_string(n) + ")");
+    throw UsageError("vertex out of range: " + std::to_string(i) + " -> " + std::to_string(j) +
+                     " (V = " + std::to_string(n) + ")");
 }
 
 }  // namespace
@@ -47,19 +47,21 @@ std::vector<std::int64_t> path_from_next(const Matrix& next, std::int64_t i, std
     const std::int32_t nx = next.at<std::int32_t>(v, j);
     if (nx < 0) {
       if (v == i) return {};  // unreachable
-      throw Error("next-hop matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
-                  " stops at " + std::to_string(v));
+      throw Error("next-hop matrix is inconsistent: the path " + std::to_string(i) + " -> " +
+                  std::to_string(j) + " stops at " + std::to_string(v));
     }
     if (nx >= n || std::int64_t(p.size()) >= n)
-      throw Error("next-hop matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
-                  (nx >= n ? " leaves the vertex range" : " has a cycle"));
+      throw Error("next-hop matrix is inconsistent: the path " + std::to_string(i) + " -> " +
+                  std::to_string(j) + (nx >= n ? " leaves the vertex range" : " has a cycle"));
     v = nx;
     p.push_back(v);
   }
   return p;
 }
 
-std::vector<std::int64_t> path(const Result& r, std::int64_t i, std::int64_t j) { return path_from_next(r.next, i, j); }
+std::vector<std::int64_t> path(const Result& r, std::int64_t i, std::int64_t j) {
+  return path_from_next(r.next, i, j);
+}
 
 Graph reversed(const Graph& g) {
   Graph r = g;
@@ -86,7 +88,8 @@ Matrix predecessors_from_reversed_next(const Matrix& next_rev) {
   return pred;
 }
 
-std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i, std::int64_t j) {
+std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i,
+                                                 std::int64_t j) {
   check_square_int32(pred, "predecessor");
   const std::int64_t n = pred.rows();
   check_ids(n, i, j);
@@ -97,12 +100,12 @@ std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_
     const std::int32_t pv = pred.at<std::int32_t>(i, v);
     if (pv < 0) {
       if (v == j) return {};  // unreachable
-      throw Error("predecessor matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
-                  " stops at " + std::to_string(v));
+      throw Error("predecessor matrix is inconsistent: the path " + std::to_string(i) + " -> " +
+                  std::to_string(j) + " stops at " + std::to_string(v));
     }
     if (pv >= n || std::int64_t(p.size()) >= n)
-      throw Error("predecessor matrix is inconsistent: the path " + std::to_string(i) + " -> " + std::to_string(j) +
-                  (pv >= n ? " leaves the vertex range" : " has a cycle"));
+      throw Error("predecessor matrix is inconsistent: the path " + std::to_string(i) + " -> " +
+                  std::to_string(j) + (pv >= n ? " leaves the vertex range" : " has a cycle"));
     v = pv;
     p.push_back(v);
   }

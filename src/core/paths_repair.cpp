@@ -29,7 +29,6 @@ namespace {
 
 using namespace detail::repair;
 
-
 /// A looping column: its target and one vertex of each of its cycles (the smallest), ascending.
 struct LoopColumn {
   i64 j;
@@ -86,12 +85,14 @@ std::vector<LoopColumn> loop_columns(const Matrix& next, const std::vector<i32>&
         const i32* row = next.row<i32>(z[std::size_t(k)]) + j0;
         for (i64 c = 0; c < w; ++c) {
           const i32 a = row[c];
-          packed[std::size_t(c * ld + k)] = a < 0 || a >= n || a == j0 + c ? -1 : zidx[std::size_t(a)];
+          packed[std::size_t(c * ld + k)] =
+              a < 0 || a >= n || a == j0 + c ? -1 : zidx[std::size_t(a)];
         }
       }
       for (i64 c = 0; c < w; ++c) {
         cycles.clear();
-        find_cycles(m, packed.data() + c * ld, [&](i64 k) { return z[std::size_t(k)]; }, mark, cycles);
+        find_cycles(
+            m, packed.data() + c * ld, [&](i64 k) { return z[std::size_t(k)]; }, mark, cycles);
         if (!cycles.empty()) per_block[std::size_t(b)].push_back({j0 + c, cycles});
       }
     }
@@ -105,7 +106,8 @@ std::vector<LoopColumn> loop_columns(const Matrix& next, const std::vector<i32>&
 /// One column of `next` and of the distances: entry v at next[v * next_step] and
 /// dist[v * dist_step] (a column of the matrices themselves, or a packed copy); changed hops are
 /// also written to write_through[v * write_step] when that is set (the matrix, under a copy).
-template <class T> struct ColumnView {
+template <class T>
+struct ColumnView {
   i32* next;
   i64 next_step;
   const T* dist;
@@ -116,11 +118,17 @@ template <class T> struct ColumnView {
 
 /// Step 3 for one column at a time; one per thread (scratch of a few V-sized arrays, stamped so
 /// that nothing is cleared per column).
-template <class T> class ColumnRepair {
+template <class T>
+class ColumnRepair {
  public:
   ColumnRepair(i64 n, const ArcLists<T>& candidates)
-      : cand_(&candidates), n_(n), ends_(std::size_t(n_), 0), loops_(std::size_t(n_), 0),
-        on_walk_(std::size_t(n_), 0), seen_(std::size_t(n_), 0), parent_(std::size_t(n_), -1) {}
+      : cand_(&candidates),
+        n_(n),
+        ends_(std::size_t(n_), 0),
+        loops_(std::size_t(n_), 0),
+        on_walk_(std::size_t(n_), 0),
+        seen_(std::size_t(n_), 0),
+        parent_(std::size_t(n_), -1) {}
 
   enum Status { kDone, kStuck, kNeedsLists };
   /// Breaks the cycles of column j (one vertex of each in `cycles`, ascending; a cycle already
@@ -129,15 +137,15 @@ template <class T> class ColumnRepair {
   /// `changed`. kStuck: some cycle had no way out in that search (the others were done);
   /// kNeedsLists: the search reached a vertex without a candidate list, and the column stopped
   /// there (run it again with more lists).
-  Status run(i64 j, const ColumnView<T>& view, const std::vector<i32>& cycles, const ArcLists<T>* all_arcs,
-             i64& changed) {
+  Status run(i64 j, const ColumnView<T>& view, const std::vector<i32>& cycles,
+             const ArcLists<T>* all_arcs, i64& changed) {
     j_ = j;
     v_ = view;
     bump(column_, {&ends_});
     Status status = kDone;
     for (const i32 r : cycles) {
       bump(search_, {&loops_, &seen_});
-      if (ends(r)) continue;  // broken by an earlier route in this column
+      if (ends(r)) continue;                     // broken by an earlier route in this column
       if (!(d(r) < unreachable<T>())) continue;  // j unreachable: no route to take
       // The cycle through r (r's walk loops and r was on a cycle; only routes to walks that end
       // change hops, so it is still that cycle).
@@ -171,7 +179,8 @@ template <class T> class ColumnRepair {
 
  private:
   // Stamps: a new value for `counter`; on wrap-around the arrays stamped with it are cleared.
-  static void bump(std::uint32_t& counter, std::initializer_list<std::vector<std::uint32_t>*> arrays) {
+  static void bump(std::uint32_t& counter,
+                   std::initializer_list<std::vector<std::uint32_t>*> arrays) {
     if (++counter != 0) return;
     for (auto* a : arrays) std::fill(a->begin(), a->end(), 0u);
     counter = 1;
@@ -185,8 +194,10 @@ template <class T> class ColumnRepair {
   double slack(T w, i64 a, T du) const {
     const T da = d(a);
     if (!(da < unreachable<T>())) return INFINITY;
-    if constexpr (std::is_integral_v<T>) return double(w) - double(i64(du) - i64(da));  // no overflow
-    else return double(w) + double(da) - double(du);
+    if constexpr (std::is_integral_v<T>)
+      return double(w) - double(i64(du) - i64(da));  // no overflow
+    else
+      return double(w) + double(da) - double(du);
   }
   bool tight(T w, i64 a, T du) const {
     if constexpr (std::is_integral_v<T>) {
@@ -214,7 +225,8 @@ template <class T> class ColumnRepair {
       x = hop(x);
       if (x < 0) break;
     }
-    for (const i32 x : walk_) (verdict ? ends_ : loops_)[std::size_t(x)] = verdict ? column_ : search_;
+    for (const i32 x : walk_)
+      (verdict ? ends_ : loops_)[std::size_t(x)] = verdict ? column_ : search_;
     return verdict;
   }
 
@@ -297,8 +309,9 @@ template <class T>
 std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Matrix& next,
                                                           const std::vector<LoopColumn>& bad,
                                                           const std::vector<std::size_t>& which,
-                                                          const ArcLists<T>& cand, const ArcLists<T>* all,
-                                                          bool parallel, i64& changed) {
+                                                          const ArcLists<T>& cand,
+                                                          const ArcLists<T>* all, bool parallel,
+                                                          i64& changed) {
   const i64 n = next.rows(), ld = copy_stride(n), cols = block_cols(n);
   const std::size_t copy_from = std::size_t(cols / 8);
   std::vector<std::size_t> group{0};
@@ -339,8 +352,11 @@ std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Ma
       }
       for (std::size_t k = k0; k < k1; ++k) {
         const LoopColumn& b = bad[which[k]];
-        ColumnView<T> view{next.row<i32>(0) + b.j, next.stride(), dist.row<T>(0) + b.j, dist.stride()};
-        if (copy) view = {pn.data() + (b.j - j0) * ld, 1, view.dist, view.dist_step, view.next, view.next_step};
+        ColumnView<T> view{next.row<i32>(0) + b.j, next.stride(), dist.row<T>(0) + b.j,
+                           dist.stride()};
+        if (copy)
+          view = {
+              pn.data() + (b.j - j0) * ld, 1, view.dist, view.dist_step, view.next, view.next_step};
         if (copy_dist) view.dist = pd.data() + (b.j - j0) * ld, view.dist_step = 1;
         status[k] = col.run(b.j, view, b.cycles, all, sum);
       }
@@ -364,13 +380,15 @@ i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::
   ArcLists<T> cand = candidate_arcs<T>(g, dist, wanted);
   if (detail::tracing()) {
     char line[160];
-    std::snprintf(line, sizeof line, "repair: %lld candidate arcs", static_cast<long long>(cand.arcs.size()));
+    std::snprintf(line, sizeof line, "repair: %lld candidate arcs",
+                  static_cast<long long>(cand.arcs.size()));
     detail::trace(line);
   }
   i64 changed = 0;
   std::vector<std::size_t> which(bad.size());
   for (std::size_t k = 0; k < bad.size(); ++k) which[k] = k;
-  std::vector<typename Repair::Status> status = run_columns<T>(dist, next, bad, which, cand, nullptr, true, changed);
+  std::vector<typename Repair::Status> status =
+      run_columns<T>(dist, next, bad, which, cand, nullptr, true, changed);
   auto those = [&](typename Repair::Status s) {
     std::vector<std::size_t> out;
     for (std::size_t k = 0; k < which.size(); ++k)
@@ -410,12 +428,14 @@ std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) 
     using T = decltype(tag);
     detail::trace("repair: starts");
     const std::vector<i32> z = zero_cycle_vertices<T>(g, dist);
-    const std::vector<LoopColumn> bad = z.empty() ? std::vector<LoopColumn>{} : loop_columns(next, z);
+    const std::vector<LoopColumn> bad =
+        z.empty() ? std::vector<LoopColumn>{} : loop_columns(next, z);
     i64 cycles = 0;
     for (const LoopColumn& c : bad) cycles += i64(c.cycles.size());
     if (detail::tracing()) {
       char line[160];
-      std::snprintf(line, sizeof line, "repair: %lld vertices on zero-weight cycles; %lld columns loop, %lld cycles",
+      std::snprintf(line, sizeof line,
+                    "repair: %lld vertices on zero-weight cycles; %lld columns loop, %lld cycles",
                     static_cast<long long>(z.size()), static_cast<long long>(bad.size()),
                     static_cast<long long>(cycles));
       detail::trace(line);
@@ -423,7 +443,8 @@ std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next) 
     const i64 changed = bad.empty() ? 0 : repair_columns<T>(g, dist, next, z, bad);
     if (detail::tracing()) {
       char line[160];
-      std::snprintf(line, sizeof line, "repair: done, %lld entries re-pointed", static_cast<long long>(changed));
+      std::snprintf(line, sizeof line, "repair: done, %lld entries re-pointed",
+                    static_cast<long long>(changed));
       detail::trace(line);
     }
     return changed;

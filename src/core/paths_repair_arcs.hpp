@@ -19,28 +19,21 @@ namespace apsp::detail::repair {
 using i32 = std::int32_t;
 using i64 = std::int64_t;
 
-template <class T> constexpr double tolerance() {
+template <class T>
+constexpr double tolerance() {
   return std::is_same_v<T, float> ? 1e-5 : std::is_same_v<T, double> ? 1e-12 : 0.0;
-}
-
-// A weight as build_matrix stores it (llround for integer types).
-template <class T> T weight_as(double w) {
-  if constexpr (std::is_integral_v<T>) {
-    const T t = T(w);
-    return double(t) == w ? t : T(std::llround(w));
-  } else {
-    return T(w);
-  }
 }
 
 /// Calls f(t, u, v, w) for every arc u -> v of g (self loops skipped; both directions of an
 /// undirected edge), in parallel, t = the calling thread's number (in 0..max_threads()-1).
-template <class F> inline void for_each_arc_parallel(const Graph& g, F f) {
+template <class F>
+inline void for_each_arc_parallel(const Graph& g, F f) {
   const bool big = g.is_dense() ? g.num_vertices >= 256 : g.src.size() >= (std::size_t(1) << 16);
 #pragma omp parallel if (big)
   {
     const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    detail::for_each_arc(g, [&](i32 u, i32 v, double w) { f(t, u, v, w); }, t, nt);
+    detail::for_each_arc(
+        g, [&](i32 u, i32 v, double w) { f(t, u, v, w); }, t, nt);
   }
 }
 
@@ -51,7 +44,8 @@ inline int max_threads() { return std::max(1, omp_get_max_threads()); }
 /// edges in random order, is read only for arcs that can close one (w <= 0 when no weight is
 /// negative) out of vertices not yet known to be in Z. An edge list is read weights first (its
 /// src/dst only for those arcs), and a negative weight met on the way means a second pass.
-template <class T> std::vector<i32> zero_cycle_vertices(const Graph& g, const Matrix& dist) {
+template <class T>
+std::vector<i32> zero_cycle_vertices(const Graph& g, const Matrix& dist) {
   const T inf = unreachable<T>();
   const double tol = tolerance<T>();
   const std::size_t n = std::size_t(g.num_vertices);
@@ -70,7 +64,8 @@ template <class T> std::vector<i32> zero_cycle_vertices(const Graph& g, const Ma
   };
   if (g.is_dense()) {
     const bool nonnegative = g.min_weight() >= 0;
-    for_each_arc_parallel(g, [&](int t, i32 u, i32 v, double w0) { arc(t, u, v, w0, nonnegative); });
+    for_each_arc_parallel(g,
+                          [&](int t, i32 u, i32 v, double w0) { arc(t, u, v, w0, nonnegative); });
   } else {
     const i64 E = i64(g.src.size());
     bool negative = false;
@@ -101,7 +96,8 @@ template <class T> std::vector<i32> zero_cycle_vertices(const Graph& g, const Ma
   return z;
 }
 
-template <class T> struct Arc {
+template <class T>
+struct Arc {
   i32 to;
   T w;
 };
@@ -109,7 +105,8 @@ template <class T> struct Arc {
 /// Out-arcs per vertex in CSR order: each vertex's arcs in the order of the input edges (an
 /// undirected edge u - v gives u -> v and v -> u at the edge's position; for a dense view the
 /// position of entry (u,v) is u * V + v). Lists exist for the vertices with has_list set.
-template <class T> struct ArcLists {
+template <class T>
+struct ArcLists {
   std::vector<i64> start;
   std::vector<Arc<T>> arcs;
   std::vector<char> has_list;
@@ -127,7 +124,9 @@ ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap che
   ArcLists<T> L;
   L.start.assign(std::size_t(n) + 1, 0);
   L.has_list = wanted.empty() ? std::vector<char>(static_cast<std::size_t>(n), 1) : wanted;
-  auto take = [&](i32 u, i32 v, T w) { return L.has_list[std::size_t(u)] && cheap(u, w) && keep(u, v, w); };
+  auto take = [&](i32 u, i32 v, T w) {
+    return L.has_list[std::size_t(u)] && cheap(u, w) && keep(u, v, w);
+  };
   if (g.is_dense()) {
     // Per row, in CSR order: for an undirected view, entries (v,u) with v < u come first (their
     // edges precede row u), then row u, then (v,u) with v > u.
@@ -151,9 +150,12 @@ ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap che
           for (i64 v = u + 1; v < n; ++v) entry(v, u, v);
       }
     });
-    for (i64 u = 0; u < n; ++u) L.start[std::size_t(u) + 1] = L.start[std::size_t(u)] + i64(rows[std::size_t(u)].size());
+    for (i64 u = 0; u < n; ++u)
+      L.start[std::size_t(u) + 1] = L.start[std::size_t(u)] + i64(rows[std::size_t(u)].size());
     L.arcs.resize(std::size_t(L.start[std::size_t(n)]));
-    for (i64 u = 0; u < n; ++u) std::copy(rows[std::size_t(u)].begin(), rows[std::size_t(u)].end(), L.arcs.begin() + L.start[std::size_t(u)]);
+    for (i64 u = 0; u < n; ++u)
+      std::copy(rows[std::size_t(u)].begin(), rows[std::size_t(u)].end(),
+                L.arcs.begin() + L.start[std::size_t(u)]);
     return L;
   }
   // Edge list: each thread keeps the arcs of a contiguous range of edges; the ranges in thread
@@ -174,8 +176,10 @@ ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap che
         const std::size_t f = std::size_t(e + kLookAhead);
         const i32 fu = g.src[f], fv = g.dst[f];
         const T fw = weight_as<T>(g.weight[f]);
-        if (L.has_list[std::size_t(fu)] && cheap(fu, fw)) __builtin_prefetch(prefetch->row<T>(fu) + fv);
-        if (!g.directed && L.has_list[std::size_t(fv)] && cheap(fv, fw)) __builtin_prefetch(prefetch->row<T>(fv) + fu);
+        if (L.has_list[std::size_t(fu)] && cheap(fu, fw))
+          __builtin_prefetch(prefetch->row<T>(fu) + fv);
+        if (!g.directed && L.has_list[std::size_t(fv)] && cheap(fv, fw))
+          __builtin_prefetch(prefetch->row<T>(fv) + fu);
       }
       const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
       if (u == v) continue;
@@ -195,38 +199,49 @@ ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap che
 }
 
 /// Every out-arc (the least-slack fallback).
-template <class T> ArcLists<T> all_arcs(const Graph& g) {
-  return arc_lists<T>(g, {}, [](i32, T) { return true; }, [](i32, i32, T) { return true; });
+template <class T>
+ArcLists<T> all_arcs(const Graph& g) {
+  return arc_lists<T>(
+      g, {}, [](i32, T) { return true; }, [](i32, i32, T) { return true; });
 }
 
 /// The candidate arcs (see the file comment) out of the vertices with wanted[u]. An arc can only
 /// pass if w <= the largest finite d(u,.) (plus the float slack), which is checked first, so that
 /// d(u,v) is read for few arcs.
-template <class T> ArcLists<T> candidate_arcs(const Graph& g, const Matrix& dist, const std::vector<char>& wanted) {
+template <class T>
+ArcLists<T> candidate_arcs(const Graph& g, const Matrix& dist, const std::vector<char>& wanted) {
   const T inf = unreachable<T>();
   const i64 n = g.num_vertices;
-  std::vector<double> bound(static_cast<std::size_t>(n), -INFINITY), slack(static_cast<std::size_t>(n), 0.0);
+  std::vector<double> bound(static_cast<std::size_t>(n), -INFINITY),
+      slack(static_cast<std::size_t>(n), 0.0);
 #pragma omp parallel for schedule(dynamic, 64) if (n >= 256)
   for (i64 u = 0; u < n; ++u) {
     if (!wanted[std::size_t(u)]) continue;
     double top = -INFINITY, mag = 0;
     const T* row = dist.row<T>(u);
     for (i64 v = 0; v < n; ++v)
-      if (v != u && row[v] < inf) top = std::max(top, double(row[v])), mag = std::max(mag, std::fabs(double(row[v])));
+      if (v != u && row[v] < inf)
+        top = std::max(top, double(row[v])), mag = std::max(mag, std::fabs(double(row[v])));
     slack[std::size_t(u)] = 4 * tolerance<T>() * std::max(1.0, mag);
     bound[std::size_t(u)] = top + slack[std::size_t(u)];
   }
   auto cheap = [&](i32 u, T w) { return double(w) <= bound[std::size_t(u)]; };
   if constexpr (std::is_integral_v<T>) {
-    return arc_lists<T>(g, wanted, cheap, [&](i32 u, i32 v, T w) {
-      const T d = dist.at<T>(u, v);
-      return d < inf && w <= d;
-    }, &dist);
+    return arc_lists<T>(
+        g, wanted, cheap,
+        [&](i32 u, i32 v, T w) {
+          const T d = dist.at<T>(u, v);
+          return d < inf && w <= d;
+        },
+        &dist);
   } else {
-    return arc_lists<T>(g, wanted, cheap, [&](i32 u, i32 v, T w) {
-      const T d = dist.at<T>(u, v);
-      return d < inf && double(w) - double(d) <= slack[std::size_t(u)];
-    }, &dist);
+    return arc_lists<T>(
+        g, wanted, cheap,
+        [&](i32 u, i32 v, T w) {
+          const T d = dist.at<T>(u, v);
+          return d < inf && double(w) - double(d) <= slack[std::size_t(u)];
+        },
+        &dist);
   }
 }
 

@@ -20,19 +20,24 @@ namespace apsp::detail {
 
 namespace {
 
-template <class T> T convert_weight(double w) {
-  if constexpr (std::is_floating_point_v<T>) return T(w);
-  else return T(std::llround(w));
+template <class T>
+T convert_weight(double w) {
+  if constexpr (std::is_floating_point_v<T>)
+    return T(w);
+  else
+    return T(std::llround(w));
 }
 
-template <class T> void fill_matrix(const Graph& g, Matrix& m) {
+template <class T>
+void fill_matrix(const Graph& g, Matrix& m) {
   const std::int64_t rows = m.alloc_rows(), stride = m.stride();
   const T inf = unreachable<T>();
   // Edges are bucketed by bands of rows small enough to stay in L2 (~256 KiB), then each band is
   // filled and gets its edges while it is hot: the random writes of a plain edge loop over the
   // whole matrix (one cache miss each) become cache hits, and bands run in parallel without
   // races, so duplicates keep their minimum without atomics.
-  const std::int64_t band = std::max<std::int64_t>(1, (std::int64_t{256} << 10) / (stride * std::int64_t(sizeof(T))));
+  const std::int64_t band =
+      std::max<std::int64_t>(1, (std::int64_t{256} << 10) / (stride * std::int64_t(sizeof(T))));
   const std::int64_t bands = (rows + band - 1) / band;
   const std::size_t E = g.num_edges();
   struct Entry {
@@ -45,7 +50,9 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
   const int nt = E >= (std::size_t{1} << 16) ? std::max(1, omp_get_max_threads()) : 1;
   const std::size_t per = std::size_t(bands) + 1;
   std::vector<std::int64_t> count(std::size_t(nt) * per, 0);  // count[t * per + b + 1]
-  auto range = [&](int t) { return std::pair<std::size_t, std::size_t>{E * t / nt, E * (t + 1) / nt}; };
+  auto range = [&](int t) {
+    return std::pair<std::size_t, std::size_t>{E * t / nt, E * (t + 1) / nt};
+  };
 #pragma omp parallel for schedule(static, 1) num_threads(nt)
   for (int t = 0; t < nt; ++t) {
     std::int64_t* c = count.data() + std::size_t(t) * per;
@@ -105,7 +112,8 @@ template <class T> void fill_matrix(const Graph& g, Matrix& m) {
 /// An edge weight as matrix element T, capped at `inf`: integers exactly (no libm call on this
 /// path: llround only for a fractional weight, which choose_dtype never sends to an integer type),
 /// saturating where T has no room (a V = 1 graph's self loop may weigh anything); floats rounded.
-template <class T> T dense_element(double w, T inf) {
+template <class T>
+T dense_element(double w, T inf) {
   if constexpr (std::is_floating_point_v<T>) {
     (void)inf;
     return T(w);
@@ -119,11 +127,13 @@ template <class T> T dense_element(double w, T inf) {
 }
 
 template <class T, class S>
-void fill_dense_rows_from(const Graph& g, T inf, std::int64_t row0, std::int64_t rows, const TileMap& row_map,
-                          std::int64_t cols, const TileMap& col_map, T* out, std::int64_t ld) {
+void fill_dense_rows_from(const Graph& g, T inf, std::int64_t row0, std::int64_t rows,
+                          const TileMap& row_map, std::int64_t cols, const TileMap& col_map, T* out,
+                          std::int64_t ld) {
   const std::int64_t n = g.num_vertices;
   const char* base = static_cast<const char*>(g.dense.data);
-  const std::int64_t rs = g.dense.row_stride, cs = g.dense.col_stride;  // locals: stores to T may alias
+  const std::int64_t rs = g.dense.row_stride,
+                     cs = g.dense.col_stride;  // locals: stores to T may alias
   const bool unweighted = g.dense.unweighted, both = !g.directed;
   constexpr std::int64_t kTile = 64;
   auto load = [](const char* p) {
@@ -131,21 +141,25 @@ void fill_dense_rows_from(const Graph& g, T inf, std::int64_t row0, std::int64_t
     std::memcpy(&x, p, sizeof x);
     return x;
   };
-  auto weight = [&](S x) -> T { return dense_is_edge(x) ? dense_element<T>(unweighted ? 1.0 : double(x), inf) : inf; };
+  auto weight = [&](S x) -> T {
+    return dense_is_edge(x) ? dense_element<T>(unweighted ? 1.0 : double(x), inf) : inf;
+  };
   const std::int64_t row_tiles = (rows + kTile - 1) / kTile, col_tiles = (cols + kTile - 1) / kTile;
 #pragma omp parallel for collapse(2) schedule(static) if (rows * cols > (1 << 18))
   for (std::int64_t I = 0; I < row_tiles; ++I)
     for (std::int64_t J = 0; J < col_tiles; ++J) {
-      const std::int64_t r_end = std::min(rows, (I + 1) * kTile), c_end = std::min(cols, (J + 1) * kTile);
+      const std::int64_t r_end = std::min(rows, (I + 1) * kTile),
+                         c_end = std::min(cols, (J + 1) * kTile);
       // Runs of local columns whose global columns are consecutive (a whole tile of col_map, or
       // the rest of it): global columns [j0, j0 + len), of which the first `real` are < V.
       for (std::int64_t c0 = J * kTile, c1 = 0; c0 < c_end; c0 = c1) {
         c1 = std::min(c_end, (c0 / col_map.tile + 1) * col_map.tile);
-        const std::int64_t j0 = col_map(c0), len = c1 - c0, real = std::clamp<std::int64_t>(n - j0, 0, len);
+        const std::int64_t j0 = col_map(c0), len = c1 - c0,
+                           real = std::clamp<std::int64_t>(n - j0, 0, len);
         for (std::int64_t r = I * kTile; r < r_end; ++r) {
           const std::int64_t i = row_map(row0 + r);
           T* o = out + r * ld + c0;  // o[k]: global column j0 + k
-          if (i >= n) {  // a padding row
+          if (i >= n) {              // a padding row
             for (std::int64_t k = 0; k < len; ++k) o[k] = j0 + k == i ? T(0) : inf;
             continue;
           }
@@ -158,8 +172,10 @@ void fill_dense_rows_from(const Graph& g, T inf, std::int64_t row0, std::int64_t
             else
               for (std::int64_t k = 0; k < real; ++k) o[k] = weight(load(row_i + k * cs));
           }
-          for (std::int64_t k = real; k < len; ++k) o[k] = inf;  // padding columns (never i's diagonal)
-          if (j0 <= i && i < j0 + real) {  // the diagonal: a self loop only counts when negative (a negative cycle)
+          for (std::int64_t k = real; k < len; ++k)
+            o[k] = inf;                    // padding columns (never i's diagonal)
+          if (j0 <= i && i < j0 + real) {  // the diagonal: a self loop only counts when negative (a
+                                           // negative cycle)
             const T self = weight(load(base + i * rs + i * cs));
             o[i - j0] = self < T(0) ? self : T(0);
           }
@@ -168,7 +184,8 @@ void fill_dense_rows_from(const Graph& g, T inf, std::int64_t row0, std::int64_t
     }
 }
 
-template <class T> void fw_loop(Matrix& d, Matrix* next) {
+template <class T>
+void fw_loop(Matrix& d, Matrix* next) {
   const std::int64_t n = d.rows();
   const T inf = unreachable<T>();
   for (std::int64_t k = 0; k < n; ++k) {
@@ -204,35 +221,46 @@ double as_double(const Matrix& m, std::int64_t i, std::int64_t j) {
 }  // namespace
 
 template <class T>
-void fill_dense_rows(const Graph& g, T inf, std::int64_t row0, std::int64_t rows, const TileMap& row_map,
-                     std::int64_t cols, const TileMap& col_map, T* out, std::int64_t ld) {
+void fill_dense_rows(const Graph& g, T inf, std::int64_t row0, std::int64_t rows,
+                     const TileMap& row_map, std::int64_t cols, const TileMap& col_map, T* out,
+                     std::int64_t ld) {
   visit_dtype(g.dense.kind, [&](auto s) {
     fill_dense_rows_from<T, decltype(s)>(g, inf, row0, rows, row_map, cols, col_map, out, ld);
   });
 }
-template void fill_dense_rows<std::int16_t>(const Graph&, std::int16_t, std::int64_t, std::int64_t, const TileMap&,
-                                            std::int64_t, const TileMap&, std::int16_t*, std::int64_t);
-template void fill_dense_rows<std::int32_t>(const Graph&, std::int32_t, std::int64_t, std::int64_t, const TileMap&,
-                                            std::int64_t, const TileMap&, std::int32_t*, std::int64_t);
-template void fill_dense_rows<std::int64_t>(const Graph&, std::int64_t, std::int64_t, std::int64_t, const TileMap&,
-                                            std::int64_t, const TileMap&, std::int64_t*, std::int64_t);
-template void fill_dense_rows<float>(const Graph&, float, std::int64_t, std::int64_t, const TileMap&, std::int64_t,
-                                     const TileMap&, float*, std::int64_t);
-template void fill_dense_rows<double>(const Graph&, double, std::int64_t, std::int64_t, const TileMap&, std::int64_t,
-                                      const TileMap&, double*, std::int64_t);
+template void fill_dense_rows<std::int16_t>(const Graph&, std::int16_t, std::int64_t, std::int64_t,
+                                            const TileMap&, std::int64_t, const TileMap&,
+                                            std::int16_t*, std::int64_t);
+template void fill_dense_rows<std::int32_t>(const Graph&, std::int32_t, std::int64_t, std::int64_t,
+                                            const TileMap&, std::int64_t, const TileMap&,
+                                            std::int32_t*, std::int64_t);
+template void fill_dense_rows<std::int64_t>(const Graph&, std::int64_t, std::int64_t, std::int64_t,
+                                            const TileMap&, std::int64_t, const TileMap&,
+                                            std::int64_t*, std::int64_t);
+template void fill_dense_rows<float>(const Graph&, float, std::int64_t, std::int64_t,
+                                     const TileMap&, std::int64_t, const TileMap&, float*,
+                                     std::int64_t);
+template void fill_dense_rows<double>(const Graph&, double, std::int64_t, std::int64_t,
+                                      const TileMap&, std::int64_t, const TileMap&, double*,
+                                      std::int64_t);
 
-Matrix build_matrix(const Graph& g, Dtype t, std::int64_t stride, std::int64_t alloc_rows, Memory memory) {
+Matrix build_matrix(const Graph& g, Dtype t, std::int64_t stride, std::int64_t alloc_rows,
+                    Memory memory) {
   Matrix m(g.num_vertices, g.num_vertices, stride, alloc_rows, t, memory);
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
-    if (g.is_dense()) fill_dense_rows<T>(g, unreachable<T>(), 0, m.alloc_rows(), {}, m.stride(), {}, m.data<T>(), m.stride());
-    else fill_matrix<T>(g, m);
+    if (g.is_dense())
+      fill_dense_rows<T>(g, unreachable<T>(), 0, m.alloc_rows(), {}, m.stride(), {}, m.data<T>(),
+                         m.stride());
+    else
+      fill_matrix<T>(g, m);
   });
   return m;
 }
 
 Matrix build_next(const Matrix& dist) {
-  Matrix next(dist.rows(), dist.cols(), dist.stride(), dist.alloc_rows(), Dtype::Int32, dist.memory());
+  Matrix next(dist.rows(), dist.cols(), dist.stride(), dist.alloc_rows(), Dtype::Int32,
+              dist.memory());
   visit_dtype(dist.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T inf = unreachable<T>();
@@ -241,7 +269,8 @@ Matrix build_next(const Matrix& dist) {
       std::int32_t* nr = next.row<std::int32_t>(i);
       const T* dr = dist.row<T>(i);
       for (std::int64_t j = 0; j < dist.stride(); ++j)
-        nr[j] = (i != j && i < dist.rows() && j < dist.cols() && dr[j] < inf) ? std::int32_t(j) : -1;
+        nr[j] =
+            (i != j && i < dist.rows() && j < dist.cols() && dr[j] < inf) ? std::int32_t(j) : -1;
     }
   });
   return next;
@@ -301,8 +330,14 @@ bool reference_bellman_ford(const Graph& graph, std::int64_t source, std::vector
     for (std::size_t e = 0; e < E; ++e) {
       const auto u = g.src[e], v = g.dst[e];
       const double w = g.weight[e];
-      if (d[u] + w < d[v]) { d[v] = d[u] + w; changed = true; }
-      if (!g.directed && d[v] + w < d[u]) { d[u] = d[v] + w; changed = true; }
+      if (d[u] + w < d[v]) {
+        d[v] = d[u] + w;
+        changed = true;
+      }
+      if (!g.directed && d[v] + w < d[u]) {
+        d[u] = d[v] + w;
+        changed = true;
+      }
     }
     return changed;
   };
@@ -311,7 +346,8 @@ bool reference_bellman_ford(const Graph& graph, std::int64_t source, std::vector
   return !relax_all();
 }
 
-std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, int samples, std::uint64_t seed) {
+std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, int samples,
+                   std::uint64_t seed) {
   const std::int64_t n = g.num_vertices;
   if (dist.rows() != n || dist.cols() != n) return "result has the wrong shape";
   const bool exact = is_integer(dist.dtype());
@@ -320,9 +356,11 @@ std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, 
   int bad = 0;
   auto check = [&](std::int64_t i, std::int64_t j, double want) {
     const double got = as_double(dist, i, j);
-    const bool ok = exact || std::isinf(want) ? got == want
-                                              : std::fabs(got - want) <= rel * std::max(1.0, std::fabs(want));
-    if (!ok && bad++ < 5) os << (bad > 1 ? "; " : "") << "(" << i << "," << j << "): got " << got << " want " << want;
+    const bool ok = exact || std::isinf(want)
+                        ? got == want
+                        : std::fabs(got - want) <= rel * std::max(1.0, std::fabs(want));
+    if (!ok && bad++ < 5)
+      os << (bad > 1 ? "; " : "") << "(" << i << "," << j << "): got " << got << " want " << want;
   };
   const bool negative = g.min_weight() < 0;
   if (n <= full_limit) {
@@ -337,8 +375,10 @@ std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit, 
     for (int s = 0; s < samples; ++s) {
       const std::int64_t src = std::int64_t(rng() % std::uint64_t(n));
       std::vector<double> d;
-      if (negative) reference_bellman_ford(ge, src, d);
-      else d = reference_dijkstra(ge, src);
+      if (negative)
+        reference_bellman_ford(ge, src, d);
+      else
+        d = reference_dijkstra(ge, src);
       for (std::int64_t j = 0; j < n; ++j) check(src, j, d[j]);
     }
   }

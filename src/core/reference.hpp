@@ -15,32 +15,56 @@ namespace apsp::detail {
 
 // ---- reading a dense adjacency (Graph::dense) ---------------------------------------------------
 /// Entry (i, j) of `a` as S, the C++ type of a.kind (memcpy: NumPy data need not be aligned).
-template <class S> S dense_entry(const DenseAdjacency& a, std::int64_t i, std::int64_t j) {
+template <class S>
+S dense_entry(const DenseAdjacency& a, std::int64_t i, std::int64_t j) {
   S x;
   std::memcpy(&x, static_cast<const char*>(a.data) + i * a.row_stride + j * a.col_stride, sizeof x);
   return x;
 }
 /// Whether an entry is an edge: not 0 and not +inf (NaN and -inf, which validate() refuses, are
 /// not edges either).
-template <class S> bool dense_is_edge(S x) {
+template <class S>
+bool dense_is_edge(S x) {
   if constexpr (std::is_floating_point_v<S>)
-    return x != S(0) && x < std::numeric_limits<S>::infinity() && x > -std::numeric_limits<S>::infinity();
-  else return x != S(0);
+    return x != S(0) && x < std::numeric_limits<S>::infinity() &&
+           x > -std::numeric_limits<S>::infinity();
+  else
+    return x != S(0);
 }
 /// w == floor(w) for a finite w, without a libm call (floor is one where SSE4.1 is not assumed):
 /// from 2^52 on every double is an integer, below it the round trip through int64 is exact.
-inline bool is_integral_value(double w) { return !(std::fabs(w) < 0x1p52) || double(std::int64_t(w)) == w; }
+inline bool is_integral_value(double w) {
+  return !(std::fabs(w) < 0x1p52) || double(std::int64_t(w)) == w;
+}
 /// The weight an edge entry stands for, as the edge list would hold it.
-template <class S> double dense_weight(const DenseAdjacency& a, S x) { return a.unweighted ? 1.0 : double(x); }
+template <class S>
+double dense_weight(const DenseAdjacency& a, S x) {
+  return a.unweighted ? 1.0 : double(x);
+}
+
+/// A weight as build_matrix stores it, for the arc walks of the next-hop passes (llround for
+/// integer types; integer weights, the only kind integer types take, convert exactly, without the
+/// library call).
+template <class T>
+T weight_as(double w) {
+  if constexpr (std::is_integral_v<T>) {
+    const T t = T(w);
+    return double(t) == w ? t : T(std::llround(w));
+  } else {
+    return T(w);
+  }
+}
 
 /// Calls f(u, v, w) for every arc of g in part `part` of `parts` (an edge list: edge-index
 /// ranges; a dense view: row ranges), in input order: the parts concatenated in order give the
 /// edge list's order, or for a dense view row-major order, the order edges_from_dense lists its
 /// edges in. Self loops are skipped; an undirected edge gives u -> v, then v -> u. So code that
 /// walks arcs reads a dense view in place and sees exactly what its edge-list copy would give.
-template <class F> void for_each_arc(const Graph& g, F&& f, int part = 0, int parts = 1) {
+template <class F>
+void for_each_arc(const Graph& g, F&& f, int part = 0, int parts = 1) {
   if (!g.is_dense()) {
-    const std::int64_t E = std::int64_t(g.src.size()), e0 = E * part / parts, e1 = E * (part + 1) / parts;
+    const std::int64_t E = std::int64_t(g.src.size()), e0 = E * part / parts,
+                       e1 = E * (part + 1) / parts;
     for (std::int64_t e = e0; e < e1; ++e) {
       const std::int32_t u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
       if (u == v) continue;
@@ -69,7 +93,9 @@ template <class F> void for_each_arc(const Graph& g, F&& f, int part = 0, int pa
 /// + x % tile. The default is the identity (one tile, step 1).
 struct TileMap {
   std::int64_t tile = std::int64_t(1) << 62, step = 1, first = 0;
-  std::int64_t operator()(std::int64_t x) const { return ((x / tile) * step + first) * tile + x % tile; }
+  std::int64_t operator()(std::int64_t x) const {
+    return ((x / tile) * step + first) * tile + x % tile;
+  }
 };
 
 /// The distance matrix a dense graph starts from, as T, for `rows` x `cols` local entries:
@@ -85,8 +111,9 @@ struct TileMap {
 /// upload (int16_t: the int16x2 mode's halves, inf = its cap). T: int16_t, int32_t, int64_t,
 /// float, double.
 template <class T>
-void fill_dense_rows(const Graph& g, T inf, std::int64_t row0, std::int64_t rows, const TileMap& row_map,
-                     std::int64_t cols, const TileMap& col_map, T* out, std::int64_t ld);
+void fill_dense_rows(const Graph& g, T inf, std::int64_t row0, std::int64_t rows,
+                     const TileMap& row_map, std::int64_t cols, const TileMap& col_map, T* out,
+                     std::int64_t ld);
 
 /// n x n (stride n) matrix of `t` with 0 diagonal, unreachable elsewhere, min weight per edge.
 /// Self loops with w >= 0 are ignored; a negative self loop is kept (FW then sees it).
@@ -111,7 +138,7 @@ bool may_have_zero_weight_cycle(const Graph& g);
 
 /// Compares solver output to the reference (full FW for V <= full_limit, else Dijkstra /
 /// Bellman-Ford from `samples` seeded sources). Returns "" on agreement, else a short report.
-std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit = 2048, int samples = 16,
-                   std::uint64_t seed = 1);
+std::string verify(const Graph& g, const Matrix& dist, std::int64_t full_limit = 2048,
+                   int samples = 16, std::uint64_t seed = 1);
 
 }  // namespace apsp::detail

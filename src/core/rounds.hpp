@@ -32,7 +32,8 @@ inline void report_round(const ProgressFn& progress, std::int64_t done, std::int
 /// Runs every round in order, reporting progress about 100 times over the run. `abandon`, when
 /// set, is asked before each round: true stops the run there (a type-ladder rung shown to fail
 /// while it ran); returns false then.
-inline bool run_rounds(RoundOps& ops, const ProgressFn& progress, const std::function<bool()>& abandon = {}) {
+inline bool run_rounds(RoundOps& ops, const ProgressFn& progress,
+                       const std::function<bool()>& abandon = {}) {
   const std::int64_t R = ops.num_rounds();
   for (std::int64_t t = 0; t < R; ++t) {
     if (abandon && abandon()) return false;

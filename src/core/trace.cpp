@@ -28,7 +28,9 @@ bool tracing() {
 
 void trace(const char* what) {
   if (!tracing()) return;
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g_loaded).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - g_loaded)
+          .count();
   std::fprintf(stderr, "apsp trace: %9.2f ms  %s\n", ms, what);
 }
 

@@ -10,7 +10,8 @@ namespace apsp::detail::cpu {
 
 namespace {
 
-template <class T> void triple_loop(Matrix& m) {
+template <class T>
+void triple_loop(Matrix& m) {
   const std::int64_t n = m.rows();
   for (std::int64_t k = 0; k < n; ++k) {
     const T* dk = m.row<T>(k);
@@ -25,7 +26,8 @@ template <class T> void triple_loop(Matrix& m) {
 
 // D[I,J] = min(D[I,J], D[I,K] (+) D[K,J]) one k at a time (valid also when the tile aliases its
 // inputs, as in the pivot and panel phases).
-template <class T> void tile(T* d, std::int64_t ld, std::int64_t I, std::int64_t J, std::int64_t K, int B) {
+template <class T>
+void tile(T* d, std::int64_t ld, std::int64_t I, std::int64_t J, std::int64_t K, int B) {
   for (std::int64_t k = K * B; k < (K + 1) * B; ++k)
     for (std::int64_t i = I * B; i < (I + 1) * B; ++i) {
       T* di = d + i * ld;
@@ -36,7 +38,8 @@ template <class T> void tile(T* d, std::int64_t ld, std::int64_t I, std::int64_t
     }
 }
 
-template <class T> void blocked_rows(Matrix& m, int B, int threads) {
+template <class T>
+void blocked_rows(Matrix& m, int B, int threads) {
   const std::int64_t ld = m.stride(), R = ld / B;
   T* d = m.data<T>();
   for (std::int64_t t = 0; t < R; ++t) {
@@ -63,7 +66,8 @@ void baseline_triple_loop(Matrix& dist) {
 }
 
 void baseline_blocked_omp_rows(Matrix& dist, int block, int threads) {
-  APSP_EXPECTS(block > 0 && dist.stride() % block == 0, "baseline: stride must be a multiple of the block");
+  APSP_EXPECTS(block > 0 && dist.stride() % block == 0,
+               "baseline: stride must be a multiple of the block");
   if (threads <= 0) threads = omp_get_max_threads();
   visit_dtype(dist.dtype(), [&](auto tag) { blocked_rows<decltype(tag)>(dist, block, threads); });
 }

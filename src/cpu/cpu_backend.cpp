@@ -31,25 +31,46 @@ namespace apsp::detail::cpu {
 
 namespace {
 
-struct Range { i64 begin, end; };
-struct RowChunk { i64 row0, rows, packed; };  // packed: offset of its first strip in the A buffer
-struct ColChunk { i64 col0, cols; };
+struct Range {
+  i64 begin, end;
+};
+struct RowChunk {
+  i64 row0, rows, packed;
+};  // packed: offset of its first strip in the A buffer
+struct ColChunk {
+  i64 col0, cols;
+};
 
-template <class T> class CpuRounds final : public RoundOps {
+template <class T>
+class CpuRounds final : public RoundOps {
  public:
   // The n x n matrix at D (row stride ld); next hops N and hop counts H (stride ldn) as the mode
   // needs them. H is owned by the caller (blocked_floyd_warshall).
   // plan: the active tiles of each round (null: every tile, the dense rounds).
-  CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads, const KernelSet<T>& ks,
-            const TilePlan* plan = nullptr)
-      : D_(D), ld_(ld), n_(n), N_(N), H_(H), ldn_(ldn), mode_(mode),
-        B_(block), R_(plan ? plan->R : (n_ + block - 1) / block), threads_(threads), ks_(ks), plan_(plan),
-        mr_(mr_for(ks, mode)), nr_(nr_for(ks, mode)),
+  CpuRounds(T* D, i64 ld, i64 n, i32* N, i32* H, i64 ldn, Mode mode, int block, int threads,
+            const KernelSet<T>& ks, const TilePlan* plan = nullptr)
+      : D_(D),
+        ld_(ld),
+        n_(n),
+        N_(N),
+        H_(H),
+        ldn_(ldn),
+        mode_(mode),
+        B_(block),
+        R_(plan ? plan->R : (n_ + block - 1) / block),
+        threads_(threads),
+        ks_(ks),
+        plan_(plan),
+        mr_(mr_for(ks, mode)),
+        nr_(nr_for(ks, mode)),
         mc_(std::max<i64>(mr_, kMacroRows / mr_ * mr_)) {
-    APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0, "CPU matrix not padded to the tile multiple");
-    APSP_EXPECTS((mode_ == Mode::Distances || N_) && (mode_ != Mode::HopCounts || H_), "CPU rounds: missing next hops");
-    APSP_EXPECTS(!plan_ || (plan_->n == n_ && plan_->B <= B_), "CPU rounds: tile plan for another shape");
-    if (R_ == 1) return;  // the pivot closure alone: no panels
+    APSP_EXPECTS(n_ % kPadMultiple == 0 && B_ % kPadMultiple == 0,
+                 "CPU matrix not padded to the tile multiple");
+    APSP_EXPECTS((mode_ == Mode::Distances || N_) && (mode_ != Mode::HopCounts || H_),
+                 "CPU rounds: missing next hops");
+    APSP_EXPECTS(!plan_ || (plan_->n == n_ && plan_->B <= B_),
+                 "CPU rounds: tile plan for another shape");
+    if (R_ == 1) return;                                     // the pivot closure alone: no panels
     const i64 strip_rows = n_ + (plan_ ? R_ + 1 : 2) * mr_;  // each row range rounded up to mr
     pa_.resize(strip_rows * B_);
     pb_.resize(n_ * B_);
@@ -112,12 +133,14 @@ template <class T> class CpuRounds final : public RoundOps {
         if (x < ncol) {  // row panel chunk: C = D[p0:p1, cols] = min(C, P* (x) C)
           const ColChunk& c = cols[x];
           pack_row_panel(p0, w, c);
-          gemm(pivot_a_.get(), pivot_na_.get(), pivot_ha_.get(), c.col0 * w, w, p0, c.col0, w, c.cols);
+          gemm(pivot_a_.get(), pivot_na_.get(), pivot_ha_.get(), c.col0 * w, w, p0, c.col0, w,
+               c.cols);
           pack_row_panel(p0, w, c);
         } else {  // column panel chunk: C = D[rows, p0:p1] = min(C, C (x) P*)
           const RowChunk& r = rows[x - ncol];
           pack_col_panel(p0, w, r);
-          gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), -1, w, r.row0, p0, r.rows, w);
+          gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), -1, w, r.row0, p0,
+               r.rows, w);
           pack_col_panel(p0, w, r);
         }
       }
@@ -125,8 +148,8 @@ template <class T> class CpuRounds final : public RoundOps {
       for (i64 x = 0; x < nrow * ncol; ++x) {
         const RowChunk& r = rows[x / ncol];
         const ColChunk& c = cols[x % ncol];
-        gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), c.col0 * w, w, r.row0, c.col0, r.rows,
-             c.cols);
+        gemm(pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed), c.col0 * w, w, r.row0,
+             c.col0, r.rows, c.cols);
       }
     }
   }
@@ -135,31 +158,34 @@ template <class T> class CpuRounds final : public RoundOps {
   // Tile t covers [start(t), start(t) + width(t)): uniform tiles of B_, or the plan's bounds.
   i64 start(i64 t) const { return plan_ ? plan_->bounds[std::size_t(t)] : t * B_; }
   i64 width(i64 t) const {
-    return plan_ ? plan_->bounds[std::size_t(t + 1)] - plan_->bounds[std::size_t(t)] : std::min<i64>(B_, n_ - t * B_);
+    return plan_ ? plan_->bounds[std::size_t(t + 1)] - plan_->bounds[std::size_t(t)]
+                 : std::min<i64>(B_, n_ - t * B_);
   }
   static i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
 
   // C = D[row0 : row0+m, col0 : col0+n] = min(C, A (x) B), with next hops (and hop counts) when
   // kept. A: packed values, next hops, hop counts. B: the packed row panel at offset boff, or the
   // packed pivot when boff < 0.
-  void gemm(const T* pa, const i32* pna, const i32* pha, i64 boff, int k, i64 row0, i64 col0, i64 m, i64 n) const {
+  void gemm(const T* pa, const i32* pna, const i32* pha, i64 boff, int k, i64 row0, i64 col0, i64 m,
+            i64 n) const {
     const T* pb = boff < 0 ? pivot_b_.get() : pb_.get() + boff;
     const i32* phb = !H_ ? nullptr : boff < 0 ? pivot_hb_.get() : phb_.get() + boff;
     const i64 at_n = row0 * ldn_ + col0;
-    cpu::gemm(ks_, mode_, pa, pna, pha, pb, phb, k, D_ + row0 * ld_ + col0, ld_, N_ ? N_ + at_n : nullptr,
-              H_ ? H_ + at_n : nullptr, ldn_, m, n);
+    cpu::gemm(ks_, mode_, pa, pna, pha, pb, phb, k, D_ + row0 * ld_ + col0, ld_,
+              N_ ? N_ + at_n : nullptr, H_ ? H_ + at_n : nullptr, ldn_, m, n);
   }
 
   // Packs a chunk of the pivot row panel (B layout, with hop counts when kept) as it is now.
   void pack_row_panel(i64 p0, int w, const ColChunk& c) {
-    pack_b_panel(D_ + p0 * ld_ + c.col0, H_ ? H_ + p0 * ldn_ + c.col0 : nullptr, ld_, ldn_, w, c.cols, nr_,
-                 pb_.get() + c.col0 * w, H_ ? phb_.get() + c.col0 * w : nullptr);
+    pack_b_panel(D_ + p0 * ld_ + c.col0, H_ ? H_ + p0 * ldn_ + c.col0 : nullptr, ld_, ldn_, w,
+                 c.cols, nr_, pb_.get() + c.col0 * w, H_ ? phb_.get() + c.col0 * w : nullptr);
   }
   // Packs a chunk of the pivot column panel (A layout, with next hops / hop counts) as it is now.
   void pack_col_panel(i64 p0, int w, const RowChunk& r) {
     const i64 at_n = r.row0 * ldn_ + p0;
-    pack_a_panel(D_ + r.row0 * ld_ + p0, N_ ? N_ + at_n : nullptr, H_ ? H_ + at_n : nullptr, ld_, ldn_, r.rows, w, mr_,
-                 pa_.get() + r.packed, at(pna_, r.packed), at(pha_, r.packed));
+    pack_a_panel(D_ + r.row0 * ld_ + p0, N_ ? N_ + at_n : nullptr, H_ ? H_ + at_n : nullptr, ld_,
+                 ldn_, r.rows, w, mr_, pa_.get() + r.packed, at(pna_, r.packed),
+                 at(pha_, r.packed));
   }
 
   // The row (or column) ranges round t updates: everything outside the pivot, or with a plan the
@@ -171,8 +197,10 @@ template <class T> class CpuRounds final : public RoundOps {
     std::vector<Range> out;
     for (i64 x = first[std::size_t(t)]; x < first[std::size_t(t + 1)]; ++x) {
       const i64 b = start(tiles[std::size_t(x)]), e = b + width(tiles[std::size_t(x)]);
-      if (!out.empty() && out.back().end == b) out.back().end = e;
-      else out.push_back({b, e});
+      if (!out.empty() && out.back().end == b)
+        out.back().end = e;
+      else
+        out.push_back({b, e});
     }
     return out;
   }
@@ -192,7 +220,8 @@ template <class T> class CpuRounds final : public RoundOps {
   std::vector<ColChunk> col_chunks(i64 t, i64 p0, i64 p1) const {
     std::vector<ColChunk> out;
     for (const Range r : ranges(t, p0, p1, false))
-      for (i64 j = r.begin; j < r.end; j += kMacroCols) out.push_back({j, std::min(kMacroCols, r.end - j)});
+      for (i64 j = r.begin; j < r.end; j += kMacroCols)
+        out.push_back({j, std::min(kMacroCols, r.end - j)});
     return out;
   }
 
@@ -214,7 +243,8 @@ template <class T> class CpuRounds final : public RoundOps {
 }  // namespace
 
 // A wide pivot is closed by CpuRounds with block kInnerBlock on one thread (see close_pivot).
-template <class T> void close_tile(const KernelSet<T>& ks, Mode mode, T* p, i32* np, i32* hp, i64 ld, i64 ldn, int w) {
+template <class T>
+void close_tile(const KernelSet<T>& ks, Mode mode, T* p, i32* np, i32* hp, i64 ld, i64 ldn, int w) {
   if (w > kInnerBlock) {
     CpuRounds<T> inner(p, ld, w, np, hp, ldn, mode, kInnerBlock, 1, ks);
     run_rounds(inner, {});
@@ -222,8 +252,10 @@ template <class T> void close_tile(const KernelSet<T>& ks, Mode mode, T* p, i32*
     ks.close_hops(p, ld, w, np, hp, ldn);
   }
 }
-template void close_tile(const KernelSet<std::int32_t>&, Mode, std::int32_t*, i32*, i32*, i64, i64, int);
-template void close_tile(const KernelSet<std::int64_t>&, Mode, std::int64_t*, i32*, i32*, i64, i64, int);
+template void close_tile(const KernelSet<std::int32_t>&, Mode, std::int32_t*, i32*, i32*, i64, i64,
+                         int);
+template void close_tile(const KernelSet<std::int64_t>&, Mode, std::int64_t*, i32*, i32*, i64, i64,
+                         int);
 template void close_tile(const KernelSet<float>&, Mode, float*, i32*, i32*, i64, i64, int);
 template void close_tile(const KernelSet<double>&, Mode, double*, i32*, i32*, i64, i64, int);
 
@@ -240,7 +272,8 @@ class CpuBackend final : public BackendImpl {
   int pad_multiple(Dtype, int) const override { return kPadMultiple; }
   bool skips_tiles() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
-  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
+  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
+           Timings& timings) override {
     const double t0 = omp_get_wtime();
     const Isa isa = active_isa();
     const TilePlan* plan = plan_for(g, dist, block);
@@ -264,7 +297,8 @@ class CpuBackend final : public BackendImpl {
       const NextPassStats pass = next_hops_from_edges(g, dist, *next, threads_for(o.threads), isa);
       trace(choice, t1 - t0, t2 - t1, &pass);
     } else {
-      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress, /*positive_weights=*/true, plan);
+      blocked_floyd_warshall(dist, next, block, o.threads, isa, o.progress,
+                             /*positive_weights=*/true, plan);
       trace(choice, t1 - t0, omp_get_wtime() - t1, nullptr);
     }
     timings.compute = omp_get_wtime() - t0;
@@ -282,16 +316,17 @@ class CpuBackend final : public BackendImpl {
 
   std::shared_ptr<const TilePlan> plan_;
   // APSP_CPU_NEXT_TRACE=1: one line on stderr per solve with paths (for benchmarks).
-  static void trace(const NextChoice& c, double choose_s, double solve_s, const NextPassStats* pass) {
+  static void trace(const NextChoice& c, double choose_s, double solve_s,
+                    const NextPassStats* pass) {
     if (!config::get_bool(config::Knob::CpuNextTrace)) return;
     std::fprintf(stderr, "apsp cpu next: %s (%s", next_method_name(c.method), c.why.c_str());
     if (c.why == "model")
-      std::fprintf(stderr, ": edges %.3g s, tracked %.3g s, scanned arcs %.4g, %d sampled rows", c.edges_s,
-                   c.tracked_s, c.scanned_arcs, c.sampled_rows);
+      std::fprintf(stderr, ": edges %.3g s, tracked %.3g s, scanned arcs %.4g, %d sampled rows",
+                   c.edges_s, c.tracked_s, c.scanned_arcs, c.sampled_rows);
     std::fprintf(stderr, ") choose %.4f s, solve %.4f s", choose_s, solve_s);
     if (pass)
-      std::fprintf(stderr, ", lists %.4f s (%lld arcs), pass %.4f s", pass->lists_s, static_cast<long long>(pass->arcs),
-                   pass->pass_s);
+      std::fprintf(stderr, ", lists %.4f s (%lld arcs), pass %.4f s", pass->lists_s,
+                   static_cast<long long>(pass->arcs), pass->pass_s);
     std::fprintf(stderr, "\n");
   }
 };
@@ -317,15 +352,16 @@ bool positive_weights(const Graph& g, Dtype t) {
   return wmin > 4 * unit * wmax * double(std::max<std::int64_t>(g.num_vertices, 1));
 }
 
-void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, Isa isa, const ProgressFn& progress,
-                            bool positive, const TilePlan* plan) {
+void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, Isa isa,
+                            const ProgressFn& progress, bool positive, const TilePlan* plan) {
   if (dist.stride() == 0) return;
   const int B = int(std::min<i64>(effective_block(dist.dtype(), block), dist.stride()));
   visit_dtype(dist.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const i64 n = dist.stride(), ldn = next ? next->stride() : 0;
     APSP_EXPECTS(dist.alloc_rows() >= n, "CPU matrix has fewer rows than its padded size");
-    APSP_EXPECTS(!next || (next->alloc_rows() >= n && ldn >= n), "CPU next-hop matrix smaller than the distances");
+    APSP_EXPECTS(!next || (next->alloc_rows() >= n && ldn >= n),
+                 "CPU next-hop matrix smaller than the distances");
     const Mode mode = !next ? Mode::Distances : positive ? Mode::NextHops : Mode::HopCounts;
     AlignedBuffer<i32> hops;
     if (mode == Mode::HopCounts) {
@@ -339,8 +375,8 @@ void blocked_floyd_warshall(Matrix& dist, Matrix* next, int block, int threads, 
       for (i64 i = 0; i < n; ++i)
         for (i64 j = 0; j < ldn; ++j) h[i * ldn + j] = nx[i * ldn + j] >= 0 ? 1 : 0;
     }
-    CpuRounds<T> rounds(dist.data<T>(), dist.stride(), n, next ? next->data<i32>() : nullptr, hops.get(), ldn, mode,
-                        B, threads_for(threads), kernels_for<T>(isa), plan);
+    CpuRounds<T> rounds(dist.data<T>(), dist.stride(), n, next ? next->data<i32>() : nullptr,
+                        hops.get(), ldn, mode, B, threads_for(threads), kernels_for<T>(isa), plan);
     run_rounds(rounds, progress);
   });
 }

@@ -17,9 +17,12 @@ std::atomic<int> g_forced{-1};
 
 const char* isa_name(Isa isa) {
   switch (isa) {
-    case Isa::Avx512: return "avx512";
-    case Isa::Avx2: return "avx2";
-    case Isa::Scalar: break;
+    case Isa::Avx512:
+      return "avx512";
+    case Isa::Avx2:
+      return "avx2";
+    case Isa::Scalar:
+      break;
   }
   return "scalar";
 }
@@ -29,7 +32,8 @@ bool isa_supported(Isa isa) {
 #if defined(APSP_CPU_X86_KERNELS)
   __builtin_cpu_init();
   if (isa == Isa::Avx2) return __builtin_cpu_supports("avx2");
-  if (isa == Isa::Avx512) return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  if (isa == Isa::Avx512)
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 #endif
   return false;
 }
@@ -42,7 +46,8 @@ Isa detected_isa() {
 
 void force_isa(std::optional<Isa> isa) {
   if (isa && !isa_supported(*isa))
-    throw UsageError(std::string("this CPU (or build) cannot run the ") + isa_name(*isa) + " kernels");
+    throw UsageError(std::string("this CPU (or build) cannot run the ") + isa_name(*isa) +
+                     " kernels");
   g_forced = isa ? int(*isa) : -1;
 }
 
@@ -51,13 +56,15 @@ Isa active_isa() {
   if (forced >= 0) return Isa(forced);
   if (const std::string s = config::get_choice(config::Knob::CpuIsa); s != "auto") {
     const Isa isa = s == "avx512" ? Isa::Avx512 : s == "avx2" ? Isa::Avx2 : Isa::Scalar;
-    if (!isa_supported(isa)) throw UsageError("APSP_CPU_ISA=" + s + ": this CPU (or build) cannot run it");
+    if (!isa_supported(isa))
+      throw UsageError("APSP_CPU_ISA=" + s + ": this CPU (or build) cannot run it");
     return isa;
   }
   return detected_isa();
 }
 
-template <class T> KernelSet<T> kernels_for(Isa isa) {
+template <class T>
+KernelSet<T> kernels_for(Isa isa) {
 #if defined(APSP_CPU_X86_KERNELS)
   if (isa == Isa::Avx512) return avx512_kernels(T{});
   if (isa == Isa::Avx2) return avx2_kernels(T{});

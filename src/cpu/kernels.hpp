@@ -32,7 +32,8 @@ void force_isa(std::optional<Isa> isa);
 bool isa_supported(Isa isa);
 
 /// One out-arc i -> v of weight w; pos = its index among i's arcs in CSR (input) order.
-template <class T> struct NextArc {
+template <class T>
+struct NextArc {
   T w;
   i32 v;
   i32 pos;
@@ -40,7 +41,8 @@ template <class T> struct NextArc {
 
 /// Arguments of KernelSet::next_hops: the closed distances, the next-hop matrix to fill, and
 /// each row's arc list arcs[start[i] .. start[i+1]).
-template <class T> struct NextHopsArgs {
+template <class T>
+struct NextHopsArgs {
   const T* d = nullptr;  ///< distances, row stride ld (padded)
   i64 ld = 0;
   i32* next = nullptr;  ///< next hops, row stride ldn
@@ -57,7 +59,8 @@ template <class T> struct NextHopsArgs {
   const T* bound = nullptr;
 };
 
-template <class T> struct KernelSet {
+template <class T>
+struct KernelSet {
   Isa isa = Isa::Scalar;
   int mr = 1, nr = 1;              ///< distances-only micro-tile (rows x columns)
   int mr_paths = 1, nr_paths = 1;  ///< micro-tile of the next-hop variant
@@ -70,17 +73,18 @@ template <class T> struct KernelSet {
   void (*gemm)(const T* pa, const T* pb, int k, T* c, i64 ldc, i64 m, i64 n) = nullptr;
   /// Same with next hops: where a sum is strictly smaller, nc = the packed A-side next hop.
   /// A packed with mr_paths, B with nr_paths.
-  void (*gemm_paths)(const T* pa, const i32* pna, const T* pb, int k, T* c, i64 ldc, i32* nc, i64 ldn, i64 m,
-                     i64 n) = nullptr;
+  void (*gemm_paths)(const T* pa, const i32* pna, const T* pb, int k, T* c, i64 ldc, i32* nc,
+                     i64 ldn, i64 m, i64 n) = nullptr;
   /// Same comparing (distance, hops): hop counts packed like their values (pha with A, phb with
   /// B); A packed with mr_hops, B with nr_paths.
-  void (*gemm_hops)(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, int k, T* c,
-                    i64 ldc, i32* nc, i32* hc, i64 ldn, i64 m, i64 n) = nullptr;
+  void (*gemm_hops)(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, int k,
+                    T* c, i64 ldc, i32* nc, i32* hc, i64 ldn, i64 m, i64 n) = nullptr;
   /// Next hops of rows [row0, row1) x columns [col0, col1) (col1 - col0 a multiple of 32).
   void (*next_hops)(const NextHopsArgs<T>& a, i64 row0, i64 row1, i64 col0, i64 col1) = nullptr;
   /// out[0 .. cols) = min over arcs of w + d[v][c] (d already offset to the first column; cols a
   /// multiple of 32): one row of the min-plus product, for the cost model's samples.
-  void (*row_minplus)(const T* d, i64 ld, const NextArc<T>* arcs, i64 count, i64 cols, T* out) = nullptr;
+  void (*row_minplus)(const T* d, i64 ld, const NextArc<T>* arcs, i64 count, i64 cols,
+                      T* out) = nullptr;
   /// Register-resident min-plus loop (the ceiling probe): `iters` x updates_per_iter updates.
   long (*probe)(long iters, int seed) = nullptr;
   int probe_updates_per_iter = 0;
@@ -103,10 +107,12 @@ KernelSet<double> avx512_kernels(double);
 #endif
 
 /// The table of `isa` for T (defined in isa.cpp for the four element types).
-template <class T> KernelSet<T> kernels_for(Isa isa);
+template <class T>
+KernelSet<T> kernels_for(Isa isa);
 
 /// Packs rows x k of src (stride ld) into the A layout with strips of mr rows.
-template <class T, int MR> void pack_a_fixed(const T* src, i64 ld, i64 rows, int k, T* dst) {
+template <class T, int MR>
+void pack_a_fixed(const T* src, i64 ld, i64 rows, int k, T* dst) {
   const i64 strips = (rows + MR - 1) / MR;
   for (i64 s = 0; s < strips; ++s) {
     T* out = dst + s * i64(MR) * k;
@@ -118,18 +124,26 @@ template <class T, int MR> void pack_a_fixed(const T* src, i64 ld, i64 rows, int
     } else {
       const i64 full = rows - s * MR;
       for (int kk = 0; kk < k; ++kk)
-        for (int r = 0; r < MR; ++r) out[i64(kk) * MR + r] = r < full ? in[r * ld + kk] : unreachable<T>();
+        for (int r = 0; r < MR; ++r)
+          out[i64(kk) * MR + r] = r < full ? in[r * ld + kk] : unreachable<T>();
     }
   }
 }
-template <class T> void pack_a(const T* src, i64 ld, i64 rows, int k, int mr, T* dst) {
+template <class T>
+void pack_a(const T* src, i64 ld, i64 rows, int k, int mr, T* dst) {
   switch (mr) {
-    case 8: return pack_a_fixed<T, 8>(src, ld, rows, k, dst);
-    case 6: return pack_a_fixed<T, 6>(src, ld, rows, k, dst);
-    case 4: return pack_a_fixed<T, 4>(src, ld, rows, k, dst);
-    case 3: return pack_a_fixed<T, 3>(src, ld, rows, k, dst);
-    case 2: return pack_a_fixed<T, 2>(src, ld, rows, k, dst);
-    default: break;
+    case 8:
+      return pack_a_fixed<T, 8>(src, ld, rows, k, dst);
+    case 6:
+      return pack_a_fixed<T, 6>(src, ld, rows, k, dst);
+    case 4:
+      return pack_a_fixed<T, 4>(src, ld, rows, k, dst);
+    case 3:
+      return pack_a_fixed<T, 3>(src, ld, rows, k, dst);
+    case 2:
+      return pack_a_fixed<T, 2>(src, ld, rows, k, dst);
+    default:
+      break;
   }
   const i64 strips = (rows + mr - 1) / mr;
   for (i64 s = 0; s < strips; ++s) {
@@ -137,7 +151,8 @@ template <class T> void pack_a(const T* src, i64 ld, i64 rows, int k, int mr, T*
     const i64 full = rows - s * mr >= mr ? mr : rows - s * mr;
     const T* in = src + s * mr * ld;
     for (int kk = 0; kk < k; ++kk)
-      for (i64 r = 0; r < mr; ++r) out[i64(kk) * mr + r] = r < full ? in[r * ld + kk] : unreachable<T>();
+      for (i64 r = 0; r < mr; ++r)
+        out[i64(kk) * mr + r] = r < full ? in[r * ld + kk] : unreachable<T>();
   }
 }
 /// The next-hop companion of pack_a (padding rows get -1).
@@ -154,7 +169,8 @@ inline void pack_a_next(const i32* src, i64 ld, i64 rows, int k, int mr, i32* ds
   }
 }
 /// Packs k x cols of src (stride ld) into the B layout with strips of nr columns (cols % nr == 0).
-template <class T> void pack_b(const T* src, i64 ld, int k, i64 cols, int nr, T* dst) {
+template <class T>
+void pack_b(const T* src, i64 ld, int k, i64 cols, int nr, T* dst) {
   for (i64 s = 0; s < cols / nr; ++s) {
     T* out = dst + s * i64(nr) * k;
     for (int kk = 0; kk < k; ++kk) {

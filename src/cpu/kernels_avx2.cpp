@@ -14,11 +14,15 @@ namespace apsp::detail::cpu::avx2 {
 namespace {
 
 inline __m128i narrow_mask(__m256i m64) {
-  return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(m64, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+  return _mm256_castsi256_si128(
+      _mm256_permutevar8x32_epi32(m64, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
 struct OpsI32 {
-  using T = std::int32_t; using V = __m256i; using M = __m256i; using N = __m256i;
+  using T = std::int32_t;
+  using V = __m256i;
+  using M = __m256i;
+  using N = __m256i;
   static constexpr int L = 8, kMR = 6, kNV = 2, kMRP = 3, kNVP = 2, kMRH = 2;
   static V load(const T* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static void store(T* p, V v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
@@ -39,7 +43,10 @@ struct OpsI32 {
 };
 
 struct OpsF32 {
-  using T = float; using V = __m256; using M = __m256; using N = __m256i;
+  using T = float;
+  using V = __m256;
+  using M = __m256;
+  using N = __m256i;
   static constexpr int L = 8, kMR = 6, kNV = 2, kMRP = 3, kNVP = 2, kMRH = 2;
   static V load(const T* p) { return _mm256_loadu_ps(p); }
   static void store(T* p, V v) { _mm256_storeu_ps(p, v); }
@@ -60,7 +67,10 @@ struct OpsF32 {
 };
 
 struct OpsI64 {
-  using T = std::int64_t; using V = __m256i; using M = __m256i; using N = __m128i;
+  using T = std::int64_t;
+  using V = __m256i;
+  using M = __m256i;
+  using N = __m128i;
   static constexpr int L = 4, kMR = 6, kNV = 2, kMRP = 3, kNVP = 2, kMRH = 2;
   static V load(const T* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static void store(T* p, V v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
@@ -81,7 +91,10 @@ struct OpsI64 {
 };
 
 struct OpsF64 {
-  using T = double; using V = __m256d; using M = __m256d; using N = __m128i;
+  using T = double;
+  using V = __m256d;
+  using M = __m256d;
+  using N = __m128i;
   static constexpr int L = 4, kMR = 6, kNV = 2, kMRP = 3, kNVP = 2, kMRH = 2;
   static V load(const T* p) { return _mm256_loadu_pd(p); }
   static void store(T* p, V v) { _mm256_storeu_pd(p, v); }
@@ -93,10 +106,14 @@ struct OpsF64 {
   static N nload(const i32* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
   static void nstore(i32* p, N v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
   static N nbcast(i32 x) { return _mm_set1_epi32(x); }
-  static N nselect(M m, N t, N f) { return _mm_blendv_epi8(f, t, narrow_mask(_mm256_castpd_si256(m))); }
+  static N nselect(M m, N t, N f) {
+    return _mm_blendv_epi8(f, t, narrow_mask(_mm256_castpd_si256(m)));
+  }
   static M eq(V a, V b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
   static N nadd(N a, N b) { return _mm_add_epi32(a, b); }
-  static M nlt(N a, N b) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpgt_epi32(b, a))); }
+  static M nlt(N a, N b) {
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpgt_epi32(b, a)));
+  }
   static M mand(M a, M b) { return _mm256_and_pd(a, b); }
   static M mor(M a, M b) { return _mm256_or_pd(a, b); }
 };
@@ -105,8 +122,12 @@ struct OpsF64 {
 }  // namespace apsp::detail::cpu::avx2
 
 namespace apsp::detail::cpu {
-KernelSet<std::int32_t> avx2_kernels(std::int32_t) { return avx2::Kernels<avx2::OpsI32>::table(Isa::Avx2); }
-KernelSet<std::int64_t> avx2_kernels(std::int64_t) { return avx2::Kernels<avx2::OpsI64>::table(Isa::Avx2); }
+KernelSet<std::int32_t> avx2_kernels(std::int32_t) {
+  return avx2::Kernels<avx2::OpsI32>::table(Isa::Avx2);
+}
+KernelSet<std::int64_t> avx2_kernels(std::int64_t) {
+  return avx2::Kernels<avx2::OpsI64>::table(Isa::Avx2);
+}
 KernelSet<float> avx2_kernels(float) { return avx2::Kernels<avx2::OpsF32>::table(Isa::Avx2); }
 KernelSet<double> avx2_kernels(double) { return avx2::Kernels<avx2::OpsF64>::table(Isa::Avx2); }
 }  // namespace apsp::detail::cpu

@@ -19,7 +19,10 @@ namespace apsp::detail::cpu::avx512 {
 namespace {
 
 struct OpsI32 {
-  using T = std::int32_t; using V = __m512i; using M = __mmask16; using N = __m512i;
+  using T = std::int32_t;
+  using V = __m512i;
+  using M = __mmask16;
+  using N = __m512i;
   static constexpr int L = 16, kMR = 8, kNV = 2, kMRP = 6, kNVP = 2, kMRH = 4;
   static V load(const T* p) { return _mm512_loadu_si512(p); }
   static void store(T* p, V v) { _mm512_storeu_si512(p, v); }
@@ -40,7 +43,10 @@ struct OpsI32 {
 };
 
 struct OpsF32 {
-  using T = float; using V = __m512; using M = __mmask16; using N = __m512i;
+  using T = float;
+  using V = __m512;
+  using M = __mmask16;
+  using N = __m512i;
   static constexpr int L = 16, kMR = 8, kNV = 2, kMRP = 6, kNVP = 2, kMRH = 4;
   static V load(const T* p) { return _mm512_loadu_ps(p); }
   static void store(T* p, V v) { _mm512_storeu_ps(p, v); }
@@ -61,7 +67,10 @@ struct OpsF32 {
 };
 
 struct OpsI64 {
-  using T = std::int64_t; using V = __m512i; using M = __mmask8; using N = __m256i;
+  using T = std::int64_t;
+  using V = __m512i;
+  using M = __mmask8;
+  using N = __m256i;
   static constexpr int L = 8, kMR = 8, kNV = 2, kMRP = 6, kNVP = 2, kMRH = 4;
   static V load(const T* p) { return _mm512_loadu_si512(p); }
   static void store(T* p, V v) { _mm512_storeu_si512(p, v); }
@@ -82,7 +91,10 @@ struct OpsI64 {
 };
 
 struct OpsF64 {
-  using T = double; using V = __m512d; using M = __mmask8; using N = __m256i;
+  using T = double;
+  using V = __m512d;
+  using M = __mmask8;
+  using N = __m256i;
   static constexpr int L = 8, kMR = 8, kNV = 2, kMRP = 6, kNVP = 2, kMRH = 4;
   static V load(const T* p) { return _mm512_loadu_pd(p); }
   static void store(T* p, V v) { _mm512_storeu_pd(p, v); }
@@ -106,8 +118,16 @@ struct OpsF64 {
 }  // namespace apsp::detail::cpu::avx512
 
 namespace apsp::detail::cpu {
-KernelSet<std::int32_t> avx512_kernels(std::int32_t) { return avx512::Kernels<avx512::OpsI32>::table(Isa::Avx512); }
-KernelSet<std::int64_t> avx512_kernels(std::int64_t) { return avx512::Kernels<avx512::OpsI64>::table(Isa::Avx512); }
-KernelSet<float> avx512_kernels(float) { return avx512::Kernels<avx512::OpsF32>::table(Isa::Avx512); }
-KernelSet<double> avx512_kernels(double) { return avx512::Kernels<avx512::OpsF64>::table(Isa::Avx512); }
+KernelSet<std::int32_t> avx512_kernels(std::int32_t) {
+  return avx512::Kernels<avx512::OpsI32>::table(Isa::Avx512);
+}
+KernelSet<std::int64_t> avx512_kernels(std::int64_t) {
+  return avx512::Kernels<avx512::OpsI64>::table(Isa::Avx512);
+}
+KernelSet<float> avx512_kernels(float) {
+  return avx512::Kernels<avx512::OpsF32>::table(Isa::Avx512);
+}
+KernelSet<double> avx512_kernels(double) {
+  return avx512::Kernels<avx512::OpsF64>::table(Isa::Avx512);
+}
 }  // namespace apsp::detail::cpu

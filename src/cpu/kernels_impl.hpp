@@ -15,7 +15,8 @@
 
 namespace apsp::detail::cpu::APSP_CPU_ISA_NS {
 
-template <class O> struct Kernels {
+template <class O>
+struct Kernels {
   using T = typename O::T;
   using V = typename O::V;
   using M = typename O::M;
@@ -26,7 +27,9 @@ template <class O> struct Kernels {
   // ---- pivot closure: plain FW, k outermost, one row of the tile per vector sweep -------------
   // With next hops (nx) a sum replaces c only when strictly smaller; with hop counts (hx) too,
   // the comparison is on (distance, hops) (see better()).
-  static void close(T* d, i64 ld, int w, i32* nx, i64 ldn) { close_hops(d, ld, w, nx, nullptr, ldn); }
+  static void close(T* d, i64 ld, int w, i32* nx, i64 ldn) {
+    close_hops(d, ld, w, nx, nullptr, ldn);
+  }
   static void close_hops(T* d, i64 ld, int w, i32* nx, i32* hx, i64 ldn) {
     for (int k = 0; k < w; ++k) {
       const T* dk = d + i64(k) * ld;
@@ -37,7 +40,8 @@ template <class O> struct Kernels {
         if (!(dik < kInf)) continue;  // nothing through k from i
         const V a = O::bcast(dik);
         if (!nx) {
-          for (int j = 0; j < w; j += L) O::store(di + j, O::min(O::load(di + j), O::add(a, O::load(dk + j))));
+          for (int j = 0; j < w; j += L)
+            O::store(di + j, O::min(O::load(di + j), O::add(a, O::load(dk + j))));
           continue;
         }
         i32* ni = nx + i64(i) * ldn;
@@ -66,11 +70,14 @@ template <class O> struct Kernels {
   }
 
   // (s, sh) < (c, ch) lexicographically: a strictly shorter path, or as short with fewer edges.
-  static M better(V s, N sh, V c, N ch) { return O::mor(O::lt(s, c), O::mand(O::eq(s, c), O::nlt(sh, ch))); }
+  static M better(V s, N sh, V c, N ch) {
+    return O::mor(O::lt(s, c), O::mand(O::eq(s, c), O::nlt(sh, ch)));
+  }
 
   // ---- min-plus GEMM, distances only ----------------------------------------------------------
   // Asks for the C tile the next call will load, while this one computes (C lives in DRAM or L3).
-  template <int MR, int NV> static void prefetch_tile(const T* c, i64 ldc) {
+  template <int MR, int NV>
+  static void prefetch_tile(const T* c, i64 ldc) {
     constexpr int kLines = int((NV * L * sizeof(T) + 63) / 64);
 #pragma GCC unroll 32
     for (int i = 0; i < MR; ++i)
@@ -86,7 +93,8 @@ template <class O> struct Kernels {
 #pragma GCC unroll 32
     for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 8
-      for (int v = 0; v < NV; ++v) acc[i][v] = i < mr ? O::load(c + i * ldc + v * L) : O::bcast(kInf);
+      for (int v = 0; v < NV; ++v)
+        acc[i][v] = i < mr ? O::load(c + i * ldc + v * L) : O::bcast(kInf);
     for (int kk = 0; kk < k; ++kk) {
       V b[NV];
 #pragma GCC unroll 8
@@ -121,8 +129,8 @@ template <class O> struct Kernels {
 
   // ---- min-plus GEMM with next hops -----------------------------------------------------------
   template <int MR, int NV>
-  static void micro_paths(const T* pa, const i32* pna, const T* pb, int k, T* c, i64 ldc, i32* nc, i64 ldn,
-                          int mr) {
+  static void micro_paths(const T* pa, const i32* pna, const T* pb, int k, T* c, i64 ldc, i32* nc,
+                          i64 ldn, int mr) {
     constexpr int NR = NV * L;
     V acc[MR][NV];
     N nac[MR][NV];
@@ -160,22 +168,22 @@ template <class O> struct Kernels {
         }
   }
 
-  static void gemm_paths(const T* pa, const i32* pna, const T* pb, int k, T* c, i64 ldc, i32* nc, i64 ldn, i64 m,
-                         i64 n) {
+  static void gemm_paths(const T* pa, const i32* pna, const T* pb, int k, T* c, i64 ldc, i32* nc,
+                         i64 ldn, i64 m, i64 n) {
     constexpr int MR = O::kMRP, NR = O::kNVP * L;
     for (i64 i0 = 0; i0 < m; i0 += MR) {
       const int mr = m - i0 < MR ? int(m - i0) : MR;
       const i64 off = (i0 / MR) * MR * i64(k);
       for (i64 j0 = 0; j0 < n; j0 += NR)
-        micro_paths<MR, O::kNVP>(pa + off, pna + off, pb + (j0 / NR) * NR * i64(k), k, c + i0 * ldc + j0, ldc,
-                                 nc + i0 * ldn + j0, ldn, mr);
+        micro_paths<MR, O::kNVP>(pa + off, pna + off, pb + (j0 / NR) * NR * i64(k), k,
+                                 c + i0 * ldc + j0, ldc, nc + i0 * ldn + j0, ldn, mr);
     }
   }
 
   // ---- min-plus GEMM with next hops and hop counts ------------------------------------------
   template <int MR, int NV>
-  static void micro_hops(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, int k, T* c,
-                         i64 ldc, i32* nc, i32* hc, i64 ldn, int mr) {
+  static void micro_hops(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb,
+                         int k, T* c, i64 ldc, i32* nc, i32* hc, i64 ldn, int mr) {
     constexpr int NR = NV * L;
     V acc[MR][NV];
     N nac[MR][NV], hac[MR][NV];
@@ -221,16 +229,17 @@ template <class O> struct Kernels {
         }
   }
 
-  static void gemm_hops(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, int k, T* c,
-                        i64 ldc, i32* nc, i32* hc, i64 ldn, i64 m, i64 n) {
+  static void gemm_hops(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb,
+                        int k, T* c, i64 ldc, i32* nc, i32* hc, i64 ldn, i64 m, i64 n) {
     constexpr int MR = O::kMRH, NR = O::kNVP * L;
     for (i64 i0 = 0; i0 < m; i0 += MR) {
       const int mr = m - i0 < MR ? int(m - i0) : MR;
       const i64 off = (i0 / MR) * MR * i64(k);
       for (i64 j0 = 0; j0 < n; j0 += NR) {
         const i64 boff = (j0 / NR) * NR * i64(k);
-        micro_hops<MR, O::kNVP>(pa + off, pna + off, pha + off, pb + boff, phb + boff, k, c + i0 * ldc + j0, ldc,
-                                nc + i0 * ldn + j0, hc + i0 * ldn + j0, ldn, mr);
+        micro_hops<MR, O::kNVP>(pa + off, pna + off, pha + off, pb + boff, phb + boff, k,
+                                c + i0 * ldc + j0, ldc, nc + i0 * ldn + j0, hc + i0 * ldn + j0, ldn,
+                                mr);
       }
     }
   }
@@ -240,9 +249,11 @@ template <class O> struct Kernels {
   // registers hold 4 distances + 4 next hops and the temporaries), 32 scalars for the fallback.
   static constexpr int kNextNV = L * int(sizeof(T)) == 64 ? 64 / L : L == 1 ? 32 : 4;
   static constexpr int kNextCols = kNextNV * L;
-  static_assert(64 % kNextCols == 0 && (kNextCols % 32 == 0 || 32 % kNextCols == 0), "chunk must tile 32 columns");
+  static_assert(64 % kNextCols == 0 && (kNextCols % 32 == 0 || 32 % kNextCols == 0),
+                "chunk must tile 32 columns");
 
-  template <int NV> static void next_chunk_exact(const NextHopsArgs<T>& a, i64 i, i64 c0) {
+  template <int NV>
+  static void next_chunk_exact(const NextHopsArgs<T>& a, i64 i, i64 c0) {
     const NextArc<T>* arc = a.arcs + a.start[i];
     const i64 count = a.start[i + 1] - a.start[i];
     const T* d0 = a.d + c0;
@@ -256,17 +267,20 @@ template <class O> struct Kernels {
       const V w = O::bcast(arc[e].w);
       const N nv = O::nbcast(arc[e].v);
 #pragma GCC unroll 32
-      for (int v = 0; v < NV; ++v) arg[v] = O::nselect(O::eq(O::add(w, O::load(dv + v * L)), tgt[v]), nv, arg[v]);
+      for (int v = 0; v < NV; ++v)
+        arg[v] = O::nselect(O::eq(O::add(w, O::load(dv + v * L)), tgt[v]), nv, arg[v]);
     }
     const V inf = O::bcast(kInf);
     const N none = O::nbcast(-1);
     i32* out = a.next + i * a.ldn + c0;
 #pragma GCC unroll 32
-    for (int v = 0; v < NV; ++v) O::nstore(out + v * L, O::nselect(O::lt(tgt[v], inf), arg[v], none));
+    for (int v = 0; v < NV; ++v)
+      O::nstore(out + v * L, O::nselect(O::lt(tgt[v], inf), arg[v], none));
     if (i >= c0 && i < c0 + NV * L) out[i - c0] = -1;
   }
 
-  template <int NV> static void next_chunk_min(const NextHopsArgs<T>& a, i64 i, i64 c0) {
+  template <int NV>
+  static void next_chunk_min(const NextHopsArgs<T>& a, i64 i, i64 c0) {
     constexpr int W = NV * L;
     constexpr i64 kCheck = 8;  // arcs between two looks at the stopping weight
     const NextArc<T>* arc = a.arcs + a.start[i];
@@ -335,9 +349,12 @@ template <class O> struct Kernels {
     for (int x = 0; x < W; ++x) out[x] = live[x] && buf[x] < i32(count) ? by_pos[buf[x]] : -1;
   }
 
-  template <int NV> static void next_chunk(const NextHopsArgs<T>& a, i64 i, i64 c0) {
-    if (a.exact) next_chunk_exact<NV>(a, i, c0);
-    else next_chunk_min<NV>(a, i, c0);
+  template <int NV>
+  static void next_chunk(const NextHopsArgs<T>& a, i64 i, i64 c0) {
+    if (a.exact)
+      next_chunk_exact<NV>(a, i, c0);
+    else
+      next_chunk_min<NV>(a, i, c0);
   }
 
   static void next_hops(const NextHopsArgs<T>& a, i64 row0, i64 row1, i64 col0, i64 col1) {

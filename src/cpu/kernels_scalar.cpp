@@ -8,8 +8,12 @@
 namespace apsp::detail::cpu::portable {
 namespace {
 
-template <class E> struct OpsScalar {
-  using T = E; using V = E; using M = bool; using N = i32;
+template <class E>
+struct OpsScalar {
+  using T = E;
+  using V = E;
+  using M = bool;
+  using N = i32;
   static constexpr int L = 1, kMR = 4, kNV = 8, kMRP = 4, kNVP = 8, kMRH = 4;
   static V load(const T* p) { return *p; }
   static void store(T* p, V v) { *p = v; }
@@ -34,8 +38,12 @@ template <class E> struct OpsScalar {
 
 namespace apsp::detail::cpu {
 using namespace portable;
-KernelSet<std::int32_t> scalar_kernels(std::int32_t) { return Kernels<OpsScalar<std::int32_t>>::table(Isa::Scalar); }
-KernelSet<std::int64_t> scalar_kernels(std::int64_t) { return Kernels<OpsScalar<std::int64_t>>::table(Isa::Scalar); }
+KernelSet<std::int32_t> scalar_kernels(std::int32_t) {
+  return Kernels<OpsScalar<std::int32_t>>::table(Isa::Scalar);
+}
+KernelSet<std::int64_t> scalar_kernels(std::int64_t) {
+  return Kernels<OpsScalar<std::int64_t>>::table(Isa::Scalar);
+}
 KernelSet<float> scalar_kernels(float) { return Kernels<OpsScalar<float>>::table(Isa::Scalar); }
 KernelSet<double> scalar_kernels(double) { return Kernels<OpsScalar<double>>::table(Isa::Scalar); }
 }  // namespace apsp::detail::cpu

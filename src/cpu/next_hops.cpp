@@ -31,11 +31,11 @@ std::atomic<int> g_forced{-1};
 // AMD EPYC, bench/results/paths-cpu-2026-11-21-edges.md), per element type. Only the comparison
 // of the two estimates matters, and both methods scale alike with threads and ISA.
 struct CostModel {
-  double tracked_per_update;  // tracked minus distances-only solve, per n^3
-  double lists_per_arc;       // reading the edges into lists (exact: the tight test)
-  double lists_per_kept;      // exact types: per tight arc kept
-  double pass_per_arc_column; // one scanned arc against one column (L2-bound when arcs are many)
-  double pass_per_cell;       // reading d[i][j] and writing next[i][j] once
+  double tracked_per_update;   // tracked minus distances-only solve, per n^3
+  double lists_per_arc;        // reading the edges into lists (exact: the tight test)
+  double lists_per_kept;       // exact types: per tight arc kept
+  double pass_per_arc_column;  // one scanned arc against one column (L2-bound when arcs are many)
+  double pass_per_cell;        // reading d[i][j] and writing next[i][j] once
 };
 constexpr CostModel kCostInt32{1.3e-11, 8.5e-9, 2.7e-8, 7.7e-11, 1.2e-9};
 constexpr CostModel kCostInt64{2.3e-11, 8.5e-9, 2.7e-8, 1.6e-10, 1.8e-9};
@@ -43,22 +43,12 @@ constexpr CostModel kCostFloat32{1.2e-11, 1.8e-8, 0, 1.05e-10, 1.2e-9};
 constexpr CostModel kCostFloat64{1.9e-11, 1.8e-8, 0, 1.9e-10, 1.8e-9};
 
 constexpr i64 kStripBytes = i64(1) << 20;  // a column strip of all rows of d: half of this L2
-constexpr i64 kLookAhead = 32;  // edges between a d[u][v] prefetch and its use
+constexpr i64 kLookAhead = 32;             // edges between a d[u][v] prefetch and its use
 constexpr int kSampleRows = 32;
 constexpr i64 kSampleCols = 64;  // one kernel chunk: 256 bytes of each arc's row per sampled row
 
-// A weight as build_matrix stores it (llround for integer types; integer weights, the only kind
-// integer types take, convert exactly, without the library call).
-template <class T> T weight_as(double w) {
-  if constexpr (std::is_integral_v<T>) {
-    const T t = T(w);
-    return double(t) == w ? t : T(std::llround(w));
-  } else {
-    return T(w);
-  }
-}
-
-template <class T> struct ArcLists {
+template <class T>
+struct ArcLists {
   std::vector<i64> start;  // per padded row
   std::vector<NextArc<T>> arcs;
   std::vector<i32> by_pos;  // floats only (with sorted_end and bound)
@@ -67,7 +57,8 @@ template <class T> struct ArcLists {
 };
 
 // Exact types: the tight arcs, each row's in reverse CSR order (the kernel's last match wins).
-template <class T> ArcLists<T> tight_arcs(const Graph& g, const Matrix& dist, int threads) {
+template <class T>
+ArcLists<T> tight_arcs(const Graph& g, const Matrix& dist, int threads) {
   const i64 n = dist.stride(), E = i64(g.src.size());  // a dense view: none (rows instead)
   const T* d = dist.data<T>();
   struct Tight {
@@ -120,14 +111,16 @@ template <class T> ArcLists<T> tight_arcs(const Graph& g, const Matrix& dist, in
 // largest finite distance (plus a margin for rounding: the kernel's minima need not equal the
 // solve's sums bit for bit) come first, sorted by weight, so the kernel can stop early; the rest
 // are only scanned when some minimum turns out larger than that bound.
-template <class T> ArcLists<T> sorted_arcs(const Graph& g, const Matrix& dist, int threads) {
+template <class T>
+ArcLists<T> sorted_arcs(const Graph& g, const Matrix& dist, int threads) {
   const i64 n = dist.stride(), nv = g.num_vertices;
   const T inf = unreachable<T>();
   ArcLists<T> L;
   L.start.assign(std::size_t(n) + 1, 0);
   detail::for_each_arc(g, [&](i32 u, i32, double) { ++L.start[std::size_t(u) + 1]; });
   for (i64 i = 0; i < n; ++i) {
-    APSP_EXPECTS(L.start[std::size_t(i) + 1] < (i64(1) << 31), "a vertex with 2^31 or more out-edges");
+    APSP_EXPECTS(L.start[std::size_t(i) + 1] < (i64(1) << 31),
+                 "a vertex with 2^31 or more out-edges");
     L.start[std::size_t(i) + 1] += L.start[std::size_t(i)];
   }
   L.arcs.resize(std::size_t(L.start[std::size_t(n)]));
@@ -144,7 +137,8 @@ template <class T> ArcLists<T> sorted_arcs(const Graph& g, const Matrix& dist, i
   const T* d = dist.data<T>();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
   for (i64 i = 0; i < n; ++i) {
-    const auto first = L.arcs.begin() + L.start[std::size_t(i)], last = L.arcs.begin() + L.start[std::size_t(i) + 1];
+    const auto first = L.arcs.begin() + L.start[std::size_t(i)],
+               last = L.arcs.begin() + L.start[std::size_t(i) + 1];
     T top = T(0);
     if (first != last)
       for (i64 j = 0; j < nv; ++j)
@@ -158,8 +152,9 @@ template <class T> ArcLists<T> sorted_arcs(const Graph& g, const Matrix& dist, i
   return L;
 }
 
-template <class T> void run_pass(const ArcLists<T>& L, bool exact, const Matrix& dist, Matrix& next, int threads,
-                                 const KernelSet<T>& ks) {
+template <class T>
+void run_pass(const ArcLists<T>& L, bool exact, const Matrix& dist, Matrix& next, int threads,
+              const KernelSet<T>& ks) {
   NextHopsArgs<T> a;
   a.d = dist.data<T>();
   a.ld = dist.stride();
@@ -180,14 +175,16 @@ template <class T> void run_pass(const ArcLists<T>& L, bool exact, const Matrix&
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (i64 t = 0; t < strips * row_blocks; ++t) {
     const i64 s = t / row_blocks, r = t % row_blocks;
-    ks.next_hops(a, n * r / row_blocks, n * (r + 1) / row_blocks, s * strip, std::min(n, (s + 1) * strip));
+    ks.next_hops(a, n * r / row_blocks, n * (r + 1) / row_blocks, s * strip,
+                 std::min(n, (s + 1) * strip));
   }
 }
 
 // Fraction of the arcs that the edges pass scans, from sampled rows of the weight matrix W
 // (before the solve): exact types, the arcs no 2-hop path beats (a superset of the tight ones);
 // floats, the arcs no heavier than the largest 2-hop distance in a 64-column chunk.
-template <class T> double sampled_scan_fraction(const Matrix& W, const KernelSet<T>& ks, int& rows) {
+template <class T>
+double sampled_scan_fraction(const Matrix& W, const KernelSet<T>& ks, int& rows) {
   const i64 n = W.stride(), nv = W.rows();
   const T* w = W.data<T>();
   const T inf = unreachable<T>();
@@ -214,7 +211,8 @@ template <class T> double sampled_scan_fraction(const Matrix& W, const KernelSet
       for (i64 c = 0; c < window; c += 64) {
         T top = T(0);
         for (i64 x = c; x < std::min(window, c + 64); ++x)
-          if (c0 + x != i && two_hop[std::size_t(x)] < inf) top = std::max(top, two_hop[std::size_t(x)]);
+          if (c0 + x != i && two_hop[std::size_t(x)] < inf)
+            top = std::max(top, two_hop[std::size_t(x)]);
         for (const NextArc<T>& a : arcs) kept += a.w <= top;
         seen += double(arcs.size());
       }
@@ -240,8 +238,10 @@ std::optional<NextMethod> requested_next_method() {
 
 NextChoice choose_next_method(const Graph& g, const Matrix& weights, Isa isa) {
   NextChoice c;
-  if (g_forced.load() >= 0) c.why = "forced";
-  else if (config::is_set(config::Knob::CpuNext)) c.why = "APSP_CPU_NEXT";
+  if (g_forced.load() >= 0)
+    c.why = "forced";
+  else if (config::is_set(config::Knob::CpuNext))
+    c.why = "APSP_CPU_NEXT";
   if (const auto m = requested_next_method()) {
     c.method = *m;
     return c;
@@ -259,8 +259,8 @@ NextChoice choose_next_method(const Graph& g, const Matrix& weights, Isa isa) {
   c.tracked_s = k.tracked_per_update * n * n * n;
   auto edges_cost = [&](double fraction) {
     c.scanned_arcs = arcs * fraction * phases;
-    return k.lists_per_arc * arcs + k.lists_per_kept * arcs * fraction + k.pass_per_arc_column * c.scanned_arcs * n +
-           k.pass_per_cell * n * n;
+    return k.lists_per_arc * arcs + k.lists_per_kept * arcs * fraction +
+           k.pass_per_arc_column * c.scanned_arcs * n + k.pass_per_cell * n * n;
   };
   c.edges_s = edges_cost(1.0);  // every arc scanned: the bound
   if (c.edges_s > c.tracked_s && weights.stride() > 0) {
@@ -274,11 +274,13 @@ NextChoice choose_next_method(const Graph& g, const Matrix& weights, Isa isa) {
   return c;
 }
 
-NextPassStats next_hops_from_edges(const Graph& g, const Matrix& dist, Matrix& next, int threads, Isa isa) {
+NextPassStats next_hops_from_edges(const Graph& g, const Matrix& dist, Matrix& next, int threads,
+                                   Isa isa) {
   NextPassStats stats;
   const i64 n = dist.stride();
   if (n == 0) return stats;
-  APSP_EXPECTS(next.dtype() == Dtype::Int32 && next.stride() >= n && next.alloc_rows() >= n && dist.alloc_rows() >= n,
+  APSP_EXPECTS(next.dtype() == Dtype::Int32 && next.stride() >= n && next.alloc_rows() >= n &&
+                   dist.alloc_rows() >= n,
                "next-hop pass: matrices smaller than the padded distances");
   APSP_EXPECTS(g.num_vertices <= n, "next-hop pass: graph larger than the matrix");
   threads = std::max(threads, 1);
@@ -286,7 +288,8 @@ NextPassStats next_hops_from_edges(const Graph& g, const Matrix& dist, Matrix& n
     using T = decltype(tag);
     constexpr bool exact = std::is_integral_v<T>;
     const double t0 = omp_get_wtime();
-    const ArcLists<T> L = exact ? tight_arcs<T>(g, dist, threads) : sorted_arcs<T>(g, dist, threads);
+    const ArcLists<T> L =
+        exact ? tight_arcs<T>(g, dist, threads) : sorted_arcs<T>(g, dist, threads);
     const double t1 = omp_get_wtime();
     run_pass<T>(L, exact, dist, next, threads, kernels_for<T>(isa));
     stats.lists_s = t1 - t0;

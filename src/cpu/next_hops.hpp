@@ -47,6 +47,7 @@ struct NextPassStats {
 /// The edges method's pass: fills `next` (int32, stride >= dist's, all dist.stride() rows) from
 /// the closed distances `dist` of g (the graph the kernels saw: non-negative weights; integer
 /// weights rounded as build_matrix rounds them). OpenMP over column strips x row blocks.
-NextPassStats next_hops_from_edges(const Graph& g, const Matrix& dist, Matrix& next, int threads, Isa isa);
+NextPassStats next_hops_from_edges(const Graph& g, const Matrix& dist, Matrix& next, int threads,
+                                   Isa isa);
 
 }  // namespace apsp::detail::cpu

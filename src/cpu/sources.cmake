@@ -6,7 +6,6 @@ target_sources(apsp_core_objs PRIVATE
   ${APSP_CPU_DIR}/isa.cpp
   ${APSP_CPU_DIR}/next_hops.cpp
   ${APSP_CPU_DIR}/baselines.cpp
-  ${APSP_CPU_DIR}/bench_cpu.cpp
   ${APSP_CPU_DIR}/kernels_scalar.cpp)
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   target_sources(apsp_core_objs PRIVATE ${APSP_CPU_DIR}/kernels_avx2.cpp ${APSP_CPU_DIR}/kernels_avx512.cpp)
@@ -14,6 +13,3 @@ if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set_source_files_properties(${APSP_CPU_DIR}/kernels_avx512.cpp PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512vl")
   target_compile_definitions(apsp_core_objs PRIVATE APSP_CPU_X86_KERNELS=1)
 endif()
-# `apsp bench --backend cpu` runs SciPy's floyd_warshall side by side through this script.
-set_source_files_properties(${APSP_CPU_DIR}/bench_cpu.cpp PROPERTIES
-  COMPILE_DEFINITIONS "APSP_CPU_SCIPY_SCRIPT=\"${CMAKE_CURRENT_SOURCE_DIR}/bench/cpu/scipy_fw.py\"")

@@ -1,14 +1,12 @@
 // src/cuda/cuda_backend.cu — the `cuda` backend: blocked Floyd-Warshall on one GPU.
 //
-// solve() allocates the unpadded host result and leaves it unfilled (builds_matrix()); run()
-// uploads the edge list and builds the padded matrix on the device from it, or for a dense graph
-// (builds_matrix_from_dense(): no edge list) converts stripes of the caller's matrix into the
-// padded matrix on the host and uploads them (device_solver.cuh upload_dense); runs the rounds
-// (device_solver.cuh) and copies the leading n x n block back: in stripes to options.dist_sink
-// when the caller streams (the CLI writes each stripe while the next crosses PCIe), else into
-// the host matrix.
-// Also defines the CUDA-only pieces core/ declares: the backend factory and status line, and the
-// pinned allocator. Compiled by hipcc (src/hip/hip_backend.hip.cpp) it is the `hip` backend.
+// solve() leaves the unpadded host result unfilled (builds_matrix()); run() builds the padded
+// matrix on the device from the edge list, or for a dense graph (no edge list) from stripes of the
+// caller's matrix converted on the host (device_solver.cuh upload_dense), runs the rounds
+// (device_solver.cuh) and copies the n x n block back: in stripes to options.dist_sink when the
+// caller streams (the CLI writes one while the next crosses PCIe), else into the host matrix.
+// Also the CUDA-only pieces core/ declares (backend factory, status line, pinned allocator).
+// Compiled by hipcc (src/hip/hip_backend.hip.cpp): the `hip` backend. Notes: docs/cuda-notes.md.
 #include "gpu/runtime.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 # The CUDA backend: the solvers' kernels (kernels/*.cuh, launched through launch.cuh), the
-# single-GPU scheduler, the bench driver and its baselines. Only with APSP_HAVE_CUDA,
+# single-GPU scheduler and the baselines of `apsp bench` (its driver is apps/bench/bench_cuda.cu,
+# built with APSP_CUDA_FLAGS from here). Only with APSP_HAVE_CUDA,
 # into apsp_cuda_objs (apsp_lib; the Python package's plugin libapsp_cuda.so).
 if(APSP_HAVE_CUDA)
   file(GLOB APSP_CUDA_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/*.cu)

@@ -41,7 +41,8 @@ struct GpuStrides {
 };
 inline GpuStrides gpu_strides(const dist::Grid& g, std::int64_t n) {
   const std::int64_t R = (n + kGpuTile - 1) / kGpuTile;
-  return {dist::Layout::tiles_of(R, g.Pc, 0) * kGpuTile, dist::Layout::tiles_of(R, g.Pr, 0) * kGpuTile};
+  return {dist::Layout::tiles_of(R, g.Pc, 0) * kGpuTile,
+          dist::Layout::tiles_of(R, g.Pr, 0) * kGpuTile};
 }
 
 /// Device memory that the GPU with the most tiles (grid position (0, 0)) of grid g allocates for
@@ -103,14 +104,15 @@ class GpuRank {
   /// memory this object owns (pinned; one buffer per `slot`, 0 or 1), densely (the rank's local
   /// columns a row; distances in the dtype, next hops int32), and returns it; the data stays
   /// valid until the next call with the same slot. Synchronous.
-  virtual const void* rows_to_host(bool next_hops, std::int64_t row0, std::int64_t rows, int slot) = 0;
+  virtual const void* rows_to_host(bool next_hops, std::int64_t row0, std::int64_t rows,
+                                   int slot) = 0;
 };
 
 /// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (any dtype; next
 /// hops only with int32 / float32). `checked32` (t = int64): int32 rounds capped at 2^30-1 whose
 /// result, when its band check passes, is handed out as int64 (see dropped()).
-std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n, Dtype t,
-                                       Mode mode, bool checked32 = false);
+std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n,
+                                       Dtype t, Mode mode, bool checked32 = false);
 
 /// CUDA devices on this host; 0 when there is none or the driver cannot be used (never throws).
 int gpu_count();

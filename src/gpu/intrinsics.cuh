@@ -62,21 +62,24 @@ __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::);
 #endif
 }
-template <int N> __device__ __forceinline__ void cp_async_wait() {
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
 #if !APSP_GPU_HIP
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
 }
 
 /// A load / store cached in L2 only (data read or written once); a plain access on AMD.
-template <class V> __device__ __forceinline__ V ldcg(const V* p) {
+template <class V>
+__device__ __forceinline__ V ldcg(const V* p) {
 #if APSP_GPU_HIP
   return *p;
 #else
   return __ldcg(p);
 #endif
 }
-template <class V> __device__ __forceinline__ void stcg(V* p, V v) {
+template <class V>
+__device__ __forceinline__ void stcg(V* p, V v) {
 #if APSP_GPU_HIP
   *p = v;
 #else

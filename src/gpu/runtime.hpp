@@ -35,8 +35,8 @@ using gpuStreamCaptureStatus = APSP_GPU_VENDOR(cudaStreamCaptureStatus, hipStrea
   APSP_GPU_VENDOR(cudaStreamCaptureStatusNone, hipStreamCaptureStatusNone)
 #define gpuStreamCaptureModeThreadLocal \
   APSP_GPU_VENDOR(cudaStreamCaptureModeThreadLocal, hipStreamCaptureModeThreadLocal)
-#define gpuFuncAttributeMaxDynamicSharedMemorySize \
-  APSP_GPU_VENDOR(cudaFuncAttributeMaxDynamicSharedMemorySize,      \
+#define gpuFuncAttributeMaxDynamicSharedMemorySize             \
+  APSP_GPU_VENDOR(cudaFuncAttributeMaxDynamicSharedMemorySize, \
                   hipFuncAttributeMaxDynamicSharedMemorySize)
 #define gpuDevAttrMultiProcessorCount \
   APSP_GPU_VENDOR(cudaDevAttrMultiProcessorCount, hipDeviceAttributeMultiprocessorCount)

@@ -51,16 +51,19 @@ bool parse_id(std::string_view t, const IdLimit& limit, std::int64_t& v, std::st
     return false;
   }
   if (v > limit.max_id) {
-    err = limit.why.empty() ? "vertex id " + std::to_string(v) + " is too large: ids must be at most " +
-                                  std::to_string(kMaxId) + " so that V = largest id + 1 fits in int32"
-                            : "vertex id " + std::to_string(v) + " is outside 0.." + std::to_string(limit.max_id) +
-                                  " (" + limit.why + ")";
+    err = limit.why.empty()
+              ? "vertex id " + std::to_string(v) + " is too large: ids must be at most " +
+                    std::to_string(kMaxId) + " so that V = largest id + 1 fits in int32"
+              : "vertex id " + std::to_string(v) + " is outside 0.." +
+                    std::to_string(limit.max_id) + " (" + limit.why + ")";
     return false;
   }
   return true;
 }
 
-inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
@@ -71,7 +74,8 @@ std::string_view trim(std::string_view s) {
 /// Splits a line that has commas into its fields, blanks around each trimmed. Returns the field
 /// count (out holds the first max_out); `empty_col` is the 1-based column of the first empty
 /// field, 0 when none is.
-std::size_t split_csv(std::string_view line, std::string_view* out, std::size_t max_out, std::size_t& empty_col) {
+std::size_t split_csv(std::string_view line, std::string_view* out, std::size_t max_out,
+                      std::size_t& empty_col) {
   std::size_t n = 0;
   empty_col = 0;
   for (;;) {
@@ -110,8 +114,8 @@ void parse_piece(const char* begin, std::size_t n, const IdLimit& limit, Piece& 
       std::size_t empty_col = 0;
       nt = split_csv(line, tok, 4, empty_col);
       if (empty_col) {
-        fail("column " + std::to_string(empty_col) + " is empty: expected 'u,v[,w]' with every field filled, got " +
-             quote(trim(line)));
+        fail("column " + std::to_string(empty_col) +
+             " is empty: expected 'u,v[,w]' with every field filled, got " + quote(trim(line)));
         break;
       }
     } else {
@@ -151,7 +155,8 @@ void parse_piece(const char* begin, std::size_t n, const IdLimit& limit, Piece& 
 /// 1..kMaxVertices.
 std::int64_t count_after(std::string_view comment, std::string_view key) {
   std::string low(comment);
-  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   const std::size_t k = low.find(key);
   if (k == std::string::npos) return -1;
   std::string_view rest = std::string_view(comment).substr(k + key.size());
@@ -167,11 +172,11 @@ std::int64_t count_after(std::string_view comment, std::string_view key) {
 /// What comes before the first edge line: comments (one may state the vertex count) and at most
 /// one header line.
 struct Prelude {
-  std::size_t body = 0;          // byte offset of the first line the pieces parse
-  std::int64_t body_line = 0;    // lines before it
-  std::int64_t vertices = 0;     // "# vertices: N" (strict), 0 = none
-  std::int64_t nodes = 0;        // "# Nodes: N" (SNAP, V = max(N, largest id + 1)), 0 = none
-  std::int64_t count_line = 0;   // the line that stated `vertices`
+  std::size_t body = 0;         // byte offset of the first line the pieces parse
+  std::int64_t body_line = 0;   // lines before it
+  std::int64_t vertices = 0;    // "# vertices: N" (strict), 0 = none
+  std::int64_t nodes = 0;       // "# Nodes: N" (SNAP, V = max(N, largest id + 1)), 0 = none
+  std::int64_t count_line = 0;  // the line that stated `vertices`
 };
 
 Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
@@ -185,13 +190,14 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
     const std::string_view data_part = strip_comment(line);
     if (data_part.size() != line.size()) {  // a comment: a vertex count?
       const std::string_view comment = line.substr(data_part.size());
-      for (const auto& [key, slot] : {std::pair<std::string_view, std::int64_t*>{"vertices:", &p.vertices},
-                                      std::pair<std::string_view, std::int64_t*>{"nodes:", &p.nodes}}) {
+      for (const auto& [key, slot] :
+           {std::pair<std::string_view, std::int64_t*>{"vertices:", &p.vertices},
+            std::pair<std::string_view, std::int64_t*>{"nodes:", &p.nodes}}) {
         const std::int64_t c = count_after(comment, key);
         if (c == -2)
           fail_at_line(file, lines.line_no(),
-                       "expected a vertex count in 1.." + std::to_string(kMaxVertices) + " after '" +
-                           std::string(key) + "', got " + quote(trim(comment)));
+                       "expected a vertex count in 1.." + std::to_string(kMaxVertices) +
+                           " after '" + std::string(key) + "', got " + quote(trim(comment)));
         if (c > 0) {
           *slot = c;
           if (slot == &p.vertices) p.count_line = lines.line_no();
@@ -236,7 +242,8 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
     limit.why = "num_vertices = " + std::to_string(num_vertices) + " (--vertices)";
   } else if (pre.vertices > 0) {
     limit.max_id = pre.vertices - 1;
-    limit.why = "line " + std::to_string(pre.count_line) + " says vertices: " + std::to_string(pre.vertices);
+    limit.why = "line " + std::to_string(pre.count_line) +
+                " says vertices: " + std::to_string(pre.vertices);
   }
 
   // Cut into pieces at line starts; small files are one piece.
@@ -251,7 +258,8 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
   cut.push_back(n);
   std::vector<Piece> pieces(cut.size() - 1);
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
-  for (std::size_t i = 0; i < pieces.size(); ++i) parse_piece(data + cut[i], cut[i + 1] - cut[i], limit, pieces[i]);
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    parse_piece(data + cut[i], cut[i + 1] - cut[i], limit, pieces[i]);
 
   std::int64_t line_base = pre.body_line, max_id = -1, edges = 0;
   bool integer = true;
@@ -262,11 +270,14 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
     edges += std::int64_t(p.src.size());
     integer &= p.integer;
   }
-  const std::int64_t stated = num_vertices > 0 ? num_vertices : pre.vertices > 0 ? pre.vertices : pre.nodes;
+  const std::int64_t stated = num_vertices > 0   ? num_vertices
+                              : pre.vertices > 0 ? pre.vertices
+                                                 : pre.nodes;
   if (edges == 0 && stated == 0)
-    fail_at_line(file, std::max<std::int64_t>(line_base, 1),
-                 "no edges: expected at least one line 'u v [w]' (V is the largest id + 1), or a comment "
-                 "'# vertices: N' for a graph without edges");
+    fail_at_line(
+        file, std::max<std::int64_t>(line_base, 1),
+        "no edges: expected at least one line 'u v [w]' (V is the largest id + 1), or a comment "
+        "'# vertices: N' for a graph without edges");
 
   Graph g;
   g.num_vertices = std::max(max_id + 1, stated);
@@ -279,8 +290,10 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
   for (std::size_t i = 0; i < pieces.size(); ++i) offset[i + 1] = offset[i] + pieces[i].src.size();
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
   for (std::size_t i = 0; i < pieces.size(); ++i) {
-    std::copy(pieces[i].src.begin(), pieces[i].src.end(), g.src.begin() + std::ptrdiff_t(offset[i]));
-    std::copy(pieces[i].dst.begin(), pieces[i].dst.end(), g.dst.begin() + std::ptrdiff_t(offset[i]));
+    std::copy(pieces[i].src.begin(), pieces[i].src.end(),
+              g.src.begin() + std::ptrdiff_t(offset[i]));
+    std::copy(pieces[i].dst.begin(), pieces[i].dst.end(),
+              g.dst.begin() + std::ptrdiff_t(offset[i]));
     std::copy(pieces[i].w.begin(), pieces[i].w.end(), g.weight.begin() + std::ptrdiff_t(offset[i]));
   }
   return g;
@@ -301,12 +314,13 @@ void write_graph_edgelist(const std::string& path, const Graph& graph) {
   const std::string ext = io::lower_extension(io::strip_gz_suffix(path));
   const char sep = ext == ".csv" ? ',' : ext == ".tsv" ? '\t' : ' ';
   std::size_t lines = 0;
-  for (std::size_t e = 0; e < g.num_edges(); ++e) lines += (!g.directed && g.src[e] != g.dst[e]) ? 2 : 1;
+  for (std::size_t e = 0; e < g.num_edges(); ++e)
+    lines += (!g.directed && g.src[e] != g.dst[e]) ? 2 : 1;
   std::string out;
   out.reserve(lines * 16 + 160);
   out += std::string("# apsp edge list, ") +
-         (g.directed ? "directed" : "undirected (written in both directions)") + ": u" + sep + "v" + sep +
-         "w per line, 0-based ids\n";
+         (g.directed ? "directed" : "undirected (written in both directions)") + ": u" + sep + "v" +
+         sep + "w per line, 0-based ids\n";
   out += "# Nodes: " + std::to_string(g.num_vertices) + " Edges: " + std::to_string(lines) + "\n";
   char buf[96];
   auto put_edge = [&](std::int32_t u, std::int32_t v, double w) {

@@ -19,7 +19,9 @@
 
 namespace apsp::io {
 
-bool is_gzip(const InputBytes& in) { return in.size() >= 2 && in.bytes()[0] == 0x1f && in.bytes()[1] == 0x8b; }
+bool is_gzip(const InputBytes& in) {
+  return in.size() >= 2 && in.bytes()[0] == 0x1f && in.bytes()[1] == 0x8b;
+}
 
 bool has_gz_suffix(const std::string& path) {
   if (path.size() < 4) return false;
@@ -40,7 +42,8 @@ namespace {
 /// a message instead of the kernel's OOM killer).
 std::size_t inflate_limit() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 2 : std::numeric_limits<std::size_t>::max();
+  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 2
+                               : std::numeric_limits<std::size_t>::max();
 }
 
 constexpr std::size_t kStep = std::size_t{1} << 30;  // zlib counts in 32-bit uInt
@@ -55,10 +58,12 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   // The trailer's ISIZE is the last member's size mod 2^32: a hint for the first allocation.
   if (n >= 18) {
     const unsigned char* t = in.bytes() + n - 4;
-    const std::size_t hint = std::size_t(t[0]) | std::size_t(t[1]) << 8 | std::size_t(t[2]) << 16 | std::size_t(t[3]) << 24;
+    const std::size_t hint = std::size_t(t[0]) | std::size_t(t[1]) << 8 | std::size_t(t[2]) << 16 |
+                             std::size_t(t[3]) << 24;
     // Deflate expands at most ~1032:1, so a damaged trailer cannot ask for more than that.
     const std::size_t most = n > limit / 1032 ? limit : n * 1032;
-    out.resize(std::min({hint + 1, most, limit}));  // one byte more: a full buffer means "more to come"
+    out.resize(
+        std::min({hint + 1, most, limit}));  // one byte more: a full buffer means "more to come"
   }
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK) throw std::bad_alloc();
@@ -106,8 +111,9 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
       fail_at_offset(file, in_pos,
                      std::string("corrupt gzip data: ") + (zs.msg ? zs.msg : "inflate failed"));
     if (in_pos == n && zs.avail_out > 0)  // inflate stopped for want of input
-      fail_at_offset(file, n, "the gzip data ends early (truncated file) after " + std::to_string(out_pos) +
-                                  " decompressed bytes");
+      fail_at_offset(file, n,
+                     "the gzip data ends early (truncated file) after " + std::to_string(out_pos) +
+                         " decompressed bytes");
     if (had_in == zs.avail_in && had_out == zs.avail_out)
       fail_at_offset(file, in_pos, "corrupt gzip data: inflate makes no progress");
   }
@@ -118,7 +124,8 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
 
 std::vector<unsigned char> gzip_compress(const void* data, std::size_t n, const std::string& path) {
   z_stream zs{};
-  if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) throw std::bad_alloc();
+  if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::bad_alloc();
   struct End {
     z_stream* z;
     ~End() { deflateEnd(z); }
@@ -152,7 +159,9 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
 }
 
 std::vector<unsigned char> gzip_compress(const void*, std::size_t, const std::string& path) {
-  throw UsageError(path + ": cannot write .gz: this apsp was built without zlib (apt-get install zlib1g-dev and rebuild)");
+  throw UsageError(path +
+                   ": cannot write .gz: this apsp was built without zlib (apt-get install "
+                   "zlib1g-dev and rebuild)");
 }
 
 #endif

@@ -33,7 +33,7 @@
 
 namespace apsp::io {
 
-// ---- InputFile ------------------------------------------------------------------------------------
+// ---- InputFile ----------------------------------------------------------------------------------
 //
 // The SIGBUS guard: every live mapping of an input is in g_maps. A page past the end of a file
 // that shrank after mmap() faults with SIGBUS; the handler maps zero pages over the rest of that
@@ -44,7 +44,9 @@ namespace {
 struct Fd {
   int fd = -1;
   bool own = true;
-  ~Fd() { if (fd >= 0 && own) ::close(fd); }
+  ~Fd() {
+    if (fd >= 0 && own) ::close(fd);
+  }
 };
 
 constexpr int kMapSlots = 64;
@@ -64,7 +66,8 @@ void on_sigbus(int sig, siginfo_t* info, void* ctx) {
     const std::uintptr_t b = m.begin.load(), e = m.end.load();
     if (b == 0 || addr < b || addr >= e) continue;
     const std::uintptr_t page = addr & ~(g_page - 1);
-    void* p = ::mmap(reinterpret_cast<void*>(page), e - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    void* p = ::mmap(reinterpret_cast<void*>(page), e - page, PROT_READ,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (p != MAP_FAILED) {
       m.faulted.store(1);
       return;  // the faulting read runs again and sees zeros
@@ -204,20 +207,24 @@ void InputFile::read_stream(int fd, InputKind kind) {
       break;
     }
     if (n > stop)
-      fail_at_offset(path_, stop,
-                     "more data than the header promises (E = " + std::to_string(le_i32(buf_.data() + 4)) +
-                         ": " + std::to_string(stop) + " bytes)");
+      fail_at_offset(
+          path_, stop,
+          "more data than the header promises (E = " + std::to_string(le_i32(buf_.data() + 4)) +
+              ": " + std::to_string(stop) + " bytes)");
     if (n >= cap)
-      throw ResourceError(path_ + ": offset " + std::to_string(n) + ": the input is larger than the " +
-                          std::to_string(cap) + " bytes of memory available for it (" + mem.source + ")");
+      throw ResourceError(path_ + ": offset " + std::to_string(n) +
+                          ": the input is larger than the " + std::to_string(cap) +
+                          " bytes of memory available for it (" + mem.source + ")");
     if (n == buf_.size()) {
       std::uint64_t grow = std::min<std::uint64_t>(std::uint64_t(buf_.size()) * 2, cap);
       if (stop != UINT64_MAX) grow = std::min(grow, stop + 1);
       buf_.resize(std::size_t(std::max<std::uint64_t>(grow, n + 1)));
     }
     std::size_t want = buf_.size() - n;
-    if (!sniffed) want = std::min<std::size_t>(want, 8 - n);
-    else if (stop != UINT64_MAX) want = std::size_t(std::min<std::uint64_t>(want, stop + 1 - n));
+    if (!sniffed)
+      want = std::min<std::size_t>(want, 8 - n);
+    else if (stop != UINT64_MAX)
+      want = std::size_t(std::min<std::uint64_t>(want, stop + 1 - n));
     const ssize_t r = ::read(fd, buf_.data() + n, want);
     if (r < 0) {
       if (errno == EINTR) continue;
@@ -238,11 +245,13 @@ void InputFile::read_stream(int fd, InputKind kind) {
 void InputFile::check_unchanged() const {
   if (!map_) return;
   std::string what;
-  if (slot_ >= 0 && g_maps[slot_].faulted.load()) what = "it is shorter than the " + std::to_string(size_) + " bytes it had";
+  if (slot_ >= 0 && g_maps[slot_].faulted.load())
+    what = "it is shorter than the " + std::to_string(size_) + " bytes it had";
   struct stat st {};
   if (what.empty() && map_fd_ >= 0 && ::fstat(map_fd_, &st) == 0) {
     if (std::uint64_t(st.st_size) != size_)
-      what = "its size went from " + std::to_string(size_) + " to " + std::to_string(st.st_size) + " bytes";
+      what = "its size went from " + std::to_string(size_) + " to " + std::to_string(st.st_size) +
+             " bytes";
     else if (mtime_ns(st) != mtime_ns_)
       what = "it was modified";
   }

@@ -15,7 +15,8 @@ namespace io {
 
 std::string lower_extension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return ext;
 }
 
@@ -27,7 +28,8 @@ using io::lower_extension;
 
 /// ".1", ".23": the NTHU course names its cases c01.1, p11k1.2.
 bool numeric_extension(const std::string& ext) {
-  return ext.size() > 1 && std::all_of(ext.begin() + 1, ext.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return ext.size() > 1 &&
+         std::all_of(ext.begin() + 1, ext.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool nthu_graph_extension(const std::string& ext) {
@@ -50,11 +52,16 @@ GraphFormat graph_format_named(const std::string& path) {
 
 const char* format_name(GraphFormat f) {
   switch (f) {
-    case GraphFormat::Nthu: return "NTHU binary";
-    case GraphFormat::Dimacs: return "DIMACS";
-    case GraphFormat::MatrixMarket: return "Matrix Market";
-    case GraphFormat::EdgeList: return "an edge list";
-    case GraphFormat::Auto: break;
+    case GraphFormat::Nthu:
+      return "NTHU binary";
+    case GraphFormat::Dimacs:
+      return "DIMACS";
+    case GraphFormat::MatrixMarket:
+      return "Matrix Market";
+    case GraphFormat::EdgeList:
+      return "an edge list";
+    case GraphFormat::Auto:
+      break;
   }
   return "auto";
 }
@@ -67,14 +74,16 @@ InputFormat parse_input_format(const std::string& s) {
   if (s == "dimacs" || s == "gr") return InputFormat::Dimacs;
   if (s == "mtx" || s == "matrix-market") return InputFormat::MatrixMarket;
   if (s == "edgelist" || s == "el") return InputFormat::EdgeList;
-  throw UsageError("unknown input format '" + s + "' (expected nthu, dimacs, mtx, edgelist or auto)");
+  throw UsageError("unknown input format '" + s +
+                   "' (expected nthu, dimacs, mtx, edgelist or auto)");
 }
 
 GraphFormat parse_graph_format(const std::string& s) {
   try {
     return parse_input_format(s);
   } catch (const UsageError&) {
-    throw UsageError("unknown graph format '" + s + "' (expected nthu, dimacs, mtx, edgelist or auto)");
+    throw UsageError("unknown graph format '" + s +
+                     "' (expected nthu, dimacs, mtx, edgelist or auto)");
   }
 }
 
@@ -92,36 +101,42 @@ OutputFormat output_format_for(const std::string& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".npy") return OutputFormat::Npy;
   if (ext == ".txt" || ext == ".csv" || ext == ".tsv") return OutputFormat::Text;
-  if (ext.empty() || ext == ".bin" || ext == ".out" || ext == ".nthu" || ext == ".next" || numeric_extension(ext))
+  if (ext.empty() || ext == ".bin" || ext == ".out" || ext == ".nthu" || ext == ".next" ||
+      numeric_extension(ext))
     return OutputFormat::Nthu;
-  throw UsageError(path + ": unknown output extension '" + ext +
-                   "': name it .npy, .txt/.csv/.tsv (text) or .bin/.out (NTHU binary), or use --output-format "
-                   "nthu|npy|text");
+  throw UsageError(
+      path + ": unknown output extension '" + ext +
+      "': name it .npy, .txt/.csv/.tsv (text) or .bin/.out (NTHU binary), or use --output-format "
+      "nthu|npy|text");
 }
 
 GraphFormat graph_format_for(const std::string& path) {
   const std::string ext = lower_extension(io::strip_gz_suffix(path));
   if (ext == ".npy")
-    throw UsageError(path + ": a graph is not a matrix: .npy holds distance matrices; write the graph as "
-                            ".bin (NTHU), .gr, .mtx or .txt/.el/.wel/.csv");
+    throw UsageError(path +
+                     ": a graph is not a matrix: .npy holds distance matrices; write the graph as "
+                     ".bin (NTHU), .gr, .mtx or .txt/.el/.wel/.csv");
   const GraphFormat f = graph_format_named(path);
   if (f == GraphFormat::Auto)
-    throw UsageError(path + ": unknown graph extension '" + ext +
-                     "': name it .bin (NTHU), .gr, .mtx or .txt/.el/.wel/.csv/.tsv (optionally .gz), or use "
-                     "--format nthu|dimacs|mtx|edgelist");
+    throw UsageError(
+        path + ": unknown graph extension '" + ext +
+        "': name it .bin (NTHU), .gr, .mtx or .txt/.el/.wel/.csv/.tsv (optionally .gz), or use "
+        "--format nthu|dimacs|mtx|edgelist");
   return f;
 }
 
 namespace io {
 
 void check_graph_path(const std::string& path, GraphFormat f) {
-  if (lower_extension(strip_gz_suffix(path)) == ".npy") (void)graph_format_for(path);  // throws: not a matrix
+  if (lower_extension(strip_gz_suffix(path)) == ".npy")
+    (void)graph_format_for(path);  // throws: not a matrix
   const GraphFormat named = graph_format_named(path);
   // An NTHU-like or unknown name is read back by its content; a name that says a text format
   // would be read in that format.
   if (named != GraphFormat::Nthu && named != GraphFormat::Auto && named != f)
-    throw UsageError(path + ": the name says " + format_name(named) + ", but the graph is to be written as " +
-                     format_name(f) + "; rename it, or let the name choose the format");
+    throw UsageError(path + ": the name says " + format_name(named) +
+                     ", but the graph is to be written as " + format_name(f) +
+                     "; rename it, or let the name choose the format");
 }
 
 void write_graph_file(const std::string& path, const void* data, std::size_t n) {
@@ -142,11 +157,19 @@ void write_graph(const std::string& path, const Graph& g, GraphFormat format) {
   const GraphFormat f = format == GraphFormat::Auto ? graph_format_for(path) : format;
   io::check_graph_path(path, f);
   switch (f) {
-    case GraphFormat::Dimacs: write_graph_dimacs(path, g); break;
-    case GraphFormat::MatrixMarket: write_graph_mtx(path, g); break;
-    case GraphFormat::EdgeList: write_graph_edgelist(path, g); break;
+    case GraphFormat::Dimacs:
+      write_graph_dimacs(path, g);
+      break;
+    case GraphFormat::MatrixMarket:
+      write_graph_mtx(path, g);
+      break;
+    case GraphFormat::EdgeList:
+      write_graph_edgelist(path, g);
+      break;
     case GraphFormat::Nthu:
-    case GraphFormat::Auto: write_graph_nthu(path, g); break;
+    case GraphFormat::Auto:
+      write_graph_nthu(path, g);
+      break;
   }
 }
 
@@ -166,20 +189,31 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
   InputFormat fmt = options.format;
   if (fmt == InputFormat::Auto) {
     fmt = input_format_for(path);
-    if (fmt == InputFormat::Auto || fmt == InputFormat::Nthu) fmt = io::sniff_graph_format(in, fmt == InputFormat::Nthu);
+    if (fmt == InputFormat::Auto || fmt == InputFormat::Nthu)
+      fmt = io::sniff_graph_format(in, fmt == InputFormat::Nthu);
   }
   Graph g;
   switch (fmt) {
-    case InputFormat::Dimacs: g = io::read_dimacs(in); break;
-    case InputFormat::MatrixMarket: g = io::read_mtx(in); break;
-    case InputFormat::EdgeList: g = io::read_edgelist(in, options.num_vertices); break;
+    case InputFormat::Dimacs:
+      g = io::read_dimacs(in);
+      break;
+    case InputFormat::MatrixMarket:
+      g = io::read_mtx(in);
+      break;
+    case InputFormat::EdgeList:
+      g = io::read_edgelist(in, options.num_vertices);
+      break;
     case InputFormat::Nthu:
-    case InputFormat::Auto: g = io::read_nthu(in); break;
+    case InputFormat::Auto:
+      g = io::read_nthu(in);
+      break;
   }
   if (options.num_vertices > 0 && fmt != InputFormat::EdgeList) {
     if (options.num_vertices < g.num_vertices)
-      throw InputError(path, "", "the file has V = " + std::to_string(g.num_vertices) + " vertices, more than the " +
-                                     std::to_string(options.num_vertices) + " asked for (--vertices / num_vertices)");
+      throw InputError(path, "",
+                       "the file has V = " + std::to_string(g.num_vertices) +
+                           " vertices, more than the " + std::to_string(options.num_vertices) +
+                           " asked for (--vertices / num_vertices)");
     g.num_vertices = options.num_vertices;
   }
   if (options.undirected) g.directed = false;
@@ -188,9 +222,10 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
 }
 
 void write_matrix(const std::string& path, const Matrix& m, OutputFormat format) {
-  if (m.rows() > 0 && m.cols() > 0 && m.empty()) throw UsageError("write_matrix: matrix has no storage");
-  // One stripe of a MatrixStreamWriter: the same formats, and the binary ones reserved (preallocated
-  // where that helps; no room is an error before the first byte).
+  if (m.rows() > 0 && m.cols() > 0 && m.empty())
+    throw UsageError("write_matrix: matrix has no storage");
+  // One stripe of a MatrixStreamWriter: the same formats, and the binary ones reserved
+  // (preallocated where that helps; no room is an error before the first byte).
   MatrixStreamWriter w(path, m.rows(), m.cols(), m.dtype(), format);  // (Auto: by extension)
   w.write(0, m);
   w.commit();
@@ -204,15 +239,21 @@ Matrix read_matrix(const std::string& path, OutputFormat format) {
     // By content first (an NTHU result holds zero bytes on its diagonal, so it never looks like
     // text), then by name; never a refusal for an unknown name: reading changes nothing.
     const std::string ext = lower_extension(path);
-    if (ext == ".npy" || (in.size() >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0)) fmt = OutputFormat::Npy;
-    else if (ext == ".txt" || ext == ".csv" || ext == ".tsv" || io::looks_like_text(in)) fmt = OutputFormat::Text;
-    else fmt = OutputFormat::Nthu;
+    if (ext == ".npy" || (in.size() >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0))
+      fmt = OutputFormat::Npy;
+    else if (ext == ".txt" || ext == ".csv" || ext == ".tsv" || io::looks_like_text(in))
+      fmt = OutputFormat::Text;
+    else
+      fmt = OutputFormat::Nthu;
   }
   switch (fmt) {
-    case OutputFormat::Npy: return io::read_matrix_npy(in);
-    case OutputFormat::Text: return io::read_matrix_text(in);
+    case OutputFormat::Npy:
+      return io::read_matrix_npy(in);
+    case OutputFormat::Text:
+      return io::read_matrix_text(in);
     case OutputFormat::Nthu:
-    case OutputFormat::Auto: break;
+    case OutputFormat::Auto:
+      break;
   }
   return io::read_matrix_nthu(in);
 }

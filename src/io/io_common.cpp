@@ -97,7 +97,8 @@ int stream_fd_of(const std::string& path) {
     const std::string_view p(prefix);
     if (path.compare(0, p.size(), p) != 0 || path.size() == p.size()) continue;
     std::int64_t fd = -1;
-    if (parse_int(std::string_view(path).substr(p.size()), fd) && fd >= 0 && fd < 1 << 20) return int(fd);
+    if (parse_int(std::string_view(path).substr(p.size()), fd) && fd >= 0 && fd < 1 << 20)
+      return int(fd);
   }
   return -1;
 }
@@ -116,7 +117,8 @@ std::string temp_path_for(const std::string& target, long pid, unsigned k) {
   // ".NAME.tmp.PID[.k]" within NAME_MAX: a long NAME is cut, the same for every k (so that
   // remove_stale_temps finds them all by one prefix).
   constexpr std::size_t kNameMax = 255, kLongestK = 11;  // ".4294967295"
-  if (1 + base.size() + suffix.size() + kLongestK > kNameMax) base.resize(kNameMax - 1 - suffix.size() - kLongestK);
+  if (1 + base.size() + suffix.size() + kLongestK > kNameMax)
+    base.resize(kNameMax - 1 - suffix.size() - kLongestK);
   if (k) suffix.append(1, '.').append(std::to_string(k));
   std::string t;
   t.reserve(dir.size() + base.size() + suffix.size() + 1);
@@ -130,9 +132,11 @@ void remove_stale_temps(const std::string& target, long pid) noexcept {
     const std::filesystem::path fp(first);
     const std::string stem = fp.filename().string();
     std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(fp.has_parent_path() ? fp.parent_path() : ".", ec)) {
+    for (const auto& e :
+         std::filesystem::directory_iterator(fp.has_parent_path() ? fp.parent_path() : ".", ec)) {
       const std::string name = e.path().filename().string();
-      if (name == stem || (name.size() > stem.size() + 1 && name.compare(0, stem.size() + 1, stem + ".") == 0))
+      if (name == stem ||
+          (name.size() > stem.size() + 1 && name.compare(0, stem.size() + 1, stem + ".") == 0))
         ::unlink(e.path().c_str());
     }
   } catch (...) {
@@ -152,10 +156,12 @@ OutputTarget resolve_output(const std::string& path) {
     if (hops == 40) throw Error(path + ": cannot write output: too many levels of symbolic links");
     std::vector<char> buf(std::size_t(lst.st_size > 0 ? lst.st_size : 4096) + 1);
     const ssize_t n = ::readlink(t.path.c_str(), buf.data(), buf.size());
-    if (n < 0 || std::size_t(n) >= buf.size()) throw Error(path + ": cannot read the symbolic link " + t.path);
+    if (n < 0 || std::size_t(n) >= buf.size())
+      throw Error(path + ": cannot read the symbolic link " + t.path);
     const std::string link(buf.data(), std::size_t(n));
     const std::filesystem::path here(t.path);
-    t.path = link[0] == '/' || !here.has_parent_path() ? link : (here.parent_path() / link).string();
+    t.path =
+        link[0] == '/' || !here.has_parent_path() ? link : (here.parent_path() / link).string();
     if (const int fd = stream_fd_of(t.path); fd >= 0) {  // a link to /dev/stdout
       t.stream_fd = fd;
       return t;
@@ -173,12 +179,14 @@ OutputTarget resolve_output(const std::string& path) {
 void check_output_path(const std::string& path) {
   const OutputTarget t = resolve_output(path);
   if (t.stream_fd >= 0) {
-    if (::fcntl(t.stream_fd, F_GETFL) < 0) throw Error(path + ": cannot write output: descriptor " +
-                                                       std::to_string(t.stream_fd) + " is not open");
+    if (::fcntl(t.stream_fd, F_GETFL) < 0)
+      throw Error(path + ": cannot write output: descriptor " + std::to_string(t.stream_fd) +
+                  " is not open");
     return;
   }
   if (t.stream) {
-    if (::access(t.path.c_str(), W_OK) != 0) throw Error(path + ": cannot open for writing: " + errno_text(errno));
+    if (::access(t.path.c_str(), W_OK) != 0)
+      throw Error(path + ": cannot open for writing: " + errno_text(errno));
     return;
   }
   const std::filesystem::path p(t.path);
@@ -186,10 +194,12 @@ void check_output_path(const std::string& path) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0)
     throw Error(path + ": cannot create output file: directory " + dir + ": " + errno_text(errno));
-  if (!S_ISDIR(st.st_mode)) throw Error(path + ": cannot create output file: " + dir + " is not a directory");
+  if (!S_ISDIR(st.st_mode))
+    throw Error(path + ": cannot create output file: " + dir + " is not a directory");
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw Error(path + ": cannot create output file in " + dir + ": " + errno_text(errno));
-  if (p.filename().string().size() > 255) throw Error(path + ": cannot create output file: File name too long");
+  if (p.filename().string().size() > 255)
+    throw Error(path + ": cannot create output file: File name too long");
 }
 
 bool same_file(const std::string& input, const std::string& output) {
@@ -198,7 +208,8 @@ bool same_file(const std::string& input, const std::string& output) {
     if (const int fd = stream_fd_of(p); fd >= 0 && !is_input) return ::fstat(fd, &st) == 0;
     return ::stat(p.c_str(), &st) == 0;
   };
-  struct stat sa {}, sb {};
+  struct stat sa {
+  }, sb{};
   if (!stat_of(input, true, sa) || !stat_of(output, false, sb)) return false;
   if (!S_ISREG(sa.st_mode) || !S_ISREG(sb.st_mode)) return false;  // a terminal or pipe may be both
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;

@@ -28,7 +28,8 @@ namespace apsp::io {
 
 // ---- errors -------------------------------------------------------------------------------------
 
-[[noreturn]] void fail_at_offset(const std::string& file, std::uint64_t offset, const std::string& msg);
+[[noreturn]] void fail_at_offset(const std::string& file, std::uint64_t offset,
+                                 const std::string& msg);
 [[noreturn]] void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg);
 /// Quotes a token for a message, shortened to a readable length.
 std::string quote(std::string_view token);
@@ -72,9 +73,9 @@ class InputFile {
   std::string path_;
   const unsigned char* data_ = nullptr;
   std::size_t size_ = 0;
-  void* map_ = nullptr;            // munmap on destruction when non-null
-  int map_fd_ = -1;                // kept open while mapped, to see whether the file changed
-  int slot_ = -1;                  // in the SIGBUS guard's table (input_file.cpp)
+  void* map_ = nullptr;  // munmap on destruction when non-null
+  int map_fd_ = -1;      // kept open while mapped, to see whether the file changed
+  int slot_ = -1;        // in the SIGBUS guard's table (input_file.cpp)
   std::int64_t mtime_ns_ = 0;
   std::vector<unsigned char> buf_;  // used when the file is not mapped
 };
@@ -140,7 +141,8 @@ class OutputFile {
   void write(const void* data, std::size_t n);
   /// Appends `rows` rows of `row_bytes` bytes that lie `stride_bytes` apart, straight from memory
   /// with (p)writev() (no gather copy), split by rows over threads when large; throws Error.
-  void write_strided(const void* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride_bytes);
+  void write_strided(const void* base, std::int64_t rows, std::size_t row_bytes,
+                     std::size_t stride_bytes);
   /// Writes n bytes at byte `offset` of a regular output file without moving the append position
   /// (one thread; callers may run several at once on disjoint ranges, but not at the same time
   /// as write()/write_strided()). Throws Error, also for a FIFO or device target (no offsets).
@@ -172,7 +174,8 @@ class OutputFile {
 
  private:
   void append(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride);
-  void copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride);
+  void copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes,
+                     std::size_t stride);
   [[noreturn]] void fail_write(std::uint64_t at, int err) const;
   void stop_prefill();
 
@@ -188,7 +191,7 @@ class OutputFile {
   std::uint64_t reserved_ = 0;  // bytes preallocated by reserve()
   std::uint64_t written_ = 0, expected_ = 0;  // the append position; reserve()'s size (0: unknown)
   std::atomic<std::uint64_t> write_at_end_{0};  // the furthest end of a write_at()
-  std::uint64_t calls_ = 0, split_calls_ = 0;  // for the APSP_TRACE line at commit
+  std::uint64_t calls_ = 0, split_calls_ = 0;   // for the APSP_TRACE line at commit
   // prefill(): its threads, their stop flag, and what they did (read after the join).
   std::mutex prefill_m_;  // stop_prefill() may come from several write_at() callers at once
   std::vector<std::thread> prefill_threads_;
@@ -226,7 +229,8 @@ bool output_preallocates(const std::string& dir);
 /// filled in parallel in chunks of about 64 MiB, each chunk written with one OutputFile::write()
 /// (itself split over threads for a regular file).
 template <class Fill, class OnBad>
-void write_rows(OutputFile& f, std::int64_t rows, std::size_t row_bytes, Fill&& fill, OnBad&& on_bad);
+void write_rows(OutputFile& f, std::int64_t rows, std::size_t row_bytes, Fill&& fill,
+                OnBad&& on_bad);
 
 // ---- text ---------------------------------------------------------------------------------------
 
@@ -256,9 +260,12 @@ class LineReader {
 };
 
 /// Splits a line into tokens separated by spaces/tabs (and commas when `commas`).
-inline std::size_t split_tokens(std::string_view line, bool commas, std::string_view* out, std::size_t max_out) {
+inline std::size_t split_tokens(std::string_view line, bool commas, std::string_view* out,
+                                std::size_t max_out) {
   std::size_t n = 0, i = 0;
-  auto is_sep = [commas](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || (commas && c == ','); };
+  auto is_sep = [commas](char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || (commas && c == ',');
+  };
   while (i < line.size()) {
     while (i < line.size() && is_sep(line[i])) ++i;
     if (i >= line.size()) break;
@@ -285,7 +292,7 @@ inline bool parse_int(std::string_view t, std::int64_t& v) {
 /// Parses the whole token as a finite real number; false otherwise (inf/nan are refused).
 bool parse_real(std::string_view t, double& v);
 
-// ---- format readers and writers (one file each) ---------------------------------------------------
+// ---- format readers and writers (one file each) -------------------------------------------------
 
 Graph read_nthu(const InputFile& in);
 Graph read_dimacs(const InputFile& in);

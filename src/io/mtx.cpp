@@ -20,7 +20,8 @@ namespace apsp::io {
 namespace {
 std::string lower(std::string_view s) {
   std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(r.begin(), r.end(), r.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return r;
 }
 }  // namespace
@@ -29,8 +30,11 @@ Graph read_mtx(const InputFile& in) { return read_mtx(InputBytes(in)); }
 
 Graph read_mtx(const InputBytes& in) {
   const std::string& file = in.path();
-  constexpr const char* kBanner = "'%%MatrixMarket matrix coordinate <integer|real|pattern> <general|symmetric>'";
-  if (in.size() == 0) fail_at_line(file, 1, std::string("expected the header ") + kBanner + ", but the file is empty");
+  constexpr const char* kBanner =
+      "'%%MatrixMarket matrix coordinate <integer|real|pattern> <general|symmetric>'";
+  if (in.size() == 0)
+    fail_at_line(file, 1,
+                 std::string("expected the header ") + kBanner + ", but the file is empty");
   LineReader lines(in.chars(), in.size());
   std::string_view line;
   std::string_view tok[6];
@@ -42,12 +46,16 @@ Graph read_mtx(const InputBytes& in) {
   if (nt != 5 || lower(tok[1]) != "matrix")
     fail_at_line(file, 1, std::string("expected the header ") + kBanner + ", got " + quote(line));
   if (lower(tok[2]) != "coordinate")
-    fail_at_line(file, 1, "only 'coordinate' Matrix Market files hold graphs, got " + quote(tok[2]));
+    fail_at_line(file, 1,
+                 "only 'coordinate' Matrix Market files hold graphs, got " + quote(tok[2]));
   const std::string field = lower(tok[3]), symmetry = lower(tok[4]);
   if (field != "integer" && field != "real" && field != "pattern")
-    fail_at_line(file, 1, "field " + quote(tok[3]) + " is not supported (expected integer, real or pattern)");
+    fail_at_line(
+        file, 1,
+        "field " + quote(tok[3]) + " is not supported (expected integer, real or pattern)");
   if (symmetry != "general" && symmetry != "symmetric")
-    fail_at_line(file, 1, "symmetry " + quote(tok[4]) + " is not supported (expected general or symmetric)");
+    fail_at_line(file, 1,
+                 "symmetry " + quote(tok[4]) + " is not supported (expected general or symmetric)");
   const bool pattern = field == "pattern", integer = field == "integer";
 
   // Size line: the first line that is neither a comment nor blank.
@@ -57,19 +65,28 @@ Graph read_mtx(const InputBytes& in) {
     nt = split_tokens(line, false, tok, 6);
     if (nt == 0 || tok[0][0] == '%') continue;
     const std::int64_t ln = lines.line_no();
-    if (nt != 3) fail_at_line(file, ln, "expected the size line '<rows> <cols> <entries>', got " + quote(line));
+    if (nt != 3)
+      fail_at_line(file, ln,
+                   "expected the size line '<rows> <cols> <entries>', got " + quote(line));
     if (!parse_int(tok[0], rows) || !parse_int(tok[1], cols) || !parse_int(tok[2], nnz))
-      fail_at_line(file, ln, "expected the size line '<rows> <cols> <entries>' as integers, got " + quote(line));
+      fail_at_line(
+          file, ln,
+          "expected the size line '<rows> <cols> <entries>' as integers, got " + quote(line));
     if (rows != cols)
-      fail_at_line(file, ln, "matrix is " + std::to_string(rows) + " x " + std::to_string(cols) +
-                                 ", expected a square adjacency matrix");
+      fail_at_line(file, ln,
+                   "matrix is " + std::to_string(rows) + " x " + std::to_string(cols) +
+                       ", expected a square adjacency matrix");
     if (!vertex_count_ok(rows))
-      fail_at_line(file, ln, "vertex count " + std::to_string(rows) + " is outside 1.." + std::to_string(kMaxVertices));
+      fail_at_line(file, ln,
+                   "vertex count " + std::to_string(rows) + " is outside 1.." +
+                       std::to_string(kMaxVertices));
     if (nnz < 0) fail_at_line(file, ln, "entry count " + std::to_string(nnz) + " is negative");
     have_size = true;
     break;
   }
-  if (!have_size) fail_at_line(file, lines.line_no() + 1, "expected the size line '<rows> <cols> <entries>', but the file ends");
+  if (!have_size)
+    fail_at_line(file, lines.line_no() + 1,
+                 "expected the size line '<rows> <cols> <entries>', but the file ends");
 
   Graph g;
   g.num_vertices = rows;
@@ -84,26 +101,37 @@ Graph read_mtx(const InputBytes& in) {
     if (nt == 0 || tok[0][0] == '%') continue;
     const std::int64_t ln = lines.line_no();
     if (nt != want_tokens)
-      fail_at_line(file, ln, std::string("expected an entry '<row> <col>") + (pattern ? "'" : " <value>'") + ", got " + quote(line));
+      fail_at_line(file, ln,
+                   std::string("expected an entry '<row> <col>") + (pattern ? "'" : " <value>'") +
+                       ", got " + quote(line));
     std::int64_t i, j;
-    if (!parse_int(tok[0], i)) fail_at_line(file, ln, "expected an integer row index, got " + quote(tok[0]));
-    if (!parse_int(tok[1], j)) fail_at_line(file, ln, "expected an integer column index, got " + quote(tok[1]));
-    if (i < 1 || i > rows) fail_at_line(file, ln, "row " + std::to_string(i) + " is outside 1.." + std::to_string(rows));
-    if (j < 1 || j > rows) fail_at_line(file, ln, "column " + std::to_string(j) + " is outside 1.." + std::to_string(rows));
+    if (!parse_int(tok[0], i))
+      fail_at_line(file, ln, "expected an integer row index, got " + quote(tok[0]));
+    if (!parse_int(tok[1], j))
+      fail_at_line(file, ln, "expected an integer column index, got " + quote(tok[1]));
+    if (i < 1 || i > rows)
+      fail_at_line(file, ln, "row " + std::to_string(i) + " is outside 1.." + std::to_string(rows));
+    if (j < 1 || j > rows)
+      fail_at_line(file, ln,
+                   "column " + std::to_string(j) + " is outside 1.." + std::to_string(rows));
     double w = 1;
     bool integral = true;
     if (!pattern) {
       const WeightStatus st = parse_weight(tok[2], integer, w, integral);
-      if (st == WeightStatus::NotAnInteger) fail_at_line(file, ln, "expected an integer value, got " + quote(tok[2]));
-      if (st == WeightStatus::NotANumber) fail_at_line(file, ln, "expected a finite real value, got " + quote(tok[2]));
+      if (st == WeightStatus::NotAnInteger)
+        fail_at_line(file, ln, "expected an integer value, got " + quote(tok[2]));
+      if (st == WeightStatus::NotANumber)
+        fail_at_line(file, ln, "expected a finite real value, got " + quote(tok[2]));
       if (st != WeightStatus::Ok) fail_at_line(file, ln, weight_error(st, tok[2]));
     }
-    if (++entries > nnz) fail_at_line(file, ln, "more entries than the size line's " + std::to_string(nnz));
+    if (++entries > nnz)
+      fail_at_line(file, ln, "more entries than the size line's " + std::to_string(nnz));
     g.add_edge(std::int32_t(i - 1), std::int32_t(j - 1), w);
   }
   if (entries != nnz)
     fail_at_line(file, lines.line_no(),
-                 "the file ends after " + std::to_string(entries) + " entries, but the size line says " + std::to_string(nnz));
+                 "the file ends after " + std::to_string(entries) +
+                     " entries, but the size line says " + std::to_string(nnz));
   return g;
 }
 
@@ -116,19 +144,22 @@ void write_graph_mtx(const std::string& path, const Graph& graph) {
   const Graph& g = graph.is_dense() ? copied : graph;
   io::check_graph_path(path, GraphFormat::MatrixMarket);
   if (g.num_vertices < 1 || g.num_vertices > kMaxVertices)
-    throw UsageError(path + ": cannot write Matrix Market: V = " + std::to_string(g.num_vertices) + " is outside 1.." +
-                     std::to_string(kMaxVertices));
+    throw UsageError(path + ": cannot write Matrix Market: V = " + std::to_string(g.num_vertices) +
+                     " is outside 1.." + std::to_string(kMaxVertices));
   bool integer = true;
   for (double w : g.weight) {
     if (!std::isfinite(w))
-      throw UsageError(path + ": cannot write Matrix Market: weight " + std::to_string(w) + " is not finite");
+      throw UsageError(path + ": cannot write Matrix Market: weight " + std::to_string(w) +
+                       " is not finite");
     integer &= w == std::floor(w) && std::fabs(w) <= double(io::kMaxExactWeight);
   }
   std::string out;
   out.reserve(g.num_edges() * 24 + 160);
   out += std::string("%%MatrixMarket matrix coordinate ") + (integer ? "integer" : "real") + " " +
-         (g.directed ? "general" : "symmetric") + "\n% written by apsp: entry (i, j, w) is the edge i-1 -> j-1\n";
-  out += std::to_string(g.num_vertices) + " " + std::to_string(g.num_vertices) + " " + std::to_string(g.num_edges()) + "\n";
+         (g.directed ? "general" : "symmetric") +
+         "\n% written by apsp: entry (i, j, w) is the edge i-1 -> j-1\n";
+  out += std::to_string(g.num_vertices) + " " + std::to_string(g.num_vertices) + " " +
+         std::to_string(g.num_edges()) + "\n";
   char buf[96];
   for (std::size_t e = 0; e < g.num_edges(); ++e) {
     char* p = buf;

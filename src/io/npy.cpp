@@ -17,10 +17,14 @@ namespace {
 
 const char* npy_descr(Dtype t) {
   switch (t) {
-    case Dtype::Int32: return "<i4";
-    case Dtype::Int64: return "<i8";
-    case Dtype::Float32: return "<f4";
-    case Dtype::Float64: return "<f8";
+    case Dtype::Int32:
+      return "<i4";
+    case Dtype::Int64:
+      return "<i8";
+    case Dtype::Float32:
+      return "<f4";
+    case Dtype::Float64:
+      return "<f8";
   }
   return "<f8";
 }
@@ -30,8 +34,9 @@ constexpr char kMagic[] = "\x93NUMPY";
 }  // namespace
 
 void write_npy_header(OutputFile& f, Dtype dtype, std::int64_t rows, std::int64_t cols) {
-  std::string dict = std::string("{'descr': '") + npy_descr(dtype) + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  std::string dict = std::string("{'descr': '") + npy_descr(dtype) +
+                     "', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
+                     std::to_string(cols) + "), }";
   const bool v2 = dict.size() + 1 + 10 > 65535;
   const std::size_t prefix = v2 ? 12 : 10;
   const std::size_t total = (prefix + dict.size() + 1 + 63) / 64 * 64;
@@ -64,14 +69,18 @@ Matrix read_matrix_npy(const InputBytes& in) {
   const std::string& file = in.path();
   const std::size_t n = in.size();
   const char* p = in.chars();
-  if (n < 10 || std::memcmp(p, kMagic, 6) != 0) fail_at_offset(file, 0, "expected the .npy magic \\x93NUMPY");
+  if (n < 10 || std::memcmp(p, kMagic, 6) != 0)
+    fail_at_offset(file, 0, "expected the .npy magic \\x93NUMPY");
   const int major = static_cast<unsigned char>(p[6]);
-  if (major < 1 || major > 3) fail_at_offset(file, 6, "unsupported .npy version " + std::to_string(major));
-  std::size_t len = static_cast<unsigned char>(p[8]) | std::size_t(static_cast<unsigned char>(p[9])) << 8;
+  if (major < 1 || major > 3)
+    fail_at_offset(file, 6, "unsupported .npy version " + std::to_string(major));
+  std::size_t len = static_cast<unsigned char>(p[8]) | std::size_t(static_cast<unsigned char>(p[9]))
+                                                           << 8;
   std::size_t start = 10;
   if (major >= 2) {
     if (n < 12) fail_at_offset(file, 8, "truncated .npy header length");
-    len |= std::size_t(static_cast<unsigned char>(p[10])) << 16 | std::size_t(static_cast<unsigned char>(p[11])) << 24;
+    len |= std::size_t(static_cast<unsigned char>(p[10])) << 16 |
+           std::size_t(static_cast<unsigned char>(p[11])) << 24;
     start = 12;
   }
   if (start + len > n) fail_at_offset(file, start, "the header runs past the end of the file");
@@ -79,20 +88,29 @@ Matrix read_matrix_npy(const InputBytes& in) {
 
   auto value_of = [&](std::string_view key) -> std::string_view {
     const std::size_t k = dict.find(key);
-    if (k == std::string_view::npos) fail_at_offset(file, start, "header has no " + std::string(key));
+    if (k == std::string_view::npos)
+      fail_at_offset(file, start, "header has no " + std::string(key));
     std::size_t v = dict.find(':', k + key.size());
-    if (v == std::string_view::npos) fail_at_offset(file, start + k, "malformed header entry " + std::string(key));
+    if (v == std::string_view::npos)
+      fail_at_offset(file, start + k, "malformed header entry " + std::string(key));
     ++v;
     while (v < dict.size() && dict[v] == ' ') ++v;
     return dict.substr(v);
   };
   const std::string_view d = value_of("'descr'");
   Dtype t;
-  if (d.starts_with("'<i4'")) t = Dtype::Int32;
-  else if (d.starts_with("'<i8'")) t = Dtype::Int64;
-  else if (d.starts_with("'<f4'")) t = Dtype::Float32;
-  else if (d.starts_with("'<f8'")) t = Dtype::Float64;
-  else fail_at_offset(file, start, "dtype " + quote(d.substr(0, d.find(','))) + " is not one of '<i4' '<i8' '<f4' '<f8'");
+  if (d.starts_with("'<i4'"))
+    t = Dtype::Int32;
+  else if (d.starts_with("'<i8'"))
+    t = Dtype::Int64;
+  else if (d.starts_with("'<f4'"))
+    t = Dtype::Float32;
+  else if (d.starts_with("'<f8'"))
+    t = Dtype::Float64;
+  else
+    fail_at_offset(
+        file, start,
+        "dtype " + quote(d.substr(0, d.find(','))) + " is not one of '<i4' '<i8' '<f4' '<f8'");
   if (!value_of("'fortran_order'").starts_with("False"))
     fail_at_offset(file, start, "only C-order (fortran_order False) arrays are supported");
   const std::string_view s = value_of("'shape'");
@@ -104,7 +122,8 @@ Matrix read_matrix_npy(const InputBytes& in) {
       fail_at_offset(file, start, "malformed shape " + quote(s.substr(0, 20)));
     const std::size_t nt = split_tokens(s.substr(1, close - 1), true, tok, 3);
     if (nt != 2 || !parse_int(tok[0], r) || !parse_int(tok[1], c) || r < 0 || c < 0)
-      fail_at_offset(file, start, "expected a 2-D shape (rows, cols), got " + quote(s.substr(0, close + 1)));
+      fail_at_offset(file, start,
+                     "expected a 2-D shape (rows, cols), got " + quote(s.substr(0, close + 1)));
   }
   const std::size_t data_start = start + len;
   const std::size_t es = dtype_size(t);
@@ -112,9 +131,10 @@ Matrix read_matrix_npy(const InputBytes& in) {
   const bool overflow = c > 0 && std::uint64_t(r) > UINT64_MAX / std::uint64_t(c) / es;
   const std::uint64_t need = overflow ? UINT64_MAX : std::uint64_t(r) * std::uint64_t(c) * es;
   if (need != avail)
-    fail_at_offset(file, data_start, "the shape (" + std::to_string(r) + ", " + std::to_string(c) + ") needs " +
-                                         (overflow ? std::string("more than 2^64") : std::to_string(need)) +
-                                         " data bytes, but the file has " + std::to_string(avail));
+    fail_at_offset(file, data_start,
+                   "the shape (" + std::to_string(r) + ", " + std::to_string(c) + ") needs " +
+                       (overflow ? std::string("more than 2^64") : std::to_string(need)) +
+                       " data bytes, but the file has " + std::to_string(avail));
   Matrix m(r, c, t);
   if (need) std::memcpy(m.raw(), p + data_start, std::size_t(need));
   return m;

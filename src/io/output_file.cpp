@@ -34,7 +34,7 @@
 
 namespace apsp::io {
 
-// ---- OutputFile -----------------------------------------------------------------------------------
+// ---- OutputFile ---------------------------------------------------------------------------------
 //
 // One function moves bytes, put_rows(): rows of row_bytes lying `stride` apart in memory (a
 // contiguous buffer is one row), with writev() at the fd's position (FIFOs, devices) or pwritev()
@@ -48,15 +48,16 @@ namespace apsp::io {
 namespace {
 constexpr std::size_t kSplitMinBytes = std::size_t{4} << 20;  // smaller appends: one call
 constexpr std::size_t kPieceMinBytes = std::size_t{2} << 20;  // no thread gets less than this
-constexpr std::uint64_t kPieceAlign = 64 << 10;              // contiguous pieces start here in the file
-constexpr std::uint64_t kPrefillStep = std::uint64_t{2} << 20;  // prefill() checks its stop flag this often
+constexpr std::uint64_t kPieceAlign = 64 << 10;  // contiguous pieces start here in the file
+constexpr std::uint64_t kPrefillStep = std::uint64_t{2}
+                                       << 20;  // prefill() checks its stop flag this often
 
 /// Writes rows [0, rows) at file offset `off` (pwritev) or, when off < 0, at the fd's position
 /// (writev), resuming after partial writes and EINTR. Returns the bytes written; err = errno of a
 /// failure (0: none; EIO for a call that wrote nothing).
-std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t rows, std::size_t row_bytes,
-                       std::size_t stride, int& err) {
-  constexpr int kMaxIov = 1024;                          // IOV_MAX on Linux
+std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t rows,
+                       std::size_t row_bytes, std::size_t stride, int& err) {
+  constexpr int kMaxIov = 1024;                           // IOV_MAX on Linux
   constexpr std::size_t kMaxCall = std::size_t{1} << 30;  // Linux moves at most 0x7ffff000 per call
   iovec iov[kMaxIov];
   std::uint64_t done = 0;
@@ -73,7 +74,8 @@ std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t 
       iov[k].iov_len = len;
       total += len;
     }
-    const ssize_t w = off < 0 ? ::writev(fd, iov, k) : ::pwritev(fd, iov, k, off_t(off) + off_t(done));
+    const ssize_t w =
+        off < 0 ? ::writev(fd, iov, k) : ::pwritev(fd, iov, k, off_t(off) + off_t(done));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
       err = w < 0 ? errno : EIO;
@@ -100,7 +102,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   if (t.stream_fd >= 0 || t.stream) {
     // "-", /dev/stdout, a FIFO, a device: renaming over it would be wrong; write straight into it,
     // in order (no offsets on a pipe).
-    fd_ = t.stream_fd >= 0 ? ::fcntl(t.stream_fd, F_DUPFD_CLOEXEC, 3) : ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
+    fd_ = t.stream_fd >= 0 ? ::fcntl(t.stream_fd, F_DUPFD_CLOEXEC, 3)
+                           : ::open(t.path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) throw Error(path + ": cannot open for writing: " + errno_text(errno));
     direct_ = true;
     return;
@@ -161,8 +164,8 @@ void OutputFile::prefill() {
   };
   auto mark_end = [this] {
     const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now().time_since_epoch())
-                                .count();
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
     std::int64_t seen = prefill_end_ns_.load();
     while (seen < t && !prefill_end_ns_.compare_exchange_weak(seen, t)) {
     }
@@ -171,11 +174,13 @@ void OutputFile::prefill() {
     if (method == 1) {
       prefill_threads_.emplace_back([this, first, n, mark_end, wait_while_host_busy] {
         static const std::vector<char> zeros(kPrefillStep, 0);
-        for (std::uint64_t at = first; at < n && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
+        for (std::uint64_t at = first; at < n && !prefill_stop_.load(std::memory_order_relaxed);
+             at += kPrefillStep) {
           if (!wait_while_host_busy()) break;
           int err = 0;
           const std::size_t len = std::size_t(std::min(kPrefillStep, n - at));
-          const std::uint64_t done = put_rows(fd_, std::int64_t(at), zeros.data(), 1, len, len, err);
+          const std::uint64_t done =
+              put_rows(fd_, std::int64_t(at), zeros.data(), 1, len, len, err);
           prefilled_ += done;
           if (err) break;  // the data's own write will meet (and report) the problem, if it lasts
         }
@@ -183,22 +188,28 @@ void OutputFile::prefill() {
       });
     } else {
       for (int i = 0; i < touchers; ++i)
-        prefill_threads_.emplace_back([this, first, n, i, touchers, mark_end, wait_while_host_busy] {
-          const std::uint64_t span = n - first;
-          const std::uint64_t a = first + span * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
-          const std::uint64_t b = first + span * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
-          volatile char* m = map_;
-          for (std::uint64_t at = a; at < b && !prefill_stop_.load(std::memory_order_relaxed); at += kPrefillStep) {
-            if (!wait_while_host_busy()) break;
-            const std::uint64_t end = std::min(b, at + kPrefillStep);
-            for (std::uint64_t k = at; k < end; k += 4096) m[k] = 0;  // a write fault: page cached, dirty
-            prefilled_ += end - at;
-          }
-          mark_end();
-        });
+        prefill_threads_.emplace_back(
+            [this, first, n, i, touchers, mark_end, wait_while_host_busy] {
+              const std::uint64_t span = n - first;
+              const std::uint64_t a =
+                  first + span * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
+              const std::uint64_t b =
+                  first + span * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
+              volatile char* m = map_;
+              for (std::uint64_t at = a; at < b && !prefill_stop_.load(std::memory_order_relaxed);
+                   at += kPrefillStep) {
+                if (!wait_while_host_busy()) break;
+                const std::uint64_t end = std::min(b, at + kPrefillStep);
+                for (std::uint64_t k = at; k < end; k += 4096)
+                  m[k] = 0;  // a write fault: page cached, dirty
+                prefilled_ += end - at;
+              }
+              mark_end();
+            });
     }
   } catch (const std::system_error&) {
-    stop_prefill();  // no more threads to be had: the ones started are stopped, writes go on as usual
+    stop_prefill();  // no more threads to be had: the ones started are stopped, writes go on as
+                     // usual
   }
 }
 
@@ -209,13 +220,15 @@ void OutputFile::stop_prefill() {
   for (auto& t : prefill_threads_) t.join();
   prefill_threads_.clear();
   if (detail::tracing()) {
-    const double s = double(prefill_end_ns_.load() - std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                          prefill_start_.time_since_epoch())
-                                                          .count()) /
-                     1e9;
-    const std::string line = "output " + path_ + ": prefilled " + std::to_string(prefilled_.load()) + " of " +
-                             std::to_string(reserved_) + " bytes (" + (prefill_method_ == 1 ? "write" : "mmap") +
-                             ") in " + std::to_string(s) + " s";
+    const double s =
+        double(prefill_end_ns_.load() - std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            prefill_start_.time_since_epoch())
+                                            .count()) /
+        1e9;
+    const std::string line =
+        "output " + path_ + ": prefilled " + std::to_string(prefilled_.load()) + " of " +
+        std::to_string(reserved_) + " bytes (" + (prefill_method_ == 1 ? "write" : "mmap") +
+        ") in " + std::to_string(s) + " s";
     detail::trace(line.c_str());
   }
 }
@@ -254,11 +267,12 @@ void OutputFile::reserve(std::uint64_t bytes) {
   }
   const int e = errno;
   if (e == ENOSPC || e == EDQUOT || e == EFBIG) {
-    std::string msg =
-        path_ + ": cannot reserve " + std::to_string(bytes) + " bytes for the output: " + errno_text(e);
+    std::string msg = path_ + ": cannot reserve " + std::to_string(bytes) +
+                      " bytes for the output: " + errno_text(e);
     struct statvfs vfs {};
     if (e == ENOSPC && ::fstatvfs(fd_, &vfs) == 0)
-      msg += " (" + std::to_string(std::uint64_t(vfs.f_bavail) * vfs.f_frsize) + " bytes free there)";
+      msg +=
+          " (" + std::to_string(std::uint64_t(vfs.f_bavail) * vfs.f_frsize) + " bytes free there)";
     throw Error(msg);
   }
   // EOPNOTSUPP and the like: write without preallocation.
@@ -268,7 +282,8 @@ void OutputFile::write(const void* data, std::size_t n) {
   append(static_cast<const char*>(data), 1, n, n);
 }
 
-void OutputFile::write_strided(const void* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride_bytes) {
+void OutputFile::write_strided(const void* base, std::int64_t rows, std::size_t row_bytes,
+                               std::size_t stride_bytes) {
   append(static_cast<const char*>(base), rows, row_bytes, stride_bytes);
 }
 
@@ -280,7 +295,8 @@ void OutputFile::write_at(std::uint64_t offset, const void* data, std::size_t n)
     std::memcpy(map_ + offset, data, n);
   } else {
     int err = 0;
-    const std::uint64_t done = put_rows(fd_, std::int64_t(offset), static_cast<const char*>(data), 1, n, n, err);
+    const std::uint64_t done =
+        put_rows(fd_, std::int64_t(offset), static_cast<const char*>(data), 1, n, n, err);
     if (err) fail_write(offset + done, err);
   }
   const std::uint64_t end = offset + n;
@@ -289,11 +305,13 @@ void OutputFile::write_at(std::uint64_t offset, const void* data, std::size_t n)
   }
 }
 
-void OutputFile::copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride) {
+void OutputFile::copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes,
+                               std::size_t stride) {
   // As append(): pieces of rows, or of a contiguous buffer at 64 KiB-aligned file offsets; each
   // thread's page faults fill its own pages. Called with rows == 1 for a contiguous buffer.
   const std::uint64_t n = std::uint64_t(rows) * row_bytes, at = written_;
-  std::int64_t pieces = n >= kSplitMinBytes ? std::min<std::int64_t>(threads_, std::int64_t(n / kPieceMinBytes)) : 1;
+  std::int64_t pieces =
+      n >= kSplitMinBytes ? std::min<std::int64_t>(threads_, std::int64_t(n / kPieceMinBytes)) : 1;
   if (rows > 1) pieces = std::min(pieces, rows);
   pieces = std::max<std::int64_t>(pieces, 1);
   if (pieces > 1) ++split_calls_;
@@ -302,12 +320,14 @@ void OutputFile::copy_into_map(const char* base, std::int64_t rows, std::size_t 
     if (rows > 1) {
       const std::int64_t a = rows * i / pieces, b = rows * (i + 1) / pieces;
       for (std::int64_t r = a; r < b; ++r)
-        std::memcpy(map_ + at + std::uint64_t(r) * row_bytes, base + std::size_t(r) * stride, row_bytes);
+        std::memcpy(map_ + at + std::uint64_t(r) * row_bytes, base + std::size_t(r) * stride,
+                    row_bytes);
     } else {
       auto edge = [&](std::int64_t k) -> std::uint64_t {
         if (k <= 0) return 0;
         if (k >= pieces) return n;
-        const std::uint64_t e = (at + n / std::uint64_t(pieces) * std::uint64_t(k)) / kPieceAlign * kPieceAlign;
+        const std::uint64_t e =
+            (at + n / std::uint64_t(pieces) * std::uint64_t(k)) / kPieceAlign * kPieceAlign;
         return std::clamp(e, at, at + n) - at;
       };
       const std::uint64_t a = edge(i), b = edge(i + 1);
@@ -316,7 +336,8 @@ void OutputFile::copy_into_map(const char* base, std::int64_t rows, std::size_t 
   }
 }
 
-void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_bytes, std::size_t stride) {
+void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_bytes,
+                        std::size_t stride) {
   if (rows <= 0 || row_bytes == 0) return;
   stop_prefill();
   const std::uint64_t n = std::uint64_t(rows) * row_bytes;
@@ -350,7 +371,8 @@ void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_byt
     if (i <= 0) return 0;
     if (i >= pieces) return rows > 1 ? std::uint64_t(rows) : n;
     if (rows > 1) return std::uint64_t(rows) * std::uint64_t(i) / std::uint64_t(pieces);
-    const std::uint64_t edge = (at + n / std::uint64_t(pieces) * std::uint64_t(i)) / kPieceAlign * kPieceAlign;
+    const std::uint64_t edge =
+        (at + n / std::uint64_t(pieces) * std::uint64_t(i)) / kPieceAlign * kPieceAlign;
     return std::clamp(edge, at, at + n) - at;
   };
   // Each piece's failure (errno, and the offset where its writing stopped) in its own slot: no
@@ -364,10 +386,12 @@ void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_byt
     std::uint64_t off, done;
     if (rows > 1) {
       off = at + a * row_bytes;
-      done = put_rows(fd_, std::int64_t(off), base + a * stride, std::int64_t(b - a), row_bytes, stride, err);
+      done = put_rows(fd_, std::int64_t(off), base + a * stride, std::int64_t(b - a), row_bytes,
+                      stride, err);
     } else {
       off = at + a;
-      done = put_rows(fd_, std::int64_t(off), base + a, 1, std::size_t(b - a), std::size_t(b - a), err);
+      done = put_rows(fd_, std::int64_t(off), base + a, 1, std::size_t(b - a), std::size_t(b - a),
+                      err);
     }
     if (err) failed[std::size_t(i)] = {err, off + done};
   }
@@ -400,11 +424,11 @@ void OutputFile::commit() {
   // A preallocated file is as long as reserve() said; fewer bytes written: cut it to what was.
   const std::uint64_t end = std::max(written_, write_at_end_.load());
   if (preallocated_ && end < reserved_ && ::ftruncate(fd_, off_t(end)) != 0)
-    throw Error(path_ + ": write failed (truncate to " + std::to_string(end) + " bytes): " + errno_text(errno));
+    throw Error(path_ + ": write failed (truncate to " + std::to_string(end) +
+                " bytes): " + errno_text(errno));
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0)
-    throw Error(path_ + ": write failed (close): " + errno_text(errno));
+  if (::close(fd) != 0) throw Error(path_ + ": write failed (close): " + errno_text(errno));
   if (direct_) {
     committed_ = true;
     return;

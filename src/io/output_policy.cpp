@@ -18,15 +18,14 @@ namespace {
 /// statfs() f_type of the file system holding `dir` (0 if unknown).
 unsigned long fs_type(const std::string& dir) {
   struct statfs fs {};
-  return ::statfs(dir.empty() ? "." : dir.c_str(), &fs) == 0 ? static_cast<unsigned long>(fs.f_type) : 0;
+  return ::statfs(dir.empty() ? "." : dir.c_str(), &fs) == 0 ? static_cast<unsigned long>(fs.f_type)
+                                                             : 0;
 }
 constexpr unsigned long kExt4 = 0xEF53, kXfs = 0x58465342, kBtrfs = 0x9123683E, kTmpfs = 0x01021994,
                         kF2fs = 0xF2F52010;
 }  // namespace
 
-bool output_write_mapped() {
-  return config::get_choice(config::Knob::WriteMethod) == "mmap";
-}
+bool output_write_mapped() { return config::get_choice(config::Knob::WriteMethod) == "mmap"; }
 
 int output_write_threads(const std::string& dir, bool mapped) {
   if (const auto v = config::get_int(config::Knob::WriteThreads))  // 0 or 1: one write at a time
@@ -38,8 +37,14 @@ int output_write_threads(const std::string& dir, bool mapped) {
   const int many = std::min(std::max(1, omp_get_num_procs()), 16);
   if (mapped) return many;
   switch (fs_type(dir)) {
-    case kExt4: case kXfs: case kBtrfs: case kTmpfs: case kF2fs: return 1;
-    default: return many;
+    case kExt4:
+    case kXfs:
+    case kBtrfs:
+    case kTmpfs:
+    case kF2fs:
+      return 1;
+    default:
+      return many;
   }
 }
 
@@ -47,8 +52,8 @@ bool output_preallocates(const std::string& dir) {
   if (const auto on = config::get_switch(config::Knob::WritePreallocate)) return *on;
   // ext4 (same magic as ext2/3): a write into preallocated blocks skips the per-block delayed-
   // allocation bookkeeping (1.5x faster into the page cache), and rename() over an old output no
-  // longer starts writeback of the whole new file first (ext4's auto_da_alloc). Elsewhere unmeasured
-  // (and on tmpfs fallocate would zero every page before the copy), so off.
+  // longer starts writeback of the whole new file first (ext4's auto_da_alloc). Elsewhere
+  // unmeasured (and on tmpfs fallocate would zero every page before the copy), so off.
   return fs_type(dir) == kExt4;
 }
 

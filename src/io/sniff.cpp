@@ -22,7 +22,8 @@ bool is_number_start(char c) { return (c >= '0' && c <= '9') || c == '-' || c ==
 
 std::string lower(std::string_view s) {
   std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(r.begin(), r.end(), r.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return r;
 }
 
@@ -36,7 +37,8 @@ InputFormat text_kind(const InputBytes& in, std::int64_t& bad_line, std::string&
   while (lines.next(line)) {
     const std::size_t nt = split_tokens(line, false, tok, 5);
     if (nt == 0) continue;
-    if (std::exchange(first, false) && lower(tok[0]) == "%%matrixmarket") return InputFormat::MatrixMarket;
+    if (std::exchange(first, false) && lower(tok[0]) == "%%matrixmarket")
+      return InputFormat::MatrixMarket;
     if (tok[0] == "c" || tok[0] == "p") return InputFormat::Dimacs;
     if (tok[0] == "a" && nt == 4) return InputFormat::Dimacs;
     if (tok[0][0] == '#' || tok[0][0] == '%') continue;
@@ -93,18 +95,24 @@ InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
     if (k != InputFormat::Auto) return k;
     if (nthu_size) return InputFormat::Nthu;
     fail_at_line(file, line,
-                 "unknown format: a text file, but not DIMACS ('p sp' line), Matrix Market ('%%MatrixMarket' "
+                 "unknown format: a text file, but not DIMACS ('p sp' line), Matrix Market "
+                 "('%%MatrixMarket' "
                  "banner) or an edge list ('u v [w]' lines)" +
-                     (text.empty() ? std::string(" (no data lines)") : ", got " + quote(text)) + "; " + kUseFlag);
+                     (text.empty() ? std::string(" (no data lines)") : ", got " + quote(text)) +
+                     "; " + kUseFlag);
   }
   if (nthu_size || nthu_name) return InputFormat::Nthu;
-  if (n == 0) fail_at_offset(file, 0, std::string("unknown format: the file is empty; ") + kUseFlag);
-  std::string why = n < 8 ? "it has only " + std::to_string(n) + " bytes"
-                          : "its header says V = " + std::to_string(v) + ", E = " + std::to_string(e) +
-                                (v >= 1 && e >= 0 ? ", so it should be " + std::to_string(8 + 12 * std::uint64_t(e)) +
-                                                        " bytes, not " + std::to_string(n)
-                                                  : "");
-  fail_at_offset(file, 0, "unknown format: binary, but not NTHU (" + why + ") and not gzip; " + kUseFlag);
+  if (n == 0)
+    fail_at_offset(file, 0, std::string("unknown format: the file is empty; ") + kUseFlag);
+  std::string why =
+      n < 8 ? "it has only " + std::to_string(n) + " bytes"
+            : "its header says V = " + std::to_string(v) + ", E = " + std::to_string(e) +
+                  (v >= 1 && e >= 0
+                       ? ", so it should be " + std::to_string(8 + 12 * std::uint64_t(e)) +
+                             " bytes, not " + std::to_string(n)
+                       : "");
+  fail_at_offset(file, 0,
+                 "unknown format: binary, but not NTHU (" + why + ") and not gzip; " + kUseFlag);
 }
 
 }  // namespace apsp::io

@@ -18,16 +18,17 @@ struct MatrixStreamWriter::Impl {
       : file(path), rows(r), cols(c), dtype(t), format(f) {}
 };
 
-MatrixStreamWriter::MatrixStreamWriter(const std::string& path, std::int64_t rows, std::int64_t cols, Dtype dtype,
-                                       OutputFormat format) {
+MatrixStreamWriter::MatrixStreamWriter(const std::string& path, std::int64_t rows,
+                                       std::int64_t cols, Dtype dtype, OutputFormat format) {
   if (format == OutputFormat::Auto) format = output_format_for(path);
   impl_ = std::make_unique<Impl>(path, rows, cols, dtype, format);
   if (format == OutputFormat::Npy) io::write_npy_header(impl_->file, dtype, rows, cols);
   // The binary formats' size is known now: preallocated (where that helps), and a full file system
   // fails here, before the first stripe, or a failed write says "after X of N bytes".
   if (format != OutputFormat::Text)
-    impl_->file.reserve(impl_->file.size() + std::uint64_t(rows) * std::uint64_t(cols) *
-                                                      (format == OutputFormat::Npy ? dtype_size(dtype) : 4));
+    impl_->file.reserve(impl_->file.size() +
+                        std::uint64_t(rows) * std::uint64_t(cols) *
+                            (format == OutputFormat::Npy ? dtype_size(dtype) : 4));
 }
 
 MatrixStreamWriter::~MatrixStreamWriter() = default;
@@ -38,21 +39,30 @@ Dtype MatrixStreamWriter::dtype() const { return impl_->dtype; }
 
 bool MatrixStreamWriter::accepts(Dtype t) const {
   const auto integer = [](Dtype d) { return d == Dtype::Int32 || d == Dtype::Int64; };
-  return t == impl_->dtype || (impl_->format == OutputFormat::Nthu && integer(t) && integer(impl_->dtype));
+  return t == impl_->dtype ||
+         (impl_->format == OutputFormat::Nthu && integer(t) && integer(impl_->dtype));
 }
 
 void MatrixStreamWriter::prefill() { impl_->file.prefill(); }
 
 void MatrixStreamWriter::write(std::int64_t row0, const Matrix& stripe) {
   Impl& s = *impl_;
-  if (row0 != s.written || stripe.cols() != s.cols || !accepts(stripe.dtype()) || row0 + stripe.rows() > s.rows)
+  if (row0 != s.written || stripe.cols() != s.cols || !accepts(stripe.dtype()) ||
+      row0 + stripe.rows() > s.rows)
     throw Error(s.file.path() + ": internal error: stripe of rows " + std::to_string(row0) + ".." +
-                std::to_string(row0 + stripe.rows()) + " out of order (next row is " + std::to_string(s.written) + ")");
+                std::to_string(row0 + stripe.rows()) + " out of order (next row is " +
+                std::to_string(s.written) + ")");
   switch (s.format) {
-    case OutputFormat::Npy: io::write_npy_body(s.file, stripe); break;
-    case OutputFormat::Text: io::write_matrix_text(s.file, stripe); break;
+    case OutputFormat::Npy:
+      io::write_npy_body(s.file, stripe);
+      break;
+    case OutputFormat::Text:
+      io::write_matrix_text(s.file, stripe);
+      break;
     case OutputFormat::Nthu:
-    case OutputFormat::Auto: io::write_matrix_nthu(s.file, stripe); break;
+    case OutputFormat::Auto:
+      io::write_matrix_nthu(s.file, stripe);
+      break;
   }
   s.written += stripe.rows();
 }
@@ -60,8 +70,8 @@ void MatrixStreamWriter::write(std::int64_t row0, const Matrix& stripe) {
 void MatrixStreamWriter::commit() {
   Impl& s = *impl_;
   if (s.written != s.rows)
-    throw Error(s.file.path() + ": internal error: only " + std::to_string(s.written) + " of " + std::to_string(s.rows) +
-                " rows were produced");
+    throw Error(s.file.path() + ": internal error: only " + std::to_string(s.written) + " of " +
+                std::to_string(s.rows) + " rows were produced");
   s.file.commit();
 }
 

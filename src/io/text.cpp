@@ -17,7 +17,8 @@ namespace apsp::io {
 
 namespace {
 
-template <class T> char* put_value(char* p, char* end, T v) {
+template <class T>
+char* put_value(char* p, char* end, T v) {
   if constexpr (std::is_integral_v<T>) {
     if (v == unreachable<T>()) {
       std::memcpy(p, "inf", 3);
@@ -48,7 +49,8 @@ void write_matrix_text(OutputFile& f, const Matrix& m) {
     using T = decltype(tag);
     constexpr std::size_t kMaxChars = 32;  // longest value text plus the separator
     const std::size_t row_cap = std::size_t(cols) * kMaxChars + 1;
-    const std::int64_t chunk = std::max<std::int64_t>(1, std::int64_t((std::size_t{32} << 20) / row_cap));
+    const std::int64_t chunk =
+        std::max<std::int64_t>(1, std::int64_t((std::size_t{32} << 20) / row_cap));
     std::vector<char> buf(std::size_t(std::min(chunk, rows)) * row_cap);
     std::vector<std::size_t> len(std::size_t(std::min(chunk, rows)));
     for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
@@ -97,14 +99,16 @@ Matrix read_matrix_text(const InputBytes& in) {
     split_tokens(line, true, tok.data(), nt);
     if (cols < 0) cols = std::int64_t(nt);
     if (std::int64_t(nt) != cols)
-      fail_at_line(file, lines.line_no(), "row has " + std::to_string(nt) + " values, expected " + std::to_string(cols));
+      fail_at_line(file, lines.line_no(),
+                   "row has " + std::to_string(nt) + " values, expected " + std::to_string(cols));
     for (std::string_view t : tok) {
       std::int64_t iv;
       double dv;
       if (parse_int(t, iv)) {
         ints.push_back(iv);
         reals.push_back(double(iv));
-        all_int32 &= iv >= std::numeric_limits<std::int32_t>::min() && iv <= std::numeric_limits<std::int32_t>::max();
+        all_int32 &= iv >= std::numeric_limits<std::int32_t>::min() &&
+                     iv <= std::numeric_limits<std::int32_t>::max();
         max_int = std::max(max_int, iv);
         continue;
       }
@@ -114,15 +118,18 @@ Matrix read_matrix_text(const InputBytes& in) {
         reals.push_back(std::numeric_limits<double>::infinity());
         continue;
       }
-      if (t == "-inf") dv = -std::numeric_limits<double>::infinity();
-      else if (!parse_real(t, dv)) fail_at_line(file, lines.line_no(), "expected a number, got " + quote(t));
+      if (t == "-inf")
+        dv = -std::numeric_limits<double>::infinity();
+      else if (!parse_real(t, dv))
+        fail_at_line(file, lines.line_no(), "expected a number, got " + quote(t));
       all_int = false;
       ints.push_back(0);
       reals.push_back(dv);
     }
     ++rows;
   }
-  if (rows == 0) fail_at_line(file, 1, "expected at least one row of numbers, but the file has none");
+  if (rows == 0)
+    fail_at_line(file, 1, "expected at least one row of numbers, but the file has none");
   // `inf` becomes the integer type's sentinel only where no finite value reaches it.
   if (has_inf) all_int32 &= max_int < std::int64_t(unreachable<std::int32_t>());
   const bool int64_ok = !has_inf || max_int < unreachable<std::int64_t>();
@@ -133,12 +140,15 @@ Matrix read_matrix_text(const InputBytes& in) {
       const std::size_t k = std::size_t(i * cols + j);
       switch (t) {
         case Dtype::Int32:
-          m.at<std::int32_t>(i, j) = std::isinf(reals[k]) ? unreachable<std::int32_t>() : std::int32_t(ints[k]);
+          m.at<std::int32_t>(i, j) =
+              std::isinf(reals[k]) ? unreachable<std::int32_t>() : std::int32_t(ints[k]);
           break;
         case Dtype::Int64:
           m.at<std::int64_t>(i, j) = std::isinf(reals[k]) ? unreachable<std::int64_t>() : ints[k];
           break;
-        default: m.at<double>(i, j) = reals[k]; break;
+        default:
+          m.at<double>(i, j) = reals[k];
+          break;
       }
     }
   return m;

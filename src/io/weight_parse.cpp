@@ -35,14 +35,20 @@ std::string weight_error(WeightStatus status, std::string_view token) {
   if (token.size() > kMax) shown += "...";
   const bool negative = !token.empty() && token[0] == '-';
   switch (status) {
-    case WeightStatus::Ok: break;
-    case WeightStatus::NotANumber: return "expected a finite number as the weight, got '" + shown + "'";
-    case WeightStatus::NotAnInteger: return "expected an integer weight, got '" + shown + "'";
+    case WeightStatus::Ok:
+      break;
+    case WeightStatus::NotANumber:
+      return "expected a finite number as the weight, got '" + shown + "'";
+    case WeightStatus::NotAnInteger:
+      return "expected an integer weight, got '" + shown + "'";
     case WeightStatus::BeyondExact:
-      return "weight " + shown + " is beyond " + (negative ? "-" : "") + "2^53, which apsp holds exactly";
+      return "weight " + shown + " is beyond " + (negative ? "-" : "") +
+             "2^53, which apsp holds exactly";
     case WeightStatus::Overflow:
-      return "weight " + shown + " is beyond the largest float64 (" + (negative ? "-" : "") + "1.8e308)";
-    case WeightStatus::Underflow: return "weight " + shown + " is too small for float64 (it would read as 0)";
+      return "weight " + shown + " is beyond the largest float64 (" + (negative ? "-" : "") +
+             "1.8e308)";
+    case WeightStatus::Underflow:
+      return "weight " + shown + " is too small for float64 (it would read as 0)";
   }
   return "bad weight '" + shown + "'";
 }

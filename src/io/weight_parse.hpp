@@ -33,7 +33,8 @@ WeightStatus parse_real_weight(std::string_view t, double& w);
 
 /// Parses a weight token (`t` has no surrounding blanks). `integral` says whether the value is
 /// an integer (a real token like 2.0 is). With `integers_only`, a real token is NotAnInteger.
-inline WeightStatus parse_weight(std::string_view t, bool integers_only, double& w, bool& integral) {
+inline WeightStatus parse_weight(std::string_view t, bool integers_only, double& w,
+                                 bool& integral) {
   std::string_view s = t;
   if (!s.empty() && s[0] == '+') {
     s.remove_prefix(1);
@@ -45,7 +46,8 @@ inline WeightStatus parse_weight(std::string_view t, bool integers_only, double&
   if (digits) {
     std::int64_t v = 0;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (r.ec != std::errc() || v > kMaxExactWeight || v < -kMaxExactWeight) return WeightStatus::BeyondExact;
+    if (r.ec != std::errc() || v > kMaxExactWeight || v < -kMaxExactWeight)
+      return WeightStatus::BeyondExact;
     w = double(v);
     integral = true;
     return WeightStatus::Ok;
@@ -61,7 +63,8 @@ inline WeightStatus parse_weight(std::string_view t, bool integers_only, double&
 /// would be an integer token beyond 2^53, refused on reading); anything else in the shortest form
 /// that round-trips. Returns the end of the text (needs at most 32 bytes).
 inline char* put_weight(char* p, char* end, double w) {
-  if (w == std::floor(w) && std::fabs(w) <= double(kMaxExactWeight)) return std::to_chars(p, end, std::int64_t(w)).ptr;
+  if (w == std::floor(w) && std::fabs(w) <= double(kMaxExactWeight))
+    return std::to_chars(p, end, std::int64_t(w)).ptr;
   if (w == std::floor(w)) return std::to_chars(p, end, w, std::chars_format::scientific).ptr;
   return std::to_chars(p, end, w).ptr;
 }

@@ -13,11 +13,12 @@
 namespace apsp::io {
 
 template <class Fill, class OnBad>
-void write_rows(OutputFile& f, std::int64_t rows, std::size_t row_bytes, Fill&& fill, OnBad&& on_bad) {
+void write_rows(OutputFile& f, std::int64_t rows, std::size_t row_bytes, Fill&& fill,
+                OnBad&& on_bad) {
   if (rows <= 0 || row_bytes == 0) return;
   constexpr std::size_t kChunkBytes = std::size_t{64} << 20;
-  const std::int64_t rows_per_chunk =
-      std::max<std::int64_t>(1, std::min<std::int64_t>(rows, std::int64_t(kChunkBytes / row_bytes)));
+  const std::int64_t rows_per_chunk = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(rows, std::int64_t(kChunkBytes / row_bytes)));
   std::unique_ptr<char[]> buf(new char[std::size_t(rows_per_chunk) * row_bytes]);
   for (std::int64_t r0 = 0; r0 < rows; r0 += rows_per_chunk) {
     const std::int64_t r1 = std::min(rows, r0 + rows_per_chunk);

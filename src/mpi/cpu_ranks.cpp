@@ -43,14 +43,24 @@ struct Task {
   i64 li, r0, rows, c0, cols;
 };
 
-template <class T> class MpiRounds final : public LookaheadOps {
+template <class T>
+class MpiRounds final : public LookaheadOps {
  public:
-  MpiRounds(const Layout& lay, MPI_Comm world, MPI_Comm row_comm, MPI_Comm col_comm, Mode mode, int threads,
-            const cpu::KernelSet<T>& ks)
-      : L_(lay), world_(world), row_comm_(row_comm), col_comm_(col_comm), mode_(mode),
-        paths_(mode != Mode::Distances), hops_(mode == Mode::HopCounts), threads_(threads), ks_(ks), B_(lay.B),
+  MpiRounds(const Layout& lay, MPI_Comm world, MPI_Comm row_comm, MPI_Comm col_comm, Mode mode,
+            int threads, const cpu::KernelSet<T>& ks)
+      : L_(lay),
+        world_(world),
+        row_comm_(row_comm),
+        col_comm_(col_comm),
+        mode_(mode),
+        paths_(mode != Mode::Distances),
+        hops_(mode == Mode::HopCounts),
+        threads_(threads),
+        ks_(ks),
+        B_(lay.B),
         ld_(lay.local_cols()),
-        mr_(cpu::mr_for(ks, mode)), nr_(cpu::nr_for(ks, mode)),
+        mr_(cpu::mr_for(ks, mode)),
+        nr_(cpu::nr_for(ks, mode)),
         mc_(std::max<i64>(mr_, std::min<i64>(B_, kMacroRows) / mr_ * mr_)),
         strip_a_((B_ + mr_ - 1) / mr_ * mr_ * B_) {
     APSP_EXPECTS(B_ % nr_ == 0, "tile size is not a multiple of the CPU micro-tile width");
@@ -102,9 +112,12 @@ template <class T> class MpiRounds final : public LookaheadOps {
     auto relax = [&](i64 u, i64 v, double wd) {
       if (!L_.owns_row(u / B_) || !L_.owns_col(v / B_)) return;
       T w;
-      if constexpr (std::is_floating_point_v<T>) w = T(wd);
-      else w = T(std::llround(wd));
-      T& d = D_.get()[(L_.local_row(u / B_) * B_ + u % B_) * ld_ + L_.local_col(v / B_) * B_ + v % B_];
+      if constexpr (std::is_floating_point_v<T>)
+        w = T(wd);
+      else
+        w = T(std::llround(wd));
+      T& d =
+          D_.get()[(L_.local_row(u / B_) * B_ + u % B_) * ld_ + L_.local_col(v / B_) * B_ + v % B_];
       if (u == v) {
         if (w < T(0)) d = std::min(d, w);
         return;
@@ -143,19 +156,24 @@ template <class T> class MpiRounds final : public LookaheadOps {
     const i64 next_c = ahead && L_.owns_col(t + 1) ? L_.local_col(t + 1) : -1;
     std::vector<Task> tasks;
     if (set == TileSet::Ahead) {
-      if (next_r >= 0) add_tasks(tasks, {{next_r, next_r + 1}}, dist::ranges_without(L_.lc, {skip_c}));
-      if (next_c >= 0) add_tasks(tasks, dist::ranges_without(L_.lr, {skip_r, next_r}), {{next_c, next_c + 1}});
+      if (next_r >= 0)
+        add_tasks(tasks, {{next_r, next_r + 1}}, dist::ranges_without(L_.lc, {skip_c}));
+      if (next_c >= 0)
+        add_tasks(tasks, dist::ranges_without(L_.lr, {skip_r, next_r}), {{next_c, next_c + 1}});
     } else {
-      add_tasks(tasks, dist::ranges_without(L_.lr, {skip_r, next_r}), dist::ranges_without(L_.lc, {skip_c, next_c}));
+      add_tasks(tasks, dist::ranges_without(L_.lr, {skip_r, next_r}),
+                dist::ranges_without(L_.lc, {skip_c, next_c}));
     }
     run_tasks(tasks, int(t % 2), set == TileSet::Behind ? &reqs_[(t + 1) % 2] : nullptr);
   }
 
   /// Hands the result to rank 0 in stripes of tile rows; rank 0 passes each to `sink` or, without
-  /// one, copies it into `whole` (rows x stride). Distances when next_hops is false, else next hops.
+  /// one, copies it into `whole` (rows x stride). Distances when next_hops is false, else next
+  /// hops.
   template <class U>
   void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
-    const U* local = next_hops ? reinterpret_cast<const U*>(N_.get()) : reinterpret_cast<const U*>(D_.get());
+    const U* local =
+        next_hops ? reinterpret_cast<const U*>(N_.get()) : reinterpret_cast<const U*>(D_.get());
     StripeSource<U> src;
     src.grid = L_.grid;
     src.rank = L_.grid.rank_of(L_.pr, L_.pc);
@@ -218,29 +236,33 @@ template <class T> class MpiRounds final : public LookaheadOps {
     if (in_row) {
       // C = D[t, J], A = P* (with its next hops and hop counts), B = the old row panel.
       const i64 li = L_.local_row(t);
-      cpu::pack_a_panel(piv_.get(), paths_ ? pivn_.get() : nullptr, hops_ ? pivh_.get() : nullptr, B_, B_, B_, k, mr_,
-                        pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
-      cpu::pack_b_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, ld_, k, ld_, nr_, pb, phb);
+      cpu::pack_a_panel(piv_.get(), paths_ ? pivn_.get() : nullptr, hops_ ? pivh_.get() : nullptr,
+                        B_, B_, B_, k, mr_, pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
+      cpu::pack_b_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, ld_, k, ld_, nr_, pb,
+                        phb);
       std::vector<Task> tasks;
-      add_tasks(tasks, {{li, li + 1}}, dist::ranges_without(L_.lc, {in_col ? L_.local_col(t) : -1}));
+      add_tasks(tasks, {{li, li + 1}},
+                dist::ranges_without(L_.lc, {in_col ? L_.local_col(t) : -1}));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
       for (std::size_t x = 0; x < tasks.size(); ++x) {
         const Task& w = tasks[x];
         const i64 off = w.r0 * k;
-        gemm(pivot_a_.get() + off, at(pivot_na_, off), at(pivot_ha_, off), pb + w.c0 * k, phb ? phb + w.c0 * k : nullptr,
-             w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+        gemm(pivot_a_.get() + off, at(pivot_na_, off), at(pivot_ha_, off), pb + w.c0 * k,
+             phb ? phb + w.c0 * k : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       }
     }
     if (in_col) {
       // C = D[I, t], A = the old column panel, B = P*.
       const i64 lj = L_.local_col(t);
-      cpu::pack_b_panel(piv_.get(), hops_ ? pivh_.get() : nullptr, B_, B_, k, B_, nr_, pivot_b_.get(),
-                        pivot_hb_.get());
-      pack_col_panel(tile(0, lj), paths_ ? ntile(0, lj) : nullptr, hops_ ? htile(0, lj) : nullptr, ld_, pa, pna, pha);
+      cpu::pack_b_panel(piv_.get(), hops_ ? pivh_.get() : nullptr, B_, B_, k, B_, nr_,
+                        pivot_b_.get(), pivot_hb_.get());
+      pack_col_panel(tile(0, lj), paths_ ? ntile(0, lj) : nullptr, hops_ ? htile(0, lj) : nullptr,
+                     ld_, pa, pna, pha);
       std::vector<Task> tasks;
       for (const TileRange& rr : dist::ranges_without(L_.lr, {in_row ? L_.local_row(t) : -1}))
         for (i64 li = rr.begin; li < rr.end; ++li)
-          for (i64 r0 = 0; r0 < B_; r0 += mc_) tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
+          for (i64 r0 = 0; r0 < B_; r0 += mc_)
+            tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
       for (std::size_t x = 0; x < tasks.size(); ++x) {
         const Task& w = tasks[x];
@@ -254,15 +276,19 @@ template <class T> class MpiRounds final : public LookaheadOps {
     reqs.clear();
     if (in_row) {
       std::memcpy(rowp_[slot].get(), tile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(T));
-      if (hops_) std::memcpy(rowph_[slot].get(), htile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(i32));
+      if (hops_)
+        std::memcpy(rowph_[slot].get(), htile(L_.local_row(t), 0),
+                    std::size_t(B_ * ld_) * sizeof(i32));
     }
     if (in_col) {
       const i64 lj = L_.local_col(t);
       for (i64 r = 0; r < L_.local_rows(); ++r) {
         const i64 at_rc = r * ld_ + lj * B_;
         std::memcpy(colp_[slot].get() + r * B_, D_.get() + at_rc, std::size_t(B_) * sizeof(T));
-        if (paths_) std::memcpy(colpn_[slot].get() + r * B_, N_.get() + at_rc, std::size_t(B_) * sizeof(i32));
-        if (hops_) std::memcpy(colph_[slot].get() + r * B_, H_.get() + at_rc, std::size_t(B_) * sizeof(i32));
+        if (paths_)
+          std::memcpy(colpn_[slot].get() + r * B_, N_.get() + at_rc, std::size_t(B_) * sizeof(i32));
+        if (hops_)
+          std::memcpy(colph_[slot].get() + r * B_, H_.get() + at_rc, std::size_t(B_) * sizeof(i32));
       }
     }
     auto ibcast = [&](void* buf, i64 count, MPI_Datatype type, int root, MPI_Comm comm) {
@@ -286,30 +312,35 @@ template <class T> class MpiRounds final : public LookaheadOps {
     auto& reqs = reqs_[slot];
     APSP_MPI_TRY(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
     reqs.clear();
-    cpu::pack_b_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, ld_, ld_, int(B_), ld_, nr_,
-                      pb_[slot].get(), phb_[slot].get());
-    pack_col_panel(colp_[slot].get(), paths_ ? colpn_[slot].get() : nullptr, hops_ ? colph_[slot].get() : nullptr, B_,
-                   pa_[slot].get(), paths_ ? pna_[slot].get() : nullptr, hops_ ? pha_[slot].get() : nullptr);
+    cpu::pack_b_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, ld_, ld_, int(B_),
+                      ld_, nr_, pb_[slot].get(), phb_[slot].get());
+    pack_col_panel(colp_[slot].get(), paths_ ? colpn_[slot].get() : nullptr,
+                   hops_ ? colph_[slot].get() : nullptr, B_, pa_[slot].get(),
+                   paths_ ? pna_[slot].get() : nullptr, hops_ ? pha_[slot].get() : nullptr);
   }
 
   // Packs a column strip (local_rows x B, stride ld; next hops and hop counts alike when given)
   // tile row by tile row into the A layout.
-  void pack_col_panel(const T* src, const i32* nsrc, const i32* hsrc, i64 ld, T* pa, i32* pna, i32* pha) const {
+  void pack_col_panel(const T* src, const i32* nsrc, const i32* hsrc, i64 ld, T* pa, i32* pna,
+                      i32* pha) const {
 #pragma omp parallel for schedule(static) num_threads(threads_)
     for (i64 li = 0; li < L_.lr; ++li) {
       const i64 at_src = li * B_ * ld, at_pa = li * strip_a_;
-      cpu::pack_a_panel(src + at_src, nsrc ? nsrc + at_src : nullptr, hsrc ? hsrc + at_src : nullptr, ld, ld, B_,
-                        int(B_), mr_, pa + at_pa, pna ? pna + at_pa : nullptr, pha ? pha + at_pa : nullptr);
+      cpu::pack_a_panel(src + at_src, nsrc ? nsrc + at_src : nullptr,
+                        hsrc ? hsrc + at_src : nullptr, ld, ld, B_, int(B_), mr_, pa + at_pa,
+                        pna ? pna + at_pa : nullptr, pha ? pha + at_pa : nullptr);
     }
   }
 
-  void add_tasks(std::vector<Task>& out, const std::vector<TileRange>& rows, const std::vector<TileRange>& cols) const {
+  void add_tasks(std::vector<Task>& out, const std::vector<TileRange>& rows,
+                 const std::vector<TileRange>& cols) const {
     for (const TileRange& rr : rows)
       for (i64 li = rr.begin; li < rr.end; ++li)
         for (i64 r0 = 0; r0 < B_; r0 += mc_)
           for (const TileRange& cr : cols)
             for (i64 c0 = cr.begin * B_; c0 < cr.end * B_; c0 += kMacroCols)
-              out.push_back({li, r0, std::min(mc_, B_ - r0), c0, std::min(kMacroCols, cr.end * B_ - c0)});
+              out.push_back(
+                  {li, r0, std::min(mc_, B_ - r0), c0, std::min(kMacroCols, cr.end * B_ - c0)});
   }
 
   // Rest-update tasks with the round's packed panels; the master thread drives `progress`
@@ -326,8 +357,8 @@ template <class T> class MpiRounds final : public LookaheadOps {
     for (std::size_t x = 0; x < tasks.size(); ++x) {
       const Task& w = tasks[x];
       const i64 off = w.li * strip_a_ + w.r0 * k;
-      gemm(pa + off, pna ? pna + off : nullptr, pha ? pha + off : nullptr, pb + w.c0 * k, phb ? phb + w.c0 * k : nullptr,
-           w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+      gemm(pa + off, pna ? pna + off : nullptr, pha ? pha + off : nullptr, pb + w.c0 * k,
+           phb ? phb + w.c0 * k : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       if (poll && omp_get_thread_num() == 0) {
         int done = 0;
         MPI_Testall(int(progress->size()), progress->data(), &done, MPI_STATUSES_IGNORE);
@@ -337,13 +368,15 @@ template <class T> class MpiRounds final : public LookaheadOps {
 
   // C = D[row0 : row0+m, col0 : col0+n] (local coordinates) = min(C, A (x) B), with next hops
   // (and hop counts) per mode_.
-  void gemm(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, i64 row0, i64 col0, i64 m,
-            i64 n) const {
+  void gemm(const T* pa, const i32* pna, const i32* pha, const T* pb, const i32* phb, i64 row0,
+            i64 col0, i64 m, i64 n) const {
     const i64 at_c = row0 * ld_ + col0;
-    cpu::gemm(ks_, mode_, pa, pna, pha, pb, phb, int(B_), D_.get() + at_c, ld_, paths_ ? N_.get() + at_c : nullptr,
-              hops_ ? H_.get() + at_c : nullptr, ld_, m, n);
+    cpu::gemm(ks_, mode_, pa, pna, pha, pb, phb, int(B_), D_.get() + at_c, ld_,
+              paths_ ? N_.get() + at_c : nullptr, hops_ ? H_.get() + at_c : nullptr, ld_, m, n);
   }
-  static const i32* at(const AlignedBuffer<i32>& b, i64 off) { return b.get() ? b.get() + off : nullptr; }
+  static const i32* at(const AlignedBuffer<i32>& b, i64 off) {
+    return b.get() ? b.get() + off : nullptr;
+  }
 
   Layout L_;
   MPI_Comm world_, row_comm_, col_comm_;
@@ -363,51 +396,52 @@ template <class T> class MpiRounds final : public LookaheadOps {
 
 }  // namespace
 
-void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings,
-                   MPI_Comm world, int rank, int size, int threads) {
-    const Dtype t = dist.dtype();
-    const i64 n = g.num_vertices;
-    // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.
-    const i64 B = std::min<i64>(cpu::effective_block(t, block), round_up(n, cpu::kPadMultiple));
-    const Grid grid = agreed_grid(world, size);
-    const Layout lay(grid, rank, n, B);
-    Comm row_comm, col_comm;
-    APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
-    APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
+void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
+                   Timings& timings, MPI_Comm world, int rank, int size, int threads) {
+  const Dtype t = dist.dtype();
+  const i64 n = g.num_vertices;
+  // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.
+  const i64 B = std::min<i64>(cpu::effective_block(t, block), round_up(n, cpu::kPadMultiple));
+  const Grid grid = agreed_grid(world, size);
+  const Layout lay(grid, rank, n, B);
+  Comm row_comm, col_comm;
+  APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
+  APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
 
-    visit_dtype(t, [&](auto tag) {
-      using T = decltype(tag);
-      const double t0 = MPI_Wtime();
-      std::unique_ptr<MpiRounds<T>> rounds;
-      std::string error;
-      try {
-        const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
-        rounds = std::make_unique<MpiRounds<T>>(lay, world, row_comm.c, col_comm.c, mode, threads,
-                                                cpu::kernels_for<T>(cpu::active_isa()));
-        rounds->build(g);
-      } catch (const std::exception& e) {
-        error = e.what();
-      }
-      if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
-      const double t1 = MPI_Wtime();
-      timings.build += t1 - t0;
-      ProgressFn progress = rank == 0 ? o.progress : ProgressFn{};
-      run_rounds_lookahead(*rounds, progress);
-      APSP_MPI_TRY(MPI_Barrier(world));
-      const double t2 = MPI_Wtime();
-      timings.compute = t2 - t1;
+  visit_dtype(t, [&](auto tag) {
+    using T = decltype(tag);
+    const double t0 = MPI_Wtime();
+    std::unique_ptr<MpiRounds<T>> rounds;
+    std::string error;
+    try {
+      const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
+      rounds = std::make_unique<MpiRounds<T>>(lay, world, row_comm.c, col_comm.c, mode, threads,
+                                              cpu::kernels_for<T>(cpu::active_isa()));
+      rounds->build(g);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
+    const double t1 = MPI_Wtime();
+    timings.build += t1 - t0;
+    ProgressFn progress = rank == 0 ? o.progress : ProgressFn{};
+    run_rounds_lookahead(*rounds, progress);
+    APSP_MPI_TRY(MPI_Barrier(world));
+    const double t2 = MPI_Wtime();
+    timings.compute = t2 - t1;
 
-      const bool keep_dist = rank == 0 && !o.dist_sink;
-      rounds->template gather<T>(false, o.dist_sink, keep_dist ? dist.data<T>() : nullptr, dist.stride(), t);
-      if (!keep_dist) dist = Matrix{};
-      if (next) {
-        const bool keep_next = rank == 0 && !o.next_sink;
-        rounds->template gather<i32>(true, o.next_sink, keep_next ? next->data<i32>() : nullptr, next->stride(),
-                                     Dtype::Int32);
-        if (!keep_next) *next = Matrix{};
-      }
-      timings.d2h = MPI_Wtime() - t2;
-    });
-  }
+    const bool keep_dist = rank == 0 && !o.dist_sink;
+    rounds->template gather<T>(false, o.dist_sink, keep_dist ? dist.data<T>() : nullptr,
+                               dist.stride(), t);
+    if (!keep_dist) dist = Matrix{};
+    if (next) {
+      const bool keep_next = rank == 0 && !o.next_sink;
+      rounds->template gather<i32>(true, o.next_sink, keep_next ? next->data<i32>() : nullptr,
+                                   next->stride(), Dtype::Int32);
+      if (!keep_next) *next = Matrix{};
+    }
+    timings.d2h = MPI_Wtime() - t2;
+  });
+}
 
 }  // namespace apsp::detail::mpi

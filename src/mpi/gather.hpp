@@ -21,7 +21,8 @@ namespace apsp::detail::mpi {
 inline constexpr i64 kStripeBytes = i64(32) << 20;
 
 /// One rank's side of gathering a result matrix to rank 0 (gather_to_root).
-template <class U> struct StripeSource {
+template <class U>
+struct StripeSource {
   Grid grid;
   int rank = 0;
   i64 n = 0, R = 0, B = 0;
@@ -30,7 +31,8 @@ template <class U> struct StripeSource {
   /// This rank's local tile rows `lr` (contiguous, ld_of(rank) elements a row) in host memory,
   /// valid until the next call with the same slot (0 or 1).
   std::function<const U*(TileRange lr, int slot)> rows;
-  /// rows() copies into one buffer per slot (GPU ranks): a slot's send must end before it is refilled.
+  /// rows() copies into one buffer per slot (GPU ranks): a slot's send must end before it is
+  /// refilled.
   bool copies = false;
 };
 
@@ -40,8 +42,8 @@ template <class U> struct StripeSource {
 /// (rows x whole_stride) without one. Only rank 0 calls the sink. If the sink throws, rank 0
 /// keeps receiving so that no rank hangs, then rethrows. Collective over `world`.
 template <class U>
-void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, const RowSink& sink, U* whole,
-                    i64 whole_stride, Dtype dtype, int threads) {
+void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, const RowSink& sink,
+                    U* whole, i64 whole_stride, Dtype dtype, int threads) {
   const Grid& grid = src.grid;
   const i64 B = src.B, n = src.n;
   const auto stripes = dist::output_stripes(src.R, B, src.R * B, i64(sizeof(U)), kStripeBytes);
@@ -53,7 +55,8 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
   };
   if (src.rank != 0) {
     std::vector<MPI_Request> sends;
-    MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // the send that last used each slot
+    MPI_Request last[2] = {MPI_REQUEST_NULL,
+                           MPI_REQUEST_NULL};  // the send that last used each slot
     const i64 ld = src.ld_of(src.rank);
     for (std::size_t s = 0; s < stripes.size(); ++s) {
       const TileRange lr = rows_of(src.rank, stripes[s]);
@@ -62,9 +65,12 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
       if (src.copies) APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
       const U* data = src.rows(lr, slot);
       MPI_Request req = MPI_REQUEST_NULL;
-      APSP_MPI_TRY(MPI_Isend(data, mpi_count((lr.end - lr.begin) * B * ld), mpi_type<U>(), 0, tag0 + int(s), world, &req));
-      if (src.copies) last[slot] = req;
-      else sends.push_back(req);
+      APSP_MPI_TRY(MPI_Isend(data, mpi_count((lr.end - lr.begin) * B * ld), mpi_type<U>(), 0,
+                             tag0 + int(s), world, &req));
+      if (src.copies)
+        last[slot] = req;
+      else
+        sends.push_back(req);
     }
     for (MPI_Request& r : last) sends.push_back(r);
     APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
@@ -83,8 +89,8 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
       const i64 count = (lr.end - lr.begin) * B * src.ld_of(q);
       if (recv[b][q].size() < count) recv[b][q].resize(count);
       reqs[b].emplace_back();
-      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s), world,
-                             &reqs[b].back()));
+      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s),
+                             world, &reqs[b].back()));
     }
   };
   cpu::AlignedBuffer<U> out;
@@ -115,7 +121,8 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
         for (i64 lj = 0; lj * B < q_ld; ++lj) {
           const i64 j0 = (lj * grid.Pc + qc) * B;
           if (j0 >= n) break;
-          std::memcpy(dst + r * dst_ld + j0, from + lj * B, std::size_t(std::min(B, n - j0)) * sizeof(U));
+          std::memcpy(dst + r * dst_ld + j0, from + lj * B,
+                      std::size_t(std::min(B, n - j0)) * sizeof(U));
         }
       }
     }

@@ -32,7 +32,8 @@ namespace {
 
 using cpu::Mode;
 
-/// APSP_MPI_GPU: "0" CPU ranks, "1" GPU ranks or an error, unset or empty: GPU ranks where possible.
+/// APSP_MPI_GPU: "0" CPU ranks, "1" GPU ranks or an error, unset or empty: GPU ranks where
+/// possible.
 enum class GpuWish { Auto, Off, On };
 GpuWish gpu_wish() {
   const auto on = config::get_switch(config::Knob::MpiGpu);
@@ -60,9 +61,12 @@ class MpiLinks final : public multigpu::RankLinks {
 
 multigpu::Mode gpu_mode(Mode m) {
   switch (m) {
-    case Mode::Distances: break;
-    case Mode::NextHops: return multigpu::Mode::NextHops;
-    case Mode::HopCounts: return multigpu::Mode::HopCounts;
+    case Mode::Distances:
+      break;
+    case Mode::NextHops:
+      return multigpu::Mode::NextHops;
+    case Mode::HopCounts:
+      return multigpu::Mode::HopCounts;
   }
   return multigpu::Mode::Distances;
 }
@@ -70,7 +74,8 @@ multigpu::Mode gpu_mode(Mode m) {
 
 }  // namespace
 
-int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, bool paths, const SolveOptions& o) {
+int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, bool paths,
+                  const SolveOptions& o) {
   const GpuWish wish = gpu_wish();
   std::string why;    // why this rank cannot be a GPU rank
   std::string usage;  // a --devices mistake
@@ -89,7 +94,8 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
     std::sort(sorted.begin(), sorted.end());
     for (int d : o.devices)
       if (d < 0 || d >= count)
-        usage = "--devices: no GPU " + std::to_string(d) + " (this host has " + std::to_string(count) + ")";
+        usage = "--devices: no GPU " + std::to_string(d) + " (this host has " +
+                std::to_string(count) + ")";
     if (usage.empty() && std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
       usage = "--devices: a GPU is listed twice";
     if (!usage.empty()) {
@@ -113,17 +119,21 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
     std::vector<char> ids(std::size_t(host.size) * kIdChars, '\0');
     char mine[kIdChars] = {};
     if (device >= 0) multigpu::gpu_bus_id(device).copy(mine, kIdChars - 1);
-    APSP_MPI_TRY(MPI_Allgather(mine, kIdChars, MPI_CHAR, ids.data(), kIdChars, MPI_CHAR, host.comm.c));
+    APSP_MPI_TRY(
+        MPI_Allgather(mine, kIdChars, MPI_CHAR, ids.data(), kIdChars, MPI_CHAR, host.comm.c));
     for (int r = 0; r < host.size && device >= 0 && why.empty(); ++r)
-      if (r != host.rank && std::strncmp(mine, ids.data() + std::size_t(r) * kIdChars, kIdChars) == 0)
-        why = "local ranks " + std::to_string(std::min(r, host.rank)) + " and " + std::to_string(std::max(r, host.rank)) +
-              " would share GPU " + mine + " (a GPU rank needs a GPU of its own: " + std::to_string(host.size) +
+      if (r != host.rank &&
+          std::strncmp(mine, ids.data() + std::size_t(r) * kIdChars, kIdChars) == 0)
+        why = "local ranks " + std::to_string(std::min(r, host.rank)) + " and " +
+              std::to_string(std::max(r, host.rank)) + " would share GPU " + mine +
+              " (a GPU rank needs a GPU of its own: " + std::to_string(host.size) +
               " ranks on this host)";
   }
 #endif
   if (const std::string u = first_problem(world, usage); !u.empty()) throw UsageError(u);
   if (const std::string missing = first_problem(world, why); !missing.empty()) {
-    if (wish == GpuWish::On) throw BackendUnavailable("APSP_MPI_GPU=1 but GPU ranks are not possible: " + missing);
+    if (wish == GpuWish::On)
+      throw BackendUnavailable("APSP_MPI_GPU=1 but GPU ranks are not possible: " + missing);
     return -1;
   }
 #ifdef APSP_WITH_NCCL
@@ -134,8 +144,9 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
     const std::size_t need = multigpu::bytes_per_gpu(n, size, dtype_size(t), paths);
     const std::size_t free_b = multigpu::free_device_bytes(device);
     if (need > free_b)
-      short_of = "V=" + std::to_string(n) + " needs " + gib(double(need)) + " on each of " + std::to_string(size) +
-                 " GPUs; GPU " + std::to_string(device) + " has " + gib(double(free_b)) + " free";
+      short_of = "V=" + std::to_string(n) + " needs " + gib(double(need)) + " on each of " +
+                 std::to_string(size) + " GPUs; GPU " + std::to_string(device) + " has " +
+                 gib(double(free_b)) + " free";
   } catch (const std::exception& e) {
     short_of = e.what();
   }
@@ -149,8 +160,9 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 
 // GPU ranks: the multi-gpu driver with this rank's GPU as its one worker (dist/gpu_rank.hpp),
 // NCCL between the ranks' GPUs, the result gathered to rank 0 over MPI as with CPU ranks.
-std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device, const SolveOptions& o,
-                          Timings& timings, MPI_Comm world, int rank, int size, int threads) {
+std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device,
+                          const SolveOptions& o, Timings& timings, MPI_Comm world, int rank,
+                          int size, int threads) {
 #ifdef APSP_WITH_NCCL
   std::string used;  // the type the rounds ran in
   const Dtype t = dist.dtype();
@@ -170,9 +182,9 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   // backend's ladder; every rank decides alike from the same graph), int64 rounds after them
   // when some rank's band check fails.
   const Graph::WeightRange range = g.validated_weight_range();
-  const bool checked = t == Dtype::Int64 &&
-                       detail::rung_applicable(range.max_abs_weight, range.min_weight,
-                                               double(unreachable<std::int32_t>()));
+  const bool checked =
+      t == Dtype::Int64 && detail::rung_applicable(range.max_abs_weight, range.min_weight,
+                                                   double(unreachable<std::int32_t>()));
   auto start = [&](bool checked32) {
     gpu.reset();
     std::string error;
@@ -217,10 +229,13 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
     src.n = n;
     src.R = lay.R;
     src.B = B;
-    src.ld_of = [grid, R = lay.R, B](int q) { return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B; };
+    src.ld_of = [grid, R = lay.R, B](int q) {
+      return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B;
+    };
     multigpu::GpuRank* gr = gpu.get();
     src.rows = [gr, B, next_hops](TileRange lr, int slot) {
-      return static_cast<const U*>(gr->rows_to_host(next_hops, lr.begin * B, (lr.end - lr.begin) * B, slot));
+      return static_cast<const U*>(
+          gr->rows_to_host(next_hops, lr.begin * B, (lr.end - lr.begin) * B, slot));
     };
     src.copies = true;
     gather_to_root(world, src, next_hops, sink, keep ? m.data<U>() : nullptr, m.stride(),
@@ -228,17 +243,25 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
     if (!keep) m = Matrix{};
   };
   switch (t) {
-    case Dtype::Int32: gather(i32{}, false, o.dist_sink, dist); break;
-    case Dtype::Int64: gather(std::int64_t{}, false, o.dist_sink, dist); break;
-    case Dtype::Float32: gather(float{}, false, o.dist_sink, dist); break;
-    case Dtype::Float64: gather(double{}, false, o.dist_sink, dist); break;
+    case Dtype::Int32:
+      gather(i32{}, false, o.dist_sink, dist);
+      break;
+    case Dtype::Int64:
+      gather(std::int64_t{}, false, o.dist_sink, dist);
+      break;
+    case Dtype::Float32:
+      gather(float{}, false, o.dist_sink, dist);
+      break;
+    case Dtype::Float64:
+      gather(double{}, false, o.dist_sink, dist);
+      break;
   }
   if (next) gather(i32{}, true, o.next_sink, *next);
   timings.d2h = MPI_Wtime() - t2;
   return used;
 #else
-  (void)g, (void)dist, (void)next, (void)device, (void)o, (void)timings, (void)world, (void)rank, (void)size,
-      (void)threads;
+  (void)g, (void)dist, (void)next, (void)device, (void)o, (void)timings, (void)world, (void)rank,
+      (void)size, (void)threads;
   throw BackendUnavailable("this build has no GPU ranks");
 #endif
 }

@@ -1,5 +1,6 @@
-// src/mpi/mpi_backend.cpp — the mpi backend: blocked Floyd-Warshall over MPI ranks, one GPU per rank
-// (NCCL between the GPUs) where every rank has a GPU of its own, else CPU kernels on every rank.
+// src/mpi/mpi_backend.cpp — the mpi backend: blocked Floyd-Warshall over MPI ranks, one GPU per
+// rank (NCCL between the GPUs) where every rank has a GPU of its own, else CPU kernels on every
+// rank.
 //
 // Which kind: choose_device() (gpu_ranks.cpp) decides collectively, every rank the same kind.
 // CPU ranks: cpu_ranks.cpp; GPU ranks: gpu_ranks.cpp. Both use the 2D block-cyclic layout of
@@ -52,7 +53,8 @@ class MpiBackend final : public BackendImpl {
   bool streams_paths() const override { return true; }
   void agree_on(const std::string& problem) const override {
     ensure_mpi_initialised();
-    if (const std::string p = first_problem(MPI_COMM_WORLD, problem); !p.empty()) throw ResourceError(p);
+    if (const std::string p = first_problem(MPI_COMM_WORLD, problem); !p.empty())
+      throw ResourceError(p);
   }
   /// Only rank 0 gets the gathered matrices; the other ranks hold their blocks alone.
   bool receives_result() const override {
@@ -74,11 +76,14 @@ class MpiBackend final : public BackendImpl {
     APSP_MPI_TRY(MPI_Allreduce(&mine, &fewest, 1, MPI_INT, MPI_MIN, world));
     if (rank == 0 && fewest == 1)
       std::fprintf(stderr,
-                   "apsp: warning: mpi GPU ranks are bound to one CPU each (mpirun's default for -np <= 2); the GPU's "
-                   "host thread and NCCL share it, about 1.6x slower: run mpirun --bind-to none (or --map-by numa)\n");
+                   "apsp: warning: mpi GPU ranks are bound to one CPU each (mpirun's default for "
+                   "-np <= 2); the GPU's "
+                   "host thread and NCCL share it, about 1.6x slower: run mpirun --bind-to none "
+                   "(or --map-by numa)\n");
   }
 
-  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o, Timings& timings) override {
+  void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
+           Timings& timings) override {
     ensure_mpi_initialised();
     Comm world;
     APSP_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &world.c));
@@ -87,13 +92,17 @@ class MpiBackend final : public BackendImpl {
     APSP_MPI_TRY(MPI_Comm_rank(world.c, &rank));
     APSP_MPI_TRY(MPI_Comm_size(world.c, &size));
     const Host host(world.c);
-    const int threads = o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
-    const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, o);
+    const int threads =
+        o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
+    const int device =
+        choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, o);
     gpu_ranks_ = device >= 0;
     rounds_.clear();
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);
-    if (device >= 0) rounds_ = run_gpu_ranks(g, dist, next, device, o, timings, world.c, rank, size, threads);
-    else run_cpu_ranks(g, dist, next, block, o, timings, world.c, rank, size, threads);
+    if (device >= 0)
+      rounds_ = run_gpu_ranks(g, dist, next, device, o, timings, world.c, rank, size, threads);
+    else
+      run_cpu_ranks(g, dist, next, block, o, timings, world.c, rank, size, threads);
   }
 
  private:
@@ -111,12 +120,13 @@ BackendInfo mpi_backend_info() {
   // No MPI call here: `apsp info` and non-mpi runs must not initialise MPI.
   std::string version = "MPI";
 #ifdef OMPI_MAJOR_VERSION
-  version = "Open MPI " + std::to_string(OMPI_MAJOR_VERSION) + "." + std::to_string(OMPI_MINOR_VERSION) + "." +
-            std::to_string(OMPI_RELEASE_VERSION);
+  version = "Open MPI " + std::to_string(OMPI_MAJOR_VERSION) + "." +
+            std::to_string(OMPI_MINOR_VERSION) + "." + std::to_string(OMPI_RELEASE_VERSION);
 #endif
 #ifdef APSP_WITH_NCCL
   const int gpus = multigpu::gpu_count();
-  const std::string kernels = gpus > 0 ? "GPU ranks when every rank has a GPU of its own (" + std::to_string(gpus) +
+  const std::string kernels = gpus > 0 ? "GPU ranks when every rank has a GPU of its own (" +
+                                             std::to_string(gpus) +
                                              " here), else CPU kernels; APSP_MPI_GPU=0|1 forces"
                                        : "CPU kernels per rank (no GPU here)";
 #else
@@ -124,9 +134,11 @@ BackendInfo mpi_backend_info() {
 #endif
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
     if (const char* s = std::getenv(var))
-      return {"mpi", true, true, "run under mpirun: " + std::string(s) + " ranks (" + version + ", " + kernels + ")"};
+      return {"mpi", true, true,
+              "run under mpirun: " + std::string(s) + " ranks (" + version + ", " + kernels + ")"};
   }
-  return {"mpi", true, true, version + ", " + kernels + "; run under `mpirun -np N` (alone: 1 rank)"};
+  return {"mpi", true, true,
+          version + ", " + kernels + "; run under `mpirun -np N` (alone: 1 rank)"};
 }
 
 }  // namespace apsp::detail

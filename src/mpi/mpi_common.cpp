@@ -12,8 +12,8 @@ namespace apsp::detail::mpi {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   MPI_Error_string(code, text, &len);
-  throw Error(std::string("MPI error: ") + std::string(text, std::size_t(len)) + " (" + what + " at " + file + ":" +
-              std::to_string(line) + ")");
+  throw Error(std::string("MPI error: ") + std::string(text, std::size_t(len)) + " (" + what +
+              " at " + file + ":" + std::to_string(line) + ")");
 }
 
 namespace {
@@ -45,7 +45,6 @@ cpu::Mode next_hop_mode(const Graph& g, Dtype t, bool paths, bool streamed) {
   return !streamed || cpu::positive_weights(g, t) ? cpu::Mode::NextHops : cpu::Mode::HopCounts;
 }
 
-
 Grid agreed_grid(MPI_Comm world, int size) {
   Grid g;
   std::string error;
@@ -58,7 +57,8 @@ Grid agreed_grid(MPI_Comm world, int size) {
   int mine[2] = {g.Pr, -g.Pr}, all[2] = {0, 0};
   APSP_MPI_TRY(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, world));
   if (all[0] != -all[1])
-    throw UsageError("the ranks do not agree on the grid (APSP_GRID differs between them: mpirun -x APSP_GRID)");
+    throw UsageError(
+        "the ranks do not agree on the grid (APSP_GRID differs between them: mpirun -x APSP_GRID)");
   return g;
 }
 

@@ -22,11 +22,11 @@ namespace apsp::detail::mpi {
 
 }  // namespace apsp::detail::mpi
 
-#define APSP_MPI_TRY(call)                                                              \
-  do {                                                                                  \
-    const int apsp_mpi_rc_ = (call);                                                    \
-    if (apsp_mpi_rc_ != MPI_SUCCESS)                                                    \
-      ::apsp::detail::mpi::throw_mpi_error(apsp_mpi_rc_, #call, __FILE__, __LINE__);    \
+#define APSP_MPI_TRY(call)                                                           \
+  do {                                                                               \
+    const int apsp_mpi_rc_ = (call);                                                 \
+    if (apsp_mpi_rc_ != MPI_SUCCESS)                                                 \
+      ::apsp::detail::mpi::throw_mpi_error(apsp_mpi_rc_, #call, __FILE__, __LINE__); \
   } while (0)
 
 namespace apsp::detail::mpi {
@@ -56,11 +56,16 @@ struct Comm {
   }
 };
 
-template <class T> MPI_Datatype mpi_type() {
-  if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
-  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  else return MPI_DOUBLE;
+template <class T>
+MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, std::int32_t>)
+    return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return MPI_INT64_T;
+  else if constexpr (std::is_same_v<T, float>)
+    return MPI_FLOAT;
+  else
+    return MPI_DOUBLE;
 }
 
 inline int mpi_count(i64 n) {

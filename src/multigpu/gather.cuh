@@ -20,10 +20,13 @@ namespace {
 /// to `sink` if set, else into `whole`, as R (U = int, R = long: a checked int32 rung's result,
 /// the unreachable value mapped).
 template <class U, class R = U, class T>
-void gather(Workers<T>& w, bool next_hops, const RowSink& sink, R* whole, i64 whole_stride, Dtype dtype) {
-  APSP_EXPECTS(int(w.gpus_.size()) == w.grid_.P, "the in-process gather needs every worker of the grid in this process");
+void gather(Workers<T>& w, bool next_hops, const RowSink& sink, R* whole, i64 whole_stride,
+            Dtype dtype) {
+  APSP_EXPECTS(int(w.gpus_.size()) == w.grid_.P,
+               "the in-process gather needs every worker of the grid in this process");
   auto source = [&](Gpu<T>& q) -> const U* {
-    return next_hops ? reinterpret_cast<const U*>(q.N.get()) : reinterpret_cast<const U*>(q.D.get());
+    return next_hops ? reinterpret_cast<const U*>(q.N.get())
+                     : reinterpret_cast<const U*>(q.D.get());
   };
   const Layout& L0 = w.gpus_.front()->L;
   const i64 n = L0.n, B = kTile;
@@ -43,8 +46,8 @@ void gather(Workers<T>& w, bool next_hops, const RowSink& sink, R* whole, i64 wh
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       if (!lr.empty())
         APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2][x].p, source(q) + lr.begin * B * w.ld_,
-                                      std::size_t((lr.end - lr.begin) * B * w.ld_) * sizeof(U), cudaMemcpyDeviceToHost,
-                                      q.main));
+                                      std::size_t((lr.end - lr.begin) * B * w.ld_) * sizeof(U),
+                                      cudaMemcpyDeviceToHost, q.main));
       APSP_CUDA_TRY(cudaEventRecord(q.copied[s % 2], q.main));
     }
   };
@@ -64,7 +67,8 @@ void gather(Workers<T>& w, bool next_hops, const RowSink& sink, R* whole, i64 wh
         const int x = w.grid_.rank_of(qr, qc);
         const Layout& L = w.gpus_[std::size_t(x)]->L;
         const TileRange lr = L.local_rows_in(stripes[s].begin, stripes[s].end);
-        const U* src = stage[s % 2][std::size_t(x)].p + ((L.local_row(I) - lr.begin) * B + gi % B) * w.ld_;
+        const U* src =
+            stage[s % 2][std::size_t(x)].p + ((L.local_row(I) - lr.begin) * B + gi % B) * w.ld_;
         for (i64 lj = 0; lj < L.lc; ++lj) {
           const i64 j0 = L.global_col(lj) * B;
           if (j0 >= n) break;
@@ -74,7 +78,8 @@ void gather(Workers<T>& w, bool next_hops, const RowSink& sink, R* whole, i64 wh
           } else {
             R* o = dst + r * dst_ld + j0;
             const U* in = src + lj * B;
-            for (i64 k = 0; k < w; ++k) o[k] = in[k] >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(in[k]);
+            for (i64 k = 0; k < w; ++k)
+              o[k] = in[k] >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(in[k]);
           }
         }
       }

@@ -30,14 +30,12 @@
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
 
-#include "dist/gpu_rank.hpp"
-
-#define APSP_NCCL_TRY(call)                                                                          \
-  do {                                                                                               \
-    const ncclResult_t apsp_nccl_rc_ = (call);                                                       \
-    if (apsp_nccl_rc_ != ncclSuccess)                                                                \
-      throw ::apsp::Error(std::string("NCCL error: ") + ncclGetErrorString(apsp_nccl_rc_) + " (" + #call + \
-                          " at " + __FILE__ + ":" + std::to_string(__LINE__) + ")");                 \
+#define APSP_NCCL_TRY(call)                                                                        \
+  do {                                                                                             \
+    const ncclResult_t apsp_nccl_rc_ = (call);                                                     \
+    if (apsp_nccl_rc_ != ncclSuccess)                                                              \
+      throw ::apsp::Error(std::string("NCCL error: ") + ncclGetErrorString(apsp_nccl_rc_) + " (" + \
+                          #call + " at " + __FILE__ + ":" + std::to_string(__LINE__) + ")");       \
   } while (0)
 
 namespace apsp::detail {
@@ -61,35 +59,45 @@ using dist::Layout;
 using dist::TileRange;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 constexpr i64 kStripeBytes = i64(64) << 20;
 
-template <class T> ncclDataType_t nccl_type() {
-  if constexpr (std::is_same_v<T, int>) return ncclInt32;
-  else if constexpr (std::is_same_v<T, long>) return ncclInt64;
-  else if constexpr (std::is_same_v<T, float>) return ncclFloat32;
-  else return ncclFloat64;
+template <class T>
+ncclDataType_t nccl_type() {
+  if constexpr (std::is_same_v<T, int>)
+    return ncclInt32;
+  else if constexpr (std::is_same_v<T, long>)
+    return ncclInt64;
+  else if constexpr (std::is_same_v<T, float>)
+    return ncclFloat32;
+  else
+    return ncclFloat64;
 }
 
 static_assert(kGpuTile == kTile, "gpu_rank.hpp's tile must be the cuda backend's");
-static_assert(kGpuEdgeChunk == cuda::kEdgeChunk, "gpu_rank.hpp's edge chunk (memory estimate) must be the build's");
+static_assert(kGpuEdgeChunk == cuda::kEdgeChunk,
+              "gpu_rank.hpp's edge chunk (memory estimate) must be the build's");
 
 /// One GPU's share: its layout, streams, events, communicators and buffers.
-template <class T> struct Gpu {
+template <class T>
+struct Gpu {
   int ordinal = 0;
   Layout L;
   cudaStream_t main = nullptr, look = nullptr;
   cudaEvent_t ready[2] = {nullptr, nullptr}, a_done = nullptr, copied[2] = {nullptr, nullptr};
-  ncclComm_t row = nullptr, col = nullptr;  // this GPU's grid row / grid column (null when of size 1)
+  ncclComm_t row = nullptr,
+             col = nullptr;  // this GPU's grid row / grid column (null when of size 1)
   // D: local_rows x ld; rowp: B x ld; csT, colT: B x ldt (transposed: indexed by local rows);
   // piv: (P*, P*^T), 2 B^2. ld / ldt: Workers::ld_ / ldt_.
   DeviceBuffer<T> D, csT, rowp[2], colT[2], piv[2];
   // With next hops (4-byte words; values, next hops and hop counts side by side):
-  DeviceBuffer<int> N, H;                     // local next hops / hop counts, like D (stride ld)
-  DeviceBuffer<int> pw[2];                    // pivot: values | next | hops, B^2 each
-  DeviceBuffer<int> rowpw[2], rowold;         // row panel: values | hops, B x ld each
-  DeviceBuffer<int> colpw[2], colold;         // column panel: values | next | hops, local_rows x B each
+  DeviceBuffer<int> N, H;              // local next hops / hop counts, like D (stride ld)
+  DeviceBuffer<int> pw[2];             // pivot: values | next | hops, B^2 each
+  DeviceBuffer<int> rowpw[2], rowold;  // row panel: values | hops, B x ld each
+  DeviceBuffer<int> colpw[2], colold;  // column panel: values | next | hops, local_rows x B each
   // The int16x2 rung (T = int, distances): D16 (local_rows x ld16 words), row panels likewise
   // (B x ld16); the column panel is colT holding replicated words, the pivot piv (P* int32 |
   // P*^T replicated words). flag: a band check's answer.
@@ -119,14 +127,16 @@ template <class T> struct Gpu {
 };
 
 /// Pinned host array, freed on scope exit.
-template <class T> struct PinnedArray {
+template <class T>
+struct PinnedArray {
   T* p = nullptr;
   i64 count = 0;
   void resize(i64 n) {
     if (p) cudaFreeHost(p);
     p = nullptr;
     count = n;
-    if (n > 0) APSP_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&p), std::size_t(n) * sizeof(T)));
+    if (n > 0)
+      APSP_CUDA_TRY(cudaMallocHost(reinterpret_cast<void**>(&p), std::size_t(n) * sizeof(T)));
   }
   PinnedArray() = default;
   PinnedArray(const PinnedArray&) = delete;
@@ -144,8 +154,10 @@ std::string gib(double b) {
 }
 
 /// Runs f(r) for r in [0, rows) on up to 32 host threads (the stripe reassembly is memory-bound).
-template <class F> void parallel_rows(i64 rows, const F& f) {
-  const i64 threads = std::min<i64>({i64(std::max(1u, std::thread::hardware_concurrency())), 32, (rows + 63) / 64});
+template <class F>
+void parallel_rows(i64 rows, const F& f) {
+  const i64 threads =
+      std::min<i64>({i64(std::max(1u, std::thread::hardware_concurrency())), 32, (rows + 63) / 64});
   if (threads <= 1) {
     for (i64 r = 0; r < rows; ++r) f(r);
     return;
@@ -163,7 +175,6 @@ struct Member {
   int ordinal = 0;
   int worker = 0;
 };
-
 
 }  // namespace
 }  // namespace multigpu

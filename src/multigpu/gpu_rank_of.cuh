@@ -18,10 +18,13 @@ namespace {
 
 /// An mpi GPU rank: the round loop with this rank's GPU as its one member, and two pinned
 /// buffers for the stripes it hands to the gather.
-template <class T> class GpuRankOf final : public GpuRank {
+template <class T>
+class GpuRankOf final : public GpuRank {
  public:
   GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode, bool checked32 = false)
-      : fw_(grid, {Member{device, rank}}, n, mode), mode_(mode), checked32_(checked32),
+      : fw_(grid, {Member{device, rank}}, n, mode),
+        mode_(mode),
+        checked32_(checked32),
         cols_(Layout(grid, rank, n, kTile).local_cols()) {
     APSP_EXPECTS((!checked32 || std::is_same_v<T, int>), "checked rounds are int32");
   }
@@ -36,7 +39,8 @@ template <class T> class GpuRankOf final : public GpuRank {
       // Every rank has the graph: the same decision everywhere; the memory check and the band
       // check are agreed over the ranks.
       const Graph::WeightRange range = g.validated_weight_range();
-      if (mode_ == Mode::Distances && cuda_int16_policy(g, range.max_abs_weight, range.min_weight) > 0 &&
+      if (mode_ == Mode::Distances &&
+          cuda_int16_policy(g, range.max_abs_weight, range.min_weight) > 0 &&
           !links.any(!PackedRounds(fw_).fits())) {
         kept16 = run_packed(fw_, progress, int(rung_band_low(range.max_abs_weight, cuda::kInf16)),
                             [&links](bool mine) { return links.any(mine); });
@@ -67,7 +71,8 @@ template <class T> class GpuRankOf final : public GpuRank {
     std::vector<long>& wide = wide_[slot & 1];
     wide.resize(std::size_t(count));
     for (i64 x = 0; x < rows * cols_; ++x)
-      wide[std::size_t(x)] = stage.p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(stage.p[x]);
+      wide[std::size_t(x)] =
+          stage.p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(stage.p[x]);
     return wide.data();
   }
 
@@ -77,7 +82,7 @@ template <class T> class GpuRankOf final : public GpuRank {
   bool checked32_ = false, dropped_ = false;
   std::vector<long> wide_[2];  // checked32: the int64 rows handed out
   i64 cols_;                   // local columns (the host rows' width)
-  PinnedArray<T> stage_[2];  // distances (T) or int32 next hops (4-byte T only)
+  PinnedArray<T> stage_[2];    // distances (T) or int32 next hops (4-byte T only)
 };
 
 }  // namespace

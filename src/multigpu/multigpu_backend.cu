@@ -24,6 +24,7 @@
 #include "cuda/device_solver.cuh"
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
+#include "gpu/backend_info.hpp"
 #include "multigpu/gather.cuh"
 #include "multigpu/gpu_rank_of.cuh"
 #include "multigpu/rounds.cuh"
@@ -42,7 +43,8 @@ std::vector<int> devices_of(const SolveOptions& o) {
     for (int d = 0; d < count; ++d) devs.push_back(d);
   for (int d : devs)
     if (d < 0 || d >= count)
-      throw UsageError("--devices: no GPU " + std::to_string(d) + " (this machine has " + std::to_string(count) + ")");
+      throw UsageError("--devices: no GPU " + std::to_string(d) + " (this machine has " +
+                       std::to_string(count) + ")");
   std::vector<int> sorted = devs;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
@@ -65,31 +67,36 @@ class MultiGpuBackend final : public BackendImpl {
   bool streams_paths() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     if (block != kTile)
-      throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) + " (got --block " +
-                       std::to_string(block) + ")");
+      throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) +
+                       " (got --block " + std::to_string(block) + ")");
     if (paths && dtype_size(t) != 4)
-      throw UsageError(std::string("the multi-gpu backend's --paths runs int32 and float32, not ") + dtype_name(t) +
-                       "; the cuda and cpu backends give " + dtype_name(t) + " paths");
+      throw UsageError(std::string("the multi-gpu backend's --paths runs int32 and float32, not ") +
+                       dtype_name(t) + "; the cuda and cpu backends give " + dtype_name(t) +
+                       " paths");
     int count = 0;
     APSP_CUDA_TRY(cudaGetDeviceCount(&count));
     std::size_t free_b = 0, total_b = 0;
     APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
     const std::size_t need = bytes_per_gpu(n, std::max(1, count), dtype_size(t), paths);
     if (need > free_b)
-      throw ResourceError("V=" + std::to_string(n) + " needs " + gib(double(need)) + " per GPU on " +
-                          std::to_string(count) + " GPUs; GPU 0 has " + gib(double(free_b)) + " free");
+      throw ResourceError("V=" + std::to_string(n) + " needs " + gib(double(need)) +
+                          " per GPU on " + std::to_string(count) + " GPUs; GPU 0 has " +
+                          gib(double(free_b)) + " free");
   }
 
   /// The cuda backend's ladder over the grid: int32 distances try int16x2 rounds first where the
   /// cuda backend would (cuda_int16_policy; no sampled-distance evidence here), kept when the band
   /// check over every GPU passes; an int64 result runs checked int32 rounds first where the
   /// weights allow, kept when their band check passes, else int64 rounds.
-  void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
+  void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
+           Timings& timings) override {
     const std::vector<int> devs = devices_of(o);
     const Graph::WeightRange range = g.validated_weight_range();
-    run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_, [&](auto t, auto r, Rung rung) {
-      return run_typed<typename decltype(t)::type, typename decltype(r)::type>(g, dist, next, devs, o, timings, rung);
-    });
+    run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_,
+               [&](auto t, auto r, Rung rung) {
+                 return run_typed<typename decltype(t)::type, typename decltype(r)::type>(
+                     g, dist, next, devs, o, timings, rung);
+               });
   }
 
  private:
@@ -98,25 +105,26 @@ class MultiGpuBackend final : public BackendImpl {
   /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). False,
   /// having handed nothing out, when a checked rung failed its band check (rounds_ says why).
   template <class T, class R>
-  bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs, const SolveOptions& o,
-                 Timings& timings, Rung rung) {
-    const std::size_t need = bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T), next != nullptr);
+  bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs,
+                 const SolveOptions& o, Timings& timings, Rung rung) {
+    const std::size_t need =
+        bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T), next != nullptr);
     for (int d : devs) {
       APSP_CUDA_TRY(cudaSetDevice(d));
       std::size_t free_b = 0, total_b = 0;
       APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
       if (need > free_b)
-        throw ResourceError("V=" + std::to_string(g.num_vertices) + " needs " + gib(double(need)) + " on each of " +
-                            std::to_string(devs.size()) + " GPUs; GPU " + std::to_string(d) + " has " +
-                            gib(double(free_b)) + " free");
+        throw ResourceError("V=" + std::to_string(g.num_vertices) + " needs " + gib(double(need)) +
+                            " on each of " + std::to_string(devs.size()) + " GPUs; GPU " +
+                            std::to_string(d) + " has " + gib(double(free_b)) + " free");
     }
     auto t0 = Clock::now();
     // As the cpu backend: strict-less next hops, whose rare zero-weight loops solve() repairs on
     // a whole matrix; streamed next hops cannot be repaired, so with zero-weight edges they
     // compare (distance, hop count) instead (valid walks; ties may differ from the cpu backend).
-    const Mode mode = !next                                                       ? Mode::Distances
+    const Mode mode = !next                                                    ? Mode::Distances
                       : !o.next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
-                                                                                : Mode::HopCounts;
+                                                                               : Mode::HopCounts;
     std::vector<Member> members;
     for (std::size_t q = 0; q < devs.size(); ++q) members.push_back({devs[q], int(q)});
     Workers<T> fw(Grid::for_run(int(devs.size())), members, g.num_vertices, mode);
@@ -139,7 +147,8 @@ class MultiGpuBackend final : public BackendImpl {
       run_lookahead(fw, o.progress);
       fw.synchronize();
       if constexpr (std::is_same_v<T, int>) {
-        if (rung.checked && fw.int32_in_band(int(rung_band_low(rung.max_w, double(cuda::inf_value<int>()))))) {
+        if (rung.checked &&
+            fw.int32_in_band(int(rung_band_low(rung.max_w, double(cuda::inf_value<int>()))))) {
           timings.compute = seconds_since(t0);
           rounds_ = "int32 rounds checked: a distance may reach 2^30-1";
           return false;
@@ -154,7 +163,8 @@ class MultiGpuBackend final : public BackendImpl {
     gather<T, R>(fw, false, o.dist_sink, o.dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
     if (o.dist_sink) dist = Matrix{};
     if (next) {
-      gather<int>(fw, true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(), Dtype::Int32);
+      gather<int>(fw, true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(),
+                  Dtype::Int32);
       if (o.next_sink) *next = Matrix{};
     }
     timings.d2h = seconds_since(t0);
@@ -162,17 +172,17 @@ class MultiGpuBackend final : public BackendImpl {
   }
 };
 
-
 }  // namespace
 
-std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i64 n, Dtype t, Mode mode,
-                                       bool checked32) {
+std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i64 n, Dtype t,
+                                       Mode mode, bool checked32) {
   APSP_EXPECTS(rank >= 0 && rank < grid.P, "make_gpu_rank: rank outside the grid");
   APSP_EXPECTS(!checked32 || t == Dtype::Int64, "checked int32 rounds are for an int64 result");
   if (checked32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode, true);
   if (t == Dtype::Int32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode);
   if (t == Dtype::Float32) return std::make_unique<GpuRankOf<float>>(device, grid, rank, n, mode);
-  APSP_EXPECTS(mode == Mode::Distances, "GPU ranks hold int64 / float64 distances only (no next hops)");
+  APSP_EXPECTS(mode == Mode::Distances,
+               "GPU ranks hold int64 / float64 distances only (no next hops)");
   if (t == Dtype::Int64) return std::make_unique<GpuRankOf<long>>(device, grid, rank, n, mode);
   return std::make_unique<GpuRankOf<double>>(device, grid, rank, n, mode);
 }
@@ -226,26 +236,20 @@ std::size_t bytes_per_gpu(i64 n, int workers, std::size_t elem, bool paths) {
 
 }  // namespace multigpu
 
-std::unique_ptr<BackendImpl> make_multigpu_backend() { return std::make_unique<multigpu::MultiGpuBackend>(); }
+std::unique_ptr<BackendImpl> make_multigpu_backend() {
+  return std::make_unique<multigpu::MultiGpuBackend>();
+}
 
 BackendInfo multigpu_backend_info() {
-  BackendInfo info{"multi-gpu", true, false, ""};
-  const cuda::DeviceProbe d = cuda::probe_devices();
-  if (!d.error.empty()) {
-    info.detail = d.error;
-    return info;
-  }
-  const cudaDeviceProp& p = d.props;
-  const int count = d.count;
-  int version = 0;
-  ncclGetVersion(&version);
-  const multigpu::Grid grid = multigpu::Grid::for_workers(count);
-  std::ostringstream os;
-  os << count << " x " << p.name << ", NCCL " << version / 10000 << "." << version / 100 % 100 << "."
-     << version % 100 << ", grid " << grid.Pr << " x " << grid.Pc;
-  info.usable = d.capable();
-  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsSm90);
-  return info;
+  return cuda::probe_backend_info("multi-gpu", [](const cuda::DeviceProbe& d) {
+    int version = 0;
+    ncclGetVersion(&version);
+    const multigpu::Grid grid = multigpu::Grid::for_workers(d.count);
+    std::ostringstream os;
+    os << d.count << " x " << d.props.name << ", NCCL " << version / 10000 << "."
+       << version / 100 % 100 << "." << version % 100 << ", grid " << grid.Pr << " x " << grid.Pc;
+    return os.str();
+  });
 }
 
 }  // namespace apsp::detail

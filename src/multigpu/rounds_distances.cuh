@@ -4,8 +4,8 @@
 // grid row of t computes the row panel (Panels GEMM), the grid column of t the transposed column
 // panel (transpose, then the Panels GEMM in its row form); NCCL broadcasts them down grid columns
 // and along grid rows; event ready[t % 2]. main: waits for ready, then the Rest GEMM (every local
-// tile, the pivot row and column included: there it writes the panel value). With lookahead tile row and
-// column t+1 go first and event a_done lets look start round t+1 meanwhile. Buffers are
+// tile, the pivot row and column included: there it writes the panel value). With lookahead tile
+// row and column t+1 go first and event a_done lets look start round t+1 meanwhile. Buffers are
 // double-buffered by round parity. References: Venkataraman et al. (JEA 2003); HPL's lookahead.
 #pragma once
 
@@ -17,7 +17,8 @@ namespace apsp::detail {
 namespace multigpu {
 namespace {
 
-template <class T> class DistanceRounds final : public LookaheadOps {
+template <class T>
+class DistanceRounds final : public LookaheadOps {
  public:
   explicit DistanceRounds(Workers<T>& w) : w_(w) {}
 
@@ -34,7 +35,8 @@ template <class T> class DistanceRounds final : public LookaheadOps {
       const i64 li = q.L.local_row(t), lj = q.L.local_col(t);
       cuda::RoundArgs<T> a = args();
       a.d = q.D.get() + li * kTile * w_.ld_ + lj * kTile;
-      a.csT = q.csT.get();  // block 0 also writes P*^T here; the transpose below rewrites csT anyway
+      a.csT =
+          q.csT.get();  // block 0 also writes P*^T here; the transpose below rewrites csT anyway
       a.pS = q.piv[slot].get();
       a.pT = q.piv[slot].get() + kTile * kTile;
       cudaEvent_t c0 = w_.mark(q, q.look);
@@ -55,14 +57,16 @@ template <class T> class DistanceRounds final : public LookaheadOps {
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       if (q.L.pr == tr && q.L.lc > 0) {
         cuda::RoundArgs<T> a = args();
-        a.d = q.D.get() + q.L.local_row(t) * kTile * w_.ld_;  // row mode reads d + 0 * ld + X0: D[t, X]
+        a.d = q.D.get() +
+              q.L.local_row(t) * kTile * w_.ld_;  // row mode reads d + 0 * ld + X0: D[t, X]
         a.rowp = q.rowp[slot].get();
-        a.pT = q.piv[slot].get() + kTile * kTile;          // A = P*
+        a.pT = q.piv[slot].get() + kTile * kTile;  // A = P*
         cuda::launch_gemm<T, GemmMode::Panels>(a, q.L.lc, 1, q.look);
       }
       if (q.L.pc == tc && q.L.lr > 0) {
         const i64 lj = q.L.local_col(t);
-        cuda::launch_transpose_strip<T>(q.D.get() + lj * kTile, w_.ld_, q.L.local_rows(), q.csT.get(), w_.ldt_, q.look);
+        cuda::launch_transpose_strip<T>(q.D.get() + lj * kTile, w_.ld_, q.L.local_rows(),
+                                        q.csT.get(), w_.ldt_, q.look);
         // colT[:, X] = P*^T (x) csT[:, X], through the row-panel form: A = P*^T is passed as pT;
         // its "d" is csT and its "rowp" colT, both B x ldt.
         cuda::RoundArgs<T> a = args();
@@ -81,11 +85,13 @@ template <class T> class DistanceRounds final : public LookaheadOps {
       for (auto& p : w_.gpus_) {
         Gpu<T>& q = *p;
         if (q.col)
-          APSP_NCCL_TRY(ncclBroadcast(q.rowp[slot].get(), q.rowp[slot].get(), std::size_t(kTile * w_.ld_), nccl_type<T>(),
-                                      tr, q.col, q.look));
+          APSP_NCCL_TRY(ncclBroadcast(q.rowp[slot].get(), q.rowp[slot].get(),
+                                      std::size_t(kTile * w_.ld_), nccl_type<T>(), tr, q.col,
+                                      q.look));
         if (q.row)
-          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(), std::size_t(kTile * w_.ldt_), nccl_type<T>(),
-                                      tc, q.row, q.look));
+          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(),
+                                      std::size_t(kTile * w_.ldt_), nccl_type<T>(), tc, q.row,
+                                      q.look));
       }
       APSP_NCCL_TRY(ncclGroupEnd());
       w_.span_all(kPanelBcast, b0, &Gpu<T>::look);
@@ -111,11 +117,13 @@ template <class T> class DistanceRounds final : public LookaheadOps {
       if (set == TileSet::Ahead) {
         if (r1 >= 0) rest_tiles(q, slot, {r1, r1 + 1}, {0, q.L.lc});
         if (c1 >= 0)
-          for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1})) rest_tiles(q, slot, rr, {c1, c1 + 1});
+          for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
+            rest_tiles(q, slot, rr, {c1, c1 + 1});
         w_.hand_over(q, true);
       } else {
         for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
-          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c1})) rest_tiles(q, slot, rr, cr);
+          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c1}))
+            rest_tiles(q, slot, rr, cr);
       }
     }
     if (set == TileSet::Ahead) return;

@@ -49,7 +49,9 @@ class PackedRounds final : public LookaheadOps {
       for (auto& r : q.rowp16) r = DeviceBuffer<unsigned>(std::size_t(kTile * ld16_));
       if (q.flag.size() == 0) q.flag = DeviceBuffer<int>(1);
       cuda::set_s16_attributes();
-      if (q.L.local_rows() > 0) cuda::launch_pack_local_s16(q.D.get(), w_.ld_, q.L.local_rows(), q.D16.get(), ld16_, q.main);
+      if (q.L.local_rows() > 0)
+        cuda::launch_pack_local_s16(q.D.get(), w_.ld_, q.L.local_rows(), q.D16.get(), ld16_,
+                                    q.main);
     }
     w_.synchronize();
   }
@@ -67,8 +69,8 @@ class PackedRounds final : public LookaheadOps {
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       APSP_CUDA_TRY(cudaMemsetAsync(q.flag.get(), 0, sizeof(int), q.main));
       if (q.L.local_rows() > 0)
-        cuda::launch_find_in_band_local_s16(q.D16.get(), ld16_, q.L.local_rows(), w_.ld_ / 2, band_lo, q.flag.get(),
-                                            q.main);
+        cuda::launch_find_in_band_local_s16(q.D16.get(), ld16_, q.L.local_rows(), w_.ld_ / 2,
+                                            band_lo, q.flag.get(), q.main);
       APSP_CUDA_CHECK_LAUNCH(q.main);
     }
     bad = w_.read_flags();
@@ -78,7 +80,8 @@ class PackedRounds final : public LookaheadOps {
         Gpu<T>& q = *p;
         if (q.L.local_rows() == 0) continue;
         APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-        cuda::launch_unpack_local_s16(q.D16.get(), ld16_, q.L.local_rows(), q.D.get(), w_.ld_, q.main);
+        cuda::launch_unpack_local_s16(q.D16.get(), ld16_, q.L.local_rows(), q.D.get(), w_.ld_,
+                                      q.main);
       }
     w_.synchronize();
     release();
@@ -97,8 +100,13 @@ class PackedRounds final : public LookaheadOps {
       const i64 li = q.L.local_row(t), lj = q.L.local_col(t);
       // t = 0 with d at the pivot: block 0 closes it in place (csT's first tile gets P*^T; the
       // transpose in panels() rewrites csT).
-      const cuda::RoundArgsS16 a{q.D16.get() + li * kTile * ld16_ + lj * (kTile / 2), ld16_, q.csT.get(), w_.ldt_,
-                                 q.piv[slot].get(), reinterpret_cast<unsigned*>(q.piv[slot].get() + kTile * kTile), 0};
+      const cuda::RoundArgsS16 a{q.D16.get() + li * kTile * ld16_ + lj * (kTile / 2),
+                                 ld16_,
+                                 q.csT.get(),
+                                 w_.ldt_,
+                                 q.piv[slot].get(),
+                                 reinterpret_cast<unsigned*>(q.piv[slot].get() + kTile * kTile),
+                                 0};
       cuda::launch_closure_s16(a, 1, q.look);
     }
     w_.broadcast_pivot(t);
@@ -120,8 +128,9 @@ class PackedRounds final : public LookaheadOps {
         cuda::launch_gemm<unsigned, GemmMode::RowPanel>(a, word_blocks(q), 1, q.look);
       }
       if (q.L.pc == tc && q.L.lr > 0) {
-        cuda::launch_transpose_strip_s16(q.D16.get(), ld16_, q.L.local_rows(), q.L.local_col(t) * (kTile / 2),
-                                         q.csT.get(), w_.ldt_, q.look);
+        cuda::launch_transpose_strip_s16(q.D16.get(), ld16_, q.L.local_rows(),
+                                         q.L.local_col(t) * (kTile / 2), q.csT.get(), w_.ldt_,
+                                         q.look);
         cuda::RoundArgs<int> a{};
         a.pS = q.piv[slot].get();
         a.csT = q.csT.get();
@@ -135,11 +144,11 @@ class PackedRounds final : public LookaheadOps {
       for (auto& p : w_.gpus_) {
         Gpu<T>& q = *p;
         if (q.col)
-          APSP_NCCL_TRY(ncclBroadcast(q.rowp16[slot].get(), q.rowp16[slot].get(), std::size_t(kTile * ld16_),
-                                      ncclUint32, tr, q.col, q.look));
+          APSP_NCCL_TRY(ncclBroadcast(q.rowp16[slot].get(), q.rowp16[slot].get(),
+                                      std::size_t(kTile * ld16_), ncclUint32, tr, q.col, q.look));
         if (q.row)
-          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(), std::size_t(kTile * w_.ldt_), ncclInt32,
-                                      tc, q.row, q.look));
+          APSP_NCCL_TRY(ncclBroadcast(q.colT[slot].get(), q.colT[slot].get(),
+                                      std::size_t(kTile * w_.ldt_), ncclInt32, tc, q.row, q.look));
       }
       APSP_NCCL_TRY(ncclGroupEnd());
     }
@@ -163,11 +172,13 @@ class PackedRounds final : public LookaheadOps {
       if (set == TileSet::Ahead) {
         if (r1 >= 0) rest_tiles(q, slot, {r1, r1 + 1}, {0, word_blocks(q)});
         if (c1 >= 0)
-          for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1})) rest_tiles(q, slot, rr, {c1, c1 + 1});
+          for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
+            rest_tiles(q, slot, rr, {c1, c1 + 1});
         w_.hand_over(q, false);
       } else {
         for (const TileRange& rr : dist::ranges_without(q.L.lr, {r1}))
-          for (const TileRange& cb : dist::ranges_without(word_blocks(q), {c1})) rest_tiles(q, slot, rr, cb);
+          for (const TileRange& cb : dist::ranges_without(word_blocks(q), {c1}))
+            rest_tiles(q, slot, rr, cb);
       }
     }
     if (set != TileSet::Ahead) w_.sync_for_progress(t);

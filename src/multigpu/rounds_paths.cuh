@@ -1,11 +1,11 @@
 // src/multigpu/rounds_paths.cuh — the multi-gpu rounds with next hops (--paths; int32 and
-// float32) as LookaheadOps. The tiles are updated as the CPU backend does (src/cpu/cpu_backend.cpp):
-// the pivot closed in place (closure_paths) and broadcast as values | next hops | hop counts;
-// panels in place from copies of their old values, then broadcast; the rest update outside the
-// pivot row and column, a sum replacing c only when strictly smaller (next[i][j] = next[i][k]), k
-// in order: results equal `--backend cpu --block 128` bit for bit. Streamed next hops of graphs
-// with zero-weight edges compare (distance, hop count) instead (Mode::HopCounts), so that every
-// walk ends without solve()'s repair. Kernels: cuda/kernels/paths.cuh.
+// float32) as LookaheadOps. The tiles are updated as the CPU backend does
+// (src/cpu/cpu_backend.cpp): the pivot closed in place (closure_paths) and broadcast as values |
+// next hops | hop counts; panels in place from copies of their old values, then broadcast; the rest
+// update outside the pivot row and column, a sum replacing c only when strictly smaller (next[i][j]
+// = next[i][k]), k in order: results equal `--backend cpu --block 128` bit for bit. Streamed next
+// hops of graphs with zero-weight edges compare (distance, hop count) instead (Mode::HopCounts), so
+// that every walk ends without solve()'s repair. Kernels: cuda/kernels/paths.cuh.
 #pragma once
 
 #include "core/rounds.hpp"
@@ -16,7 +16,8 @@ namespace apsp::detail {
 namespace multigpu {
 namespace {
 
-template <class T> class PathRounds final : public LookaheadOps {
+template <class T>
+class PathRounds final : public LookaheadOps {
  public:
   static_assert(sizeof(T) == 4, "next hops are kept for 4-byte distances");
   explicit PathRounds(Workers<T>& w) : w_(w) {}
@@ -32,8 +33,9 @@ template <class T> class PathRounds final : public LookaheadOps {
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       const i64 at = q.L.local_row(t) * kTile * w_.ld_ + q.L.local_col(t) * kTile;
       const bool hops = w_.mode_ == Mode::HopCounts;
-      cuda::launch_closure_paths<T>(hops, q.D.get() + at, q.N.get() + at, hops ? q.H.get() + at : nullptr, w_.ld_,
-                                    q.pw[slot].get(), q.look);
+      cuda::launch_closure_paths<T>(hops, q.D.get() + at, q.N.get() + at,
+                                    hops ? q.H.get() + at : nullptr, w_.ld_, q.pw[slot].get(),
+                                    q.look);
     }
     if (w_.grid_.P == 1) return;
     const std::size_t count = std::size_t(3 * kTile * kTile);
@@ -41,8 +43,10 @@ template <class T> class PathRounds final : public LookaheadOps {
     for (auto& p : w_.gpus_) {
       Gpu<T>& q = *p;
       int* buf = q.pw[slot].get();
-      if (q.L.pr == tr && q.row) APSP_NCCL_TRY(ncclBroadcast(buf, buf, count, ncclInt32, tc, q.row, q.look));
-      if (q.L.pc == tc && q.col) APSP_NCCL_TRY(ncclBroadcast(buf, buf, count, ncclInt32, tr, q.col, q.look));
+      if (q.L.pr == tr && q.row)
+        APSP_NCCL_TRY(ncclBroadcast(buf, buf, count, ncclInt32, tc, q.row, q.look));
+      if (q.L.pc == tc && q.col)
+        APSP_NCCL_TRY(ncclBroadcast(buf, buf, count, ncclInt32, tr, q.col, q.look));
     }
     APSP_NCCL_TRY(ncclGroupEnd());
   }
@@ -62,30 +66,37 @@ template <class T> class PathRounds final : public LookaheadOps {
         // D[t, J] = P* (x) old D[t, J], for J outside the pivot column.
         const i64 li = q.L.local_row(t);
         int* old = q.rowold.get();
-        APSP_CUDA_TRY(cudaMemcpyAsync(old, q.D.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
-        if (hops) APSP_CUDA_TRY(cudaMemcpyAsync(old + strip, q.H.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
+        APSP_CUDA_TRY(cudaMemcpyAsync(old, q.D.get() + li * strip, strip * 4,
+                                      cudaMemcpyDeviceToDevice, q.look));
+        if (hops)
+          APSP_CUDA_TRY(cudaMemcpyAsync(old + strip, q.H.get() + li * strip, strip * 4,
+                                        cudaMemcpyDeviceToDevice, q.look));
         for (const TileRange& cr : dist::ranges_without(q.L.lc, {in_col ? q.L.local_col(t) : -1}))
-          gemm_paths(q, q.look, {li, li + 1}, cr, piv, piv + BB, piv + 2 * BB, kTile, old + cr.begin * kTile,
-                     old + strip + cr.begin * kTile, w_.ld_);
+          gemm_paths(q, q.look, {li, li + 1}, cr, piv, piv + BB, piv + 2 * BB, kTile,
+                     old + cr.begin * kTile, old + strip + cr.begin * kTile, w_.ld_);
         int* out = q.rowpw[slot].get();
-        APSP_CUDA_TRY(cudaMemcpyAsync(out, q.D.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
-        if (hops) APSP_CUDA_TRY(cudaMemcpyAsync(out + strip, q.H.get() + li * strip, strip * 4, cudaMemcpyDeviceToDevice, q.look));
+        APSP_CUDA_TRY(cudaMemcpyAsync(out, q.D.get() + li * strip, strip * 4,
+                                      cudaMemcpyDeviceToDevice, q.look));
+        if (hops)
+          APSP_CUDA_TRY(cudaMemcpyAsync(out + strip, q.H.get() + li * strip, strip * 4,
+                                        cudaMemcpyDeviceToDevice, q.look));
       }
       if (in_col && q.L.lr > 0) {
         // D[I, t] = old D[I, t] (x) P*, for I outside the pivot row.
         const i64 lj = q.L.local_col(t);
         int* old = q.colold.get();
         auto strip_copy = [&](int* dst, const void* src) {
-          APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, kTile * 4, static_cast<const char*>(src) + lj * kTile * 4, w_.ld_ * 4,
-                                          kTile * 4, rows, cudaMemcpyDeviceToDevice, q.look));
+          APSP_CUDA_TRY(
+              cudaMemcpy2DAsync(dst, kTile * 4, static_cast<const char*>(src) + lj * kTile * 4,
+                                w_.ld_ * 4, kTile * 4, rows, cudaMemcpyDeviceToDevice, q.look));
         };
         strip_copy(old, q.D.get());
         strip_copy(old + rows * kTile, q.N.get());
         if (hops) strip_copy(old + 2 * rows * kTile, q.H.get());
         for (const TileRange& rr : dist::ranges_without(q.L.lr, {in_row ? q.L.local_row(t) : -1})) {
           const i64 a0 = rr.begin * BB;
-          gemm_paths(q, q.look, rr, {lj, lj + 1}, old + a0, old + rows * kTile + a0, old + 2 * rows * kTile + a0, kTile,
-                     piv, piv + 2 * BB, kTile);
+          gemm_paths(q, q.look, rr, {lj, lj + 1}, old + a0, old + rows * kTile + a0,
+                     old + 2 * rows * kTile + a0, kTile, piv, piv + 2 * BB, kTile);
         }
         int* out = q.colpw[slot].get();
         strip_copy(out, q.D.get());
@@ -98,11 +109,13 @@ template <class T> class PathRounds final : public LookaheadOps {
       for (auto& p : w_.gpus_) {
         Gpu<T>& q = *p;
         if (q.col)
-          APSP_NCCL_TRY(ncclBroadcast(q.rowpw[slot].get(), q.rowpw[slot].get(), std::size_t(2 * kTile * w_.ld_), ncclInt32,
-                                      tr, q.col, q.look));
+          APSP_NCCL_TRY(ncclBroadcast(q.rowpw[slot].get(), q.rowpw[slot].get(),
+                                      std::size_t(2 * kTile * w_.ld_), ncclInt32, tr, q.col,
+                                      q.look));
         if (q.row && q.L.lr > 0)
-          APSP_NCCL_TRY(ncclBroadcast(q.colpw[slot].get(), q.colpw[slot].get(), std::size_t(3 * q.L.local_rows() * kTile),
-                                      ncclInt32, tc, q.row, q.look));
+          APSP_NCCL_TRY(ncclBroadcast(q.colpw[slot].get(), q.colpw[slot].get(),
+                                      std::size_t(3 * q.L.local_rows() * kTile), ncclInt32, tc,
+                                      q.row, q.look));
       }
       APSP_NCCL_TRY(ncclGroupEnd());
     }
@@ -116,26 +129,31 @@ template <class T> class PathRounds final : public LookaheadOps {
   void rest(i64 t, TileSet set) override {
     const int slot = int(t % 2);
     auto skip = [&](const Gpu<T>& q, i64 x, bool row) -> i64 {
-      return row ? (q.L.owns_row(x) ? q.L.local_row(x) : -1) : (q.L.owns_col(x) ? q.L.local_col(x) : -1);
+      return row ? (q.L.owns_row(x) ? q.L.local_row(x) : -1)
+                 : (q.L.owns_col(x) ? q.L.local_col(x) : -1);
     };
     for (auto& p : w_.gpus_) {
       Gpu<T>& q = *p;
       const i64 r0 = skip(q, t, true), c0 = skip(q, t, false);
       if (set == TileSet::All) {
         for (const TileRange& rr : dist::ranges_without(q.L.lr, {r0}))
-          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0})) rest_tiles(q, slot, rr, cr);
+          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0}))
+            rest_tiles(q, slot, rr, cr);
         continue;
       }
       const i64 r1 = skip(q, t + 1, true), c1 = skip(q, t + 1, false);
       if (set == TileSet::Ahead) {
         if (r1 >= 0)
-          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0})) rest_tiles(q, slot, {r1, r1 + 1}, cr);
+          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0}))
+            rest_tiles(q, slot, {r1, r1 + 1}, cr);
         if (c1 >= 0)
-          for (const TileRange& rr : dist::ranges_without(q.L.lr, {r0, r1})) rest_tiles(q, slot, rr, {c1, c1 + 1});
+          for (const TileRange& rr : dist::ranges_without(q.L.lr, {r0, r1}))
+            rest_tiles(q, slot, rr, {c1, c1 + 1});
         w_.hand_over(q, false);
       } else {
         for (const TileRange& rr : dist::ranges_without(q.L.lr, {r0, r1}))
-          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0, c1})) rest_tiles(q, slot, rr, cr);
+          for (const TileRange& cr : dist::ranges_without(q.L.lc, {c0, c1}))
+            rest_tiles(q, slot, rr, cr);
       }
     }
     if (set != TileSet::Ahead) w_.sync_for_progress(t);
@@ -144,15 +162,16 @@ template <class T> class PathRounds final : public LookaheadOps {
  private:
   // C (local tiles rr x cr of D, N, H) = min(C, A (x) B) on `stream`, rows of A and columns of B
   // given by the caller.
-  void gemm_paths(Gpu<T>& q, cudaStream_t stream, TileRange rr, TileRange cr, const int* a, const int* an,
-                  const int* ah, i64 lda, const int* b, const int* bh, i64 ldb) {
+  void gemm_paths(Gpu<T>& q, cudaStream_t stream, TileRange rr, TileRange cr, const int* a,
+                  const int* an, const int* ah, i64 lda, const int* b, const int* bh, i64 ldb) {
     if (rr.empty() || cr.empty()) return;
     const i64 at = rr.begin * kTile * w_.ld_ + cr.begin * kTile;
     const T* av = reinterpret_cast<const T*>(a);
     const T* bv = reinterpret_cast<const T*>(b);
     const bool hops = w_.mode_ == Mode::HopCounts;
-    cuda::launch_minplus_paths<T>(hops, rr.end - rr.begin, cr.end - cr.begin, av, an, ah, lda, bv, bh, ldb,
-                                  q.D.get() + at, q.N.get() + at, hops ? q.H.get() + at : nullptr, w_.ld_, stream);
+    cuda::launch_minplus_paths<T>(hops, rr.end - rr.begin, cr.end - cr.begin, av, an, ah, lda, bv,
+                                  bh, ldb, q.D.get() + at, q.N.get() + at,
+                                  hops ? q.H.get() + at : nullptr, w_.ld_, stream);
   }
 
   void rest_tiles(Gpu<T>& q, int slot, TileRange rr, TileRange cr) {
@@ -161,8 +180,8 @@ template <class T> class PathRounds final : public LookaheadOps {
     const i64 rows = q.L.local_rows(), a0 = rr.begin * kTile * kTile, b0 = cr.begin * kTile;
     const int* cp = q.colpw[slot].get();
     const int* rp = q.rowpw[slot].get();
-    gemm_paths(q, q.main, rr, cr, cp + a0, cp + rows * kTile + a0, cp + 2 * rows * kTile + a0, kTile, rp + b0,
-               rp + kTile * w_.ld_ + b0, w_.ld_);
+    gemm_paths(q, q.main, rr, cr, cp + a0, cp + rows * kTile + a0, cp + 2 * rows * kTile + a0,
+               kTile, rp + b0, rp + kTile * w_.ld_ + b0, w_.ld_);
   }
 
   Workers<T>& w_;

@@ -37,11 +37,14 @@ enum Phase { kClosure, kPivotBcast, kPanels, kPanelBcast, kRest, kMainWait, kLoo
 /// them (the multi-gpu backend: one process, connect_in_process()) or one (an mpi GPU rank:
 /// connect_ranks()). Everything works on the members it has; only the in-process gather
 /// (gather.cuh) needs every worker here. The rounds' classes read and drive its members.
-template <class T> struct Workers {
-  Workers(const Grid& grid, const std::vector<Member>& members, i64 n, Mode mode) : grid_(grid), mode_(mode) {
-    // The next-hop kernels (cuda/kernels/paths.cuh) hold 4-byte values (their shared tiles): int64 / float64 run
-    // distances only (check_fits refuses them with paths).
-    APSP_EXPECTS(sizeof(T) == 4 || mode == Mode::Distances, "multi-gpu next hops need 4-byte distances");
+template <class T>
+struct Workers {
+  Workers(const Grid& grid, const std::vector<Member>& members, i64 n, Mode mode)
+      : grid_(grid), mode_(mode) {
+    // The next-hop kernels (cuda/kernels/paths.cuh) hold 4-byte values (their shared tiles): int64
+    // / float64 run distances only (check_fits refuses them with paths).
+    APSP_EXPECTS(sizeof(T) == 4 || mode == Mode::Distances,
+                 "multi-gpu next hops need 4-byte distances");
     const GpuStrides strides = gpu_strides(grid_, n);
     ld_ = strides.cols;
     ldt_ = strides.rows;
@@ -89,7 +92,8 @@ template <class T> struct Workers {
   /// One communicator per grid row and per grid column, every worker in this process
   /// (ncclCommInitAll over the members of each row and column).
   void connect_in_process() {
-    APSP_EXPECTS(int(gpus_.size()) == grid_.P, "connect_in_process needs every worker of the grid in this process");
+    APSP_EXPECTS(int(gpus_.size()) == grid_.P,
+                 "connect_in_process needs every worker of the grid in this process");
     if (grid_.Pc > 1)
       for (int pr = 0; pr < grid_.Pr; ++pr) make_comms(pr, true);
     if (grid_.Pr > 1)
@@ -120,8 +124,10 @@ template <class T> struct Workers {
   /// gpu_bytes_on). Collective over the grid (all members call connect_*()).
   void warm_up_comms() {
     if (grid_.P == 1) return;
-    const std::size_t col_bytes = std::size_t(kTile * ld_) * sizeof(T);   // grid columns: a row panel
-    const std::size_t row_bytes = std::size_t(kTile * ldt_) * sizeof(T);  // grid rows: a column panel
+    const std::size_t col_bytes =
+        std::size_t(kTile * ld_) * sizeof(T);  // grid columns: a row panel
+    const std::size_t row_bytes =
+        std::size_t(kTile * ldt_) * sizeof(T);  // grid rows: a column panel
     std::vector<DeviceBuffer<char>> scratch;
     for (auto& p : gpus_) {
       APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
@@ -148,27 +154,31 @@ template <class T> struct Workers {
     Gpu<T>& q = *gpus_.front();
     const i64 cols = q.L.local_cols();
     if (rows <= 0 || cols <= 0) return;
-    APSP_EXPECTS(row0 >= 0 && row0 + rows <= q.L.local_rows(), "rows_to_host: rows outside the local matrix");
+    APSP_EXPECTS(row0 >= 0 && row0 + rows <= q.L.local_rows(),
+                 "rows_to_host: rows outside the local matrix");
     APSP_EXPECTS(!next_hops || q.N.get(), "rows_to_host: no next hops were kept");
     APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
     const void* src = next_hops ? static_cast<const void*>(q.N.get() + row0 * ld_)
                                 : static_cast<const void*>(q.D.get() + row0 * ld_);
     const std::size_t elem = next_hops ? 4 : sizeof(T);
     APSP_CUDA_TRY(cudaMemcpy2DAsync(dst, std::size_t(cols) * elem, src, std::size_t(ld_) * elem,
-                                    std::size_t(cols) * elem, std::size_t(rows), cudaMemcpyDeviceToHost, q.main));
+                                    std::size_t(cols) * elem, std::size_t(rows),
+                                    cudaMemcpyDeviceToHost, q.main));
     APSP_CUDA_TRY(cudaStreamSynchronize(q.main));
   }
 
   void build(const Graph& g) {
-    if (g.is_dense()) build_dense(g);
-    else build_edges(g);
+    if (g.is_dense())
+      build_dense(g);
+    else
+      build_edges(g);
     if (mode_ != Mode::Distances)
       for (auto& p : gpus_) {
         Gpu<T>& q = *p;
         if (q.L.local_rows() == 0) continue;
         APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-        cuda::launch_init_next<T>(q.D.get(), q.N.get(), q.H.get(), ld_, q.L.local_rows(), q.L.n, grid_.Pr, q.L.pr,
-                                  grid_.Pc, q.L.pc, q.main);
+        cuda::launch_init_next<T>(q.D.get(), q.N.get(), q.H.get(), ld_, q.L.local_rows(), q.L.n,
+                                  grid_.Pr, q.L.pr, grid_.Pc, q.L.pc, q.main);
       }
     synchronize();
   }
@@ -181,7 +191,8 @@ template <class T> struct Workers {
       Gpu<T>& q = *p;
       if (q.L.local_rows() == 0) continue;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-      cuda::upload_dense<T>(g, cuda::inf_value<T>(), q.L.local_rows(), detail::TileMap{kTile, grid_.Pr, q.L.pr}, ld_,
+      cuda::upload_dense<T>(g, cuda::inf_value<T>(), q.L.local_rows(),
+                            detail::TileMap{kTile, grid_.Pr, q.L.pr}, ld_,
                             detail::TileMap{kTile, grid_.Pc, q.L.pc}, q.D.get(), ld_, q.main);
     }
   }
@@ -195,7 +206,8 @@ template <class T> struct Workers {
       Gpu<T>& q = *p;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       if (q.L.local_rows() > 0) {
-        cuda::launch_init_local<T>(q.D.get(), ld_, q.L.local_rows(), grid_.Pr, q.L.pr, grid_.Pc, q.L.pc, q.main);
+        cuda::launch_init_local<T>(q.D.get(), ld_, q.L.local_rows(), grid_.Pr, q.L.pr, grid_.Pc,
+                                   q.L.pc, q.main);
       }
       src.emplace_back(std::size_t(chunk));
       dst.emplace_back(std::size_t(chunk));
@@ -207,11 +219,14 @@ template <class T> struct Workers {
         Gpu<T>& q = *gpus_[x];
         if (q.L.local_rows() == 0 || q.L.local_cols() == 0) continue;
         APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-        APSP_CUDA_TRY(cudaMemcpyAsync(src[x].get(), g.src.data() + e0, m * 4, cudaMemcpyHostToDevice, q.main));
-        APSP_CUDA_TRY(cudaMemcpyAsync(dst[x].get(), g.dst.data() + e0, m * 4, cudaMemcpyHostToDevice, q.main));
-        APSP_CUDA_TRY(cudaMemcpyAsync(w[x].get(), g.weight.data() + e0, m * 8, cudaMemcpyHostToDevice, q.main));
-        cuda::launch_scatter_local<T>(q.D.get(), ld_, src[x].get(), dst[x].get(), w[x].get(), m, !g.directed, grid_.Pr,
-                                      q.L.pr, grid_.Pc, q.L.pc, q.main);
+        APSP_CUDA_TRY(cudaMemcpyAsync(src[x].get(), g.src.data() + e0, m * 4,
+                                      cudaMemcpyHostToDevice, q.main));
+        APSP_CUDA_TRY(cudaMemcpyAsync(dst[x].get(), g.dst.data() + e0, m * 4,
+                                      cudaMemcpyHostToDevice, q.main));
+        APSP_CUDA_TRY(cudaMemcpyAsync(w[x].get(), g.weight.data() + e0, m * 8,
+                                      cudaMemcpyHostToDevice, q.main));
+        cuda::launch_scatter_local<T>(q.D.get(), ld_, src[x].get(), dst[x].get(), w[x].get(), m,
+                                      !g.directed, grid_.Pr, q.L.pr, grid_.Pc, q.L.pc, q.main);
       }
       // The next chunk overwrites the upload buffers.
       synchronize();
@@ -236,7 +251,8 @@ template <class T> struct Workers {
   /// rest tiles are done), and "span" (first to last event). A diagnostic, off by default.
   void report_profile() {
     if (!profiling_) return;
-    static const char* names[] = {"closure", "pivot_bcast", "panels", "panel_bcast", "rest", "main_wait", "look_wait"};
+    static const char* names[] = {"closure", "pivot_bcast", "panels",   "panel_bcast",
+                                  "rest",    "main_wait",   "look_wait"};
     for (auto& p : gpus_) {
       Gpu<T>& q = *p;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
@@ -275,8 +291,8 @@ template <class T> struct Workers {
       if (q.flag.size() == 0) q.flag = DeviceBuffer<int>(1);
       APSP_CUDA_TRY(cudaMemsetAsync(q.flag.get(), 0, sizeof(int), q.main));
       if (q.L.local_rows() > 0)
-        cuda::launch_find_in_band(q.D.get(), ld_, q.L.local_rows(), ld_, band_lo, cuda::inf_value<int>(), q.flag.get(),
-                                  q.main);
+        cuda::launch_find_in_band(q.D.get(), ld_, q.L.local_rows(), ld_, band_lo,
+                                  cuda::inf_value<int>(), q.flag.get(), q.main);
       APSP_CUDA_CHECK_LAUNCH(q.main);
     }
     return read_flags();
@@ -288,7 +304,8 @@ template <class T> struct Workers {
     for (auto& p : gpus_) {
       int v = 0;
       APSP_CUDA_TRY(cudaSetDevice(p->ordinal));
-      APSP_CUDA_TRY(cudaMemcpyAsync(&v, p->flag.get(), sizeof(int), cudaMemcpyDeviceToHost, p->main));
+      APSP_CUDA_TRY(
+          cudaMemcpyAsync(&v, p->flag.get(), sizeof(int), cudaMemcpyDeviceToHost, p->main));
       APSP_CUDA_TRY(cudaStreamSynchronize(p->main));
       any |= v != 0;
     }
@@ -348,9 +365,11 @@ template <class T> struct Workers {
       Gpu<T>& q = *p;
       T* buf = q.piv[slot].get();
       if (q.L.pr == tr && q.row)
-        APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tc, q.row, q.look));
+        APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tc,
+                                    q.row, q.look));
       if (q.L.pc == tc && q.col)
-        APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tr, q.col, q.look));
+        APSP_NCCL_TRY(ncclBroadcast(buf, buf, std::size_t(2 * kTile * kTile), nccl_type<T>(), tr,
+                                    q.col, q.look));
     }
     APSP_NCCL_TRY(ncclGroupEnd());
     span_all(kPivotBcast, b0, &Gpu<T>::look);
@@ -379,7 +398,8 @@ template <class T> struct Workers {
   }
   void span_all(int phase, const std::vector<cudaEvent_t>& begins, cudaStream_t Gpu<T>::*which) {
     if (!profiling_) return;
-    for (std::size_t x = 0; x < gpus_.size(); ++x) span(*gpus_[x], phase, begins[x], (*gpus_[x]).*which);
+    for (std::size_t x = 0; x < gpus_.size(); ++x)
+      span(*gpus_[x], phase, begins[x], (*gpus_[x]).*which);
   }
 
   /// Joins the NCCL communicator of this worker's grid row (`row`) or column: `members` ranks,
@@ -397,7 +417,8 @@ template <class T> struct Workers {
     links.broadcast(&msg, sizeof(msg), 0, row);
     if (!msg.ok)
       throw Error(std::string("NCCL: the first rank of a grid ") + (row ? "row" : "column") +
-                  " could not create an id" + (me == 0 ? std::string(": ") + ncclGetErrorString(made) : std::string()));
+                  " could not create an id" +
+                  (me == 0 ? std::string(": ") + ncclGetErrorString(made) : std::string()));
     ncclComm_t comm = nullptr;
     APSP_NCCL_TRY(ncclCommInitRank(&comm, members, msg.id, me));
     return comm;
@@ -409,12 +430,14 @@ template <class T> struct Workers {
     std::vector<int> devs(std::size_t(members), 0);
     std::vector<Gpu<T>*> who(std::size_t(members), nullptr);
     for (int m = 0; m < members; ++m) {
-      who[std::size_t(m)] = gpus_[std::size_t(rows ? grid_.rank_of(index, m) : grid_.rank_of(m, index))].get();
+      who[std::size_t(m)] =
+          gpus_[std::size_t(rows ? grid_.rank_of(index, m) : grid_.rank_of(m, index))].get();
       devs[std::size_t(m)] = who[std::size_t(m)]->ordinal;
     }
     std::vector<ncclComm_t> comms(std::size_t(members), nullptr);
     APSP_NCCL_TRY(ncclCommInitAll(comms.data(), members, devs.data()));
-    for (int m = 0; m < members; ++m) (rows ? who[std::size_t(m)]->row : who[std::size_t(m)]->col) = comms[std::size_t(m)];
+    for (int m = 0; m < members; ++m)
+      (rows ? who[std::size_t(m)]->row : who[std::size_t(m)]->col) = comms[std::size_t(m)];
   }
 
   Grid grid_;

@@ -2,21 +2,14 @@
 #include "core/pinned.hpp"
 #include "plugin/plugin_abi.hpp"
 
-extern "C" __attribute__((visibility("default"))) const apsp::detail::plugin::GpuTable* apsp_gpu_plugin() {
+extern "C" __attribute__((visibility("default"))) const apsp::detail::plugin::GpuTable*
+apsp_gpu_plugin() {
   using namespace apsp::detail;
   static const plugin::GpuTable table{
-      plugin::kAbi,
-      sizeof(plugin::GpuTable),
-      &make_cuda_backend,
-      &cuda_backend_info,
-      &cuda_warm_up,
-      &cuda_last_rounds,
-      &bench_cuda,
-      &pinned_alloc,
-      &pinned_free,
+      plugin::kAbi,           sizeof(plugin::GpuTable), &make_cuda_backend, &cuda_backend_info,
+      &cuda_warm_up,          &cuda_last_rounds,        &pinned_alloc,      &pinned_free,
 #ifdef APSP_WITH_NCCL
-      &make_multigpu_backend,
-      &multigpu_backend_info,
+      &make_multigpu_backend, &multigpu_backend_info,
 #else
       nullptr,
       nullptr,

@@ -1,18 +1,17 @@
 // src/plugin/loader.cpp — libapsp_core.so's side of the backend plugins (see plugin_abi.hpp).
 //
-// The detail:: functions that the static apsp_lib gets from the cuda, multi-gpu and mpi objects
-// (or from core/missing_parts.cpp where a part is not built) are defined here: each loads its
-// plugin from the directory libapsp_core.so lives in, once, on first use (dlopen, RTLD_NOW |
-// RTLD_LOCAL; never unloaded), and calls through its table. A plugin that cannot be loaded (no
-// libcudart / libnccl / libmpi on this machine, or the file is missing) leaves its backends
-// "built" but not usable, with dlopen's reason as the detail: asking for one then throws
+// The detail:: functions that apsp_lib gets from the cuda, multi-gpu and mpi objects are defined
+// here for the parts this build has (core/missing_parts.cpp stands in for the others, here too):
+// each loads its plugin from the directory libapsp_core.so lives in, once, on first use (dlopen,
+// RTLD_NOW | RTLD_LOCAL; never unloaded), and calls through its table. A plugin that cannot be
+// loaded (no libcudart / libnccl / libmpi on this machine, or the file is missing) leaves its
+// backends "built" but not usable, with dlopen's reason as the detail: asking for one then throws
 // BackendUnavailable naming it, and backend auto solves on the CPU.
 #include <dlfcn.h>
 
 #include <mutex>
 #include <string>
 
-#include "apsp/errors.hpp"
 #include "core/pinned.hpp"
 #include "plugin/plugin_abi.hpp"
 
@@ -43,14 +42,16 @@ Plugin<Table> load(const char* file, const char* entry) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* e = dlerror();
-    p.error = std::string("its plugin ") + file + " could not be loaded: " + (e ? e : "unknown dlopen error");
+    p.error = std::string("its plugin ") + file +
+              " could not be loaded: " + (e ? e : "unknown dlopen error");
     return p;
   }
   using Entry = const Table* (*)();
   auto fn = reinterpret_cast<Entry>(dlsym(handle, entry));
   const Table* t = fn ? fn() : nullptr;
   if (!t || t->abi != plugin::kAbi || t->size != sizeof(Table)) {
-    p.error = std::string("its plugin ") + path + " is from another build of apsp (no matching " + entry + ")";
+    p.error = std::string("its plugin ") + path + " is from another build of apsp (no matching " +
+              entry + ")";
     return p;  // handle stays open: unloading a half-used library is not worth the risk
   }
   p.table = t;
@@ -60,15 +61,19 @@ Plugin<Table> load(const char* file, const char* entry) {
 
 #ifdef APSP_WITH_CUDA
 const Plugin<plugin::GpuTable>& gpu() {
-  static const Plugin<plugin::GpuTable> p = load<plugin::GpuTable>("libapsp_cuda.so", "apsp_gpu_plugin");
+  static const Plugin<plugin::GpuTable> p =
+      load<plugin::GpuTable>("libapsp_cuda.so", "apsp_gpu_plugin");
   return p;
 }
-BackendInfo unloaded(const char* name, const std::string& why) { return {name, true, false, "built, but " + why}; }
+BackendInfo unloaded(const char* name, const std::string& why) {
+  return {name, true, false, "built, but " + why};
+}
 #endif
 
 #ifdef APSP_WITH_MPI
 const Plugin<plugin::MpiTable>& mpi() {
-  static const Plugin<plugin::MpiTable> p = load<plugin::MpiTable>("libapsp_mpi.so", "apsp_mpi_plugin");
+  static const Plugin<plugin::MpiTable> p =
+      load<plugin::MpiTable>("libapsp_mpi.so", "apsp_mpi_plugin");
   return p;
 }
 #endif
@@ -76,29 +81,21 @@ const Plugin<plugin::MpiTable>& mpi() {
 }  // namespace
 
 #ifdef APSP_WITH_CUDA
-std::unique_ptr<BackendImpl> make_cuda_backend() { return gpu().table ? gpu().table->make_cuda() : nullptr; }
-BackendInfo cuda_backend_info() { return gpu().table ? gpu().table->cuda_info() : unloaded("cuda", gpu().error); }
+std::unique_ptr<BackendImpl> make_cuda_backend() {
+  return gpu().table ? gpu().table->make_cuda() : nullptr;
+}
+BackendInfo cuda_backend_info() {
+  return gpu().table ? gpu().table->cuda_info() : unloaded("cuda", gpu().error);
+}
 void cuda_warm_up(int device) {
   if (gpu().table) gpu().table->warm_up(device);
 }
 const char* cuda_last_rounds() { return gpu().table ? gpu().table->last_rounds() : ""; }
-int bench_cuda(const BenchConfig& c, std::ostream& out) {
-  if (!gpu().table) throw BackendUnavailable("the cuda backend is built, but " + gpu().error);
-  return gpu().table->bench(c, out);
+void* pinned_alloc(std::size_t bytes) {
+  return gpu().table ? gpu().table->pinned_alloc(bytes) : nullptr;
 }
-void* pinned_alloc(std::size_t bytes) { return gpu().table ? gpu().table->pinned_alloc(bytes) : nullptr; }
 void pinned_free(void* p) {
   if (gpu().table) gpu().table->pinned_free(p);  // pinned memory exists only where the plugin is
-}
-#else
-void* pinned_alloc(std::size_t) { return nullptr; }
-void pinned_free(void*) {}
-std::unique_ptr<BackendImpl> make_cuda_backend() { return nullptr; }
-void cuda_warm_up(int) {}
-const char* cuda_last_rounds() { return ""; }
-BackendInfo cuda_backend_info() { return {"cuda", false, false, "not built (no CUDA compiler at configure time)"}; }
-int bench_cuda(const BenchConfig&, std::ostream&) {
-  throw BackendUnavailable("the cuda backend is not built (no CUDA compiler at configure time)");
 }
 #endif
 
@@ -113,22 +110,20 @@ std::unique_ptr<BackendImpl> make_multigpu_backend() {
 }
 BackendInfo multigpu_backend_info() {
   if (!gpu().table) return unloaded("multi-gpu", gpu().error);
-  if (!gpu().table->multigpu_info) return {"multi-gpu", false, false, "not built into libapsp_cuda.so"};
+  if (!gpu().table->multigpu_info)
+    return {"multi-gpu", false, false, "not built into libapsp_cuda.so"};
   return gpu().table->multigpu_info();
 }
-#else
-std::unique_ptr<BackendImpl> make_multigpu_backend() { return nullptr; }
-BackendInfo multigpu_backend_info() { return {"multi-gpu", false, false, "not built (needs CUDA and NCCL)"}; }
 #endif
 
 #ifdef APSP_WITH_MPI
-std::unique_ptr<BackendImpl> make_mpi_backend() { return mpi().table ? mpi().table->make_mpi() : nullptr; }
-BackendInfo mpi_backend_info() {
-  return mpi().table ? mpi().table->mpi_info() : BackendInfo{"mpi", true, false, "built, but " + mpi().error};
+std::unique_ptr<BackendImpl> make_mpi_backend() {
+  return mpi().table ? mpi().table->make_mpi() : nullptr;
 }
-#else
-std::unique_ptr<BackendImpl> make_mpi_backend() { return nullptr; }
-BackendInfo mpi_backend_info() { return {"mpi", false, false, "not built (no MPI at configure time)"}; }
+BackendInfo mpi_backend_info() {
+  return mpi().table ? mpi().table->mpi_info()
+                     : BackendInfo{"mpi", true, false, "built, but " + mpi().error};
+}
 #endif
 
 }  // namespace apsp::detail

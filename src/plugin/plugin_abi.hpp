@@ -5,22 +5,20 @@
 // backends; libcudart, libnccl) and libapsp_mpi.so (mpi backend; libmpi). Each plugin exports one
 // extern "C" function returning its table. Plugins and core are built together by the same
 // compiler, so the table holds C++ function pointers; kAbi and the table's size catch a plugin
-// from another build. src/plugin/loader.cpp defines the detail:: functions of core/backend.hpp,
-// core/pinned.hpp and core/bench.hpp in libapsp_core.so by calling through these tables; the
-// static library apsp_lib (CLI, tests) links the backends directly and has no plugins.
+// from another build. src/plugin/loader.cpp defines the detail:: functions of core/backend.hpp
+// and core/pinned.hpp in libapsp_core.so by calling through these tables; the static library
+// apsp_lib (CLI, tests) links the backends directly and has no plugins.
 #pragma once
 
 #include <cstddef>
 #include <memory>
-#include <ostream>
 
 #include "apsp/solve.hpp"
 #include "core/backend.hpp"
-#include "core/bench.hpp"
 
 namespace apsp::detail::plugin {
 
-inline constexpr int kAbi = 1;
+inline constexpr int kAbi = 2;  // 2: no bench entry (`apsp bench` is the CLI's alone)
 
 /// libapsp_cuda.so: the cuda backend and, when NCCL was found, the multi-gpu backend.
 struct GpuTable {
@@ -30,7 +28,6 @@ struct GpuTable {
   BackendInfo (*cuda_info)();
   void (*warm_up)(int device);
   const char* (*last_rounds)();
-  int (*bench)(const BenchConfig&, std::ostream&);
   void* (*pinned_alloc)(std::size_t);
   void (*pinned_free)(void*);
   std::unique_ptr<BackendImpl> (*make_multigpu)();  ///< null without NCCL

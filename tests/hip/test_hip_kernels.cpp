@@ -18,7 +18,8 @@ namespace {
 using apsp::cuda::GemmMode;
 using apsp::cuda::kTile;
 
-template <class T> std::vector<T> random_graph(int n, std::int64_t n_pad, unsigned seed) {
+template <class T>
+std::vector<T> random_graph(int n, std::int64_t n_pad, unsigned seed) {
   std::vector<T> d(std::size_t(n_pad * n_pad), apsp::cuda::inf_value<T>());
   for (std::int64_t i = 0; i < n_pad; ++i) d[std::size_t(i * n_pad + i)] = T(0);
   std::mt19937 rng(seed);
@@ -33,7 +34,8 @@ template <class T> std::vector<T> random_graph(int n, std::int64_t n_pad, unsign
   return d;
 }
 
-template <class T> void reference_fw(std::vector<T>& d, std::int64_t n) {
+template <class T>
+void reference_fw(std::vector<T>& d, std::int64_t n) {
   const T inf = apsp::cuda::inf_value<T>();
   for (std::int64_t k = 0; k < n; ++k)
     for (std::int64_t i = 0; i < n; ++i) {
@@ -46,14 +48,16 @@ template <class T> void reference_fw(std::vector<T>& d, std::int64_t n) {
     }
 }
 
-template <class T> T* device_alloc(std::size_t count) {
+template <class T>
+T* device_alloc(std::size_t count) {
   void* p = nullptr;
   APSP_CUDA_TRY(gpuMalloc(&p, count * sizeof(T)));
   return static_cast<T*>(p);
 }
 
 /// Blocked FW of a random graph with n vertices on the device; returns the number of mismatches.
-template <class T> int check_rounds(int n, unsigned seed) {
+template <class T>
+int check_rounds(int n, unsigned seed) {
   const std::int64_t R = (n + kTile - 1) / kTile, n_pad = R * kTile;
   std::vector<T> h = random_graph<T>(n, n_pad, seed);
   std::vector<T> want = h;
@@ -87,7 +91,8 @@ template <class T> int check_rounds(int n, unsigned seed) {
     }
   if (finite == 0) ++bad;  // an all-unreachable result proves nothing
   std::printf("%s V=%d seed=%u: %s (%d mismatches, %d finite)\n",
-              std::is_same_v<T, float> ? "float32" : "int32", n, seed, bad ? "FAIL" : "ok", bad, finite);
+              std::is_same_v<T, float> ? "float32" : "int32", n, seed, bad ? "FAIL" : "ok", bad,
+              finite);
   return bad;
 }
 

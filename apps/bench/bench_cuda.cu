@@ -1,16 +1,11 @@
-// src/cuda/bench_cuda.cu — `apsp bench --backend cuda`: device-side solve times per V.
+// apps/bench/bench_cuda.cu — `apsp bench --backend cuda`: device-side solve times per V.
 //
-// For each V: a course-like random graph (E = min(5M, V^2/4) unless edge_factor says otherwise,
-// integer weights 0..1000), built on the device untimed, then the rounds timed with CUDA events:
-// the backend launched kernel by kernel ("gemm128 stream"), the same captured into one CUDA graph
-// ("gemm128 graph", capture + instantiate + launch: what one solve pays; small V only), its replay
-// alone ("graph replay": the launch gaps without the capture), the solve with next hops
-// ("gemm128 + next", what --paths costs), int32 only: the int16x2 rounds with their exactness
-// check ("int16x2 checked", falling back to int32 inside the timed region when it fails), and, with
-// baselines, the course-style 64x64 kernels on the same matrix. One warm-up, median of `trials`.
-// T updates/s = V^3 / seconds; the ceiling is measured first in the same process (ceiling.cuh).
-// Every variant's result is checked: the backend against the CPU reference (full FW for small V,
-// Dijkstra from sampled sources for large V), the others against the backend, exactly.
+// For each V a course-like random graph is built on the device untimed, then each variant's
+// rounds are timed with CUDA events (one warm-up, median of `trials`): the backend stream by
+// stream, as one CUDA graph and its replay, int16x2 checked, with next hops, and the course's 64x64
+// kernels. T updates/s = V^3 / s against the min-plus ceiling measured first
+// (src/cuda/ceiling.cuh). The backend's result is checked against the CPU reference, every other
+// variant against it. What each line means: docs/cuda-notes.md ("apsp bench --backend cuda").
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -22,8 +17,8 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "bench/bench.hpp"
 #include "core/backend.hpp"
-#include "core/bench.hpp"
 #include "core/reference.hpp"
 #include "cuda/baseline_fw.cuh"
 #include "cuda/ceiling.cuh"
@@ -54,7 +49,8 @@ struct Row {
   std::string check;
 };
 
-template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
+template <class T>
+int bench_typed(const BenchConfig& c, std::ostream& out) {
   gpuDeviceProp p{};
   APSP_CUDA_TRY(gpuGetDeviceProperties(&p, 0));
   double ceiling = cuda::measure_minplus_ceiling<T>();
@@ -106,8 +102,9 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
     rows.back().check = v.empty() ? "PASS (reference)" : "FAIL " + v;
     std::copy(got.data<T>(), got.data<T>() + V * V, want.data<T>());
     auto same = [&] {
-      return std::equal(got.data<T>(), got.data<T>() + V * V, want.data<T>()) ? std::string("PASS (= stream)")
-                                                                              : std::string("FAIL (!= stream)");
+      return std::equal(got.data<T>(), got.data<T>() + V * V, want.data<T>())
+                 ? std::string("PASS (= stream)")
+                 : std::string("FAIL (!= stream)");
     };
     if (fw.num_rounds() <= 64) {
       time_variant("gemm128 graph", [&] { fw.rounds(true, {}); });
@@ -139,7 +136,8 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
     rows.back().check = same();
     if constexpr (sizeof(T) == 4) {  // the course kernel's 64x64 shared tiles are 4-byte only
       if (c.baselines) {
-        time_variant("course 64x64", [&] { cuda::baseline::run_course_64(fw.data(), fw.n_pad(), s); });
+        time_variant("course 64x64",
+                     [&] { cuda::baseline::run_course_64(fw.data(), fw.n_pad(), s); });
         rows.back().check = same();
       }
     }
@@ -148,18 +146,23 @@ template <class T> int bench_typed(const BenchConfig& c, std::ostream& out) {
   gpuEventDestroy(e1);
   gpuStreamDestroy(s);
 
-  out << std::left << std::setw(8) << "V" << std::setw(17) << "variant" << std::right << std::setw(11) << "seconds"
-      << std::setw(14) << "T updates/s" << std::setw(11) << "% ceiling" << "  verification\n";
+  out << std::left << std::setw(8) << "V" << std::setw(17) << "variant" << std::right
+      << std::setw(11) << "seconds" << std::setw(14) << "T updates/s" << std::setw(11)
+      << "% ceiling"
+      << "  verification\n";
   for (const Row& r : rows)
-    out << std::left << std::setw(8) << r.V << std::setw(17) << r.variant << std::right << std::setw(11)
-        << std::setprecision(5) << r.seconds << std::setw(14) << std::setprecision(3) << r.tups / 1e12
-        << std::setw(10) << std::setprecision(1) << r.pct << "%  " << r.check << "\n";
+    out << std::left << std::setw(8) << r.V << std::setw(17) << r.variant << std::right
+        << std::setw(11) << std::setprecision(5) << r.seconds << std::setw(14)
+        << std::setprecision(3) << r.tups / 1e12 << std::setw(10) << std::setprecision(1) << r.pct
+        << "%  " << r.check << "\n";
   if (!c.csv.empty()) {
     std::ofstream f(c.csv);
-    f << "device,dtype,V,variant,seconds,tupdates_per_s,pct_ceiling,ceiling_tupdates,verification\n";
+    f << "device,dtype,V,variant,seconds,tupdates_per_s,pct_ceiling,ceiling_tupdates,"
+         "verification\n";
     for (const Row& r : rows)
-      f << '"' << p.name << "\"," << dtype_name(DtypeOf<T>::value) << ',' << r.V << ',' << r.variant << ','
-        << r.seconds << ',' << r.tups / 1e12 << ',' << r.pct << ',' << ceiling / 1e12 << ",\"" << r.check << "\"\n";
+      f << '"' << p.name << "\"," << dtype_name(DtypeOf<T>::value) << ',' << r.V << ',' << r.variant
+        << ',' << r.seconds << ',' << r.tups / 1e12 << ',' << r.pct << ',' << ceiling / 1e12
+        << ",\"" << r.check << "\"\n";
   }
   for (const Row& r : rows)
     if (r.check.rfind("FAIL", 0) == 0) return 1;

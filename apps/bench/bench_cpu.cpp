@@ -1,4 +1,4 @@
-// src/cpu/bench_cpu.cpp — `apsp bench --backend cpu`: our solver against its baselines, one run.
+// apps/bench/bench_cpu.cpp — `apsp bench --backend cpu`: our solver against its baselines, one run.
 //
 // For each V, a seeded course-like random graph, solved by apsp::solve (N threads and 1 thread)
 // and by the baselines: blocked FW with OpenMP over tile rows, the textbook k-i-j loop, and
@@ -24,7 +24,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
-#include "core/bench.hpp"
+#include "bench/bench.hpp"
 #include "core/config.hpp"
 #include "core/reference.hpp"
 #include "cpu/baselines.hpp"
@@ -40,7 +40,9 @@ namespace apsp::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -92,34 +94,40 @@ std::string fmt(double x, int prec) {
 }
 
 void print_header(std::ostream& out) {
-  out << std::left << std::setw(6) << "V" << std::setw(24) << "variant" << std::right << std::setw(8) << "threads"
-      << std::setw(11) << "seconds" << std::setw(11) << "G upd/s" << std::setw(11) << "% ceiling" << std::setw(13)
-      << "ours is" << "  check\n";
+  out << std::left << std::setw(6) << "V" << std::setw(24) << "variant" << std::right
+      << std::setw(8) << "threads" << std::setw(11) << "seconds" << std::setw(11) << "G upd/s"
+      << std::setw(11) << "% ceiling" << std::setw(13) << "ours is"
+      << "  check\n";
 }
 
 void print_row(std::ostream& out, const Row& r) {
   const double v3 = double(r.V) * double(r.V) * double(r.V);
-  out << std::left << std::setw(6) << r.V << std::setw(24) << r.variant << std::right << std::setw(8) << r.threads;
+  out << std::left << std::setw(6) << r.V << std::setw(24) << r.variant << std::right
+      << std::setw(8) << r.threads;
   if (r.seconds > 0) {
     const double g = v3 / r.seconds / 1e9;
     out << std::setw(11) << fmt(r.seconds, 3) << std::setw(11) << fmt(g, 1) << std::setw(10)
         << fmt(100 * g / r.ceiling, 1) << "%" << std::setw(13)
         << (r.vs_ours > 0 ? fmt(r.vs_ours, 1) + "x faster" : std::string("-"));
   } else {
-    out << std::setw(11) << "-" << std::setw(11) << "-" << std::setw(11) << "-" << std::setw(13) << "-";
+    out << std::setw(11) << "-" << std::setw(11) << "-" << std::setw(11) << "-" << std::setw(13)
+        << "-";
   }
   out << "  " << r.check << "\n";
   out.flush();
 }
 
-template <class T> double finite_sum(const Matrix& m, std::int64_t& unreachable_count) {
+template <class T>
+double finite_sum(const Matrix& m, std::int64_t& unreachable_count) {
   double sum = 0;
   unreachable_count = 0;
   for (std::int64_t i = 0; i < m.rows(); ++i)
     for (std::int64_t j = 0; j < m.cols(); ++j) {
       const T v = m.at<T>(i, j);
-      if (!(v < unreachable<T>())) ++unreachable_count;
-      else if (i != j) sum += double(v);
+      if (!(v < unreachable<T>()))
+        ++unreachable_count;
+      else if (i != j)
+        sum += double(v);
     }
   return sum;
 }
@@ -158,8 +166,9 @@ void run_scipy(const Graph& g, const Matrix& ours, Row& row) {
     row.check = "not run: " + script + " not found (set APSP_SCIPY_SCRIPT)";
     return;
   }
-  const std::string graph = (std::filesystem::temp_directory_path() /
-                             ("apsp-bench-" + std::to_string(getpid()) + ".bin")).string();
+  const std::string graph =
+      (std::filesystem::temp_directory_path() / ("apsp-bench-" + std::to_string(getpid()) + ".bin"))
+          .string();
   write_nthu(graph, g);
   const std::string cmd = "'" + python + "' '" + script + "' '" + graph + "' 2>&1";
   std::string text;
@@ -176,35 +185,41 @@ void run_scipy(const Graph& g, const Matrix& ours, Row& row) {
     return true;
   };
   double seconds = 0, sum = 0, unreach = 0;
-  if (!number("seconds", seconds) || !number("finite_sum", sum) || !number("unreachable", unreach)) {
+  if (!number("seconds", seconds) || !number("finite_sum", sum) ||
+      !number("unreachable", unreach)) {
     std::string first = text.substr(0, text.find('\n'));
     row.check = "not run: " + (first.empty() ? std::string("no output from ") + python : first);
     return;
   }
   row.seconds = seconds;
   std::int64_t our_unreach = 0;
-  const double our_sum = visit_dtype(ours.dtype(), [&](auto tag) { return finite_sum<decltype(tag)>(ours, our_unreach); });
-  row.check = (our_sum == sum && double(our_unreach) == unreach) ? "PASS (checksum)" : "FAIL (checksum differs)";
+  const double our_sum = visit_dtype(
+      ours.dtype(), [&](auto tag) { return finite_sum<decltype(tag)>(ours, our_unreach); });
+  row.check = (our_sum == sum && double(our_unreach) == unreach) ? "PASS (checksum)"
+                                                                 : "FAIL (checksum differs)";
 }
 
 }  // namespace
 
 int bench_cpu(const BenchConfig& c, std::ostream& out) {
-  const std::vector<std::int64_t> sizes = c.sizes.empty() ? std::vector<std::int64_t>{1024, 2048, 4096} : c.sizes;
+  const std::vector<std::int64_t> sizes =
+      c.sizes.empty() ? std::vector<std::int64_t>{1024, 2048, 4096} : c.sizes;
   const int threads = c.threads > 0 ? c.threads : omp_get_max_threads();
   const int trials = std::max(1, c.trials);
   const Dtype t = c.dtype;
   const cpu::Isa isa = cpu::active_isa();
   for (std::int64_t V : sizes)
-    if (V < 1 || V > 65536) throw UsageError("bench: V must be in 1..65536, got " + std::to_string(V));
+    if (V < 1 || V > 65536)
+      throw UsageError("bench: V must be in 1..65536, got " + std::to_string(V));
 
-  out << "apsp bench --backend cpu: " << dtype_name(t) << ", " << cpu::isa_name(isa) << " kernels, block "
-      << cpu::effective_block(t, c.block) << ", " << threads << " thread(s), median of " << trials
-      << " trial(s) after a warm-up (baselines: one run)\n";
+  out << "apsp bench --backend cpu: " << dtype_name(t) << ", " << cpu::isa_name(isa)
+      << " kernels, block " << cpu::effective_block(t, c.block) << ", " << threads
+      << " thread(s), median of " << trials << " trial(s) after a warm-up (baselines: one run)\n";
   const double ceil_n = measure_ceiling(t, threads, 0.3);
   const double ceil_1 = threads == 1 ? ceil_n : measure_ceiling(t, 1, 0.3);
-  out << "min-plus ceiling measured now (" << dtype_name(t) << ", register-resident): " << fmt(ceil_1, 1)
-      << " G updates/s on 1 thread, " << fmt(ceil_n, 1) << " on " << threads << "\n";
+  out << "min-plus ceiling measured now (" << dtype_name(t)
+      << ", register-resident): " << fmt(ceil_1, 1) << " G updates/s on 1 thread, "
+      << fmt(ceil_n, 1) << " on " << threads << "\n";
   {
     std::ifstream la("/proc/loadavg");
     std::string load1;
@@ -214,7 +229,8 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
     out << "note: the " << threads << "-thread probe reaches only " << fmt(ceil_n / ceil_1, 2)
         << "x the 1-thread one: the cores are shared right now, so the " << threads
         << "-thread rows and the scaling below understate a quiet machine\n";
-  if (!is_integer(t)) out << "(float runs use integer weights 0..1000: exact, comparable bit for bit)\n";
+  if (!is_integer(t))
+    out << "(float runs use integer weights 0..1000: exact, comparable bit for bit)\n";
   out << "\n";
   print_header(out);
 
@@ -227,9 +243,11 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
   auto emit = [&](const Row& r) {
     print_row(out, r);
     if (csv) {
-      const double g = r.seconds > 0 ? double(r.V) * double(r.V) * double(r.V) / r.seconds / 1e9 : 0;
-      *csv << r.V << "," << dtype_name(t) << ",\"" << r.variant << "\"," << r.threads << "," << r.seconds << "," << g
-           << "," << (r.seconds > 0 ? 100 * g / r.ceiling : 0) << ",\"" << r.check << "\"\n";
+      const double g =
+          r.seconds > 0 ? double(r.V) * double(r.V) * double(r.V) / r.seconds / 1e9 : 0;
+      *csv << r.V << "," << dtype_name(t) << ",\"" << r.variant << "\"," << r.threads << ","
+           << r.seconds << "," << g << "," << (r.seconds > 0 ? 100 * g / r.ceiling : 0) << ",\""
+           << r.check << "\"\n";
     }
   };
 
@@ -259,8 +277,9 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
     Result ours;
     Row mine{V, "apsp::solve (cpu)", threads, time_solve(threads, trials, ours), ceil_n, "", 0};
     std::ostringstream split;
-    split << "compute " << fmt(ours.timings.compute, 3) << " s = " << fmt(v3 / ours.timings.compute / 1e9, 1)
-          << " G/s (" << fmt(100 * v3 / ours.timings.compute / 1e9 / ceil_n, 1) << "%), build "
+    split << "compute " << fmt(ours.timings.compute, 3)
+          << " s = " << fmt(v3 / ours.timings.compute / 1e9, 1) << " G/s ("
+          << fmt(100 * v3 / ours.timings.compute / 1e9 / ceil_n, 1) << "%), build "
           << fmt(ours.timings.build, 3) << " s";
     mine.check = split.str();
     emit(mine);
@@ -269,7 +288,8 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
       Row r1{V, "apsp::solve, 1 thread", 1, time_solve(1, trials, one), ceil_1, "", 0};
       r1.check = (same_values(one.dist, ours.dist) ? "PASS" : "FAIL (differs from N threads)") +
                  std::string(", scaling ") + fmt(r1.seconds / mine.seconds, 2) + "x (compute " +
-                 fmt(one.timings.compute, 3) + " s: " + fmt(one.timings.compute / ours.timings.compute, 2) + "x)";
+                 fmt(one.timings.compute, 3) +
+                 " s: " + fmt(one.timings.compute / ours.timings.compute, 2) + "x)";
       emit(r1);
     }
     if (!c.baselines) continue;
