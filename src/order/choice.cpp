@@ -23,12 +23,12 @@ OrderChoice keep(const std::string& why) {
 }  // namespace
 
 OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
-                         std::int64_t n_pad, std::int64_t B) {
+                         std::int64_t n_pad, std::int64_t B, NdLayout layout) {
   if (asked == Order::None) return {};
   const bool nd = asked == Order::NestedDissection;
   if (!backend_skips) {
     if (nd)
-      throw UsageError("--order nd: the " + backend + " backend does not skip tiles yet; use --backend cpu");
+      throw UsageError("--order nd: the " + backend + " backend does not skip tiles yet; use --backend cpu or cuda");
     return keep("the " + backend + " backend runs dense rounds");
   }
   if (!metis_available()) {
@@ -49,7 +49,7 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const 
   APSP_EXPECTS(!g.is_dense(), "--order nd on a dense view: solve() copies it into an edge list first");
   OrderChoice c;
   auto t0 = std::chrono::steady_clock::now();
-  TiledOrder nd_order = nested_dissection(g, B);
+  TiledOrder nd_order = nested_dissection(g, B, layout);
   c.perm = std::move(nd_order.perm);
   c.order_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();

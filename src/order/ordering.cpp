@@ -30,18 +30,13 @@ std::string metis_missing_reason() {
 
 namespace {
 
-constexpr std::int64_t kAlign = 32;  // the CPU kernels' tile width multiple (cpu/blocked_fw.hpp)
-// Subgraphs up to this size are not dissected further. Smaller leaves cut more work but pad more
-// (up to 31 vertices per split); on 2D meshes and geometric graphs 256 gave the smallest work
-// with about 9% padding (docs/sparse.md).
-constexpr std::int64_t kLeaf = 256;
 
 #ifdef APSP_HAVE_METIS
 /// Recursive dissection over the symmetric CSR (xadj, adj) of the whole graph.
 class Dissector {
  public:
-  Dissector(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj, std::int64_t leaf)
-      : xadj_(xadj), adj_(adj), local_(xadj.size() - 1, -1), leaf_(leaf) {}
+  Dissector(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj, std::int64_t leaf, std::int64_t align)
+      : xadj_(xadj), adj_(adj), local_(xadj.size() - 1, -1), leaf_(leaf), align_(align) {}
 
   void run(const std::vector<std::int32_t>& verts) {
     if (std::int64_t(verts.size()) <= leaf_) return append(verts);
@@ -75,9 +70,9 @@ class Dissector {
     append(side[2]);
   }
 
-  /// Pads to a multiple of kAlign and makes that position a tile bound.
+  /// Pads to a multiple of align and makes that position a tile bound.
   void pad() {
-    while (std::int64_t(order_.size()) % kAlign) order_.push_back(-1);
+    while (std::int64_t(order_.size()) % align_) order_.push_back(-1);
     if (cuts_.back() != std::int64_t(order_.size())) cuts_.push_back(std::int64_t(order_.size()));
   }
   std::vector<std::int32_t> order_;
@@ -88,17 +83,19 @@ class Dissector {
   const std::vector<idx_t>& xadj_;
   const std::vector<idx_t>& adj_;
   std::vector<idx_t> local_;
-  std::int64_t leaf_;
+  std::int64_t leaf_, align_;
 };
 #endif
 
 }  // namespace
 
-TiledOrder nested_dissection(const Graph& g, std::int64_t B) {
+TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
   const std::int64_t n = g.num_vertices;
-  APSP_EXPECTS(B > 0 && B % kAlign == 0, "nested dissection: tile size not a multiple of 32");
+  APSP_EXPECTS(layout.align > 0 && layout.leaf > 0 && B > 0 && B % layout.align == 0,
+               "nested dissection: tile size not a multiple of the alignment");
 #ifndef APSP_HAVE_METIS
   (void)n;
+  (void)layout;
   throw UsageError("--order nd needs METIS: " + metis_missing_reason());
 #else
   // The symmetric adjacency without self loops or repeats, in CSR.
@@ -124,7 +121,7 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B) {
     xadj[std::size_t(i) + 1] = idx_t(out);
   }
   adj.resize(out);
-  Dissector d(xadj, adj, kLeaf);
+  Dissector d(xadj, adj, layout.leaf, layout.align);
   std::vector<std::int32_t> all(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) all[std::size_t(v)] = std::int32_t(v);
   d.run(all);
