@@ -229,7 +229,9 @@ TEST(SparseGpu, Int16x2KeptAndFailingOverToInt32) {
     const Result nd = solve(small, opts(Backend::Cuda, Order::NestedDissection, Dtype::Int32, paths));
     EXPECT_STREQ(detail::cuda_last_rounds(), "int16x2");
     EXPECT_EQ(compare(nd.dist, cpu_small.dist), "");
-    if (paths) EXPECT_EQ(test::check_next_hop_walks(small, nd.dist, nd.next), "");
+    if (paths) {
+      EXPECT_EQ(test::check_next_hop_walks(small, nd.dist, nd.next), "");
+    }
   }
   // Distances far past 2^14: the band check drops the packed rounds, int32 rounds follow.
   const Graph far = generate_geometric(1000, 4, 1000, 6);
