@@ -316,7 +316,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
 
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   // int32 stripes only where the rounds' matrix is the result as is: not under Johnson (restored
-  // distances), with paths, or in a sparse order (the result is unpermuted below).
+  // distances), with paths, or in a sparse order that solve() unpermutes below (the cuda
+  // backend's stripes leave in the user's order).
   if (!h.empty() || options.paths || !o.dist_sink || (!order.perm.empty() && !backend_unpermutes))
     o.int32_stripes = false;
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
