@@ -125,11 +125,16 @@ TEST(SparseGpuLayout, OrderAlignsEveryTileTo128) {
 TEST(SparseGpuLayout, GridSkipsMostWorkAt128) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   const Graph g = generate_grid(96, 96, 1, 9, 3);
-  const detail::OrderChoice o =
-      detail::choose_order(g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128, {128, detail::kGpuLeaf});
+  const detail::OrderChoice o = detail::choose_order(g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128,
+                                                     {128, detail::kGpuLeaf}, 4);
   ASSERT_TRUE(o.plan) << o.label;
   EXPECT_EQ(o.label, "nd (auto)");
   EXPECT_LT(o.work_fraction, 0.5);
+  // With the GPU's threshold auto keeps the dense rounds at this size, without ordering.
+  const detail::OrderChoice k = detail::choose_order(g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128,
+                                                     {128, detail::kGpuLeaf}, detail::kAutoMinTilesGpu);
+  EXPECT_FALSE(k.plan);
+  EXPECT_EQ(k.label, "none (auto: 72 tiles a side)");
 }
 
 // ---- on the GPU ----
@@ -283,7 +288,11 @@ TEST(SparseGpu, AutoKeepsDenseRoundsForRandomGraphs) {
   const Graph g = test::random_graph(s);
   const Result r = solve(g, opts(Backend::Cuda, Order::Auto));
   EXPECT_EQ(r.order.rfind("none", 0), 0u) << r.order;
-  const Graph grid = generate_grid(100, 100, 1, 9, 4);
+  // Small sparse graphs keep the dense rounds on the GPU (ordering would cost more); large ones
+  // take nd.
+  const Graph small = generate_grid(100, 100, 1, 9, 4);
+  EXPECT_EQ(solve(small, opts(Backend::Cuda, Order::Auto)).order.rfind("none (auto: ", 0), 0u);
+  const Graph grid = generate_grid(160, 160, 1, 9, 4);
   const Result nd = solve(grid, opts(Backend::Cuda, Order::Auto));
   EXPECT_EQ(nd.order, "nd (auto)");
   EXPECT_EQ(compare(nd.dist, solve(grid, opts(Backend::Cuda, Order::None)).dist), "");

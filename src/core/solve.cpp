@@ -276,7 +276,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   detail::OrderChoice order =
       detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(),
                            uniform ? round_up(n_user_pad, tile) : n_user_pad,
-                           uniform ? tile : std::min<std::int64_t>(tile, n_user_pad), layout);
+                           uniform ? tile : std::min<std::int64_t>(tile, n_user_pad), layout,
+                           uniform ? detail::kAutoMinTilesGpu : detail::kAutoMinTiles);
   if (!order.perm.empty()) g = &order.graph;
   if (backend->skips_tiles()) backend->set_tile_plan(order.plan);
   // The backend puts the result back in the user's order (the cuda backend: on the GPU, stripe

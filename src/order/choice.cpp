@@ -23,7 +23,7 @@ OrderChoice keep(const std::string& why) {
 }  // namespace
 
 OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
-                         std::int64_t n_pad, std::int64_t B, NdLayout layout) {
+                         std::int64_t n_pad, std::int64_t B, NdLayout layout, std::int64_t auto_min_tiles) {
   if (asked == Order::None) return {};
   const bool nd = asked == Order::NestedDissection;
   if (!backend_skips) {
@@ -38,7 +38,7 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const 
   const std::int64_t R = B > 0 ? (n_pad + B - 1) / B : 0;
   if (!nd) {
     if (g.is_dense()) return keep("dense input");
-    if (R < kAutoMinTiles) return keep(std::to_string(R) + " tiles a side");
+    if (R < auto_min_tiles) return keep(std::to_string(R) + " tiles a side");
     const double arcs = double(g.src.size()) * (g.directed ? 1 : 2);
     if (arcs > kAutoMaxArcsPerVertex * double(g.num_vertices)) {
       char buf[96];
