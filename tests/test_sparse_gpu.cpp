@@ -137,6 +137,21 @@ TEST(SparseGpuLayout, GridSkipsMostWorkAt128) {
   EXPECT_EQ(k.label, "none (auto: 72 tiles a side)");
 }
 
+TEST(SparseGpuLayout, BackendsWithoutTileListsRefuseNdAndKeepNoneOnAuto) {
+  const Graph g = generate_grid(64, 64, 1, 9, 3);
+  for (const char* b : {"multi-gpu", "mpi", "hip"}) {
+    try {
+      (void)detail::choose_order(g, Order::NestedDissection, false, b, 4096, 128);
+      ADD_FAILURE() << b << ": nd accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("use --backend cpu or cuda"), std::string::npos) << e.what();
+    }
+    const detail::OrderChoice o = detail::choose_order(g, Order::Auto, false, b, 4096, 128);
+    EXPECT_FALSE(o.plan);
+    EXPECT_EQ(o.label.rfind("none (auto: ", 0), 0u) << o.label;
+  }
+}
+
 // ---- on the GPU ----
 
 TEST(SparseGpu, NdMatchesCpuAndCudaDenseEveryType) {
