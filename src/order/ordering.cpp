@@ -166,15 +166,32 @@ Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std
   visit_dtype(m.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const bool rename = vertex_values && std::is_same_v<T, std::int32_t>;
+    // Blocks of kRows rows share each chunk of column indices (read once per block, not per row)
+    // while the gathers stay within the block's source rows (in L2).
+    constexpr std::int64_t kRows = 8, kCols = 2048;
+    const std::int32_t* col = p.new_of_old.data();
 #pragma omp parallel for schedule(static) if (n >= 256)
-    for (std::int64_t u = 0; u < n; ++u) {
-      const T* src = m.row<T>(p.new_of_old[std::size_t(u)]);
-      T* dst = out.row<T>(u);
-      for (std::int64_t v = 0; v < n; ++v) dst[v] = src[p.new_of_old[std::size_t(v)]];
-      if (rename)
-        for (std::int64_t v = 0; v < n; ++v)
-          if (dst[v] >= 0) dst[v] = T(p.old_of_new[std::size_t(dst[v])]);
-      for (std::int64_t v = n; v < stride; ++v) dst[v] = vertex_values ? T(-1) : unreachable<T>();
+    for (std::int64_t u0 = 0; u0 < n; u0 += kRows) {
+      const std::int64_t rows = std::min(kRows, n - u0);
+      const T* src[kRows];
+      T* dst[kRows];
+      for (std::int64_t r = 0; r < rows; ++r) {
+        src[r] = m.row<T>(col[u0 + r]);
+        dst[r] = out.row<T>(u0 + r);
+      }
+      for (std::int64_t v0 = 0; v0 < n; v0 += kCols) {
+        const std::int64_t v1 = std::min(n, v0 + kCols);
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const T* s = src[r];
+          T* d = dst[r];
+          for (std::int64_t v = v0; v < v1; ++v) d[v] = s[col[v]];
+          if (rename)
+            for (std::int64_t v = v0; v < v1; ++v)
+              if (d[v] >= 0) d[v] = T(p.old_of_new[std::size_t(d[v])]);
+        }
+      }
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t v = n; v < stride; ++v) dst[r][v] = vertex_values ? T(-1) : unreachable<T>();
     }
   });
   return out;
