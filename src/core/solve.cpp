@@ -278,6 +278,19 @@ Result solve(const Graph& input, const SolveOptions& requested) {
                            uniform ? round_up(n_user_pad, tile) : n_user_pad,
                            uniform ? tile : std::min<std::int64_t>(tile, n_user_pad), layout,
                            uniform ? detail::kAutoMinTilesGpu : detail::kAutoMinTiles);
+  if (options.order == Order::Auto && order.plan && order.plan->n > n_user_pad) {
+    // Padding makes the ordered matrix larger: where only the dense one fits (the GPU's memory),
+    // auto keeps the dense rounds.
+    try {
+      backend->check_fits(order.plan->n, t, block, options.paths);
+    } catch (const ResourceError&) {
+      const double order_s = order.order_s, symbolic_s = order.symbolic_s;
+      order = detail::OrderChoice{};
+      order.label = "none (auto: the ordered matrix does not fit)";
+      order.order_s = order_s;
+      order.symbolic_s = symbolic_s;
+    }
+  }
   if (!order.perm.empty()) g = &order.graph;
   if (backend->skips_tiles()) backend->set_tile_plan(order.plan);
   // The backend puts the result back in the user's order (the cuda backend: on the GPU, stripe
