@@ -24,13 +24,14 @@ namespace {
 
 using test::compare;
 
-#define REQUIRE_CUDA_AND_METIS()                                                   \
-  do {                                                                             \
-    REQUIRE_CUDA();                                                                \
+#define REQUIRE_CUDA_AND_METIS()                                                    \
+  do {                                                                              \
+    REQUIRE_CUDA();                                                                 \
     if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason(); \
   } while (0)
 
-SolveOptions opts(Backend b, Order order, std::optional<Dtype> t = std::nullopt, bool paths = false) {
+SolveOptions opts(Backend b, Order order, std::optional<Dtype> t = std::nullopt,
+                  bool paths = false) {
   SolveOptions o;
   o.backend = b;
   o.order = order;
@@ -46,8 +47,10 @@ class ScopedEnv {
     ::setenv(name, value, 1);
   }
   ~ScopedEnv() {
-    if (had_) ::setenv(name_, old_.c_str(), 1);
-    else ::unsetenv(name_);
+    if (had_)
+      ::setenv(name_, old_.c_str(), 1);
+    else
+      ::unsetenv(name_);
   }
 
  private:
@@ -94,7 +97,8 @@ std::vector<Case> cases_of(std::int64_t V, bool all = true) {
   s.directed = true;
   s.seed += 1;
   out.push_back({"disconnected directed", test::random_graph(s)});
-  out.push_back({"negative weights", with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
+  out.push_back({"negative weights",
+                 with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
   return out;
 }
 
@@ -105,8 +109,9 @@ TEST(SparseGpuLayout, OrderAlignsEveryTileTo128) {
   for (const std::int64_t V : {1, 2, 65, 129, 1000, 5003}) {
     for (const Case& c : cases_of(V)) {
       SCOPED_TRACE(c.name + " V=" + std::to_string(V));
-      const detail::OrderChoice o = detail::choose_order(c.g, Order::NestedDissection, true, "cuda",
-                                                         round_up(V, 128), 128, {128, detail::kGpuLeaf});
+      const detail::OrderChoice o =
+          detail::choose_order(c.g, Order::NestedDissection, true, "cuda", round_up(V, 128), 128,
+                               {128, detail::kGpuLeaf});
       ASSERT_TRUE(o.plan);
       const detail::TilePlan& p = *o.plan;
       EXPECT_EQ(p.n % 128, 0);
@@ -125,14 +130,15 @@ TEST(SparseGpuLayout, OrderAlignsEveryTileTo128) {
 TEST(SparseGpuLayout, GridSkipsMostWorkAt128) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   const Graph g = generate_grid(96, 96, 1, 9, 3);
-  const detail::OrderChoice o = detail::choose_order(g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128,
-                                                     {128, detail::kGpuLeaf}, 4);
+  const detail::OrderChoice o = detail::choose_order(
+      g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128, {128, detail::kGpuLeaf}, 4);
   ASSERT_TRUE(o.plan) << o.label;
   EXPECT_EQ(o.label, "nd (auto)");
   EXPECT_LT(o.work_fraction, 0.5);
   // With the GPU's threshold auto keeps the dense rounds at this size, without ordering.
-  const detail::OrderChoice k = detail::choose_order(g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128,
-                                                     {128, detail::kGpuLeaf}, detail::kAutoMinTilesGpu);
+  const detail::OrderChoice k =
+      detail::choose_order(g, Order::Auto, true, "cuda", round_up(96 * 96, 128), 128,
+                           {128, detail::kGpuLeaf}, detail::kAutoMinTilesGpu);
   EXPECT_FALSE(k.plan);
   EXPECT_EQ(k.label, "none (auto: 72 tiles a side)");
 }
@@ -144,7 +150,8 @@ TEST(SparseGpuLayout, BackendsWithoutTileListsRefuseNdAndKeepNoneOnAuto) {
       (void)detail::choose_order(g, Order::NestedDissection, false, b, 4096, 128);
       ADD_FAILURE() << b << ": nd accepted";
     } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find("use --backend cpu or cuda"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("use --backend cpu or cuda"), std::string::npos)
+          << e.what();
     }
     const detail::OrderChoice o = detail::choose_order(g, Order::Auto, false, b, 4096, 128);
     EXPECT_FALSE(o.plan);
@@ -214,7 +221,8 @@ TEST(SparseGpu, PathsWalkInTheUsersOrder) {
     for (const Case& c : cases_of(V)) {
       for (const Dtype t : {Dtype::Int32, Dtype::Float64}) {
         for (const bool streamed : {false, true}) {
-          SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t) + (streamed ? " streamed" : " whole"));
+          SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t) +
+                       (streamed ? " streamed" : " whole"));
           const Result cpu = solve(c.g, opts(Backend::Cpu, Order::None, t));
           SolveOptions o = opts(Backend::Cuda, Order::NestedDissection, t, true);
           test::StripeCollector dist, next;
@@ -231,7 +239,8 @@ TEST(SparseGpu, PathsWalkInTheUsersOrder) {
             EXPECT_EQ(next.check(), "");
           }
           EXPECT_EQ(compare(d, cpu.dist), "");
-          // Next hops may differ from the dense rounds' on ties: every walk must be a shortest path.
+          // Next hops may differ from the dense rounds' on ties: every walk must be a shortest
+          // path.
           EXPECT_EQ(test::check_next_hop_walks(c.g, d, nx), "");
         }
       }
@@ -246,7 +255,8 @@ TEST(SparseGpu, Int16x2KeptAndFailingOverToInt32) {
   const Graph small = generate_grid(33, 31, 0, 9, 5);
   const Result cpu_small = solve(small, opts(Backend::Cpu, Order::None, Dtype::Int32));
   for (const bool paths : {false, true}) {
-    const Result nd = solve(small, opts(Backend::Cuda, Order::NestedDissection, Dtype::Int32, paths));
+    const Result nd =
+        solve(small, opts(Backend::Cuda, Order::NestedDissection, Dtype::Int32, paths));
     EXPECT_STREQ(detail::cuda_last_rounds(), "int16x2");
     EXPECT_EQ(compare(nd.dist, cpu_small.dist), "");
     if (paths) {
@@ -316,21 +326,25 @@ TEST(SparseGpu, AutoKeepsDenseRoundsForRandomGraphs) {
 TEST(SparseGpuCli, OrderNdWritesTheCpuBytesAndStats) {
   REQUIRE_CUDA_AND_METIS();
   test::TempDir dir;
-  ASSERT_EQ(test::run_cli({"generate", dir / "g.bin", "--kind", "geometric", "-V", "3001", "-k", "4"}).exit_code, 0);
-  const auto nd = test::run_cli({"solve", dir / "g.bin", dir / "nd.bin", "--backend", "cuda", "--order", "nd",
-                                 "--stats", "-q"});
+  ASSERT_EQ(
+      test::run_cli({"generate", dir / "g.bin", "--kind", "geometric", "-V", "3001", "-k", "4"})
+          .exit_code,
+      0);
+  const auto nd = test::run_cli({"solve", dir / "g.bin", dir / "nd.bin", "--backend", "cuda",
+                                 "--order", "nd", "--stats", "-q"});
   ASSERT_EQ(nd.exit_code, 0) << nd.err;
   EXPECT_NE(nd.err.find("order    nd:"), std::string::npos) << nd.err;
   EXPECT_NE(nd.err.find("% of the dense work"), std::string::npos) << nd.err;
-  const auto cpu = test::run_cli({"solve", dir / "g.bin", dir / "cpu.bin", "--backend", "cpu", "--order", "none", "-q"});
+  const auto cpu = test::run_cli(
+      {"solve", dir / "g.bin", dir / "cpu.bin", "--backend", "cpu", "--order", "none", "-q"});
   ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
   EXPECT_EQ(test::read_bytes(dir / "nd.bin"), test::read_bytes(dir / "cpu.bin"));
   // With --paths: the distances again, and a walk through the next hops.
-  const auto ndp = test::run_cli({"solve", dir / "g.bin", dir / "ndp.bin", "--backend", "cuda", "--order", "nd",
-                                  "--paths", "-q"});
+  const auto ndp = test::run_cli({"solve", dir / "g.bin", dir / "ndp.bin", "--backend", "cuda",
+                                  "--order", "nd", "--paths", "-q"});
   ASSERT_EQ(ndp.exit_code, 0) << ndp.err;
-  const auto cpup = test::run_cli({"solve", dir / "g.bin", dir / "cpup.bin", "--backend", "cpu", "--order", "none",
-                                   "--paths", "-q"});
+  const auto cpup = test::run_cli({"solve", dir / "g.bin", dir / "cpup.bin", "--backend", "cpu",
+                                   "--order", "none", "--paths", "-q"});
   ASSERT_EQ(cpup.exit_code, 0) << cpup.err;
   EXPECT_EQ(test::read_bytes(dir / "ndp.bin"), test::read_bytes(dir / "cpup.bin"));
   const auto path = test::run_cli({"path", dir / "ndp.bin", "0", "3000"});

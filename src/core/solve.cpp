@@ -272,7 +272,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // every tile bound aligned to it; the dense rounds' work is then that of round_up(n, 128)).
   const std::int64_t tile = backend->effective_block(t, block);
   const bool uniform = backend->uniform_tiles();
-  const detail::NdLayout layout = uniform ? detail::NdLayout{tile, detail::kGpuLeaf} : detail::NdLayout{};
+  const detail::NdLayout layout =
+      uniform ? detail::NdLayout{tile, detail::kGpuLeaf} : detail::NdLayout{};
   detail::OrderChoice order =
       detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(),
                            uniform ? round_up(n_user_pad, tile) : n_user_pad,
@@ -297,7 +298,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // by stripe), or solve() does, below, on whole matrices.
   const bool backend_unpermutes = !order.perm.empty() && backend->unpermutes();
   if (backend->unpermutes())
-    backend->set_permutation(order.perm.empty() ? nullptr : std::make_shared<const detail::Permutation>(order.perm));
+    backend->set_permutation(
+        order.perm.empty() ? nullptr : std::make_shared<const detail::Permutation>(order.perm));
   result.order = order.label;
   result.work_fraction = order.work_fraction;
   const double order_s = order.order_s + order.symbolic_s;  // not part of build
@@ -385,7 +387,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     } else if (backend->builds_matrix()) {
       result.dist = Matrix(n, n, n_result_pad, n_result_pad, t, backend->host_memory());
       if (options.paths)
-        result.next = Matrix(n, n, n_result_pad, n_result_pad, Dtype::Int32, backend->host_memory());
+        result.next =
+            Matrix(n, n, n_result_pad, n_result_pad, Dtype::Int32, backend->host_memory());
     } else {
       result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
       if (options.paths) result.next = detail::build_next(result.dist);

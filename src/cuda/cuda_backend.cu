@@ -134,7 +134,9 @@ class CudaBackend final : public BackendImpl {
   bool uniform_tiles() const override { return true; }
   bool unpermutes() const override { return !APSP_GPU_HIP; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
-  void set_permutation(std::shared_ptr<const Permutation> perm) override { perm_ = std::move(perm); }
+  void set_permutation(std::shared_ptr<const Permutation> perm) override {
+    perm_ = std::move(perm);
+  }
 
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and

@@ -68,22 +68,28 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   /// order: perm maps this matrix's positions (the ordered graph's vertices, padding included) to
   /// the user's vertices. Uploads the per-round tile lists and the permutation (synchronizes).
   void set_order(const detail::TilePlan& plan, const detail::Permutation& perm) {
-    APSP_EXPECTS(plan.n == n_pad_ && plan.R == R_ && plan.n == n_, "cuda: tile plan for another matrix");
-    APSP_EXPECTS(std::int64_t(perm.old_of_new.size()) == n_, "cuda: permutation for another matrix");
+    APSP_EXPECTS(plan.n == n_pad_ && plan.R == R_ && plan.n == n_,
+                 "cuda: tile plan for another matrix");
+    APSP_EXPECTS(std::int64_t(perm.old_of_new.size()) == n_,
+                 "cuda: permutation for another matrix");
     for (std::int64_t I = 0; I <= R_; ++I)
-      APSP_EXPECTS(plan.bounds[std::size_t(I)] == I * kTile, "cuda: tile plan without uniform 128-wide tiles");
+      APSP_EXPECTS(plan.bounds[std::size_t(I)] == I * kTile,
+                   "cuda: tile plan without uniform 128-wide tiles");
     std::vector<int> all;
     lists_at_.assign(std::size_t(R_), RoundLists{});
     // Round t's list of `tiles` with t itself inserted (the pivot row / column is written back by
     // the rest update; tile (t, t) is left as closed: min(P*, P* (x) P*) = P*).
-    auto with_t = [](const std::vector<std::int32_t>& tiles, std::int64_t b, std::int64_t e, int t) {
+    auto with_t = [](const std::vector<std::int32_t>& tiles, std::int64_t b, std::int64_t e,
+                     int t) {
       std::vector<int> out(tiles.begin() + b, tiles.begin() + e);
       out.insert(std::lower_bound(out.begin(), out.end(), t), t);
       return out;
     };
     for (std::int64_t t = 0; t < R_; ++t) {
-      const std::vector<int> rows = with_t(plan.rows, plan.row_start[std::size_t(t)], plan.row_start[std::size_t(t + 1)], int(t));
-      const std::vector<int> cols = with_t(plan.cols, plan.col_start[std::size_t(t)], plan.col_start[std::size_t(t + 1)], int(t));
+      const std::vector<int> rows = with_t(plan.rows, plan.row_start[std::size_t(t)],
+                                           plan.row_start[std::size_t(t + 1)], int(t));
+      const std::vector<int> cols = with_t(plan.cols, plan.col_start[std::size_t(t)],
+                                           plan.col_start[std::size_t(t + 1)], int(t));
       std::vector<int> words;  // int16x2: the 256-column word tiles holding the columns
       for (const int c : cols)
         if (words.empty() || words.back() != c / 2) words.push_back(c / 2);
@@ -99,14 +105,15 @@ template <class T> class DeviceFw final : public detail::RoundOps {
       all.insert(all.end(), words.begin(), words.end());
     }
     lists_ = DeviceBuffer<int>(all.size());
-    APSP_CUDA_TRY(gpuMemcpy(lists_.get(), all.data(), all.size() * sizeof(int), gpuMemcpyHostToDevice));
+    APSP_CUDA_TRY(
+        gpuMemcpy(lists_.get(), all.data(), all.size() * sizeof(int), gpuMemcpyHostToDevice));
     n_out_ = std::int64_t(perm.new_of_old.size());
     new_of_old_ = DeviceBuffer<int>(std::max<std::size_t>(perm.new_of_old.size(), 1));
     old_of_new_ = DeviceBuffer<int>(perm.old_of_new.size());
-    APSP_CUDA_TRY(gpuMemcpy(new_of_old_.get(), perm.new_of_old.data(), perm.new_of_old.size() * sizeof(int),
-                            gpuMemcpyHostToDevice));
-    APSP_CUDA_TRY(gpuMemcpy(old_of_new_.get(), perm.old_of_new.data(), perm.old_of_new.size() * sizeof(int),
-                            gpuMemcpyHostToDevice));
+    APSP_CUDA_TRY(gpuMemcpy(new_of_old_.get(), perm.new_of_old.data(),
+                            perm.new_of_old.size() * sizeof(int), gpuMemcpyHostToDevice));
+    APSP_CUDA_TRY(gpuMemcpy(old_of_new_.get(), perm.old_of_new.data(),
+                            perm.old_of_new.size() * sizeof(int), gpuMemcpyHostToDevice));
     ordered_ = true;
   }
   /// With set_order(): seconds the GPU spent gathering the result into the user's order.
@@ -296,15 +303,19 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   // ---- RoundOps ----
   std::int64_t num_rounds() const override { return R_; }
   void close_pivot(std::int64_t t) override {
-    if (ordered_) return launch_closure_listed<T>(args(t), rows_of(t), lists_at_[std::size_t(t)].nrows, stream_);
+    if (ordered_)
+      return launch_closure_listed<T>(args(t), rows_of(t), lists_at_[std::size_t(t)].nrows,
+                                      stream_);
     launch_closure<T>(args(t), 1 + R_, stream_);
   }
   void update_panels(std::int64_t t) override {
-    if (ordered_) return launch_gemm_listed<T, GemmMode::Panels>(args(t), tile_lists(t, false), stream_);
+    if (ordered_)
+      return launch_gemm_listed<T, GemmMode::Panels>(args(t), tile_lists(t, false), stream_);
     launch_gemm<T, GemmMode::Panels>(args(t), R_, 2, stream_);
   }
   void update_rest(std::int64_t t) override {
-    if (ordered_) return launch_gemm_listed<T, GemmMode::Rest>(args(t), tile_lists(t, false), stream_);
+    if (ordered_)
+      return launch_gemm_listed<T, GemmMode::Rest>(args(t), tile_lists(t, false), stream_);
     launch_gemm<T, GemmMode::Rest>(args(t), R_, R_, stream_);
   }
 
@@ -347,20 +358,28 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const RoundArgs<unsigned> aw{d16_.get(), l16, rowp16, l16, colrep, nullptr, n_pad_, nullptr, prep, int(t)};
     if (part == 0) {
       const RoundArgsS16 a16{d16_.get(), l16, csT_.get(), n_pad_, pS_.get(), prep, int(t)};
-      if (ordered_) launch_closure_s16_listed(a16, rows_of(t), lists_at_[std::size_t(t)].nrows, stream_);
-      else launch_closure_s16(a16, 1 + R_, stream_);
+      if (ordered_)
+        launch_closure_s16_listed(a16, rows_of(t), lists_at_[std::size_t(t)].nrows, stream_);
+      else
+        launch_closure_s16(a16, 1 + R_, stream_);
     } else if (part == 1) {
       // The column panel in int32, stored replicated: the A operand of the packed GEMM.
       const RoundArgs<int> ai{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(),
                               pT_.get(), int(t)};
-      if (ordered_) launch_gemm_listed<int, GemmMode::ColPanelRep>(ai, tile_lists(t, true), stream_);
-      else launch_gemm<int, GemmMode::ColPanelRep>(ai, R_, 1, stream_);
+      if (ordered_)
+        launch_gemm_listed<int, GemmMode::ColPanelRep>(ai, tile_lists(t, true), stream_);
+      else
+        launch_gemm<int, GemmMode::ColPanelRep>(ai, R_, 1, stream_);
     } else if (part == 2) {
-      if (ordered_) launch_gemm_listed<unsigned, GemmMode::RowPanel>(aw, tile_lists(t, true), stream_);
-      else launch_gemm<unsigned, GemmMode::RowPanel>(aw, l16 / kTile, 1, stream_);
+      if (ordered_)
+        launch_gemm_listed<unsigned, GemmMode::RowPanel>(aw, tile_lists(t, true), stream_);
+      else
+        launch_gemm<unsigned, GemmMode::RowPanel>(aw, l16 / kTile, 1, stream_);
     } else {
-      if (ordered_) launch_gemm_listed<unsigned, GemmMode::Rest>(aw, tile_lists(t, true), stream_);
-      else launch_gemm<unsigned, GemmMode::Rest>(aw, l16 / kTile, R_, stream_);
+      if (ordered_)
+        launch_gemm_listed<unsigned, GemmMode::Rest>(aw, tile_lists(t, true), stream_);
+      else
+        launch_gemm<unsigned, GemmMode::Rest>(aw, l16 / kTile, R_, stream_);
     }
   }
   /// Whether some logical cell of the packed matrix lies in [band_lo, kInf16) (synchronizes).
@@ -464,8 +483,8 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     // With set_order() the stripes are the user's rows n_out_ x n_out_, gathered on the device.
     const std::int64_t n = n_out_;
     if (n == 0) return 0;
-    const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
-                                                                n, std::int64_t(stripe_bytes / (n * sizeof(U)))));
+    const std::int64_t rows_per = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(n, std::int64_t(stripe_bytes / (n * sizeof(U)))));
     // Done with earlier copies through the stage (a regrow, for rows longer than a stripe, frees it).
     for (int b = 0; b < 2 && stage_.bytes() > 0; ++b) APSP_CUDA_TRY(gpuEventSynchronize(stage_.done(b)));
     stage_.reserve(std::size_t(rows_per) * n * sizeof(U));
@@ -494,16 +513,20 @@ template <class T> class DeviceFw final : public detail::RoundOps {
         gather_time.end(int(s % 2), stream_);
       } else if (expand) {
         if constexpr (can_expand) {
-          if (packed) launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n, wide.get(), stream_);
-          else launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n, wide.get(), stream_);
+          if (packed)
+            launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n, wide.get(), stream_);
+          else
+            launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n,
+                                 wide.get(), stream_);
         }
       }
       if (ordered_ || expand) {
         APSP_CUDA_TRY(gpuMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n * sizeof(U),
-                                      gpuMemcpyDeviceToHost, stream_));
+                                     gpuMemcpyDeviceToHost, stream_));
       } else {
-        APSP_CUDA_TRY(gpuMemcpy2DAsync(stage[s % 2], n * sizeof(U), src + r0 * n_pad_, n_pad_ * sizeof(U),
-                                        n * sizeof(U), rows, gpuMemcpyDeviceToHost, stream_));
+        APSP_CUDA_TRY(gpuMemcpy2DAsync(stage[s % 2], n * sizeof(U), src + r0 * n_pad_,
+                                       n_pad_ * sizeof(U), n * sizeof(U), rows,
+                                       gpuMemcpyDeviceToHost, stream_));
       }
       APSP_CUDA_TRY(gpuEventRecord(done[s % 2], stream_));
     };
@@ -552,7 +575,9 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     }
     TimingEvents(const TimingEvents&) = delete;
     TimingEvents& operator=(const TimingEvents&) = delete;
-    void begin(int b, gpuStream_t s) { if (begin_[b]) APSP_CUDA_TRY(gpuEventRecord(begin_[b], s)); }
+    void begin(int b, gpuStream_t s) {
+      if (begin_[b]) APSP_CUDA_TRY(gpuEventRecord(begin_[b], s));
+    }
     void end(int b, gpuStream_t s) {
       if (end_[b]) APSP_CUDA_TRY(gpuEventRecord(end_[b], s));
       recorded_[b] = end_[b] != nullptr;
@@ -579,13 +604,16 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const int* on = old_of_new_.get();
     if (packed) {
       if constexpr (std::is_same_v<U, int> || std::is_same_v<U, long>)
-        launch_gather_rows<U, unsigned, GatherFrom::Packed>(d16_.get(), ld16(), no, on, r0, rows, n_out_, out, stream_);
+        launch_gather_rows<U, unsigned, GatherFrom::Packed>(d16_.get(), ld16(), no, on, r0, rows,
+                                                            n_out_, out, stream_);
     } else if (is_dist) {
       if constexpr (std::is_same_v<U, T> || (std::is_same_v<U, long> && std::is_same_v<T, int>))
-        launch_gather_rows<U, T, GatherFrom::Values>(d_.get(), n_pad_, no, on, r0, rows, n_out_, out, stream_);
+        launch_gather_rows<U, T, GatherFrom::Values>(d_.get(), n_pad_, no, on, r0, rows, n_out_,
+                                                     out, stream_);
     } else {
       if constexpr (std::is_same_v<U, int>)
-        launch_gather_rows<int, int, GatherFrom::NextHops>(src, n_pad_, no, on, r0, rows, n_out_, out, stream_);
+        launch_gather_rows<int, int, GatherFrom::NextHops>(src, n_pad_, no, on, r0, rows, n_out_,
+                                                           out, stream_);
     }
   }
 

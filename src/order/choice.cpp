@@ -22,13 +22,15 @@ OrderChoice keep(const std::string& why) {
 
 }  // namespace
 
-OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
-                         std::int64_t n_pad, std::int64_t B, NdLayout layout, std::int64_t auto_min_tiles) {
+OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips,
+                         const std::string& backend, std::int64_t n_pad, std::int64_t B,
+                         NdLayout layout, std::int64_t auto_min_tiles) {
   if (asked == Order::None) return {};
   const bool nd = asked == Order::NestedDissection;
   if (!backend_skips) {
     if (nd)
-      throw UsageError("--order nd: the " + backend + " backend does not skip tiles yet; use --backend cpu or cuda");
+      throw UsageError("--order nd: the " + backend +
+                       " backend does not skip tiles yet; use --backend cpu or cuda");
     return keep("the " + backend + " backend runs dense rounds");
   }
   if (!metis_available()) {

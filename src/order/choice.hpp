@@ -40,12 +40,12 @@ struct OrderChoice {
 
 /// The order for graph g (an edge list, or a dense view which only none / auto take) under
 /// `asked`, for tiles of at most B (a multiple of 32); n_pad: the dense rounds' matrix size (the
-/// plan's may be larger: padding vertices align the tiles). `backend_skips`: the backend runs plans.
-/// `layout`: the dissection's alignment and leaf size (ordering.hpp); auto keeps none below
+/// plan's may be larger: padding vertices align the tiles). `backend_skips`: the backend runs
+/// plans. `layout`: the dissection's alignment and leaf size (ordering.hpp); auto keeps none below
 /// `auto_min_tiles` tiles a side.
 /// Throws UsageError for nd where it cannot run (no METIS, a backend without tile skipping).
-OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
-                         std::int64_t n_pad, std::int64_t B, NdLayout layout = {},
-                         std::int64_t auto_min_tiles = kAutoMinTiles);
+OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips,
+                         const std::string& backend, std::int64_t n_pad, std::int64_t B,
+                         NdLayout layout = {}, std::int64_t auto_min_tiles = kAutoMinTiles);
 
 }  // namespace apsp::detail

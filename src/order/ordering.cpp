@@ -30,12 +30,12 @@ std::string metis_missing_reason() {
 
 namespace {
 
-
 #ifdef APSP_HAVE_METIS
 /// Recursive dissection over the symmetric CSR (xadj, adj) of the whole graph.
 class Dissector {
  public:
-  Dissector(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj, std::int64_t leaf, std::int64_t align)
+  Dissector(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj, std::int64_t leaf,
+            std::int64_t align)
       : xadj_(xadj), adj_(adj), local_(xadj.size() - 1, -1), leaf_(leaf), align_(align) {}
 
   void run(const std::vector<std::int32_t>& verts) {
@@ -191,7 +191,8 @@ Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std
         }
       }
       for (std::int64_t r = 0; r < rows; ++r)
-        for (std::int64_t v = n; v < stride; ++v) dst[r][v] = vertex_values ? T(-1) : unreachable<T>();
+        for (std::int64_t v = n; v < stride; ++v)
+          dst[r][v] = vertex_values ? T(-1) : unreachable<T>();
     }
   });
   return out;

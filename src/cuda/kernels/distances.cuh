@@ -208,7 +208,8 @@ template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][
 /// pT and to tile t of csT. Blocks 1..R: csT tile X = D[X,t]^T through shared memory.
 /// The body of closure_and_transpose for one block: block 0 the pivot, block 1 + X the transpose
 /// of tile X of the pivot column.
-template <class T> __device__ __forceinline__ void closure_block(const RoundArgs<T>& r, unsigned block) {
+template <class T>
+__device__ __forceinline__ void closure_block(const RoundArgs<T>& r, unsigned block) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* rowbuf = reinterpret_cast<T*>(smem_raw);                          // (2, B): row k
   T* colbuf = rowbuf + 2 * kTile;                                      // (2, B): column k
@@ -264,14 +265,16 @@ template <class T> __device__ __forceinline__ void closure_block(const RoundArgs
   }
 }
 
-template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose(RoundArgs<T> r) {
+template <class T>
+__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose(RoundArgs<T> r) {
   closure_block(r, blockIdx.x);
 }
 
 /// Sparse rounds (a TilePlan, docs/sparse.md): block 0 closes the pivot, block b > 0 transposes
 /// tile rows[b - 1] of the pivot column (the round's active rows only).
 template <class T>
-__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_listed(RoundArgs<T> r, const int* rows) {
+__global__ void __launch_bounds__(kClosureThreads)
+    closure_and_transpose_listed(RoundArgs<T> r, const int* rows) {
   closure_block(r, blockIdx.x == 0 ? 0u : 1u + unsigned(rows[blockIdx.x - 1]));
 }
 
@@ -290,7 +293,8 @@ using gpu::cp_async_wait;
 /// k-major (Bs[k][n]), K = kTile. Panels: grid (R, 2), y = 0 row panel, y = 1 column panel.
 /// Rest: grid (R, R), x = J, y = I.
 /// The body of minplus_gemm_128x128 for the C tile (bx, by) of its grid.
-template <class T, GemmMode M> __device__ __forceinline__ void gemm_tile(const RoundArgs<T>& r, unsigned bx, unsigned by) {
+template <class T, GemmMode M>
+__device__ __forceinline__ void gemm_tile(const RoundArgs<T>& r, unsigned bx, unsigned by) {
   constexpr int kSt = gemm_stages<T>();
   constexpr int TM = gemm_rows<T>(), kHalf = TM / 2, kThreads = gemm_threads<T>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -391,7 +395,8 @@ template <class T, GemmMode M> __device__ __forceinline__ void gemm_tile(const R
 }
 
 template <class T, GemmMode M>
-__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
+__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>())
+    minplus_gemm_128x128(RoundArgs<T> r) {
   gemm_tile<T, M>(r, blockIdx.x, blockIdx.y);
 }
 
@@ -409,8 +414,8 @@ struct TileLists {
 /// column panel at rows[x]; RowPanel: grid (ncols, 1); ColPanelRep: grid (nrows, 1). Blocks past
 /// their list's end return at once.
 template <class T, GemmMode M>
-__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_listed(RoundArgs<T> r,
-                                                                                                TileLists l) {
+__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>())
+    minplus_gemm_listed(RoundArgs<T> r, TileLists l) {
   if constexpr (M == GemmMode::Rest) {
     gemm_tile<T, M>(r, unsigned(l.cols[blockIdx.x]), unsigned(l.rows[blockIdx.y]));
   } else {

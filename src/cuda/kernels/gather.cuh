@@ -22,8 +22,9 @@ enum class GatherFrom { Values, Packed, NextHops };
 
 /// out[r][v] = D[new_of_old[u0 + r]][new_of_old[v]] for r < rows, v < n (out: rows x n).
 template <class U, class S, GatherFrom F>
-__global__ void gather_rows(const S* __restrict__ d, std::int64_t ld, const int* __restrict__ new_of_old,
-                            const int* __restrict__ old_of_new, std::int64_t u0, std::int64_t rows, std::int64_t n,
+__global__ void gather_rows(const S* __restrict__ d, std::int64_t ld,
+                            const int* __restrict__ new_of_old, const int* __restrict__ old_of_new,
+                            std::int64_t u0, std::int64_t rows, std::int64_t n,
                             U* __restrict__ out) {
   const std::int64_t total = rows * n;
   for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;

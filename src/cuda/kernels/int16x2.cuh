@@ -103,7 +103,8 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
   closure_block_s16(r, blockIdx.x);
 }
 /// Sparse rounds: closure_and_transpose_listed for int16x2 storage (block b > 0: tile rows[b - 1]).
-__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16_listed(RoundArgsS16 r, const int* rows) {
+__global__ void __launch_bounds__(kClosureThreads)
+    closure_and_transpose_s16_listed(RoundArgsS16 r, const int* rows) {
   closure_block_s16(r, blockIdx.x == 0 ? 0u : 1u + unsigned(rows[blockIdx.x - 1]));
 }
 
