@@ -16,7 +16,8 @@
 
 namespace apsp::detail {
 
-struct TilePlan;  // order/symbolic.hpp
+struct TilePlan;     // order/symbolic.hpp
+struct Permutation;  // order/ordering.hpp
 
 class BackendImpl {
  public:
@@ -60,6 +61,16 @@ class BackendImpl {
   /// The plan for the next run()s (the graph as run() gets it; null: dense rounds). Only called
   /// when skips_tiles().
   virtual void set_tile_plan(std::shared_ptr<const TilePlan> plan) { (void)plan; }
+  /// True when every tile of run()'s rounds is effective_block() wide (the GPU kernels' kTile):
+  /// a sparse order then aligns every tile bound to it (order/ordering.hpp NdLayout).
+  virtual bool uniform_tiles() const { return false; }
+  /// True when run() hands its result out in the user's vertex order itself, given the order by
+  /// set_permutation() (the GPU gathers each stripe before the download): solve() then neither
+  /// unpermutes nor needs host matrices for it. Otherwise solve() unpermutes whole matrices.
+  virtual bool unpermutes() const { return false; }
+  /// The order of the graph run() gets (null: the user's), with set_tile_plan(); only called
+  /// when unpermutes().
+  virtual void set_permutation(std::shared_ptr<const Permutation> perm) { (void)perm; }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
   virtual void check_fits(std::int64_t n, Dtype t, int block, bool paths) const { (void)n; (void)t; (void)block; (void)paths; }
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the

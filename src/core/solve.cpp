@@ -260,22 +260,52 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // Sparse rounds (docs/sparse.md): the vertex order the rounds run in and the tiles each round
   // can touch. The ordered graph may have padding vertices (n_pad >= n_user_pad); the result is
   // put back in the user's order below.
-  // A result too large for this host is refused before any ordering work (which is O(V + E)).
-  if (backend->skips_tiles() && options.order != Order::None)
+  // A result too large for this host is refused before any ordering work (which is O(V + E)),
+  // where solve() unpermutes whole matrices.
+  if (backend->skips_tiles() && !backend->unpermutes() && options.order != Order::None)
     detail::check_host_memory(n, n_user_pad, t, options.paths);
   if (options.order == Order::NestedDissection && g->is_dense()) {
     to_edges("--order nd");
     g = in;
   }
+  // Tiles of any multiple of 32 up to the block (cpu), or all of the block's width (the GPU's 128:
+  // every tile bound aligned to it; the dense rounds' work is then that of round_up(n, 128)).
+  const std::int64_t tile = backend->effective_block(t, block);
+  const bool uniform = backend->uniform_tiles();
+  const detail::NdLayout layout =
+      uniform ? detail::NdLayout{tile, detail::kGpuLeaf} : detail::NdLayout{};
   detail::OrderChoice order =
-      detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(), n_user_pad,
-                           std::min<std::int64_t>(backend->effective_block(t, block), n_user_pad));
+      detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(),
+                           uniform ? round_up(n_user_pad, tile) : n_user_pad,
+                           uniform ? tile : std::min<std::int64_t>(tile, n_user_pad), layout,
+                           uniform ? detail::kAutoMinTilesGpu : detail::kAutoMinTiles);
+  if (options.order == Order::Auto && order.plan && order.plan->n > n_user_pad) {
+    // Padding makes the ordered matrix larger: where only the dense one fits (the GPU's memory),
+    // auto keeps the dense rounds.
+    try {
+      backend->check_fits(order.plan->n, t, block, options.paths);
+    } catch (const ResourceError&) {
+      const double order_s = order.order_s, symbolic_s = order.symbolic_s;
+      order = detail::OrderChoice{};
+      order.label = "none (auto: the ordered matrix does not fit)";
+      order.order_s = order_s;
+      order.symbolic_s = symbolic_s;
+    }
+  }
   if (!order.perm.empty()) g = &order.graph;
   if (backend->skips_tiles()) backend->set_tile_plan(order.plan);
+  // The backend puts the result back in the user's order (the cuda backend: on the GPU, stripe
+  // by stripe), or solve() does, below, on whole matrices.
+  const bool backend_unpermutes = !order.perm.empty() && backend->unpermutes();
+  if (backend->unpermutes())
+    backend->set_permutation(
+        order.perm.empty() ? nullptr : std::make_shared<const detail::Permutation>(order.perm));
   result.order = order.label;
   result.work_fraction = order.work_fraction;
   const double order_s = order.order_s + order.symbolic_s;  // not part of build
+  // The rounds' matrix size, and the result's (the user's, where the backend unpermutes).
   const std::int64_t n_pad = order.perm.empty() ? n_user_pad : order.plan->n;
+  const std::int64_t n_result_pad = backend_unpermutes ? n_user_pad : n_pad;
   // A backend that builds its own matrix and streams distances (and, with paths, next hops that
   // need no repair) to the sinks never needs the host matrices; nor does an MPI rank other than
   // 0. They get empty matrices that only carry the dtype, and V is not limited by this host's
@@ -287,13 +317,13 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   std::string problem;  // agreed on by every MPI rank before anyone throws (agree_on)
   if (!no_matrices) {
     try {
-      detail::check_host_memory(n, n_pad, t, options.paths);
+      detail::check_host_memory(n, n_result_pad, t, options.paths);
     } catch (const ResourceError& e) {
       problem = e.what();
     }
   }
   backend->agree_on(problem);
-  backend->check_fits(n, t, block, options.paths);
+  backend->check_fits(order.perm.empty() ? n : n_pad, t, block, options.paths);
   if (g->is_dense()) {
     if (backend->builds_matrix() && !backend->builds_matrix_from_dense())
       to_edges("the " + backend->name() + " backend builds its matrix from edges");
@@ -302,8 +332,10 @@ Result solve(const Graph& input, const SolveOptions& requested) {
 
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   // int32 stripes only where the rounds' matrix is the result as is: not under Johnson (restored
-  // distances), with paths, or in a sparse order (the result is unpermuted below).
-  if (!h.empty() || options.paths || !o.dist_sink || !order.perm.empty()) o.int32_stripes = false;
+  // distances), with paths, or in a sparse order that solve() unpermutes below (the cuda
+  // backend's stripes leave in the user's order).
+  if (!h.empty() || options.paths || !o.dist_sink || (!order.perm.empty() && !backend_unpermutes))
+    o.int32_stripes = false;
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
   // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
   // The cuda backend runs its own ladder (int16x2 -> int32 -> int64) on the device.
@@ -353,8 +385,10 @@ Result solve(const Graph& input, const SolveOptions& requested) {
       result.dist = Matrix(0, 0, t);
       if (options.paths) result.next = Matrix(0, 0, Dtype::Int32);
     } else if (backend->builds_matrix()) {
-      result.dist = Matrix(n, n, n_pad, n_pad, t, backend->host_memory());
-      if (options.paths) result.next = Matrix(n, n, n_pad, n_pad, Dtype::Int32, backend->host_memory());
+      result.dist = Matrix(n, n, n_result_pad, n_result_pad, t, backend->host_memory());
+      if (options.paths)
+        result.next =
+            Matrix(n, n, n_result_pad, n_result_pad, Dtype::Int32, backend->host_memory());
     } else {
       result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
       if (options.paths) result.next = detail::build_next(result.dist);
@@ -371,7 +405,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
 
   result.timings.order = order.order_s;
   result.timings.symbolic = order.symbolic_s;
-  if (!order.perm.empty()) {
+  if (!order.perm.empty() && !backend_unpermutes) {
     const auto t_unpermute = Clock::now();
     result.dist = detail::unpermuted(result.dist, order.perm, false, n_user_pad, backend->host_memory());
     result.next = detail::unpermuted(result.next, order.perm, true, n_user_pad, backend->host_memory());

@@ -33,6 +33,8 @@
 #include "core/trace.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
+#include "order/ordering.hpp"
+#include "order/symbolic.hpp"
 
 namespace apsp::detail {
 
@@ -124,6 +126,15 @@ class CudaBackend final : public BackendImpl {
   // the result comes through pinned stripes. Pinning the whole matrix would cost more than it
   // saves.
   Memory host_memory() const override { return Memory::Host; }
+  /// Sparse rounds (docs/sparse.md): 128-wide tiles, listed per round; the result is gathered
+  /// into the user's order on the device. Not on AMD yet (untested there).
+  bool skips_tiles() const override { return !APSP_GPU_HIP; }
+  bool uniform_tiles() const override { return true; }
+  bool unpermutes() const override { return !APSP_GPU_HIP; }
+  void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
+  void set_permutation(std::shared_ptr<const Permutation> perm) override {
+    perm_ = std::move(perm);
+  }
 
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and
@@ -157,6 +168,8 @@ class CudaBackend final : public BackendImpl {
 
  private:
   std::string rounds_;
+  std::shared_ptr<const TilePlan> plan_;
+  std::shared_ptr<const Permutation> perm_;
 
   /// Sampled Dijkstra (distance_evidence.hpp) on a helper thread, beside the rounds: shows(lo)
   /// asks, without waiting, whether it has found a distance >= lo; the destructor cancels it.
@@ -225,6 +238,8 @@ class CudaBackend final : public BackendImpl {
     auto t0 = Clock::now();
     std::optional<detail::HostBusy> busy(std::in_place);  // the build's copies have the cores
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
+    const bool ordered = plan_ && perm_ && !perm_->empty();
+    if (ordered) fw.set_order(*plan_, *perm_);  // g is the ordered graph (solve.cpp)
     trace("cuda: device buffers allocated");
     if constexpr (std::is_same_v<T, int>) {
       if (s16) fw.build_s16(g);  // synchronizes
@@ -307,7 +322,7 @@ class CudaBackend final : public BackendImpl {
     timings.compute = seconds_since(t0);
     trace("cuda: rounds done");
     t0 = Clock::now();
-    const std::int64_t n = g.num_vertices;
+    const std::int64_t n = fw.n_out();  // the user's V (the ordered graph may have padding)
     constexpr Dtype rt = DtypeOf<R>::value;
     double in_sink = 0;
     auto sink_of = [&](const RowSink& sink, Dtype dt) {
@@ -339,7 +354,12 @@ class CudaBackend final : public BackendImpl {
         fw.finish_next();
         fill_next(fw, whole_n);
         trace("cuda: result downloaded, repairing next hops");
-        repair_next_hops(g, whole_d, whole_n);  // its time stays in d2h
+        if (ordered) {  // the matrices are in the user's order: so must the graph be
+          const Graph user_g = relabel(g, Permutation{perm_->new_of_old, perm_->old_of_new});
+          repair_next_hops(user_g, whole_d, whole_n);
+        } else {
+          repair_next_hops(g, whole_d, whole_n);  // its time stays in d2h
+        }
         const auto handed = Clock::now();
         o.dist_sink(RowBlock{0, n, n, whole_d.stride(), whole_d.dtype(), whole_d.raw()});
         o.next_sink(RowBlock{0, n, n, whole_n.stride(), Dtype::Int32, whole_n.raw()});
@@ -370,7 +390,9 @@ class CudaBackend final : public BackendImpl {
       fill_dist<R>(fw, dist);
     }
     APSP_CUDA_TRY(gpuStreamSynchronize(s));
-    timings.d2h = seconds_since(t0) - in_sink;
+    // The gathers into the user's order (GPU time between the copies) count as unpermute.
+    timings.unpermute = fw.unpermute_seconds();
+    timings.d2h = std::max(0.0, seconds_since(t0) - in_sink - timings.unpermute);
     trace("cuda: result downloaded (and streamed to the sink)");
     return true;
   }
@@ -379,12 +401,12 @@ class CudaBackend final : public BackendImpl {
   /// else through pinned stripes (widened on the device where needed) copied out by all cores.
   template <class R, class T> static void fill_dist(cuda::DeviceFw<T>& fw, Matrix& m) {
     if constexpr (std::is_same_v<R, T>) {
-      if (m.memory() == Memory::Pinned && !fw.result_is_packed()) {
+      if (m.memory() == Memory::Pinned && !fw.result_is_packed() && !fw.permuted()) {
         fw.download_matrix(fw.data(), m.data<T>(), m.stride());
         return;
       }
     }
-    const std::int64_t n = fw.n();
+    const std::int64_t n = fw.n_out();
     fw.template download_dist<R>([&](std::int64_t row0, std::int64_t rows, const R* data) {
 #pragma omp parallel for schedule(static)
       for (std::int64_t r = 0; r < rows; ++r)
@@ -392,11 +414,11 @@ class CudaBackend final : public BackendImpl {
     });
   }
   template <class T> static void fill_next(cuda::DeviceFw<T>& fw, Matrix& m) {
-    if (m.memory() == Memory::Pinned) {
+    if (m.memory() == Memory::Pinned && !fw.permuted()) {
       fw.download_matrix(fw.next_data(), m.data<std::int32_t>(), m.stride());
       return;
     }
-    const std::int64_t n = fw.n();
+    const std::int64_t n = fw.n_out();
     fw.download_stripes(
         [&](std::int64_t row0, std::int64_t rows, const std::int32_t* data) {
 #pragma omp parallel for schedule(static)

@@ -29,6 +29,8 @@
 #include "cuda/host_arcs.hpp"
 #include "cuda/launch.cuh"
 #include "cuda/pacer.cuh"
+#include "order/ordering.hpp"
+#include "order/symbolic.hpp"
 
 // Internal linkage, as in cuda/kernels/distances.cuh.
 namespace apsp::cuda {
@@ -57,6 +59,65 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   }
 
   std::int64_t n() const { return n_; }
+  /// The result's size: n, or with set_order() the user's V (downloads leave in the user's order).
+  std::int64_t n_out() const { return n_out_; }
+  bool permuted() const { return ordered_; }
+
+  /// Sparse rounds (docs/sparse.md): from now on each round runs only the plan's active tiles
+  /// (the plan's tiles must be this matrix's kTile tiles), and every download leaves in the user's
+  /// order: perm maps this matrix's positions (the ordered graph's vertices, padding included) to
+  /// the user's vertices. Uploads the per-round tile lists and the permutation (synchronizes).
+  void set_order(const detail::TilePlan& plan, const detail::Permutation& perm) {
+    APSP_EXPECTS(plan.n == n_pad_ && plan.R == R_ && plan.n == n_,
+                 "cuda: tile plan for another matrix");
+    APSP_EXPECTS(std::int64_t(perm.old_of_new.size()) == n_,
+                 "cuda: permutation for another matrix");
+    for (std::int64_t I = 0; I <= R_; ++I)
+      APSP_EXPECTS(plan.bounds[std::size_t(I)] == I * kTile,
+                   "cuda: tile plan without uniform 128-wide tiles");
+    std::vector<int> all;
+    lists_at_.assign(std::size_t(R_), RoundLists{});
+    // Round t's list of `tiles` with t itself inserted (the pivot row / column is written back by
+    // the rest update; tile (t, t) is left as closed: min(P*, P* (x) P*) = P*).
+    auto with_t = [](const std::vector<std::int32_t>& tiles, std::int64_t b, std::int64_t e,
+                     int t) {
+      std::vector<int> out(tiles.begin() + b, tiles.begin() + e);
+      out.insert(std::lower_bound(out.begin(), out.end(), t), t);
+      return out;
+    };
+    for (std::int64_t t = 0; t < R_; ++t) {
+      const std::vector<int> rows = with_t(plan.rows, plan.row_start[std::size_t(t)],
+                                           plan.row_start[std::size_t(t + 1)], int(t));
+      const std::vector<int> cols = with_t(plan.cols, plan.col_start[std::size_t(t)],
+                                           plan.col_start[std::size_t(t + 1)], int(t));
+      std::vector<int> words;  // int16x2: the 256-column word tiles holding the columns
+      for (const int c : cols)
+        if (words.empty() || words.back() != c / 2) words.push_back(c / 2);
+      RoundLists& l = lists_at_[std::size_t(t)];
+      l.rows = std::int64_t(all.size());
+      l.nrows = int(rows.size());
+      all.insert(all.end(), rows.begin(), rows.end());
+      l.cols = std::int64_t(all.size());
+      l.ncols = int(cols.size());
+      all.insert(all.end(), cols.begin(), cols.end());
+      l.words = std::int64_t(all.size());
+      l.nwords = int(words.size());
+      all.insert(all.end(), words.begin(), words.end());
+    }
+    lists_ = DeviceBuffer<int>(all.size());
+    APSP_CUDA_TRY(
+        gpuMemcpy(lists_.get(), all.data(), all.size() * sizeof(int), gpuMemcpyHostToDevice));
+    n_out_ = std::int64_t(perm.new_of_old.size());
+    new_of_old_ = DeviceBuffer<int>(std::max<std::size_t>(perm.new_of_old.size(), 1));
+    old_of_new_ = DeviceBuffer<int>(perm.old_of_new.size());
+    APSP_CUDA_TRY(gpuMemcpy(new_of_old_.get(), perm.new_of_old.data(),
+                            perm.new_of_old.size() * sizeof(int), gpuMemcpyHostToDevice));
+    APSP_CUDA_TRY(gpuMemcpy(old_of_new_.get(), perm.old_of_new.data(),
+                            perm.old_of_new.size() * sizeof(int), gpuMemcpyHostToDevice));
+    ordered_ = true;
+  }
+  /// With set_order(): seconds the GPU spent gathering the result into the user's order.
+  double unpermute_seconds() const { return gather_ms_ / 1000; }
   std::int64_t n_pad() const { return n_pad_; }
   T* data() const { return d_.get(); }
 
@@ -242,12 +303,19 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   // ---- RoundOps ----
   std::int64_t num_rounds() const override { return R_; }
   void close_pivot(std::int64_t t) override {
+    if (ordered_)
+      return launch_closure_listed<T>(args(t), rows_of(t), lists_at_[std::size_t(t)].nrows,
+                                      stream_);
     launch_closure<T>(args(t), 1 + R_, stream_);
   }
   void update_panels(std::int64_t t) override {
+    if (ordered_)
+      return launch_gemm_listed<T, GemmMode::Panels>(args(t), tile_lists(t, false), stream_);
     launch_gemm<T, GemmMode::Panels>(args(t), R_, 2, stream_);
   }
   void update_rest(std::int64_t t) override {
+    if (ordered_)
+      return launch_gemm_listed<T, GemmMode::Rest>(args(t), tile_lists(t, false), stream_);
     launch_gemm<T, GemmMode::Rest>(args(t), R_, R_, stream_);
   }
 
@@ -290,16 +358,28 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const RoundArgs<unsigned> aw{d16_.get(), l16, rowp16, l16, colrep, nullptr, n_pad_, nullptr, prep, int(t)};
     if (part == 0) {
       const RoundArgsS16 a16{d16_.get(), l16, csT_.get(), n_pad_, pS_.get(), prep, int(t)};
-      launch_closure_s16(a16, 1 + R_, stream_);
+      if (ordered_)
+        launch_closure_s16_listed(a16, rows_of(t), lists_at_[std::size_t(t)].nrows, stream_);
+      else
+        launch_closure_s16(a16, 1 + R_, stream_);
     } else if (part == 1) {
       // The column panel in int32, stored replicated: the A operand of the packed GEMM.
       const RoundArgs<int> ai{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(),
                               pT_.get(), int(t)};
-      launch_gemm<int, GemmMode::ColPanelRep>(ai, R_, 1, stream_);
+      if (ordered_)
+        launch_gemm_listed<int, GemmMode::ColPanelRep>(ai, tile_lists(t, true), stream_);
+      else
+        launch_gemm<int, GemmMode::ColPanelRep>(ai, R_, 1, stream_);
     } else if (part == 2) {
-      launch_gemm<unsigned, GemmMode::RowPanel>(aw, l16 / kTile, 1, stream_);
+      if (ordered_)
+        launch_gemm_listed<unsigned, GemmMode::RowPanel>(aw, tile_lists(t, true), stream_);
+      else
+        launch_gemm<unsigned, GemmMode::RowPanel>(aw, l16 / kTile, 1, stream_);
     } else {
-      launch_gemm<unsigned, GemmMode::Rest>(aw, l16 / kTile, R_, stream_);
+      if (ordered_)
+        launch_gemm_listed<unsigned, GemmMode::Rest>(aw, tile_lists(t, true), stream_);
+      else
+        launch_gemm<unsigned, GemmMode::Rest>(aw, l16 / kTile, R_, stream_);
     }
   }
   /// Whether some logical cell of the packed matrix lies in [band_lo, kInf16) (synchronizes).
@@ -379,6 +459,7 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   void download(T* host, std::int64_t host_stride) { download_matrix(d_.get(), host, host_stride); }
   void download_next(std::int32_t* host, std::int64_t host_stride) { download_matrix(next_.get(), host, host_stride); }
   template <class U> void download_matrix(const U* dev, U* host, std::int64_t host_stride) {
+    APSP_EXPECTS(!ordered_, "download_matrix: an ordered result leaves through download_stripes");
     if (n_ == 0) return;
     APSP_CUDA_TRY(gpuMemcpy2DAsync(host, host_stride * sizeof(U), dev, n_pad_ * sizeof(U), n_ * sizeof(U), n_,
                                     gpuMemcpyDeviceToHost, stream_));
@@ -399,15 +480,18 @@ template <class T> class DeviceFw final : public detail::RoundOps {
   bool result_is_packed() const { return result_in_s16_; }
   template <class F, class U>
   double download_stripes(F&& consume, const U* dev, std::size_t stripe_bytes = std::size_t(8) << 20) {
-    const std::int64_t rows_per = std::max<std::int64_t>(1, std::min<std::int64_t>(
-                                                                 n_, std::int64_t(stripe_bytes / (n_ * sizeof(U)))));
+    // With set_order() the stripes are the user's rows n_out_ x n_out_, gathered on the device.
+    const std::int64_t n = n_out_;
+    if (n == 0) return 0;
+    const std::int64_t rows_per = std::max<std::int64_t>(
+        1, std::min<std::int64_t>(n, std::int64_t(stripe_bytes / (n * sizeof(U)))));
     // Done with earlier copies through the stage (a regrow, for rows longer than a stripe, frees it).
     for (int b = 0; b < 2 && stage_.bytes() > 0; ++b) APSP_CUDA_TRY(gpuEventSynchronize(stage_.done(b)));
-    stage_.reserve(std::size_t(rows_per) * n_ * sizeof(U));
+    stage_.reserve(std::size_t(rows_per) * n * sizeof(U));
     U* stage[2] = {static_cast<U*>(stage_.buffer(0)), static_cast<U*>(stage_.buffer(1))};
     gpuEvent_t done[2] = {stage_.done(0), stage_.done(1)};
     double in_consume = 0;
-    const std::int64_t stripes = (n_ + rows_per - 1) / rows_per;
+    const std::int64_t stripes = (n + rows_per - 1) / rows_per;
     // The distances (dev == d_ or null) leave as U: as stored when that is U, else expanded on the
     // device stripe by stripe, from the packed matrix (rounds_packed kept its result) or from
     // int32 rounds into int64 (a checked int32 rung).
@@ -416,20 +500,33 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     const bool expand = packed || (is_dist && !std::is_same_v<U, T>);
     constexpr bool can_expand = std::is_same_v<U, int> || (std::is_same_v<U, long> && std::is_same_v<T, int>);
     APSP_EXPECTS(!expand || can_expand, "download_stripes: no expansion to this type");
+    APSP_EXPECTS((is_dist || std::is_same_v<U, int>), "download_stripes: next hops are int32");
     const U* src = dev ? dev : reinterpret_cast<const U*>(d_.get());
-    DeviceBuffer<U> wide(expand ? std::size_t(rows_per) * n_ : 0);
+    DeviceBuffer<U> wide(expand || ordered_ ? std::size_t(rows_per) * n : 0);
+    // Gathers time themselves (events around each stripe's kernel): --stats' unpermute.
+    TimingEvents gather_time(ordered_);
     auto issue = [&](std::int64_t s) {
-      const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
-      if (expand) {
+      const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n - r0);
+      if (ordered_) {
+        gather_time.begin(int(s % 2), stream_);
+        gather(wide.get(), src, is_dist, packed, r0, rows);
+        gather_time.end(int(s % 2), stream_);
+      } else if (expand) {
         if constexpr (can_expand) {
-          if (packed) launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n_, wide.get(), stream_);
-          else launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n_, wide.get(), stream_);
+          if (packed)
+            launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n, wide.get(), stream_);
+          else
+            launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n,
+                                 wide.get(), stream_);
         }
-        APSP_CUDA_TRY(gpuMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n_ * sizeof(U),
-                                      gpuMemcpyDeviceToHost, stream_));
+      }
+      if (ordered_ || expand) {
+        APSP_CUDA_TRY(gpuMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n * sizeof(U),
+                                     gpuMemcpyDeviceToHost, stream_));
       } else {
-        APSP_CUDA_TRY(gpuMemcpy2DAsync(stage[s % 2], n_ * sizeof(U), src + r0 * n_pad_, n_pad_ * sizeof(U),
-                                        n_ * sizeof(U), rows, gpuMemcpyDeviceToHost, stream_));
+        APSP_CUDA_TRY(gpuMemcpy2DAsync(stage[s % 2], n * sizeof(U), src + r0 * n_pad_,
+                                       n_pad_ * sizeof(U), n * sizeof(U), rows,
+                                       gpuMemcpyDeviceToHost, stream_));
       }
       APSP_CUDA_TRY(gpuEventRecord(done[s % 2], stream_));
     };
@@ -437,9 +534,10 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     for (std::int64_t s = 0; s < stripes; ++s) {
       if (s + 1 < stripes) issue(s + 1);  // buffer (s+1)%2 was consumed in iteration s-1
       APSP_CUDA_TRY(gpuEventSynchronize(done[s % 2]));
+      gather_ms_ += gather_time.elapsed_ms(int(s % 2));
       const auto t0 = std::chrono::steady_clock::now();
       const std::int64_t r0 = s * rows_per;
-      consume(r0, std::min(rows_per, n_ - r0), static_cast<const U*>(stage[s % 2]));
+      consume(r0, std::min(rows_per, n - r0), static_cast<const U*>(stage[s % 2]));
       in_consume += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     return in_consume;
@@ -463,19 +561,91 @@ template <class T> class DeviceFw final : public detail::RoundOps {
     DeviceFw& fw_;
   };
 
+  /// Two pairs of timing events (one per stage buffer), or nothing when off.
+  class TimingEvents {
+   public:
+    explicit TimingEvents(bool on) {
+      for (int b = 0; b < 2 && on; ++b)
+        for (gpuEvent_t* e : {&begin_[b], &end_[b]}) APSP_CUDA_TRY(gpuEventCreate(e));
+    }
+    ~TimingEvents() {
+      for (int b = 0; b < 2; ++b)
+        for (gpuEvent_t e : {begin_[b], end_[b]})
+          if (e) (void)gpuEventDestroy(e);
+    }
+    TimingEvents(const TimingEvents&) = delete;
+    TimingEvents& operator=(const TimingEvents&) = delete;
+    void begin(int b, gpuStream_t s) {
+      if (begin_[b]) APSP_CUDA_TRY(gpuEventRecord(begin_[b], s));
+    }
+    void end(int b, gpuStream_t s) {
+      if (end_[b]) APSP_CUDA_TRY(gpuEventRecord(end_[b], s));
+      recorded_[b] = end_[b] != nullptr;
+    }
+    /// The last begin..end on buffer b (its end has completed), once; 0 when none.
+    float elapsed_ms(int b) {
+      if (!recorded_[b]) return 0;
+      recorded_[b] = false;
+      float ms = 0;
+      APSP_CUDA_TRY(gpuEventElapsedTime(&ms, begin_[b], end_[b]));
+      return ms;
+    }
+
+   private:
+    gpuEvent_t begin_[2] = {nullptr, nullptr}, end_[2] = {nullptr, nullptr};
+    bool recorded_[2] = {false, false};
+  };
+
+  /// User rows [r0, r0 + rows) of the result into out (rows x n_out_): distances from the packed
+  /// or the T matrix (as U), or next hops (src: the next-hop matrix, U = int32) renamed.
+  template <class U>
+  void gather(U* out, const U* src, bool is_dist, bool packed, std::int64_t r0, std::int64_t rows) {
+    const int* no = new_of_old_.get();
+    const int* on = old_of_new_.get();
+    if (packed) {
+      if constexpr (std::is_same_v<U, int> || std::is_same_v<U, long>)
+        launch_gather_rows<U, unsigned, GatherFrom::Packed>(d16_.get(), ld16(), no, on, r0, rows,
+                                                            n_out_, out, stream_);
+    } else if (is_dist) {
+      if constexpr (std::is_same_v<U, T> || (std::is_same_v<U, long> && std::is_same_v<T, int>))
+        launch_gather_rows<U, T, GatherFrom::Values>(d_.get(), n_pad_, no, on, r0, rows, n_out_,
+                                                     out, stream_);
+    } else {
+      if constexpr (std::is_same_v<U, int>)
+        launch_gather_rows<int, int, GatherFrom::NextHops>(src, n_pad_, no, on, r0, rows, n_out_,
+                                                           out, stream_);
+    }
+  }
+
   bool read_flag() {
     int bad = 0;
     APSP_CUDA_TRY(gpuMemcpyAsync(&bad, flag_.get(), sizeof(int), gpuMemcpyDeviceToHost, stream_));
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     return bad != 0;
   }
+  /// Round t's tile lists (set_order); `words`: columns as int16x2 word tiles.
+  const int* rows_of(std::int64_t t) const { return lists_.get() + lists_at_[std::size_t(t)].rows; }
+  TileLists tile_lists(std::int64_t t, bool words) const {
+    const RoundLists& l = lists_at_[std::size_t(t)];
+    return TileLists{lists_.get() + l.rows, lists_.get() + (words ? l.words : l.cols), l.nrows,
+                     words ? l.nwords : l.ncols};
+  }
   RoundArgs<T> args(std::int64_t t) const {
     return RoundArgs<T>{d_.get(), n_pad_, rowp_.get(), n_pad_, colT_.get(), csT_.get(), n_pad_, pS_.get(), pT_.get(),
                         int(t)};
   }
 
-  std::int64_t n_, n_pad_, R_;
+  std::int64_t n_, n_pad_, R_, n_out_ = n_;
   gpuStream_t stream_;
+  // set_order(): each round's tile lists in lists_ (offsets and counts), the permutation.
+  struct RoundLists {
+    std::int64_t rows = 0, cols = 0, words = 0;
+    int nrows = 0, ncols = 0, nwords = 0;
+  };
+  bool ordered_ = false;
+  std::vector<RoundLists> lists_at_;
+  DeviceBuffer<int> lists_, new_of_old_, old_of_new_;
+  float gather_ms_ = 0;
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
   DeviceBuffer<std::int32_t> next_;
   // start_next()'s stream, its arc lists (CSR by source) and whether its kernel may still run.

@@ -16,6 +16,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/kernels/build.cuh"
 #include "cuda/kernels/distances.cuh"
+#include "cuda/kernels/gather.cuh"
 #include "cuda/kernels/int16x2.cuh"
 #include "cuda/kernels/paths.cuh"
 
@@ -63,11 +64,41 @@ inline void set_s16_attributes() {
                                      int(closure_smem_bytes<int>())));
 }
 
-/// The cuda backend's: the rounds of T (and the int16x2 rounds for int32), once per process.
+/// The sparse rounds' kernels (a TilePlan: listed tiles) for T, and the int16x2 ones for int32.
+template <class T>
+void set_listed_attributes() {
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<T, GemmMode::Panels>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<T, GemmMode::Rest>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
+  APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_listed<T>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(closure_smem_bytes<T>())));
+  if constexpr (std::is_same_v<T, int>) {
+    APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<int, GemmMode::ColPanelRep>,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(gemm_smem_bytes<int>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<unsigned, GemmMode::RowPanel>,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(gemm_smem_bytes<unsigned>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<unsigned, GemmMode::Rest>,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(gemm_smem_bytes<unsigned>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_s16_listed,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(closure_smem_bytes<int>())));
+  }
+}
+
+/// The cuda backend's: the rounds of T (and the int16x2 rounds for int32), dense and listed,
+/// once per process.
 template <class T>
 void set_attributes_once() {
   static const bool done = [] {
     set_round_attributes<T>();
+    set_listed_attributes<T>();
     if constexpr (std::is_same_v<T, int>) set_s16_attributes();
     return true;
   }();
@@ -95,6 +126,47 @@ void launch_gemm(const RoundArgs<T>& a, std::int64_t tiles_x, std::int64_t tiles
   minplus_gemm_128x128<T, M><<<grid, gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
+/// Sparse rounds (a TilePlan): closure_and_transpose with the pivot column's transposes for the
+/// nrows tiles of `rows` (device memory) only.
+template <class T>
+void launch_closure_listed(const RoundArgs<T>& a, const int* rows, std::int64_t nrows,
+                           gpuStream_t s) {
+  closure_and_transpose_listed<T>
+      <<<unsigned(1 + nrows), kClosureThreads, closure_smem_bytes<T>(), s>>>(a, rows);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+inline void launch_closure_s16_listed(const RoundArgsS16& a, const int* rows, std::int64_t nrows,
+                                      gpuStream_t s) {
+  closure_and_transpose_s16_listed<<<unsigned(1 + nrows), kClosureThreads,
+                                     closure_smem_bytes<int>(), s>>>(a, rows);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// The min-plus GEMM in mode M over the listed tiles (minplus_gemm_listed gives the grids).
+template <class T, GemmMode M>
+void launch_gemm_listed(const RoundArgs<T>& a, const TileLists& l, gpuStream_t s) {
+  APSP_EXPECTS(l.nrows > 0 && l.ncols > 0 && l.nrows <= 65535, "listed GEMM: bad tile lists");
+  dim3 grid;
+  if constexpr (M == GemmMode::Rest)
+    grid = dim3(unsigned(l.ncols), unsigned(l.nrows));
+  else if constexpr (M == GemmMode::Panels)
+    grid = dim3(unsigned(std::max(l.nrows, l.ncols)), 2);
+  else if constexpr (M == GemmMode::RowPanel)
+    grid = dim3(unsigned(l.ncols), 1);
+  else
+    grid = dim3(unsigned(l.nrows), 1);
+  minplus_gemm_listed<T, M><<<grid, gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a, l);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// out (rows x n) = user rows [u0, u0 + rows) of the ordered matrix d (ld), columns in the user's
+/// order (gather_rows).
+template <class U, class S, GatherFrom F>
+void launch_gather_rows(const S* d, std::int64_t ld, const int* new_of_old, const int* old_of_new,
+                        std::int64_t u0, std::int64_t rows, std::int64_t n, U* out, gpuStream_t s) {
+  gather_rows<U, S, F>
+      <<<kGridLarge, kElemThreads, 0, s>>>(d, ld, new_of_old, old_of_new, u0, rows, n, out);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
 /// out[k][r] = d[r][k], k < kTile, r < rows (a multiple of 32): a column strip, k-major.
 template <class T>
 void launch_transpose_strip(const T* d, i64 ld, i64 rows, T* out, i64 ldo, gpuStream_t s) {

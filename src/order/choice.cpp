@@ -22,13 +22,15 @@ OrderChoice keep(const std::string& why) {
 
 }  // namespace
 
-OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
-                         std::int64_t n_pad, std::int64_t B) {
+OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips,
+                         const std::string& backend, std::int64_t n_pad, std::int64_t B,
+                         NdLayout layout, std::int64_t auto_min_tiles) {
   if (asked == Order::None) return {};
   const bool nd = asked == Order::NestedDissection;
   if (!backend_skips) {
     if (nd)
-      throw UsageError("--order nd: the " + backend + " backend does not skip tiles yet; use --backend cpu");
+      throw UsageError("--order nd: the " + backend +
+                       " backend does not skip tiles yet; use --backend cpu or cuda");
     return keep("the " + backend + " backend runs dense rounds");
   }
   if (!metis_available()) {
@@ -38,7 +40,7 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const 
   const std::int64_t R = B > 0 ? (n_pad + B - 1) / B : 0;
   if (!nd) {
     if (g.is_dense()) return keep("dense input");
-    if (R < kAutoMinTiles) return keep(std::to_string(R) + " tiles a side");
+    if (R < auto_min_tiles) return keep(std::to_string(R) + " tiles a side");
     const double arcs = double(g.src.size()) * (g.directed ? 1 : 2);
     if (arcs > kAutoMaxArcsPerVertex * double(g.num_vertices)) {
       char buf[96];
@@ -49,7 +51,7 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const 
   APSP_EXPECTS(!g.is_dense(), "--order nd on a dense view: solve() copies it into an edge list first");
   OrderChoice c;
   auto t0 = std::chrono::steady_clock::now();
-  TiledOrder nd_order = nested_dissection(g, B);
+  TiledOrder nd_order = nested_dissection(g, B, layout);
   c.perm = std::move(nd_order.perm);
   c.order_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();

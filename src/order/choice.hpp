@@ -21,6 +21,12 @@ namespace apsp::detail {
 inline constexpr double kAutoMaxFraction = 0.5;
 /// auto does not try nd with fewer tiles a side than this (a few rounds: nothing to save).
 inline constexpr std::int64_t kAutoMinTiles = 4;
+/// The same on the GPU (tiles of 128: V > 16256). Below, the dense GPU rounds take no longer
+/// than ordering the graph on the host, so auto keeps them (docs/sparse.md).
+inline constexpr std::int64_t kAutoMinTilesGpu = 128;
+/// The GPU's leaf size: subgraphs up to this many vertices are not dissected (with 128-aligned
+/// tiles; docs/sparse.md has the measurements).
+inline constexpr std::int64_t kGpuLeaf = 512;
 /// auto does not try nd with more arcs per vertex than this.
 inline constexpr double kAutoMaxArcsPerVertex = 32;
 
@@ -34,9 +40,12 @@ struct OrderChoice {
 
 /// The order for graph g (an edge list, or a dense view which only none / auto take) under
 /// `asked`, for tiles of at most B (a multiple of 32); n_pad: the dense rounds' matrix size (the
-/// plan's may be larger: padding vertices align the tiles). `backend_skips`: the backend runs plans.
+/// plan's may be larger: padding vertices align the tiles). `backend_skips`: the backend runs
+/// plans. `layout`: the dissection's alignment and leaf size (ordering.hpp); auto keeps none below
+/// `auto_min_tiles` tiles a side.
 /// Throws UsageError for nd where it cannot run (no METIS, a backend without tile skipping).
-OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips, const std::string& backend,
-                         std::int64_t n_pad, std::int64_t B);
+OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips,
+                         const std::string& backend, std::int64_t n_pad, std::int64_t B,
+                         NdLayout layout = {}, std::int64_t auto_min_tiles = kAutoMinTiles);
 
 }  // namespace apsp::detail

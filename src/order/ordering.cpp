@@ -30,18 +30,13 @@ std::string metis_missing_reason() {
 
 namespace {
 
-constexpr std::int64_t kAlign = 32;  // the CPU kernels' tile width multiple (cpu/blocked_fw.hpp)
-// Subgraphs up to this size are not dissected further. Smaller leaves cut more work but pad more
-// (up to 31 vertices per split); on 2D meshes and geometric graphs 256 gave the smallest work
-// with about 9% padding (docs/sparse.md).
-constexpr std::int64_t kLeaf = 256;
-
 #ifdef APSP_HAVE_METIS
 /// Recursive dissection over the symmetric CSR (xadj, adj) of the whole graph.
 class Dissector {
  public:
-  Dissector(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj, std::int64_t leaf)
-      : xadj_(xadj), adj_(adj), local_(xadj.size() - 1, -1), leaf_(leaf) {}
+  Dissector(const std::vector<idx_t>& xadj, const std::vector<idx_t>& adj, std::int64_t leaf,
+            std::int64_t align)
+      : xadj_(xadj), adj_(adj), local_(xadj.size() - 1, -1), leaf_(leaf), align_(align) {}
 
   void run(const std::vector<std::int32_t>& verts) {
     if (std::int64_t(verts.size()) <= leaf_) return append(verts);
@@ -75,9 +70,9 @@ class Dissector {
     append(side[2]);
   }
 
-  /// Pads to a multiple of kAlign and makes that position a tile bound.
+  /// Pads to a multiple of align and makes that position a tile bound.
   void pad() {
-    while (std::int64_t(order_.size()) % kAlign) order_.push_back(-1);
+    while (std::int64_t(order_.size()) % align_) order_.push_back(-1);
     if (cuts_.back() != std::int64_t(order_.size())) cuts_.push_back(std::int64_t(order_.size()));
   }
   std::vector<std::int32_t> order_;
@@ -88,17 +83,19 @@ class Dissector {
   const std::vector<idx_t>& xadj_;
   const std::vector<idx_t>& adj_;
   std::vector<idx_t> local_;
-  std::int64_t leaf_;
+  std::int64_t leaf_, align_;
 };
 #endif
 
 }  // namespace
 
-TiledOrder nested_dissection(const Graph& g, std::int64_t B) {
+TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
   const std::int64_t n = g.num_vertices;
-  APSP_EXPECTS(B > 0 && B % kAlign == 0, "nested dissection: tile size not a multiple of 32");
+  APSP_EXPECTS(layout.align > 0 && layout.leaf > 0 && B > 0 && B % layout.align == 0,
+               "nested dissection: tile size not a multiple of the alignment");
 #ifndef APSP_HAVE_METIS
   (void)n;
+  (void)layout;
   throw UsageError("--order nd needs METIS: " + metis_missing_reason());
 #else
   // The symmetric adjacency without self loops or repeats, in CSR.
@@ -124,7 +121,7 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B) {
     xadj[std::size_t(i) + 1] = idx_t(out);
   }
   adj.resize(out);
-  Dissector d(xadj, adj, kLeaf);
+  Dissector d(xadj, adj, layout.leaf, layout.align);
   std::vector<std::int32_t> all(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) all[std::size_t(v)] = std::int32_t(v);
   d.run(all);
@@ -169,15 +166,33 @@ Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std
   visit_dtype(m.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const bool rename = vertex_values && std::is_same_v<T, std::int32_t>;
+    // Blocks of kRows rows share each chunk of column indices (read once per block, not per row)
+    // while the gathers stay within the block's source rows (in L2).
+    constexpr std::int64_t kRows = 8, kCols = 2048;
+    const std::int32_t* col = p.new_of_old.data();
 #pragma omp parallel for schedule(static) if (n >= 256)
-    for (std::int64_t u = 0; u < n; ++u) {
-      const T* src = m.row<T>(p.new_of_old[std::size_t(u)]);
-      T* dst = out.row<T>(u);
-      for (std::int64_t v = 0; v < n; ++v) dst[v] = src[p.new_of_old[std::size_t(v)]];
-      if (rename)
-        for (std::int64_t v = 0; v < n; ++v)
-          if (dst[v] >= 0) dst[v] = T(p.old_of_new[std::size_t(dst[v])]);
-      for (std::int64_t v = n; v < stride; ++v) dst[v] = vertex_values ? T(-1) : unreachable<T>();
+    for (std::int64_t u0 = 0; u0 < n; u0 += kRows) {
+      const std::int64_t rows = std::min(kRows, n - u0);
+      const T* src[kRows];
+      T* dst[kRows];
+      for (std::int64_t r = 0; r < rows; ++r) {
+        src[r] = m.row<T>(col[u0 + r]);
+        dst[r] = out.row<T>(u0 + r);
+      }
+      for (std::int64_t v0 = 0; v0 < n; v0 += kCols) {
+        const std::int64_t v1 = std::min(n, v0 + kCols);
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const T* s = src[r];
+          T* d = dst[r];
+          for (std::int64_t v = v0; v < v1; ++v) d[v] = s[col[v]];
+          if (rename)
+            for (std::int64_t v = v0; v < v1; ++v)
+              if (d[v] >= 0) d[v] = T(p.old_of_new[std::size_t(d[v])]);
+        }
+      }
+      for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t v = n; v < stride; ++v)
+          dst[r][v] = vertex_values ? T(-1) : unreachable<T>();
     }
   });
   return out;

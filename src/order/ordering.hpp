@@ -31,17 +31,25 @@ struct Permutation {
   bool empty() const { return old_of_new.empty(); }
 };
 
-/// A nested-dissection order and the tile bounds that follow it (multiples of 32, tiles at most
-/// B wide, bounds.back() = number of positions, a multiple of 32).
+/// A nested-dissection order and the tile bounds that follow it (multiples of the layout's
+/// alignment, tiles at most B wide, bounds.back() = number of positions, a multiple of it).
 struct TiledOrder {
   Permutation perm;
   std::vector<std::int64_t> bounds;
 };
 
+/// How the dissection is laid out: every second child starts at a multiple of `align` (padding
+/// fills the gap; tiles end there), and subgraphs of at most `leaf` vertices are not split.
+/// The CPU kernels take tiles of any multiple of 32: {32, 256}. The GPU kernels take 128-wide
+/// tiles only: {128, kGpuLeaf} (docs/sparse.md has the measurements behind both).
+struct NdLayout {
+  std::int64_t align = 32, leaf = 256;
+};
+
 /// Nested dissection of g's arcs made symmetric (direction and weights ignored, self loops and
 /// repeats dropped), by METIS vertex separators with a fixed seed, laid out for tiles of at most
-/// B (a multiple of 32). Throws UsageError when METIS is not built in.
-TiledOrder nested_dissection(const Graph& g, std::int64_t B);
+/// B (a multiple of layout.align). Throws UsageError when METIS is not built in.
+TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout = {});
 
 /// The edge-list graph g with vertex v renamed p.new_of_old[v] and p.old_of_new.size() vertices
 /// (same edges, weights, flags).

@@ -206,7 +206,10 @@ template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][
 /// the owners of row k and column k publish them to shared memory (double-buffered, so one
 /// barrier per step) and every thread relaxes its 64 cells. Writes P* to D[t,t], pS, and P*^T to
 /// pT and to tile t of csT. Blocks 1..R: csT tile X = D[X,t]^T through shared memory.
-template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose(RoundArgs<T> r) {
+/// The body of closure_and_transpose for one block: block 0 the pivot, block 1 + X the transpose
+/// of tile X of the pivot column.
+template <class T>
+__device__ __forceinline__ void closure_block(const RoundArgs<T>& r, unsigned block) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* rowbuf = reinterpret_cast<T*>(smem_raw);                          // (2, B): row k
   T* colbuf = rowbuf + 2 * kTile;                                      // (2, B): column k
@@ -214,7 +217,7 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
       kClosureOverlay ? rowbuf : colbuf + 2 * kTile);                    // (B, B + pad)
   const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
-  if (blockIdx.x == 0) {
+  if (block == 0) {
     const int tx = tid % 16, ty = tid / 16;
     const T* gP = r.d + t0 * r.ld + t0;
     T c[8][8];
@@ -247,7 +250,7 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
     }
     return;
   }
-  const int X = blockIdx.x - 1;
+  const int X = int(block) - 1;
   if (X == r.t) return;  // block 0 writes that tile from the closed pivot
   const std::int64_t x0 = std::int64_t(X) * kTile;
   const T* g = r.d + x0 * r.ld + t0;
@@ -260,6 +263,19 @@ template <class T> __global__ void __launch_bounds__(kClosureThreads) closure_an
     const int k = i0 + 2 * q;
     r.csT[k * r.ldc + x0 + j] = s[j][k];
   }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose(RoundArgs<T> r) {
+  closure_block(r, blockIdx.x);
+}
+
+/// Sparse rounds (a TilePlan, docs/sparse.md): block 0 closes the pivot, block b > 0 transposes
+/// tile rows[b - 1] of the pivot column (the round's active rows only).
+template <class T>
+__global__ void __launch_bounds__(kClosureThreads)
+    closure_and_transpose_listed(RoundArgs<T> r, const int* rows) {
+  closure_block(r, blockIdx.x == 0 ? 0u : 1u + unsigned(rows[blockIdx.x - 1]));
 }
 
 // ---- steps 2 and 3: the min-plus GEMM ----------------------------------------------------------
@@ -276,8 +292,9 @@ using gpu::cp_async_wait;
 /// One 128x128 tile: C_out = min(C_in, A (x) B) with A given k-major (As[k][m] = A[m][k]) and B
 /// k-major (Bs[k][n]), K = kTile. Panels: grid (R, 2), y = 0 row panel, y = 1 column panel.
 /// Rest: grid (R, R), x = J, y = I.
+/// The body of minplus_gemm_128x128 for the C tile (bx, by) of its grid.
 template <class T, GemmMode M>
-__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>()) minplus_gemm_128x128(RoundArgs<T> r) {
+__device__ __forceinline__ void gemm_tile(const RoundArgs<T>& r, unsigned bx, unsigned by) {
   constexpr int kSt = gemm_stages<T>();
   constexpr int TM = gemm_rows<T>(), kHalf = TM / 2, kThreads = gemm_threads<T>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -291,13 +308,13 @@ __global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>()) minp
   std::int64_t lda, ldb, ldc, ldd;
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if constexpr (M == GemmMode::Rest) {
-    const std::int64_t I0 = std::int64_t(blockIdx.y) * kTile, J0 = std::int64_t(blockIdx.x) * kTile;
+    const std::int64_t I0 = std::int64_t(by) * kTile, J0 = std::int64_t(bx) * kTile;
     gA = r.colT + I0; lda = r.ldc;
     gB = r.rowp + J0; ldb = r.ldp;
     gD = r.d + I0 * r.ld + J0; gC = gD; ldc = ldd = r.ld;
   } else {
-    const std::int64_t X0 = std::int64_t(blockIdx.x) * kTile;
-    const bool row = M == GemmMode::RowPanel || (M == GemmMode::Panels && blockIdx.y == 0);
+    const std::int64_t X0 = std::int64_t(bx) * kTile;
+    const bool row = M == GemmMode::RowPanel || (M == GemmMode::Panels && by == 0);
     if (row) {  // rowp[:,J] = P* (x) D[t,J]: As = P*^T
       gA = r.pT; lda = kTile;
       gB = r.d + t0 * r.ld + X0; ldb = r.ld;
@@ -374,6 +391,37 @@ __global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>()) minp
     }
     store4_cg(gD + row * ldd + tx * 4, &c[i][0]);
     store4_cg(gD + row * ldd + 64 + tx * 4, &c[i][4]);
+  }
+}
+
+template <class T, GemmMode M>
+__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>())
+    minplus_gemm_128x128(RoundArgs<T> r) {
+  gemm_tile<T, M>(r, blockIdx.x, blockIdx.y);
+}
+
+/// Sparse rounds (a TilePlan, docs/sparse.md): the tiles of one round, by index, in device
+/// memory. rows: the active tile rows and t; cols: the active tile columns and t (for int16x2
+/// words: the 256-column word tiles that hold them). Increasing.
+struct TileLists {
+  const int* rows;
+  const int* cols;
+  int nrows, ncols;
+};
+
+/// minplus_gemm_128x128 over listed tiles only. Rest: grid (ncols, nrows), C tile (rows[y],
+/// cols[x]). Panels: grid (max(nrows, ncols), 2), y = 0 the row panel at cols[x], y = 1 the
+/// column panel at rows[x]; RowPanel: grid (ncols, 1); ColPanelRep: grid (nrows, 1). Blocks past
+/// their list's end return at once.
+template <class T, GemmMode M>
+__global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>())
+    minplus_gemm_listed(RoundArgs<T> r, TileLists l) {
+  if constexpr (M == GemmMode::Rest) {
+    gemm_tile<T, M>(r, unsigned(l.cols[blockIdx.x]), unsigned(l.rows[blockIdx.y]));
+  } else {
+    const bool row = M == GemmMode::RowPanel || (M == GemmMode::Panels && blockIdx.y == 0);
+    if (int(blockIdx.x) >= (row ? l.ncols : l.nrows)) return;
+    gemm_tile<T, M>(r, unsigned((row ? l.cols : l.rows)[blockIdx.x]), blockIdx.y);
   }
 }
 

@@ -39,7 +39,7 @@ __device__ __forceinline__ int hi16(unsigned w) { return int(w >> 16); }
 __device__ __forceinline__ unsigned pack16(int lo, int hi) { return (unsigned(lo) & 0xffffu) | (unsigned(hi) << 16); }
 
 /// closure_and_transpose for int16x2 storage: the closure runs on int32 registers.
-__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(RoundArgsS16 r) {
+__device__ __forceinline__ void closure_block_s16(const RoundArgsS16& r, unsigned block) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   int* rowbuf = reinterpret_cast<int*>(smem_raw);                           // (2, B)
   int* colbuf = rowbuf + 2 * kTile;                                         // (2, B)
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
       kClosureOverlay ? rowbuf : colbuf + 2 * kTile);                       // (B, B + pad)
   const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile, t0w = t0 / 2;
-  if (blockIdx.x == 0) {
+  if (block == 0) {
     const int tx = tid % 16, ty = tid / 16;
     unsigned* gP = r.d + t0 * r.ld + t0w;
     int c[8][8];
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
     }
     return;
   }
-  const int X = blockIdx.x - 1;
+  const int X = int(block) - 1;
   if (X == r.t) return;
   const std::int64_t x0 = std::int64_t(X) * kTile;
   const unsigned* g = r.d + x0 * r.ld + t0w;
@@ -98,6 +98,14 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(Rou
     const int k = i0 + 2 * q;
     r.csT[k * r.ldc + x0 + j] = s[j][k];
   }
+}
+__global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_s16(RoundArgsS16 r) {
+  closure_block_s16(r, blockIdx.x);
+}
+/// Sparse rounds: closure_and_transpose_listed for int16x2 storage (block b > 0: tile rows[b - 1]).
+__global__ void __launch_bounds__(kClosureThreads)
+    closure_and_transpose_s16_listed(RoundArgsS16 r, const int* rows) {
+  closure_block_s16(r, blockIdx.x == 0 ? 0u : 1u + unsigned(rows[blockIdx.x - 1]));
 }
 
 /// The packed matrix built directly (no int32 matrix beside it): 0 on the diagonal, kInf16
