@@ -147,7 +147,11 @@ int main(int argc, char** argv) {
       "OUT", ma.out,
       "OUT.csv: per-vertex table (summary on stdout); OUT.json: summary and per-vertex "
       "arrays; none: summary on stdout");
-  metrics->add_option("--backend", ma.backend, "auto|cpu|cuda|multi-gpu|mpi")
+  metrics->add_option("--backend", ma.backend, "auto|cpu|cuda|multi-gpu|mpi|hip")
+      ->capture_default_str();
+  metrics
+      ->add_option("--order", ma.order,
+                   "auto|none|nd: vertex order of the rounds (as for solve; docs/sparse.md)")
       ->capture_default_str();
   metrics->add_option("--type", ma.type, "int32|int64|float32|float64 (default as for solve)");
   metrics->add_option("--threads", ma.threads, "CPU threads (default: all)")

@@ -180,6 +180,7 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   apsp::SolveOptions so;
   so.backend = apsp::parse_backend(a.backend);
   if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
+  so.order = apsp::parse_order(a.order);
   so.threads = a.threads;
   so.devices = a.devices;
   so.progress = std::move(progress);

@@ -12,7 +12,7 @@ namespace apsp_cli {
 struct MetricsArgs {
   std::string in,
       out;  ///< out: "" = summary on stdout only; .csv per-vertex table; .json everything
-  std::string backend = "auto", type, input_format = "auto";
+  std::string backend = "auto", type, input_format = "auto", order = "auto";
   std::string metrics;  ///< comma-separated names; "" = all
   std::int64_t vertices = 0;
   int threads = 0;

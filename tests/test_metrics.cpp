@@ -15,6 +15,7 @@
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
+#include "order/ordering.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -319,6 +320,29 @@ TEST(Metrics, Int64SumsBeyondDoubleStayExact) {
   EXPECT_EQ(m.total_sum, static_cast<long double>((std::int64_t{1} << 54) + 4));
   EXPECT_EQ(m.wiener_index(), static_cast<long double>((std::int64_t{1} << 54) + 4));
   EXPECT_EQ(m.eccentricity[1], static_cast<long double>((std::int64_t{1} << 53) + 3));
+}
+
+// `apsp metrics --order`: a sparse order changes the rounds, not one number of the table.
+TEST(MetricsCli, OrderNdGivesTheSameTableAsNone) {
+  test::TempDir dir;
+  ASSERT_EQ(
+      test::run_cli({"generate", dir / "g.bin", "--kind", "geometric", "-V", "900", "-k", "4"})
+          .exit_code,
+      0);
+  const auto none = test::run_cli({"metrics", dir / "g.bin", dir / "none.csv", "--backend", "cpu",
+                                   "--order", "none", "--infinite", "-q"});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  const auto bad = test::run_cli({"metrics", dir / "g.bin", "--order", "metis"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("unknown order 'metis'"), std::string::npos) << bad.err;
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  const auto nd = test::run_cli({"metrics", dir / "g.bin", dir / "nd.csv", "--backend", "cpu",
+                                 "--order", "nd", "--infinite", "-q"});
+  ASSERT_EQ(nd.exit_code, 0) << nd.err;
+  EXPECT_EQ(nd.out, none.out);
+  const auto table = test::read_bytes(dir / "nd.csv");
+  EXPECT_GT(table.size(), 900u);
+  EXPECT_EQ(table, test::read_bytes(dir / "none.csv"));
 }
 
 }  // namespace
