@@ -35,9 +35,10 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
        << ", \"read_s\": " << t.read << ", \"build_s\": " << t.build << ", \"h2d_s\": " << t.h2d
        << ", \"compute_s\": " << t.compute << ", \"d2h_s\": " << t.d2h
        << ", \"write_s\": " << t.write << ", \"total_s\": " << total
-       << ", \"t_updates_per_s\": " << tups << ", \"order\": \"" << r.order << "\", \"order_s\": " << t.order
-       << ", \"symbolic_s\": " << t.symbolic << ", \"work_fraction\": " << r.work_fraction
-       << ", \"unpermute_s\": " << t.unpermute << "}\n";
+       << ", \"t_updates_per_s\": " << tups << ", \"order\": \"" << r.order
+       << "\", \"order_s\": " << t.order << ", \"symbolic_s\": " << t.symbolic
+       << ", \"work_fraction\": " << r.work_fraction << ", \"unpermute_s\": " << t.unpermute
+       << "}\n";
     return;
   }
   char buf[768];
@@ -51,8 +52,9 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
                 t.compute, tups, tups * 1e3, t.d2h, t.write, total);
   os << buf;
   if (r.order.rfind("nd", 0) == 0)
-    os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic << " s, "
-       << 100 * r.work_fraction << "% of the dense work, unpermute " << t.unpermute << " s\n";
+    os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic
+       << " s, " << 100 * r.work_fraction << "% of the dense work, unpermute " << t.unpermute
+       << " s\n";
   else if (r.order != "none")
     os << "  order    " << r.order << "\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";

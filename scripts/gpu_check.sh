@@ -23,6 +23,8 @@
 # device tool's `carry`:
 #   mkdir -p .gpu_deps/include .gpu_deps/lib && cp -r /usr/include/{gtest,gmock,CLI} .gpu_deps/include/
 #   cp /usr/lib/x86_64-linux-gnu/libgtest*.a .gpu_deps/lib/ && cp -r ../shared/nthu-testcases .gpu_deps/
+#   mkdir -p .gpu_deps/metis/include .gpu_deps/metis/lib && cp /usr/include/metis.h .gpu_deps/metis/include/
+#   cp -a /usr/lib/x86_64-linux-gnu/libmetis.so* .gpu_deps/metis/lib/   # --order nd on the device
 #   rm -rf .gpu_snapshot && mkdir .gpu_snapshot && git archive HEAD | tar -x -C .gpu_snapshot
 # then run: OUT=$OUT scripts/gpu_check.sh --src .gpu_snapshot --deps .gpu_deps
 # Env: PYTHON_BENCH=0 (step python: pytest only), SANITIZE_TIMEOUT (s, default 600), BUILD_DIR, LOGDIR, APSP_WITH_MPI / APSP_WITH_NCCL (AUTO).
@@ -73,7 +75,13 @@ if has build; then
   if [ -n "$DEPS" ] && [ ! -e /usr/include/CLI/CLI.hpp ]; then
     EXTRA+=(-DCLI11_INCLUDE_DIR="$DEPS/include" -DCLI11_DIR=/nonexistent)
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics startup_probe)
+  # METIS (--order nd, docs/sparse.md): the device image lacks libmetis-dev; --deps may carry
+  # metis/include/metis.h and metis/lib/libmetis.so* from the development machine.
+  if [ -n "$DEPS" ] && [ ! -e /usr/include/metis.h ] && [ -e "$DEPS/metis/include/metis.h" ]; then
+    EXTRA+=(-DAPSP_WITH_METIS=ON -DMETIS_INCLUDE_DIR="$DEPS/metis/include" -DMETIS_LIBRARY="$DEPS/metis/lib/libmetis.so")
+    export LD_LIBRARY_PATH="$DEPS/metis/lib:${LD_LIBRARY_PATH:-}"
+  fi
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -125,7 +133,7 @@ if has test; then
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
   # The suites whose cases also run on the GPU where one exists: dense views (cuda, multi-gpu),
   # paths on every backend, the CLI's --paths, metrics (every dtype on each GPU backend).
-  for t in test_ladder test_dense test_paths test_cli_paths test_metrics; do
+  for t in test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu; do
     [ -x "$BUILD/tests/$t" ] || continue
     (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
     rc=$?

@@ -22,7 +22,8 @@ namespace {
 
 using test::compare;
 
-SolveOptions cpu(Order order, std::optional<Dtype> t = std::nullopt, int block = 0, bool paths = false) {
+SolveOptions cpu(Order order, std::optional<Dtype> t = std::nullopt, int block = 0,
+                 bool paths = false) {
   SolveOptions o;
   o.backend = Backend::Cpu;
   o.order = order;
@@ -71,7 +72,8 @@ std::vector<Case> cases_of(std::int64_t V) {
   s.directed = false;
   s.seed += 1;
   out.push_back({"disconnected undirected", test::random_graph(s)});
-  out.push_back({"negative weights", with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
+  out.push_back({"negative weights",
+                 with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
   return out;
 }
 
@@ -81,12 +83,14 @@ TEST(Sparse, NestedDissectionMatchesDenseRounds) {
     for (const Case& c : cases_of(V)) {
       for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) {
         const int block = V == 1000 ? 0 : 32;  // small tiles: many rounds, many tiles to skip
-        SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t) + " block " + std::to_string(block));
+        SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t) + " block " +
+                     std::to_string(block));
         const Result dense = solve(c.g, cpu(Order::None, t, block));
         const Result nd = solve(c.g, cpu(Order::NestedDissection, t, block));
         ASSERT_EQ(nd.order, "nd");
         if (V >= 63 && c.name != "disconnected undirected") {
-          ASSERT_GT(test::finite_off_diagonal(dense.dist), V * (V - 1) / 2) << "test graph too trivial";
+          ASSERT_GT(test::finite_off_diagonal(dense.dist), V * (V - 1) / 2)
+              << "test graph too trivial";
         }
         EXPECT_EQ(compare(nd.dist, dense.dist), "");
         EXPECT_GT(nd.work_fraction, 0.0);
@@ -136,7 +140,8 @@ TEST(Sparse, Int32StripesOfAnOrderedSolveComeInTheUsersOrder) {
       for (std::int64_t j = 0; j < b.cols; ++j)
         got.at<std::int64_t>(b.row0 + i, j) =
             b.dtype == Dtype::Int64 ? static_cast<const std::int64_t*>(b.data)[i * b.stride + j]
-            : static_cast<const std::int32_t*>(b.data)[i * b.stride + j] == unreachable<std::int32_t>()
+            : static_cast<const std::int32_t*>(b.data)[i * b.stride + j] ==
+                    unreachable<std::int32_t>()
                 ? unreachable<std::int64_t>()
                 : static_cast<const std::int32_t*>(b.data)[i * b.stride + j];
   };
@@ -149,7 +154,8 @@ TEST(Sparse, SkipsMostTilesOnAGrid) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   const Graph g = generate_grid(64, 64, 1, 9, 3);
   const Result nd = solve(g, cpu(Order::NestedDissection, Dtype::Int32, 64));
-  EXPECT_LT(nd.work_fraction, 0.3) << "nested dissection on a 64 x 64 grid should skip most tile updates";
+  EXPECT_LT(nd.work_fraction, 0.3)
+      << "nested dissection on a 64 x 64 grid should skip most tile updates";
   const Result none = solve(g, cpu(Order::None, Dtype::Int32, 64));
   EXPECT_EQ(none.work_fraction, 1.0);
   EXPECT_EQ(none.order, "none");
@@ -173,10 +179,12 @@ TEST(Sparse, SymbolicCountMatchesBruteForce) {
   for (std::size_t k = 0; k < graphs.size(); ++k) {
     for (const std::int64_t B : {8, 32, 64}) {
       Graph g = graphs[k];
-      if (detail::metis_available() && k % 2) g = detail::relabel(g, detail::nested_dissection(g, 64).perm);
+      if (detail::metis_available() && k % 2)
+        g = detail::relabel(g, detail::nested_dissection(g, 64).perm);
       const std::int64_t n = (g.num_vertices + 31) / 32 * 32;
       const detail::TilePlan p = detail::symbolic_tiles(g, n, B);
-      EXPECT_EQ(p.work_fraction, detail::symbolic_fraction_reference(g, n, B)) << "graph " << k << " B " << B;
+      EXPECT_EQ(p.work_fraction, detail::symbolic_fraction_reference(g, n, B))
+          << "graph " << k << " B " << B;
       // Every round's lists are increasing, exclude the pivot and hold only tiles of the matrix.
       ASSERT_EQ(std::int64_t(p.row_start.size()), p.R + 1);
       for (std::int64_t T = 0; T < p.R; ++T)
@@ -222,7 +230,8 @@ TEST(Sparse, SymbolicIsSoundAgainstTheDistances) {
     for (std::int64_t i = 0; i < s.V; ++i)
       for (std::int64_t j = 0; j < s.V; ++j)
         if (r.dist.at<std::int32_t>(i, j) < unreachable<std::int32_t>()) {
-          ASSERT_TRUE(touched[std::size_t(i / B * p.R + j / B)]) << "seed " << seed << " (" << i << "," << j << ")";
+          ASSERT_TRUE(touched[std::size_t(i / B * p.R + j / B)])
+              << "seed " << seed << " (" << i << "," << j << ")";
         }
   }
 }
@@ -243,7 +252,8 @@ TEST(Sparse, UnpermutedRestoresRowsColumnsAndVertexValues) {
   for (std::int64_t a = 0; a < positions; ++a)
     for (std::int64_t b = 0; b < positions; ++b) {
       m.at<std::int32_t>(a, b) = std::int32_t(a * 1000 + b);
-      next.at<std::int32_t>(a, b) = a == b || p.old_of_new[std::size_t(b)] < 0 ? -1 : std::int32_t(b);
+      next.at<std::int32_t>(a, b) =
+          a == b || p.old_of_new[std::size_t(b)] < 0 ? -1 : std::int32_t(b);
     }
   const Matrix d = detail::unpermuted(m, p, false, 64, Memory::Host);
   const Matrix x = detail::unpermuted(next, p, true, 64, Memory::Host);
@@ -318,7 +328,8 @@ TEST(SparseGenerate, GeometricIsSymmetricKnnAndDeterministic) {
     ++degree[std::size_t(a.src[e])];
   }
   for (const auto& [u, v] : arcs) ASSERT_TRUE(arcs.count({v, u})) << "arc without its reverse";
-  EXPECT_GE(*std::min_element(degree.begin(), degree.end()), 4) << "every point links to its 4 nearest";
+  EXPECT_GE(*std::min_element(degree.begin(), degree.end()), 4)
+      << "every point links to its 4 nearest";
   EXPECT_LE(a.src.size(), std::size_t(2 * 4 * 2000));
   EXPECT_THROW(generate_geometric(10, 0, 1000, 1), UsageError);
   EXPECT_THROW(generate_geometric(0, 4, 1000, 1), UsageError);
@@ -341,20 +352,27 @@ TEST(SparseGenerate, MeshIsATriangulation) {
 TEST(SparseCli, OrderNdWritesTheSameBytesAndStats) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   test::TempDir dir;
-  ASSERT_EQ(test::run_cli({"generate", dir / "g.bin", "--kind", "geometric", "-V", "700", "-k", "4"}).exit_code, 0);
-  const auto nd = test::run_cli({"solve", dir / "g.bin", dir / "nd.bin", "--backend", "cpu", "--order", "nd",
-                                 "--block", "32", "--paths", "--stats", "-q"});
+  ASSERT_EQ(
+      test::run_cli({"generate", dir / "g.bin", "--kind", "geometric", "-V", "700", "-k", "4"})
+          .exit_code,
+      0);
+  const auto nd = test::run_cli({"solve", dir / "g.bin", dir / "nd.bin", "--backend", "cpu",
+                                 "--order", "nd", "--block", "32", "--paths", "--stats", "-q"});
   ASSERT_EQ(nd.exit_code, 0) << nd.err;
   EXPECT_NE(nd.err.find("order    nd:"), std::string::npos) << nd.err;
   EXPECT_NE(nd.err.find("% of the dense work"), std::string::npos) << nd.err;
-  const auto none = test::run_cli({"solve", dir / "g.bin", dir / "none.bin", "--backend", "cpu", "--order", "none",
-                                   "--block", "32", "--paths", "-q"});
+  const auto none = test::run_cli({"solve", dir / "g.bin", dir / "none.bin", "--backend", "cpu",
+                                   "--order", "none", "--block", "32", "--paths", "-q"});
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_EQ(test::read_bytes(dir / "nd.bin"), test::read_bytes(dir / "none.bin"));
   const auto path = test::run_cli({"path", dir / "nd.bin", "0", "699"});
   EXPECT_EQ(path.exit_code, 0) << path.err;
-  ASSERT_EQ(test::run_cli({"generate", dir / "m.bin", "--kind", "mesh", "--rows", "20", "--cols", "30"}).exit_code, 0);
-  const auto mesh = test::run_cli({"solve", dir / "m.bin", dir / "m.out", "--backend", "cpu", "--stats", "-q"});
+  ASSERT_EQ(
+      test::run_cli({"generate", dir / "m.bin", "--kind", "mesh", "--rows", "20", "--cols", "30"})
+          .exit_code,
+      0);
+  const auto mesh =
+      test::run_cli({"solve", dir / "m.bin", dir / "m.out", "--backend", "cpu", "--stats", "-q"});
   ASSERT_EQ(mesh.exit_code, 0) << mesh.err;
   EXPECT_NE(mesh.err.find("V=600"), std::string::npos) << mesh.err;
   const auto bad = test::run_cli({"solve", dir / "g.bin", dir / "x.bin", "--order", "metis"});

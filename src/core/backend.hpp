@@ -27,10 +27,16 @@ class BackendImpl {
   /// Tile size used when SolveOptions::block is 0.
   virtual int default_block(Dtype t, std::int64_t n) const = 0;
   /// The tile size run() really uses when asked for `block` (Result::block reports it).
-  virtual int effective_block(Dtype t, int block) const { (void)t; return block; }
+  virtual int effective_block(Dtype t, int block) const {
+    (void)t;
+    return block;
+  }
   /// Host matrices get a stride and row count rounded up to a multiple of this. The CPU backend
   /// works in place and wants `block`; a GPU backend pads on the device and may return 1.
-  virtual int pad_multiple(Dtype t, int block) const { (void)t; return block; }
+  virtual int pad_multiple(Dtype t, int block) const {
+    (void)t;
+    return block;
+  }
   /// When true, solve() leaves the host matrices allocated but unfilled and run() must build
   /// the distances (and next hops) from `g` itself, e.g. on the device from the edge list.
   virtual bool builds_matrix() const { return false; }
@@ -72,7 +78,12 @@ class BackendImpl {
   /// when unpermutes().
   virtual void set_permutation(std::shared_ptr<const Permutation> perm) { (void)perm; }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
-  virtual void check_fits(std::int64_t n, Dtype t, int block, bool paths) const { (void)n; (void)t; (void)block; (void)paths; }
+  virtual void check_fits(std::int64_t n, Dtype t, int block, bool paths) const {
+    (void)n;
+    (void)t;
+    (void)block;
+    (void)paths;
+  }
   /// Runs blocked Floyd-Warshall, leaving the result in the host matrices. `g` is the graph the
   /// kernels see (already reweighted when it had negative weights; edge weights are exact in the
   /// dtype). `next` is null unless paths were asked for. Fills timings.h2d/compute/d2h.
@@ -84,8 +95,8 @@ class BackendImpl {
   /// Streaming: a backend may hand finished stripes to options.dist_sink / next_sink (when set)
   /// instead; it must then leave `dist` / `*next` empty (Matrix{}) so solve() does not hand
   /// them out a second time. solve() has already wrapped the sink for Johnson's restore.
-  virtual void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& options,
-                   Timings& timings) = 0;
+  virtual void run(const Graph& g, Matrix& dist, Matrix* next, int block,
+                   const SolveOptions& options, Timings& timings) = 0;
 };
 
 /// Throws ResourceError if a V = n result (n_pad^2 entries of t, plus int32 next hops with

@@ -26,45 +26,63 @@ namespace apsp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 /// Largest finite distance magnitude a graph can produce: (V-1) * max|w|.
-double distance_bound(std::int64_t n, double max_abs_weight) { return double(n - 1) * max_abs_weight; }
+double distance_bound(std::int64_t n, double max_abs_weight) {
+  return double(n - 1) * max_abs_weight;
+}
 double distance_bound(const Graph& g) { return distance_bound(g.num_vertices, g.max_abs_weight()); }
 constexpr double kInt32Bound = double((std::int64_t{1} << 30) - 1);
 constexpr double kInt64Bound = double((std::int64_t{1} << 62) - 1);
 
 std::unique_ptr<detail::BackendImpl> make_backend(Backend b) {
   switch (b) {
-    case Backend::Cpu: return detail::make_cpu_backend();
-    case Backend::Cuda: return detail::make_cuda_backend();
-    case Backend::MultiGpu: return detail::make_multigpu_backend();
-    case Backend::Mpi: return detail::make_mpi_backend();
-    case Backend::Hip: return detail::make_hip_backend();
-    case Backend::Auto: break;
+    case Backend::Cpu:
+      return detail::make_cpu_backend();
+    case Backend::Cuda:
+      return detail::make_cuda_backend();
+    case Backend::MultiGpu:
+      return detail::make_multigpu_backend();
+    case Backend::Mpi:
+      return detail::make_mpi_backend();
+    case Backend::Hip:
+      return detail::make_hip_backend();
+    case Backend::Auto:
+      break;
   }
   return nullptr;
 }
 
 BackendInfo info_of(Backend b) {
   switch (b) {
-    case Backend::Cpu: return detail::cpu_backend_info();
-    case Backend::Cuda: return detail::cuda_backend_info();
-    case Backend::MultiGpu: return detail::multigpu_backend_info();
-    case Backend::Mpi: return detail::mpi_backend_info();
-    case Backend::Hip: return detail::hip_backend_info();
-    case Backend::Auto: break;
+    case Backend::Cpu:
+      return detail::cpu_backend_info();
+    case Backend::Cuda:
+      return detail::cuda_backend_info();
+    case Backend::MultiGpu:
+      return detail::multigpu_backend_info();
+    case Backend::Mpi:
+      return detail::mpi_backend_info();
+    case Backend::Hip:
+      return detail::hip_backend_info();
+    case Backend::Auto:
+      break;
   }
   return {};
 }
 
 /// The backend that will run: the one asked for, or for auto the CUDA backend when a GPU is
 /// usable and supports the dtype, else the HIP backend likewise (an AMD GPU), else the CPU backend.
-std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::optional<Dtype> want) {
+std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o,
+                                                  std::optional<Dtype> want) {
   if (o.backend != Backend::Auto) {
     const BackendInfo info = info_of(o.backend);
     if (!info.usable)
-      throw BackendUnavailable(std::string("backend '") + backend_name(o.backend) + "' is not available: " + info.detail);
+      throw BackendUnavailable(std::string("backend '") + backend_name(o.backend) +
+                               "' is not available: " + info.detail);
     return make_backend(o.backend);
   }
   if (detail::cuda_backend_info().usable) {
@@ -91,10 +109,12 @@ RowSink restoring_sink(RowSink sink, const std::vector<double>& h) {
         T* out = copy.row<T>(r);
         const std::int64_t u = b.row0 + r;
         for (std::int64_t v = 0; v < b.cols; ++v)
-          if (in[v] >= inf || u == v) out[v] = in[v];
+          if (in[v] >= inf || u == v)
+            out[v] = in[v];
           else if constexpr (std::is_integral_v<T>)
             out[v] = T(std::int64_t(in[v]) - std::llround(h[u]) + std::llround(h[v]));
-          else out[v] = T(double(in[v]) - h[u] + h[v]);
+          else
+            out[v] = T(double(in[v]) - h[u] + h[v]);
       }
     });
     sink(RowBlock{b.row0, b.rows, b.cols, b.cols, b.dtype, copy.raw()});
@@ -106,7 +126,8 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
   if (o.dtype) {
     const Dtype t = *o.dtype;
     if (is_integer(t) && !integer_weights)
-      throw UsageError(std::string("type ") + dtype_name(t) + " cannot hold fractional weights; use float32 or float64");
+      throw UsageError(std::string("type ") + dtype_name(t) +
+                       " cannot hold fractional weights; use float32 or float64");
     if (t == Dtype::Int32 && bound >= kInt32Bound) {
       std::ostringstream os;
       os.precision(17);
@@ -121,7 +142,9 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
   if (!integer_weights) return Dtype::Float64;
   if (bound < kInt32Bound) return Dtype::Int32;
   if (bound < kInt64Bound) return Dtype::Int64;
-  throw UsageError("weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type float64");
+  throw UsageError(
+      "weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type "
+      "float64");
 }
 
 }  // namespace
@@ -134,9 +157,9 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) 
     std::ostringstream os;
     os.precision(0);
     os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
-       << " GiB) for the " << dtype_name(t) << " distance matrix" << (paths ? " and next-hop matrix" : "")
-       << ", more than the " << have.bytes << " bytes available (" << have.source
-       << "; set APSP_HOST_MEMORY to override)";
+       << " GiB) for the " << dtype_name(t) << " distance matrix"
+       << (paths ? " and next-hop matrix" : "") << ", more than the " << have.bytes
+       << " bytes available (" << have.source << "; set APSP_HOST_MEMORY to override)";
     throw ResourceError(os.str());
   }
 }
@@ -167,7 +190,8 @@ Matrix widen_to_int64(const Matrix& d, Memory memory) {
   for (std::int64_t i = 0; i < n; ++i) {
     const std::int32_t* r = d.row<std::int32_t>(i);
     std::int64_t* o = w.row<std::int64_t>(i);
-    for (std::int64_t j = 0; j < n; ++j) o[j] = r[j] >= cap ? unreachable<std::int64_t>() : std::int64_t(r[j]);
+    for (std::int64_t j = 0; j < n; ++j)
+      o[j] = r[j] >= cap ? unreachable<std::int64_t>() : std::int64_t(r[j]);
   }
   return w;
 }
@@ -182,7 +206,8 @@ Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
 }
 
 void warm_up(Backend backend, const std::vector<int>& devices) {
-  if (backend == Backend::Auto || backend == Backend::Cuda) detail::cuda_warm_up(devices.empty() ? 0 : devices[0]);
+  if (backend == Backend::Auto || backend == Backend::Cuda)
+    detail::cuda_warm_up(devices.empty() ? 0 : devices[0]);
 }
 
 std::vector<BackendInfo> backends() {
@@ -191,7 +216,8 @@ std::vector<BackendInfo> backends() {
 }
 
 Result solve(const Graph& input, const SolveOptions& requested) {
-  const SolveOptions options = detail::checked_options(requested);  // numbers validated, threads clamped
+  const SolveOptions options =
+      detail::checked_options(requested);  // numbers validated, threads clamped
   Result result;
   const auto t_build = Clock::now();
   const Graph::WeightRange range = input.validated_weight_range();  // one scan for a dense graph
@@ -225,7 +251,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   const Graph* g = h.empty() ? in : &reweighted;
   // Integer weights: for the input as given, the scan's answer (a dense Graph's flag may not come
   // from a scan); reweighted graphs carry their own.
-  auto integer_weights = [&](const Graph* x) { return x == &input ? range.integer_weights : x->integer_weights; };
+  auto integer_weights = [&](const Graph* x) {
+    return x == &input ? range.integer_weights : x->integer_weights;
+  };
 
   // dtype: decided on the graph the kernels see. No backend changes it: one that cannot run it
   // refuses (auto falls back to the cpu backend, which runs every type).
@@ -237,17 +265,20 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     // Under Johnson the kernels see d' (bounded by the reweighted graph, checked above) but the
     // restored d = d' - h(u) + h(v) is bounded by the original graph: it must fit int32 too.
     if (o.dtype)
-      throw UsageError("int32 cannot be exact for this graph: the restored distances can reach (V-1)*max|w| = " +
-                       std::to_string(std::llround(input_bound)) + " >= 2^30-1; use --type int64");
+      throw UsageError(
+          "int32 cannot be exact for this graph: the restored distances can reach (V-1)*max|w| = " +
+          std::to_string(std::llround(input_bound)) + " >= 2^30-1; use --type int64");
     t = Dtype::Int64;
   }
   // Floats: a path sum that could overflow to inf would read as unreachable (float_bound.hpp).
   detail::check_float_weights_fit(input.num_vertices, range.max_abs_weight, t);
   if (!h.empty()) detail::check_float_weights_fit(*g, t);
   if (!backend->supports(t)) {
-    if (options.backend == Backend::Auto) backend = detail::make_cpu_backend();
+    if (options.backend == Backend::Auto)
+      backend = detail::make_cpu_backend();
     else
-      throw UsageError(std::string("backend '") + backend->name() + "' does not support " + dtype_name(t) +
+      throw UsageError(std::string("backend '") + backend->name() + "' does not support " +
+                       dtype_name(t) +
                        (options.dtype ? "" : " (needed for exact distances on this graph)") +
                        "; the cpu and cuda backends run every type");
   }
@@ -364,7 +395,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
         backend->run(*g, d32, options.paths ? &next32 : nullptr, block, o32, result.timings);
         if (detail::int32_in_band(d32, int(lo))) {
           why = "int32 rounds checked: a distance may reach 2^30-1";
-          dropped = result.timings;  // the int64 run below adds its own
+          dropped = result.timings;    // the int64 run below adds its own
         } else if (o.int32_stripes) {  // exact int32 numbers straight to the sink, no int64 copy
           o.dist_sink(RowBlock{0, n, n, d32.stride(), Dtype::Int32, d32.raw()});
           result.dist = Matrix(0, 0, Dtype::Int64);
@@ -407,15 +438,18 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   result.timings.symbolic = order.symbolic_s;
   if (!order.perm.empty() && !backend_unpermutes) {
     const auto t_unpermute = Clock::now();
-    result.dist = detail::unpermuted(result.dist, order.perm, false, n_user_pad, backend->host_memory());
-    result.next = detail::unpermuted(result.next, order.perm, true, n_user_pad, backend->host_memory());
+    result.dist =
+        detail::unpermuted(result.dist, order.perm, false, n_user_pad, backend->host_memory());
+    result.next =
+        detail::unpermuted(result.next, order.perm, true, n_user_pad, backend->host_memory());
     result.timings.unpermute = seconds_since(t_unpermute);
   }
   // Johnson's potentials exist only without negative cycles, so the kernels never see one.
   if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
   // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);
   // repair those columns. Streamed next hops (next_sink without a matrix) cannot be repaired here.
-  if (options.paths && !result.next.empty() && !result.dist.empty()) repair_next_hops(*in, result.dist, result.next);
+  if (options.paths && !result.next.empty() && !result.dist.empty())
+    repair_next_hops(*in, result.dist, result.next);
   // Backends that did not stream leave the full matrices here: hand them to the sinks now.
   auto hand_out = [](const Matrix& m, const RowSink& sink) {
     if (!sink || m.empty()) return;

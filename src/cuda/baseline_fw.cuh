@@ -19,14 +19,19 @@ namespace {
 
 inline constexpr int kB = 64;
 
-template <class T> __device__ __forceinline__ T add_min(T c, T a, T b) { return a + b < c ? a + b : c; }
+template <class T>
+__device__ __forceinline__ T add_min(T c, T a, T b) {
+  return a + b < c ? a + b : c;
+}
 
-template <class T> __global__ void __launch_bounds__(1024) pivot_64(T* d, std::int64_t ld, int t) {
+template <class T>
+__global__ void __launch_bounds__(1024) pivot_64(T* d, std::int64_t ld, int t) {
   __shared__ T s[kB][kB];
   const int tx = threadIdx.x, ty = threadIdx.y;
   T* g = d + std::int64_t(t) * kB * ld + std::int64_t(t) * kB;
 #pragma unroll
-  for (int q = 0; q < 4; ++q) s[ty + 32 * (q / 2)][tx + 32 * (q % 2)] = g[(ty + 32 * (q / 2)) * ld + tx + 32 * (q % 2)];
+  for (int q = 0; q < 4; ++q)
+    s[ty + 32 * (q / 2)][tx + 32 * (q % 2)] = g[(ty + 32 * (q / 2)) * ld + tx + 32 * (q % 2)];
   __syncthreads();
   for (int k = 0; k < kB; ++k) {
 #pragma unroll
@@ -37,11 +42,14 @@ template <class T> __global__ void __launch_bounds__(1024) pivot_64(T* d, std::i
     __syncthreads();
   }
 #pragma unroll
-  for (int q = 0; q < 4; ++q) g[(ty + 32 * (q / 2)) * ld + tx + 32 * (q % 2)] = s[ty + 32 * (q / 2)][tx + 32 * (q % 2)];
+  for (int q = 0; q < 4; ++q)
+    g[(ty + 32 * (q / 2)) * ld + tx + 32 * (q % 2)] = s[ty + 32 * (q / 2)][tx + 32 * (q % 2)];
 }
 
-/// grid (R, 2): y = 0 the row panel tile (t, x), y = 1 the column panel tile (x, t); x == t skipped.
-template <class T> __global__ void __launch_bounds__(1024) panels_64(T* d, std::int64_t ld, int t) {
+/// grid (R, 2): y = 0 the row panel tile (t, x), y = 1 the column panel tile (x, t); x == t
+/// skipped.
+template <class T>
+__global__ void __launch_bounds__(1024) panels_64(T* d, std::int64_t ld, int t) {
   if (int(blockIdx.x) == t) return;
   __shared__ T p[kB][kB], c[kB][kB];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -72,7 +80,8 @@ template <class T> __global__ void __launch_bounds__(1024) panels_64(T* d, std::
 }
 
 /// grid (R, R); tiles in row or column t skipped.
-template <class T> __global__ void __launch_bounds__(1024) rest_64(T* d, std::int64_t ld, int t) {
+template <class T>
+__global__ void __launch_bounds__(1024) rest_64(T* d, std::int64_t ld, int t) {
   if (int(blockIdx.x) == t || int(blockIdx.y) == t) return;
   __shared__ T a[kB][kB], b[kB][kB];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -92,14 +101,16 @@ template <class T> __global__ void __launch_bounds__(1024) rest_64(T* d, std::in
 #pragma unroll 16
   for (int k = 0; k < kB; ++k) {
 #pragma unroll
-    for (int q = 0; q < 4; ++q) c[q] = add_min(c[q], a[ty + 32 * (q / 2)][k], b[k][tx + 32 * (q % 2)]);
+    for (int q = 0; q < 4; ++q)
+      c[q] = add_min(c[q], a[ty + 32 * (q / 2)][k], b[k][tx + 32 * (q % 2)]);
   }
 #pragma unroll
   for (int q = 0; q < 4; ++q) gc[(ty + 32 * (q / 2)) * ld + tx + 32 * (q % 2)] = c[q];
 }
 
 /// All rounds on `stream`, asynchronously.
-template <class T> void run_course_64(T* d, std::int64_t n_pad, gpuStream_t stream) {
+template <class T>
+void run_course_64(T* d, std::int64_t n_pad, gpuStream_t stream) {
   const int R = int(n_pad / kB);
   const dim3 threads(32, 32);
   for (int t = 0; t < R; ++t) {

@@ -23,7 +23,10 @@ namespace {
 
 /// TM rows of accumulators per thread: 8 for 4-byte types; 4 for 8-byte ones (an 8x8 block of
 /// 8-byte values needs more than the 255 registers a thread has, and would measure spills).
-template <class T> __host__ __device__ constexpr int ceiling_rows() { return sizeof(T) == 4 ? 8 : 4; }
+template <class T>
+__host__ __device__ constexpr int ceiling_rows() {
+  return sizeof(T) == 4 ? 8 : 4;
+}
 
 /// Op = 0: relax(); 1: relax_fmin() (float64 only: the other way to write the min, measured too so
 /// that the ceiling is the better of the two).
@@ -49,8 +52,10 @@ __global__ void __launch_bounds__(256) minplus_ceiling_kernel(T* out, int passes
         for (int j = 0; j < 8; ++j) {
           // TM = 4: two steps (a[0..3], then a[4..7]) use 64 distinct pairs between drifts.
           const int x = TM == 8 ? (i + r) & 7 : (i + 4 * (r & 1) + (r >> 1)) & 7;
-          if constexpr (Op == 1) c[i][j] = relax_fmin(a[x], b[j], c[i][j]);
-          else c[i][j] = relax(a[x], b[j], c[i][j]);
+          if constexpr (Op == 1)
+            c[i][j] = relax_fmin(a[x], b[j], c[i][j]);
+          else
+            c[i][j] = relax(a[x], b[j], c[i][j]);
         }
       // New b after every 64 updates, else the 64 distinct sums a[x] + b[j] could be computed
       // once and reused (nvcc does that for floats), measuring only the min.
@@ -70,7 +75,8 @@ __global__ void __launch_bounds__(256) minplus_ceiling_kernel(T* out, int passes
 
 /// Median over `trials` of the ceiling in updates per second (T = int, float, long or double;
 /// Op as minplus_ceiling_kernel).
-template <class T, int Op = 0> double measure_minplus_ceiling(int trials = 5) {
+template <class T, int Op = 0>
+double measure_minplus_ceiling(int trials = 5) {
   int dev = 0, sms = 0;
   APSP_CUDA_TRY(gpuGetDevice(&dev));
   APSP_CUDA_TRY(gpuDeviceGetAttribute(&sms, gpuDevAttrMultiProcessorCount, dev));

@@ -31,8 +31,10 @@
 #include "core/pinned.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
+#include "cuda/backend_rules.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
+#include "gpu/backend_info.hpp"
 #include "order/ordering.hpp"
 #include "order/symbolic.hpp"
 
@@ -44,7 +46,9 @@ inline constexpr const char* kGpuBackendName = APSP_GPU_HIP ? "hip" : "cuda";
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 std::string gib(std::size_t b) {
   std::ostringstream os;
@@ -53,60 +57,18 @@ std::string gib(std::size_t b) {
   return os.str();
 }
 
-/// The int16x2 rung (int32 distances in two int16 halves of a word, capped at kInf16): worth a
-/// try when the graph is big enough for the rounds to dominate (below, the packed pass and the
-/// checks gain little: lab, 4096 -> 1.3x) and its weights lie below the cap. The result check
-/// (band [kInf16 - W, kInf16), kernels/int16x2.cuh) decides whether it is kept; sampled Dijkstra
-/// (evidence) skips it where a distance already reaches that band.
-/// APSP_CUDA_INT16=0 never tries, =1 always tries where the weights allow (no evidence asked).
-enum class Int16Try { No, IfNoEvidence, Forced };
-Int16Try int16_try(const Graph& g, double max_w, double min_w) {
-  if (!rung_applicable(max_w, min_w, cuda::kInf16)) return Int16Try::No;
-  if (const auto on = config::get_switch(config::Knob::CudaInt16)) return *on ? Int16Try::Forced : Int16Try::No;
-  return g.num_vertices >= 6144 ? Int16Try::IfNoEvidence : Int16Try::No;
-}
-
-/// int16x2 rounds with --paths (then widened to int32 for the next-hop kernel): at V = 16384 the
-/// int32 rounds take ~290 ms against ~160 ms packed, most of what --paths added to the compute
-/// (bench/results/paths-gpu-2026-11-21.md; outputs byte-identical, scripts/gpu_check.sh paths).
-/// On wherever int16_try() is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the packed, the
-/// int32 and the next-hop matrices at once, so only where the GPU has room for them.
-bool int16_with_paths(const Graph& g) {
-  if (!config::get_bool(config::Knob::CudaInt16Paths)) return false;
-  std::size_t free_b = 0, total_b = 0;
-  if (gpuMemGetInfo(&free_b, &total_b) != gpuSuccess) return false;
-  const double np = double(round_up(g.num_vertices, cuda::kTile));
-  const double arcs = double(g.num_edges()) * (g.directed ? 1 : 2);
-  const double need = np * np * (2 + 4 + 4) + arcs * 12 + np * cuda::kTile * 4 * 8;
-  return need < 0.9 * double(free_b);
-}
-
 /// The type the last run's rounds left the result in ("int16x2", "int32", "int64", "float32",
 /// "float64"; "" before any): tests ask.
 std::atomic<const char*> last_rounds{""};
 
-/// Rounds <= this many use one captured CUDA graph (V <= 32 * 128 = 4096); APSP_CUDA_GRAPH=0/1
-/// overrides. Measured gain: see docs/cuda-notes.md.
-constexpr std::int64_t kGraphMaxRounds = 32;
-
-bool use_graph_for(std::int64_t rounds) {
-  if (const auto on = config::get_switch(config::Knob::CudaGraph)) return *on;
-  return rounds <= kGraphMaxRounds;
-}
-
 int device_of(const SolveOptions& o) { return o.devices.empty() ? 0 : o.devices.front(); }
 
-/// Next hops by the edges rule (start_next) are tight: d(i,j) = w(i,v) + d(v,j) for v =
-/// next[i][j], so d falls strictly along a walk except across zero-weight arcs, and only a
-/// zero-weight cycle can trap one. With int32 (exact sums) and no zero-weight cycle every walk
-/// ends, and the next hops need no repair (float32 sums can absorb a small weight).
-bool next_hops_loop_free(const Graph& g, Dtype t) {
-  return is_integer(t) && !may_have_zero_weight_cycle(g);
-}
-
-template <class T> const char* type_name() {
-  return std::is_same_v<T, int> ? "int32" : std::is_same_v<T, long> ? "int64" : std::is_same_v<T, float> ? "float32"
-                                                                                                        : "float64";
+template <class T>
+const char* type_name() {
+  return std::is_same_v<T, int>     ? "int32"
+         : std::is_same_v<T, long>  ? "int64"
+         : std::is_same_v<T, float> ? "float32"
+                                    : "float64";
 }
 
 class CudaBackend final : public BackendImpl {
@@ -140,29 +102,36 @@ class CudaBackend final : public BackendImpl {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and
     // use it whatever was asked (so generic callers that sweep block sizes still run).
     (void)block;
-    if (!supports(t)) throw UsageError(std::string("the ") + kGpuBackendName + " backend does not support " + dtype_name(t));
+    if (!supports(t))
+      throw UsageError(std::string("the ") + kGpuBackendName + " backend does not support " +
+                       dtype_name(t));
     // The current device (solve() passes no device list here; run() selects SolveOptions::devices).
     std::size_t free_b = 0, total_b = 0;
     APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
     const std::size_t np = std::size_t(round_up(n, cuda::kTile));
-    const std::size_t need = cuda::device_bytes_needed(n, dtype_size(t), cuda::kEdgeChunk) + (paths ? np * np * 4 : 0);
+    const std::size_t need =
+        cuda::device_bytes_needed(n, dtype_size(t), cuda::kEdgeChunk) + (paths ? np * np * 4 : 0);
     if (need > free_b)
-      throw ResourceError("V=" + std::to_string(n) + " needs " + gib(need) + " of GPU memory (the " +
-                          std::to_string(round_up(n, cuda::kTile)) + "^2 " + dtype_name(t) +
-                          " matrix plus panels" + (paths ? " and the int32 next-hop matrix" : "") + "); the GPU has " +
+      throw ResourceError("V=" + std::to_string(n) + " needs " + gib(need) +
+                          " of GPU memory (the " + std::to_string(round_up(n, cuda::kTile)) +
+                          "^2 " + dtype_name(t) + " matrix plus panels" +
+                          (paths ? " and the int32 next-hop matrix" : "") + "); the GPU has " +
                           gib(free_b) + " free of " + gib(total_b));
   }
 
-  void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o, Timings& timings) override {
+  void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
+           Timings& timings) override {
     APSP_CUDA_TRY(gpuSetDevice(device_of(o)));
     // The kernels see non-negative weights here (solve() reweights negative ones away). One
     // parallel pass for both ends of the range.
     const Graph::WeightRange range = g.validated_weight_range();
     const double max_w = range.max_abs_weight, min_w = range.min_weight;
     // int64: the int32 rung (capped at 2^30-1, kept when the band check passes) where the
-    // weights allow; abandoned when sampled Dijkstra, beside the rounds, finds a distance in the band.
+    // weights allow; abandoned when sampled Dijkstra, beside the rounds, finds a distance in the
+    // band.
     run_ladder(dist.dtype(), max_w, min_w, timings, rounds_, [&](auto t, auto r, Rung rung) {
-      return run_typed<typename decltype(t)::type, typename decltype(r)::type>(g, dist, next, o, timings, rung);
+      return run_typed<typename decltype(t)::type, typename decltype(r)::type>(g, dist, next, o,
+                                                                               timings, rung);
     });
   }
 
@@ -177,14 +146,16 @@ class CudaBackend final : public BackendImpl {
    public:
     void start(const Graph& g, double stop_at) {
       stop_at_ = stop_at;
-      f_ = std::async(std::launch::async,
-                      [&g, stop_at, this] { return sampled_distance_lower_bound(g, 8, stop_at, &cancel_); });
+      f_ = std::async(std::launch::async, [&g, stop_at, this] {
+        return sampled_distance_lower_bound(g, 8, stop_at, &cancel_);
+      });
     }
     bool started() const { return stop_at_ >= 0; }
     double stop_at() const { return stop_at_; }
     /// The bound once known (-1 before): the search's whole answer when it ran out below stop_at.
     double value() {
-      if (f_.valid() && f_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) value_ = f_.get();
+      if (f_.valid() && f_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
+        value_ = f_.get();
       return value_;
     }
     bool shows(double lo) { return value() >= lo; }
@@ -214,7 +185,8 @@ class CudaBackend final : public BackendImpl {
   /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). Returns
   /// false, having handed nothing out, when a checked rung failed its band check.
   template <class T, class R>
-  bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o, Timings& timings, Rung rung) {
+  bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const SolveOptions& o,
+                 Timings& timings, Rung rung) {
     trace("cuda: run starts");
     gpuStream_t s = nullptr;
     APSP_CUDA_TRY(gpuStreamCreateWithFlags(&s, gpuStreamNonBlocking));
@@ -245,7 +217,7 @@ class CudaBackend final : public BackendImpl {
       if (s16) fw.build_s16(g);  // synchronizes
       if (s16 && next) fw.reserve_widen();
     }
-    if (!s16) fw.build(g);  // synchronizes
+    if (!s16) fw.build(g);         // synchronizes
     if (next) fw.reserve_next(g);  // allocations before the rounds are queued (a gpuMalloc waits)
     fw.reserve_stage();            // the result's pinned stripes (a dense build has its own)
     timings.h2d = seconds_since(t0);
@@ -257,8 +229,10 @@ class CudaBackend final : public BackendImpl {
     const double nv = double(g.num_vertices);
     if (ask16 && !evidence_pays(n_arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
     const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, 15e12);
-    if (ask16) evidence.start(g, band16);
-    else if (ask32) evidence.start(g, band32);
+    if (ask16)
+      evidence.start(g, band16);
+    else if (ask32)
+      evidence.start(g, band32);
     // With --paths the out-arcs are sorted by source and uploaded on a helper thread while the
     // rounds run (declared after fw: joined before fw goes, whatever throws).
     std::future<void> arcs;
@@ -278,8 +252,9 @@ class CudaBackend final : public BackendImpl {
         if (ask16) abandon = [&] { return evidence.shows(band16); };
         done = fw.rounds_packed(o.progress, int(band16), abandon);
         if (!done) {
-          note16 = evidence.shows(band16) ? "int16x2 abandoned: a sampled distance reaches 2^14-1 - max w; "
-                                          : "int16x2 -> ";
+          note16 = evidence.shows(band16)
+                       ? "int16x2 abandoned: a sampled distance reaches 2^14-1 - max w; "
+                       : "int16x2 -> ";
           trace(note16.c_str());
           const detail::HostBusy rebuild;  // int16x2 fell back: the int32 matrix from the edges
           fw.build(g);
@@ -291,7 +266,8 @@ class CudaBackend final : public BackendImpl {
       if constexpr (std::is_same_v<T, int>) {
         if (ask32) {
           // The evidence asked about the int16x2 band and stopped at it: ask again for int32's.
-          if (!evidence.started() || (evidence.stop_at() < band32 && evidence.value() >= evidence.stop_at()))
+          if (!evidence.started() ||
+              (evidence.stop_at() < band32 && evidence.value() >= evidence.stop_at()))
             evidence.restart(g, band32);
           abandon = [&] { return evidence.shows(band32); };
         }
@@ -299,8 +275,10 @@ class CudaBackend final : public BackendImpl {
       const bool ran = fw.rounds(use_graph_for(fw.num_rounds()), o.progress, abandon);
       if constexpr (std::is_same_v<T, int>) {
         if (!ran || (rung.checked && fw.int32_in_band(int(band32)))) {
-          rounds_ = !ran ? "a sampled distance reaches 2^30-1 - max w" : "int32 rounds checked: a distance may reach 2^30-1";
-          trace(("cuda: checked int32 rounds dropped (" + rounds_ + "); int64 rounds follow").c_str());
+          rounds_ = !ran ? "a sampled distance reaches 2^30-1 - max w"
+                         : "int32 rounds checked: a distance may reach 2^30-1";
+          trace(("cuda: checked int32 rounds dropped (" + rounds_ + "); int64 rounds follow")
+                    .c_str());
           if (arcs.valid()) arcs.get();
           APSP_CUDA_TRY(gpuStreamSynchronize(s));
           return false;
@@ -332,12 +310,14 @@ class CudaBackend final : public BackendImpl {
     };
     auto stream_dist = [&](const RowSink& sink) {
       auto f = sink_of(sink, rt);
-      return fw.template download_dist<R>([&](std::int64_t r0, std::int64_t rows, const R* d) { f(r0, rows, d); });
+      return fw.template download_dist<R>(
+          [&](std::int64_t r0, std::int64_t rows, const R* d) { f(r0, rows, d); });
     };
     auto stream_next = [&](const RowSink& sink) {
       auto f = sink_of(sink, Dtype::Int32);
-      return fw.download_stripes([&](std::int64_t r0, std::int64_t rows, const std::int32_t* d) { f(r0, rows, d); },
-                                 fw.next_data());
+      return fw.download_stripes(
+          [&](std::int64_t r0, std::int64_t rows, const std::int32_t* d) { f(r0, rows, d); },
+          fw.next_data());
     };
     if (next && dist.empty() && o.dist_sink && o.next_sink) {
       // Streamed paths (streams_paths(): solve() allocated nothing). Without a possible loop both
@@ -380,7 +360,8 @@ class CudaBackend final : public BackendImpl {
       if constexpr (std::is_same_v<T, int> && !std::is_same_v<R, int>) {
         if (o.int32_stripes) {
           auto f = sink_of(o.dist_sink, Dtype::Int32);
-          in_sink = fw.template download_dist<int>([&](std::int64_t r0, std::int64_t rows, const int* d) { f(r0, rows, d); });
+          in_sink = fw.template download_dist<int>(
+              [&](std::int64_t r0, std::int64_t rows, const int* d) { f(r0, rows, d); });
           narrow = true;
         }
       }
@@ -399,7 +380,8 @@ class CudaBackend final : public BackendImpl {
 
   /// The distances as R -> host matrix m: directly when m is pinned and holds the rounds' type,
   /// else through pinned stripes (widened on the device where needed) copied out by all cores.
-  template <class R, class T> static void fill_dist(cuda::DeviceFw<T>& fw, Matrix& m) {
+  template <class R, class T>
+  static void fill_dist(cuda::DeviceFw<T>& fw, Matrix& m) {
     if constexpr (std::is_same_v<R, T>) {
       if (m.memory() == Memory::Pinned && !fw.result_is_packed() && !fw.permuted()) {
         fw.download_matrix(fw.data(), m.data<T>(), m.stride());
@@ -413,7 +395,8 @@ class CudaBackend final : public BackendImpl {
         std::memcpy(m.row<R>(row0 + r), data + r * n, std::size_t(n) * sizeof(R));
     });
   }
-  template <class T> static void fill_next(cuda::DeviceFw<T>& fw, Matrix& m) {
+  template <class T>
+  static void fill_next(cuda::DeviceFw<T>& fw, Matrix& m) {
     if (m.memory() == Memory::Pinned && !fw.permuted()) {
       fw.download_matrix(fw.next_data(), m.data<std::int32_t>(), m.stride());
       return;
@@ -423,7 +406,8 @@ class CudaBackend final : public BackendImpl {
         [&](std::int64_t row0, std::int64_t rows, const std::int32_t* data) {
 #pragma omp parallel for schedule(static)
           for (std::int64_t r = 0; r < rows; ++r)
-            std::memcpy(m.row<std::int32_t>(row0 + r), data + r * n, std::size_t(n) * sizeof(std::int32_t));
+            std::memcpy(m.row<std::int32_t>(row0 + r), data + r * n,
+                        std::size_t(n) * sizeof(std::int32_t));
         },
         fw.next_data());
   }
@@ -437,30 +421,27 @@ std::unique_ptr<BackendImpl> make_hip_backend() { return std::make_unique<CudaBa
 const char* hip_last_rounds() { return last_rounds.load(); }
 
 BackendInfo hip_backend_info() {
-  BackendInfo info{"hip", true, false, ""};
-  const cuda::DeviceProbe d = cuda::probe_devices();
-  if (!d.error.empty()) {
-    info.detail = d.error;
-    return info;
-  }
-  const gpuDeviceProp& p = d.props;
-  std::ostringstream os;
-  os.precision(3);
-  os << p.name << ", " << p.gcnArchName << ", " << p.multiProcessorCount << " CUs, "
-     << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
-  if (d.count > 1) os << " (device 0 of " << d.count << ")";
-  info.usable = d.capable();
-  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsArch);
-  return info;
+  return cuda::probe_backend_info("hip", [](const cuda::DeviceProbe& d) {
+    const gpuDeviceProp& p = d.props;
+    std::ostringstream os;
+    os.precision(3);
+    os << p.name << ", " << p.gcnArchName << ", " << p.multiProcessorCount << " CUs, "
+       << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
+    if (d.count > 1) os << " (device 0 of " << d.count << ")";
+    return os.str();
+  });
 }
 #else
 std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
 
 int cuda_int16_policy(const Graph& g, double max_w, double min_w) {
   switch (int16_try(g, max_w, min_w)) {
-    case Int16Try::No: return 0;
-    case Int16Try::IfNoEvidence: return 1;
-    case Int16Try::Forced: return 2;
+    case Int16Try::No:
+      return 0;
+    case Int16Try::IfNoEvidence:
+      return 1;
+    case Int16Try::Forced:
+      return 2;
   }
   return 0;
 }
@@ -468,22 +449,15 @@ int cuda_int16_policy(const Graph& g, double max_w, double min_w) {
 const char* cuda_last_rounds() { return last_rounds.load(); }
 
 BackendInfo cuda_backend_info() {
-  BackendInfo info{"cuda", true, false, ""};
-  const cuda::DeviceProbe d = cuda::probe_devices();
-  if (!d.error.empty()) {
-    info.detail = d.error;
-    return info;
-  }
-  const gpuDeviceProp& p = d.props;
-  const int count = d.count;
-  std::ostringstream os;
-  os.precision(3);
-  os << p.name << ", " << p.multiProcessorCount << " SMs, compute " << p.major << "." << p.minor << ", "
-     << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
-  if (count > 1) os << " (device 0 of " << count << ")";
-  info.usable = d.capable();
-  info.detail = os.str() + (d.capable() ? "" : cuda::kNeedsArch);
-  return info;
+  return cuda::probe_backend_info("cuda", [](const cuda::DeviceProbe& d) {
+    const gpuDeviceProp& p = d.props;
+    std::ostringstream os;
+    os.precision(3);
+    os << p.name << ", " << p.multiProcessorCount << " SMs, compute " << p.major << "." << p.minor
+       << ", " << double(p.totalGlobalMem) / double(std::size_t(1) << 30) << " GiB";
+    if (d.count > 1) os << " (device 0 of " << d.count << ")";
+    return os.str();
+  });
 }
 
 #endif

@@ -51,7 +51,8 @@ class PinnedStage {
  private:
   void release() {
     for (int b = 0; b < 2; ++b) {
-      if (done_[b]) (void)gpuEventSynchronize(done_[b]);  // no copy may still use a buffer freed here
+      if (done_[b])
+        (void)gpuEventSynchronize(done_[b]);  // no copy may still use a buffer freed here
       if (buf_[b]) (void)gpuFreeHost(buf_[b]);
       if (done_[b]) (void)gpuEventDestroy(done_[b]);
       buf_[b] = nullptr;
@@ -64,16 +65,22 @@ class PinnedStage {
   std::size_t bytes_ = 0;
 };
 
-template <class T> class DeviceBuffer {
+template <class T>
+class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : n_(count) {
     if (count) APSP_CUDA_TRY(gpuMalloc(&p_, count * sizeof(T)));
   }
-  ~DeviceBuffer() { if (p_) (void)gpuFree(p_); }
+  ~DeviceBuffer() {
+    if (p_) (void)gpuFree(p_);
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr; o.n_ = 0; }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : p_(o.p_), n_(o.n_) {
+    o.p_ = nullptr;
+    o.n_ = 0;
+  }
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     std::swap(p_, o.p_);
     std::swap(n_, o.n_);
@@ -93,9 +100,9 @@ template <class T> class DeviceBuffer {
 /// pinned staging buffers (8 MiB each, as download_stripes) and copied on `stream`; the conversion
 /// of stripe s+1 overlaps the copy of stripe s. Synchronizes `stream` before it returns.
 template <class E>
-void upload_dense(const Graph& g, E inf, std::int64_t rows, const detail::TileMap& row_map, std::int64_t cols,
-                  const detail::TileMap& col_map, E* dev, std::int64_t ld, gpuStream_t stream,
-                  std::size_t stripe_bytes = std::size_t(8) << 20) {
+void upload_dense(const Graph& g, E inf, std::int64_t rows, const detail::TileMap& row_map,
+                  std::int64_t cols, const detail::TileMap& col_map, E* dev, std::int64_t ld,
+                  gpuStream_t stream, std::size_t stripe_bytes = std::size_t(8) << 20) {
   APSP_EXPECTS(g.is_dense(), "upload_dense needs a dense graph");
   if (rows <= 0 || cols <= 0) return;
   // Whole 64-row tiles of fill_dense_rows per stripe where they fit, so its threads share the
@@ -110,7 +117,8 @@ void upload_dense(const Graph& g, E inf, std::int64_t rows, const detail::TileMa
     gpuEvent_t* done;
     gpuStream_t stream;
     ~Cleanup() {
-      (void)gpuStreamSynchronize(stream);  // on an error, no copy may still read a buffer freed here
+      (void)gpuStreamSynchronize(
+          stream);  // on an error, no copy may still read a buffer freed here
       for (int b = 0; b < 2; ++b) {
         if (stage[b]) (void)gpuFreeHost(stage[b]);
         if (done[b]) (void)gpuEventDestroy(done[b]);
@@ -127,8 +135,9 @@ void upload_dense(const Graph& g, E inf, std::int64_t rows, const detail::TileMa
     if (s >= 2) APSP_CUDA_TRY(gpuEventSynchronize(done[b]));  // the copy of stripe s-2 has left it
     const std::int64_t r0 = s * rows_per, m = std::min(rows_per, rows - r0);
     detail::fill_dense_rows<E>(g, inf, r0, m, row_map, cols, col_map, stage[b], cols);
-    APSP_CUDA_TRY(gpuMemcpy2DAsync(dev + r0 * ld, std::size_t(ld) * sizeof(E), stage[b], std::size_t(cols) * sizeof(E),
-                                    std::size_t(cols) * sizeof(E), std::size_t(m), gpuMemcpyHostToDevice, stream));
+    APSP_CUDA_TRY(gpuMemcpy2DAsync(dev + r0 * ld, std::size_t(ld) * sizeof(E), stage[b],
+                                   std::size_t(cols) * sizeof(E), std::size_t(cols) * sizeof(E),
+                                   std::size_t(m), gpuMemcpyHostToDevice, stream));
     APSP_CUDA_TRY(gpuEventRecord(done[b], stream));
   }
   APSP_CUDA_TRY(gpuStreamSynchronize(stream));

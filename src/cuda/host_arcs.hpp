@@ -18,12 +18,14 @@ namespace apsp::cuda {
 
 /// g's out-arcs sorted by source (CSR), as start_next() uploads them: host work only, no CUDA
 /// call, so it can run on a thread of its own while the rounds run (a dense view read in place).
-template <class T> struct HostArcs {
+template <class T>
+struct HostArcs {
   std::vector<std::int64_t> row_ptr;
   std::vector<std::int32_t> col;
   std::vector<T> wt;
 };
-template <class T> HostArcs<T> sort_arcs(const Graph& g) {
+template <class T>
+HostArcs<T> sort_arcs(const Graph& g) {
   const std::int64_t n = g.num_vertices;
   HostArcs<T> a;
   a.row_ptr.assign(std::size_t(n) + 1, 0);

@@ -39,29 +39,29 @@ inline int edge_blocks(std::int64_t m) {
 template <class T>
 void set_round_attributes() {
   APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Panels>,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(gemm_smem_bytes<T>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
   APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<T, GemmMode::Rest>,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(gemm_smem_bytes<T>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
   APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose<T>,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(closure_smem_bytes<T>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(closure_smem_bytes<T>())));
 }
 /// The int16x2 rounds' kernels.
 inline void set_s16_attributes() {
   APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<int, GemmMode::ColPanelRep>,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(gemm_smem_bytes<int>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<int>())));
   APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::RowPanel>,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(gemm_smem_bytes<unsigned>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<unsigned>())));
   APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_128x128<unsigned, GemmMode::Rest>,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(gemm_smem_bytes<unsigned>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<unsigned>())));
   APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_s16,
-                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(closure_smem_bytes<int>())));
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(closure_smem_bytes<int>())));
 }
 
 /// The sparse rounds' kernels (a TilePlan: listed tiles) for T, and the int16x2 ones for int32.
@@ -120,8 +120,7 @@ inline void launch_closure_s16(const RoundArgsS16& a, std::int64_t blocks, gpuSt
 /// The min-plus GEMM in mode M over a grid of tiles_x x tiles_y 128 x 128 C tiles (x: columns
 /// of C, y: rows or, for Panels, 1 = row panel only / 2 = both panels).
 template <class T, GemmMode M>
-void launch_gemm(const RoundArgs<T>& a, std::int64_t tiles_x, std::int64_t tiles_y,
-                 gpuStream_t s) {
+void launch_gemm(const RoundArgs<T>& a, std::int64_t tiles_x, std::int64_t tiles_y, gpuStream_t s) {
   const dim3 grid{unsigned(tiles_x), unsigned(tiles_y)};
   minplus_gemm_128x128<T, M><<<grid, gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);

@@ -48,7 +48,8 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips,
       return keep(buf);
     }
   }
-  APSP_EXPECTS(!g.is_dense(), "--order nd on a dense view: solve() copies it into an edge list first");
+  APSP_EXPECTS(!g.is_dense(),
+               "--order nd on a dense view: solve() copies it into an edge list first");
   OrderChoice c;
   auto t0 = std::chrono::steady_clock::now();
   TiledOrder nd_order = nested_dissection(g, B, layout);
@@ -56,7 +57,8 @@ OrderChoice choose_order(const Graph& g, Order asked, bool backend_skips,
   c.order_s = seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   c.graph = relabel(g, c.perm);
-  auto plan = std::make_shared<const TilePlan>(symbolic_tiles(c.graph, std::move(nd_order.bounds), n_pad));
+  auto plan =
+      std::make_shared<const TilePlan>(symbolic_tiles(c.graph, std::move(nd_order.bounds), n_pad));
   c.symbolic_s = seconds_since(t0);
   c.work_fraction = plan->work_fraction;
   char buf[160];

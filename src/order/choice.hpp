@@ -31,10 +31,10 @@ inline constexpr std::int64_t kGpuLeaf = 512;
 inline constexpr double kAutoMaxArcsPerVertex = 32;
 
 struct OrderChoice {
-  Permutation perm;                       ///< empty: the user's order
-  Graph graph;                            ///< with perm: the graph relabelled to it
-  std::shared_ptr<const TilePlan> plan;   ///< null: dense rounds
-  std::string label = "none";             ///< Result::order
+  Permutation perm;                      ///< empty: the user's order
+  Graph graph;                           ///< with perm: the graph relabelled to it
+  std::shared_ptr<const TilePlan> plan;  ///< null: dense rounds
+  std::string label = "none";            ///< Result::order
   double work_fraction = 1, order_s = 0, symbolic_s = 0;
 };
 

@@ -46,7 +46,8 @@ class Dissector {
     for (std::size_t i = 0; i < verts.size(); ++i) {
       const std::int32_t v = verts[i];
       for (idx_t e = xadj_[std::size_t(v)]; e < xadj_[std::size_t(v) + 1]; ++e)
-        if (local_[std::size_t(adj_[std::size_t(e)])] >= 0) sa.push_back(local_[std::size_t(adj_[std::size_t(e)])]);
+        if (local_[std::size_t(adj_[std::size_t(e)])] >= 0)
+          sa.push_back(local_[std::size_t(adj_[std::size_t(e)])]);
       sx[i + 1] = idx_t(sa.size());
     }
     for (const std::int32_t v : verts) local_[std::size_t(v)] = -1;
@@ -56,13 +57,16 @@ class Dissector {
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = 1;  // the same order every run
     std::vector<idx_t> part(verts.size());
-    const int rc = METIS_ComputeVertexSeparator(&nv, sx.data(), sa.data(), nullptr, options, &sepsize, part.data());
+    const int rc = METIS_ComputeVertexSeparator(&nv, sx.data(), sa.data(), nullptr, options,
+                                                &sepsize, part.data());
     if (rc != METIS_OK) {
-      const std::string why = rc == METIS_ERROR_MEMORY ? "out of memory" : "error " + std::to_string(rc);
+      const std::string why =
+          rc == METIS_ERROR_MEMORY ? "out of memory" : "error " + std::to_string(rc);
       throw ResourceError("METIS_ComputeVertexSeparator failed (" + why + ")");
     }
     std::vector<std::int32_t> side[3];
-    for (std::size_t i = 0; i < verts.size(); ++i) side[std::min<idx_t>(part[i], 2)].push_back(verts[i]);
+    for (std::size_t i = 0; i < verts.size(); ++i)
+      side[std::min<idx_t>(part[i], 2)].push_back(verts[i]);
     if (side[0].empty() || side[1].empty()) return append(verts);  // no split: keep it whole
     run(side[0]);
     pad();
@@ -79,7 +83,9 @@ class Dissector {
   std::vector<std::int64_t> cuts_{0};
 
  private:
-  void append(const std::vector<std::int32_t>& v) { order_.insert(order_.end(), v.begin(), v.end()); }
+  void append(const std::vector<std::int32_t>& v) {
+    order_.insert(order_.end(), v.begin(), v.end());
+  }
   const std::vector<idx_t>& xadj_;
   const std::vector<idx_t>& adj_;
   std::vector<idx_t> local_;
@@ -130,7 +136,8 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
   t.perm.old_of_new = std::move(d.order_);
   t.perm.new_of_old.assign(std::size_t(n), -1);
   for (std::size_t i = 0; i < t.perm.old_of_new.size(); ++i)
-    if (t.perm.old_of_new[i] >= 0) t.perm.new_of_old[std::size_t(t.perm.old_of_new[i])] = std::int32_t(i);
+    if (t.perm.old_of_new[i] >= 0)
+      t.perm.new_of_old[std::size_t(t.perm.old_of_new[i])] = std::int32_t(i);
   // Tiles: each stretch between two cuts in pieces of at most B.
   for (std::size_t c = 0; c + 1 < d.cuts_.size(); ++c)
     for (std::int64_t b = d.cuts_[c]; b < d.cuts_[c + 1]; b += B) t.bounds.push_back(b);
@@ -141,7 +148,8 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
 
 Graph relabel(const Graph& g, const Permutation& p) {
   APSP_EXPECTS(!g.is_dense(), "relabel: a dense graph view has no edge list");
-  APSP_EXPECTS(std::int64_t(p.new_of_old.size()) == g.num_vertices, "relabel: permutation of the wrong size");
+  APSP_EXPECTS(std::int64_t(p.new_of_old.size()) == g.num_vertices,
+               "relabel: permutation of the wrong size");
   Graph r;
   r.num_vertices = std::int64_t(p.old_of_new.size());
   r.directed = g.directed;
@@ -158,10 +166,12 @@ Graph relabel(const Graph& g, const Permutation& p) {
   return r;
 }
 
-Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std::int64_t stride, Memory memory) {
+Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std::int64_t stride,
+                  Memory memory) {
   const std::int64_t n = std::int64_t(p.new_of_old.size());
   if (m.empty()) return Matrix{};
-  APSP_EXPECTS(m.rows() >= std::int64_t(p.old_of_new.size()), "unpermuted: matrix smaller than the order");
+  APSP_EXPECTS(m.rows() >= std::int64_t(p.old_of_new.size()),
+               "unpermuted: matrix smaller than the order");
   Matrix out(n, n, stride, n, m.dtype(), memory);
   visit_dtype(m.dtype(), [&](auto tag) {
     using T = decltype(tag);

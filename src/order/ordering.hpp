@@ -58,6 +58,7 @@ Graph relabel(const Graph& g, const Permutation& p);
 /// The user's V x V matrix (stride `stride` >= V) from m, computed on relabel(g, p):
 /// out[u][v] = m[new(u)][new(v)]. With `vertex_values` (next hops) every entry >= 0 is renamed
 /// back to the user's vertex as well.
-Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std::int64_t stride, Memory memory);
+Matrix unpermuted(const Matrix& m, const Permutation& p, bool vertex_values, std::int64_t stride,
+                  Memory memory);
 
 }  // namespace apsp::detail

@@ -14,18 +14,22 @@ namespace {
 std::int64_t tiles_of(std::int64_t n, std::int64_t B) { return B > 0 ? (n + B - 1) / B : 0; }
 
 /// F at the start: the diagonal tiles and every tile holding an arc. Rows of `words` 64-bit words.
-std::vector<std::uint64_t> initial_tiles(const Graph& g, const std::vector<std::int64_t>& bounds, std::int64_t words) {
+std::vector<std::uint64_t> initial_tiles(const Graph& g, const std::vector<std::int64_t>& bounds,
+                                         std::int64_t words) {
   const std::int64_t R = std::int64_t(bounds.size()) - 1;
   std::vector<std::int32_t> tile(std::size_t(g.num_vertices));
   for (std::int64_t I = 0; I < R; ++I)
-    for (std::int64_t v = bounds[std::size_t(I)]; v < std::min(bounds[std::size_t(I + 1)], g.num_vertices); ++v)
+    for (std::int64_t v = bounds[std::size_t(I)];
+         v < std::min(bounds[std::size_t(I + 1)], g.num_vertices); ++v)
       tile[std::size_t(v)] = std::int32_t(I);
   std::vector<std::uint64_t> f(std::size_t(R * words), 0);
   auto set = [&](std::int64_t I, std::int64_t J) {
     f[std::size_t(I * words + J / 64)] |= std::uint64_t{1} << (J % 64);
   };
   for (std::int64_t I = 0; I < R; ++I) set(I, I);
-  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) { set(tile[std::size_t(u)], tile[std::size_t(v)]); });
+  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
+    set(tile[std::size_t(u)], tile[std::size_t(v)]);
+  });
   return f;
 }
 
@@ -46,14 +50,19 @@ TilePlan symbolic_tiles(const Graph& g, std::vector<std::int64_t> bounds, std::i
   p.n = bounds.back();
   p.R = std::int64_t(bounds.size()) - 1;
   for (std::int64_t I = 0; I < p.R; ++I) {
-    APSP_EXPECTS(bounds[std::size_t(I + 1)] > bounds[std::size_t(I)], "symbolic analysis: empty tile");
+    APSP_EXPECTS(bounds[std::size_t(I + 1)] > bounds[std::size_t(I)],
+                 "symbolic analysis: empty tile");
     p.B = std::max(p.B, bounds[std::size_t(I + 1)] - bounds[std::size_t(I)]);
   }
   p.bounds = std::move(bounds);
-  auto width = [&](std::int64_t I) { return double(p.bounds[std::size_t(I + 1)] - p.bounds[std::size_t(I)]); };
+  auto width = [&](std::int64_t I) {
+    return double(p.bounds[std::size_t(I + 1)] - p.bounds[std::size_t(I)]);
+  };
   const std::int64_t R = p.R, words = (R + 63) / 64;
   std::vector<std::uint64_t> f = initial_tiles(g, p.bounds, words);
-  auto bit = [&](std::int64_t I, std::int64_t J) { return (f[std::size_t(I * words + J / 64)] >> (J % 64)) & 1; };
+  auto bit = [&](std::int64_t I, std::int64_t J) {
+    return (f[std::size_t(I * words + J / 64)] >> (J % 64)) & 1;
+  };
   p.row_start.assign(std::size_t(R + 1), 0);
   p.col_start.assign(std::size_t(R + 1), 0);
   double updates = 0;
@@ -85,7 +94,8 @@ double symbolic_fraction_reference(const Graph& g, std::int64_t n, std::int64_t 
   const std::int64_t R = tiles_of(n, B);
   std::vector<char> f(std::size_t(R * R), 0);
   for (std::int64_t I = 0; I < R; ++I) f[std::size_t(I * R + I)] = 1;
-  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) { f[std::size_t(u / B * R + v / B)] = 1; });
+  for_each_arc(
+      g, [&](std::int32_t u, std::int32_t v, double) { f[std::size_t(u / B * R + v / B)] = 1; });
   auto width = [&](std::int64_t I) { return double(std::min(B, n - I * B)); };
   double updates = 0;
   for (std::int64_t T = 0; T < R; ++T)

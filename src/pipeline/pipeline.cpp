@@ -144,7 +144,8 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
     if (so.paths) so.next_sink = writers.sink(true);
     // NTHU output is int32 on disk: an int64 result's proven-exact int32 rounds may come as
     // int32 stripes (half the copies; no widening on the way).
-    so.int32_stripes = (of == OutputFormat::Auto ? output_format_for(o.output) : of) == OutputFormat::Nthu;
+    so.int32_stripes =
+        (of == OutputFormat::Auto ? output_format_for(o.output) : of) == OutputFormat::Nthu;
     // Only where a GPU can be there at all (device files): the dtype guess scans the weights.
     if (detail::gpu_solve_possible(backend_name(so.backend)))
       if (const std::optional<Dtype> t = detail::expected_dtype(g, so)) writers.open_early(*t);

@@ -1,7 +1,8 @@
 // src/pipeline/process.hpp — what a command-line process around solve_file() does with itself:
 // stop signals, the forked worker that lets the shell go before the GPU driver's teardown, the
 // exit that skips freeing what the OS reclaims anyway; and the launcher / CUDA environment
-// variables (the only getenv outside core/config.cpp: they are not APSP_ settings).
+// variables (read with getenv here, as mpi/mpi_backend.cpp reads the MPI launchers' rank counts:
+// neither is an APSP_ setting, which only core/config.cpp reads).
 #pragma once
 
 #include <string>

@@ -23,24 +23,35 @@ namespace {
 
 using i64 = std::int64_t;
 
-inline constexpr int kTile = 128;     // FW block size B and the edge of one C tile
-inline constexpr int kBK = 16;        // k per pipeline stage
-inline constexpr int kStages = 4;     // shared-memory stages (kStages-1 chunks in flight)
+inline constexpr int kTile = 128;  // FW block size B and the edge of one C tile
+inline constexpr int kBK = 16;     // k per pipeline stage
+inline constexpr int kStages = 4;  // shared-memory stages (kStages-1 chunks in flight)
 inline constexpr int kGemmThreads = 256;
 inline constexpr int kClosureThreads = 256;
 /// Shared-memory stages of the GEMM pipeline: 4 for 4-byte elements (64 KiB, two blocks per SM),
 /// 3 for 8-byte ones (96 KiB, one block per SM: 64 accumulators of 8 bytes need ~200 registers).
 /// AMD (64 KiB LDS per workgroup): 2 stages for 8-byte elements (64 KiB).
-template <class T> __host__ __device__ constexpr int gemm_stages() {
+template <class T>
+__host__ __device__ constexpr int gemm_stages() {
   return sizeof(T) == 4 ? kStages : (APSP_GPU_HIP ? 2 : 3);
 }
-template <class T> __host__ __device__ constexpr int gemm_min_blocks() { return sizeof(T) == 4 ? 2 : 1; }
+template <class T>
+__host__ __device__ constexpr int gemm_min_blocks() {
+  return sizeof(T) == 4 ? 2 : 1;
+}
 /// Rows of C per thread: 8 (an 8x8 register tile, 256 threads per 128x128 tile), or 4 for
 /// float64 (4x8, 512 threads): its min is DSETP + selects behind a DADD, and with 8x8 tiles (250
 /// registers, 8 warps per SM) the chains stalled at a third of the measured ceiling.
-template <class T> __host__ __device__ constexpr int gemm_rows() { return std::is_same_v<T, double> ? 4 : 8; }
-template <class T> __host__ __device__ constexpr int gemm_threads() { return 16 * kTile / gemm_rows<T>(); }
-template <class T> constexpr std::size_t gemm_smem_bytes() {
+template <class T>
+__host__ __device__ constexpr int gemm_rows() {
+  return std::is_same_v<T, double> ? 4 : 8;
+}
+template <class T>
+__host__ __device__ constexpr int gemm_threads() {
+  return 16 * kTile / gemm_rows<T>();
+}
+template <class T>
+constexpr std::size_t gemm_smem_bytes() {
   return std::size_t(2) * gemm_stages<T>() * kBK * kTile * sizeof(T);
 }
 /// Closure shared memory: row / column buffers ((2, B) each) then the (B, B + kClosurePad)
@@ -48,63 +59,107 @@ template <class T> constexpr std::size_t gemm_smem_bytes() {
 /// KiB), so there the tile is unpadded and overlays the buffers (a barrier separates the uses).
 inline constexpr bool kClosureOverlay = APSP_GPU_HIP;
 inline constexpr int kClosurePad = kClosureOverlay ? 0 : 1;
-template <class T> constexpr std::size_t closure_smem_bytes() {
+template <class T>
+constexpr std::size_t closure_smem_bytes() {
   return std::size_t(kTile) * (kTile + kClosurePad + (kClosureOverlay ? 0 : 4)) * sizeof(T);
 }
-inline constexpr std::size_t kGemmSmemBytes = gemm_smem_bytes<int>();        // 64 KiB (4-byte types)
-inline constexpr std::size_t kClosureSmemBytes = closure_smem_bytes<int>();  // 66.5 KiB (4-byte types)
+inline constexpr std::size_t kGemmSmemBytes = gemm_smem_bytes<int>();  // 64 KiB (4-byte types)
+inline constexpr std::size_t kClosureSmemBytes =
+    closure_smem_bytes<int>();  // 66.5 KiB (4-byte types)
 
-template <class T> __host__ __device__ constexpr T inf_value();
-template <> __host__ __device__ constexpr int inf_value<int>() { return (1 << 30) - 1; }
-template <> __host__ __device__ constexpr float inf_value<float>() { return __builtin_huge_valf(); }
-template <> __host__ __device__ constexpr long inf_value<long>() { return (1l << 62) - 1; }
-template <> __host__ __device__ constexpr double inf_value<double>() { return __builtin_huge_val(); }
+template <class T>
+__host__ __device__ constexpr T inf_value();
+template <>
+__host__ __device__ constexpr int inf_value<int>() {
+  return (1 << 30) - 1;
+}
+template <>
+__host__ __device__ constexpr float inf_value<float>() {
+  return __builtin_huge_valf();
+}
+template <>
+__host__ __device__ constexpr long inf_value<long>() {
+  return (1l << 62) - 1;
+}
+template <>
+__host__ __device__ constexpr double inf_value<double>() {
+  return __builtin_huge_val();
+}
 
-template <class T> struct Vec4Of;
-template <> struct Vec4Of<int> { using type = int4; };
-template <> struct Vec4Of<float> { using type = float4; };
-template <> struct Vec4Of<unsigned> { using type = uint4; };
-template <class T> using Vec4 = typename Vec4Of<T>::type;
+template <class T>
+struct Vec4Of;
+template <>
+struct Vec4Of<int> {
+  using type = int4;
+};
+template <>
+struct Vec4Of<float> {
+  using type = float4;
+};
+template <>
+struct Vec4Of<unsigned> {
+  using type = uint4;
+};
+template <class T>
+using Vec4 = typename Vec4Of<T>::type;
 /// 16 bytes of 8-byte elements (int64 = long here, as std::int64_t on Linux).
-template <class T> struct Vec2Of;
-template <> struct Vec2Of<long> { using type = longlong2; };
-template <> struct Vec2Of<double> { using type = double2; };
-template <class T> using Vec2 = typename Vec2Of<T>::type;
+template <class T>
+struct Vec2Of;
+template <>
+struct Vec2Of<long> {
+  using type = longlong2;
+};
+template <>
+struct Vec2Of<double> {
+  using type = double2;
+};
+template <class T>
+using Vec2 = typename Vec2Of<T>::type;
 
 /// Four consecutive elements between memory and a register array (v = &arr[0], a constant
 /// offset): one 16-byte access for 4-byte types, two for 8-byte ones. p is 4-element aligned.
-template <class T> __device__ __forceinline__ void load4(T* v, const T* p) {
-  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(v) = *reinterpret_cast<const Vec4<T>*>(p);
+template <class T>
+__device__ __forceinline__ void load4(T* v, const T* p) {
+  if constexpr (sizeof(T) == 4)
+    *reinterpret_cast<Vec4<T>*>(v) = *reinterpret_cast<const Vec4<T>*>(p);
   else {
     reinterpret_cast<Vec2<T>*>(v)[0] = reinterpret_cast<const Vec2<T>*>(p)[0];
     reinterpret_cast<Vec2<T>*>(v)[1] = reinterpret_cast<const Vec2<T>*>(p)[1];
   }
 }
-template <class T> __device__ __forceinline__ void store4(T* p, const T* v) {
-  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(p) = *reinterpret_cast<const Vec4<T>*>(v);
+template <class T>
+__device__ __forceinline__ void store4(T* p, const T* v) {
+  if constexpr (sizeof(T) == 4)
+    *reinterpret_cast<Vec4<T>*>(p) = *reinterpret_cast<const Vec4<T>*>(v);
   else {
     reinterpret_cast<Vec2<T>*>(p)[0] = reinterpret_cast<const Vec2<T>*>(v)[0];
     reinterpret_cast<Vec2<T>*>(p)[1] = reinterpret_cast<const Vec2<T>*>(v)[1];
   }
 }
 /// N consecutive elements (N * sizeof(T) a multiple of 16 bytes) between memory and registers.
-template <int N, class T> __device__ __forceinline__ void load_n(T* v, const T* p) {
-  if constexpr (N == 4) load4(v, p);
+template <int N, class T>
+__device__ __forceinline__ void load_n(T* v, const T* p) {
+  if constexpr (N == 4)
+    load4(v, p);
   else {
     static_assert(N == 2 && sizeof(T) == 8, "load_n: 2 x 8 bytes or 4 elements");
     *reinterpret_cast<Vec2<T>*>(v) = *reinterpret_cast<const Vec2<T>*>(p);
   }
 }
 /// The same through L2 only (__ldcg / __stcg): the GEMM's C tiles are read and written once.
-template <class T> __device__ __forceinline__ void load4_cg(T* v, const T* p) {
-  if constexpr (sizeof(T) == 4) *reinterpret_cast<Vec4<T>*>(v) = gpu::ldcg(reinterpret_cast<const Vec4<T>*>(p));
+template <class T>
+__device__ __forceinline__ void load4_cg(T* v, const T* p) {
+  if constexpr (sizeof(T) == 4)
+    *reinterpret_cast<Vec4<T>*>(v) = gpu::ldcg(reinterpret_cast<const Vec4<T>*>(p));
   else {
     reinterpret_cast<Vec2<T>*>(v)[0] = gpu::ldcg(reinterpret_cast<const Vec2<T>*>(p));
     reinterpret_cast<Vec2<T>*>(v)[1] = gpu::ldcg(reinterpret_cast<const Vec2<T>*>(p) + 1);
   }
 }
-template <class T> __device__ __forceinline__ void store4_cg(T* p, const T* v) {
-  if constexpr (sizeof(T) == 4) gpu::stcg(reinterpret_cast<Vec4<T>*>(p), *reinterpret_cast<const Vec4<T>*>(v));
+template <class T>
+__device__ __forceinline__ void store4_cg(T* p, const T* v) {
+  if constexpr (sizeof(T) == 4)
+    gpu::stcg(reinterpret_cast<Vec4<T>*>(p), *reinterpret_cast<const Vec4<T>*>(v));
   else {
     gpu::stcg(reinterpret_cast<Vec2<T>*>(p), reinterpret_cast<const Vec2<T>*>(v)[0]);
     gpu::stcg(reinterpret_cast<Vec2<T>*>(p) + 1, reinterpret_cast<const Vec2<T>*>(v)[1]);
@@ -123,24 +178,31 @@ __device__ __forceinline__ double relax(double a, double b, double c) {
   const double s = a + b;
   return s < c ? s : c;
 }
-__device__ __forceinline__ double relax_fmin(double a, double b, double c) { return fmin(c, a + b); }
+__device__ __forceinline__ double relax_fmin(double a, double b, double c) {
+  return fmin(c, a + b);
+}
 /// Two int16 distances per word (int16x2 mode): both halves at once, one VIADDMNMX.S16x2.
-__device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) { return gpu::viaddmin_s16x2(a, b, c); }
+__device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) {
+  return gpu::viaddmin_s16x2(a, b, c);
+}
 
 /// int16x2 mode: "unreachable or >= 2^14-1". Sums of two stay <= 32766, so signed 16-bit adds
 /// never wrap, and min(c, a + b) <= c keeps every value <= kInf16.
 inline constexpr int kInf16 = (1 << 14) - 1;
-__host__ __device__ constexpr unsigned replicate16(int x) { return (unsigned(x) & 0xffffu) * 0x10001u; }
+__host__ __device__ constexpr unsigned replicate16(int x) {
+  return (unsigned(x) & 0xffffu) * 0x10001u;
+}
 
 // ---- per-round arguments ------------------------------------------------------------------------
 
 /// Element type T: int, float, or unsigned (int16x2 words: two int16 distances, the lower half
 /// the even column). In int16x2 mode d and rowp hold words (ld = ldp = n_pad / 2), colT holds
 /// each value replicated into both halves (ldc = n_pad), and csT / pS stay int32.
-template <class T> struct RoundArgs {
-  T* d;              // (n_pad, ld) distances
-  std::int64_t ld;   // n_pad (n_pad / 2 words)
-  T* rowp;           // (B, ldp): the pivot row panel after step 2
+template <class T>
+struct RoundArgs {
+  T* d;             // (n_pad, ld) distances
+  std::int64_t ld;  // n_pad (n_pad / 2 words)
+  T* rowp;          // (B, ldp): the pivot row panel after step 2
   std::int64_t ldp;
   T* colT;           // (B, ldc): the pivot column panel after step 2, transposed
   T* csT;            // (B, ldc): the pivot column before step 2, transposed
@@ -154,7 +216,8 @@ template <class T> struct RoundArgs {
 
 /// Element [q] of an 8-vector held in registers, q known only at run time, without indexing
 /// the register array (which would move it to local memory).
-template <class T> __device__ __forceinline__ T pick8(const T (&v)[8], int q) {
+template <class T>
+__device__ __forceinline__ T pick8(const T (&v)[8], int q) {
   T x = v[0];
 #pragma unroll
   for (int p = 1; p < 8; ++p) x = q == p ? v[p] : x;
@@ -165,7 +228,9 @@ template <class T> __device__ __forceinline__ T pick8(const T (&v)[8], int q) {
 /// ty = tid / 16, rows ty*4+{0..3} and 64+ty*4+{0..3}, columns likewise with tx). At step k the
 /// owners of row k and column k publish them to shared memory (rowbuf, colbuf: (2, B),
 /// double-buffered, so one barrier per step) and every thread relaxes its 64 cells.
-template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][8], T* rowbuf, T* colbuf, int tx, int ty) {
+template <class T>
+__device__ __forceinline__ void close_in_registers(T (&c)[8][8], T* rowbuf, T* colbuf, int tx,
+                                                   int ty) {
   for (int k = 0; k < kTile; ++k) {
     T* rb = rowbuf + (k & 1) * kTile;
     T* cb = colbuf + (k & 1) * kTile;
@@ -211,10 +276,11 @@ template <class T> __device__ __forceinline__ void close_in_registers(T (&c)[8][
 template <class T>
 __device__ __forceinline__ void closure_block(const RoundArgs<T>& r, unsigned block) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* rowbuf = reinterpret_cast<T*>(smem_raw);                          // (2, B): row k
-  T* colbuf = rowbuf + 2 * kTile;                                      // (2, B): column k
-  T(*s)[kTile + kClosurePad] = reinterpret_cast<T(*)[kTile + kClosurePad]>(
-      kClosureOverlay ? rowbuf : colbuf + 2 * kTile);                    // (B, B + pad)
+  T* rowbuf = reinterpret_cast<T*>(smem_raw);  // (2, B): row k
+  T* colbuf = rowbuf + 2 * kTile;              // (2, B): column k
+  T(*s)
+  [kTile + kClosurePad] = reinterpret_cast<T(*)[kTile + kClosurePad]>(
+      kClosureOverlay ? rowbuf : colbuf + 2 * kTile);  // (B, B + pad)
   const int tid = threadIdx.x;
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if (block == 0) {
@@ -245,8 +311,8 @@ __device__ __forceinline__ void closure_block(const RoundArgs<T>& r, unsigned bl
 #pragma unroll 8
     for (int q = 0; q < kTile / 2; ++q) {
       const int i = i0 + 2 * q;
-      r.pT[i * kTile + j] = s[j][i];           // P*^T
-      r.csT[i * r.ldc + t0 + j] = s[j][i];     // the transposed pivot column, tile t: P*^T
+      r.pT[i * kTile + j] = s[j][i];        // P*^T
+      r.csT[i * r.ldc + t0 + j] = s[j][i];  // the transposed pivot column, tile t: P*^T
     }
     return;
   }
@@ -298,8 +364,8 @@ __device__ __forceinline__ void gemm_tile(const RoundArgs<T>& r, unsigned bx, un
   constexpr int kSt = gemm_stages<T>();
   constexpr int TM = gemm_rows<T>(), kHalf = TM / 2, kThreads = gemm_threads<T>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* sA = reinterpret_cast<T*>(smem_raw);   // (kSt, kBK, B)
-  T* sB = sA + kSt * kBK * kTile;            // (kSt, kBK, B)
+  T* sA = reinterpret_cast<T*>(smem_raw);  // (kSt, kBK, B)
+  T* sB = sA + kSt * kBK * kTile;          // (kSt, kBK, B)
 
   const T* gA;
   const T* gB;
@@ -309,30 +375,42 @@ __device__ __forceinline__ void gemm_tile(const RoundArgs<T>& r, unsigned bx, un
   const std::int64_t t0 = std::int64_t(r.t) * kTile;
   if constexpr (M == GemmMode::Rest) {
     const std::int64_t I0 = std::int64_t(by) * kTile, J0 = std::int64_t(bx) * kTile;
-    gA = r.colT + I0; lda = r.ldc;
-    gB = r.rowp + J0; ldb = r.ldp;
-    gD = r.d + I0 * r.ld + J0; gC = gD; ldc = ldd = r.ld;
+    gA = r.colT + I0;
+    lda = r.ldc;
+    gB = r.rowp + J0;
+    ldb = r.ldp;
+    gD = r.d + I0 * r.ld + J0;
+    gC = gD;
+    ldc = ldd = r.ld;
   } else {
     const std::int64_t X0 = std::int64_t(bx) * kTile;
     const bool row = M == GemmMode::RowPanel || (M == GemmMode::Panels && by == 0);
     if (row) {  // rowp[:,J] = P* (x) D[t,J]: As = P*^T
-      gA = r.pT; lda = kTile;
-      gB = r.d + t0 * r.ld + X0; ldb = r.ld;
-      gC = gB; ldc = r.ld;
-      gD = r.rowp + X0; ldd = r.ldp;
-    } else {    // colT[:,I] = P*^T (x) D[I,t]^T: As = P*, Bs = csT
-      gA = r.pS; lda = kTile;
-      gB = r.csT + X0; ldb = r.ldc;
-      gC = gB; ldc = r.ldc;
-      gD = r.colT + X0; ldd = r.ldc;
+      gA = r.pT;
+      lda = kTile;
+      gB = r.d + t0 * r.ld + X0;
+      ldb = r.ld;
+      gC = gB;
+      ldc = r.ld;
+      gD = r.rowp + X0;
+      ldd = r.ldp;
+    } else {  // colT[:,I] = P*^T (x) D[I,t]^T: As = P*, Bs = csT
+      gA = r.pS;
+      lda = kTile;
+      gB = r.csT + X0;
+      ldb = r.ldc;
+      gC = gB;
+      ldc = r.ldc;
+      gD = r.colT + X0;
+      ldd = r.ldc;
     }
   }
 
   const int tid = threadIdx.x;
   // Loader: a stage is kBK rows of 128 elements of A and of B, 16 bytes per copy.
   auto load_stage = [&](int stage, int kc) {
-    constexpr int kPer = 16 / int(sizeof(T));                     // elements per 16-byte copy
-    constexpr int kCopies = kBK * kTile / kPer / kThreads;       // per operand per thread
+    constexpr int kPer = 16 / int(sizeof(T));               // elements per 16-byte copy
+    constexpr int kCopies = kBK * kTile / kPer / kThreads;  // per operand per thread
 #pragma unroll
     for (int q = 0; q < kCopies; ++q) {
       const int idx = tid + q * kThreads;
@@ -427,12 +505,15 @@ __global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>())
 
 /// out[k][r] = d[r][k] for r < rows, k < kTile: the pivot column strip, k-major, as the Panels
 /// GEMM reads it. 32 x 32 tiles through shared memory; grid (kTile / 32, rows / 32).
-template <class T> __global__ void transpose_strip(const T* __restrict__ d, i64 ld, T* __restrict__ out, i64 ldo) {
+template <class T>
+__global__ void transpose_strip(const T* __restrict__ d, i64 ld, T* __restrict__ out, i64 ldo) {
   __shared__ T s[32][33];
   const i64 r0 = i64(blockIdx.y) * 32, k0 = i64(blockIdx.x) * 32;
-  for (int y = threadIdx.y; y < 32; y += blockDim.y) s[y][threadIdx.x] = d[(r0 + y) * ld + k0 + threadIdx.x];
+  for (int y = threadIdx.y; y < 32; y += blockDim.y)
+    s[y][threadIdx.x] = d[(r0 + y) * ld + k0 + threadIdx.x];
   __syncthreads();
-  for (int y = threadIdx.y; y < 32; y += blockDim.y) out[(k0 + y) * ldo + r0 + threadIdx.x] = s[threadIdx.x][y];
+  for (int y = threadIdx.y; y < 32; y += blockDim.y)
+    out[(k0 + y) * ldo + r0 + threadIdx.x] = s[threadIdx.x][y];
 }
 
 }  // namespace

@@ -38,13 +38,15 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
   if (i >= n || j0 >= n) return;
   // Integers: a start above every w + d (both below the unreachable value) so that some arc is
   // taken even toward unreachable j (masked below); floats: inf, never beaten by inf.
-  constexpr T kStart = std::is_same_v<T, int> ? T(0x7fffffff)
-                       : std::is_same_v<T, long> ? T(0x7fffffffffffffffl) : inf_value<T>();
+  constexpr T kStart = std::is_same_v<T, int>    ? T(0x7fffffff)
+                       : std::is_same_v<T, long> ? T(0x7fffffffffffffffl)
+                                                 : inf_value<T>();
   T best[4];
   int arg[4] = {-1, -1, -1, -1};
 #pragma unroll
   for (int q = 0; q < 4; ++q) best[q] = kStart;
-  auto take = [&](int v, T w, const T (&dv)[4]) {  // in edge order: strict '<' keeps the first minimum
+  auto take = [&](int v, T w,
+                  const T(&dv)[4]) {  // in edge order: strict '<' keeps the first minimum
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
       const T cand = w + dv[q];
@@ -100,9 +102,12 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
 // solve()'s repair. These kernels favour being obviously right over speed (plain tiling).
 
 /// (s, sh) better than (c, ch): strictly shorter, or (with hop counts) as short with fewer edges.
-template <class T, bool kHops> __device__ __forceinline__ bool better(T s, int sh, T c, int ch) {
-  if constexpr (kHops) return s < c || (s == c && sh < ch);
-  else return s < c;
+template <class T, bool kHops>
+__device__ __forceinline__ bool better(T s, int sh, T c, int ch) {
+  if constexpr (kHops)
+    return s < c || (s == c && sh < ch);
+  else
+    return s < c;
 }
 
 /// Closes one kTile x kTile tile in place (values d, next hops nx, hop counts hx; stride ld) as
@@ -229,10 +234,10 @@ __global__ void __launch_bounds__(1024) closure_paths(T* d, int* nx, int* hx, i6
 /// C (multiples of 64) and depth kTile. 64 x 64 outputs per 256-thread block, 4 x 4 per thread,
 /// A and B through shared memory in chunks of 32 k; k runs in order for every output.
 template <class T, bool kHops>
-__global__ void __launch_bounds__(256) minplus_paths(const T* __restrict__ A, const int* __restrict__ An,
-                                                     const int* __restrict__ Ah, i64 lda, const T* __restrict__ B,
-                                                     const int* __restrict__ Bh, i64 ldb, T* C, int* Cn, int* Ch,
-                                                     i64 ldc) {
+__global__ void __launch_bounds__(256)
+    minplus_paths(const T* __restrict__ A, const int* __restrict__ An, const int* __restrict__ Ah,
+                  i64 lda, const T* __restrict__ B, const int* __restrict__ Bh, i64 ldb, T* C,
+                  int* Cn, int* Ch, i64 ldc) {
   constexpr int kM = 64, kK = 32;
   __shared__ T sA[kK][kM + 1];
   __shared__ int sAn[kK][kM + 1];
@@ -299,10 +304,11 @@ __global__ void __launch_bounds__(256) minplus_paths(const T* __restrict__ A, co
 /// next[r][c] = global column if the entry is finite off the diagonal (and inside V), else -1;
 /// hops = 1 where next >= 0, else 0 (as src/core/reference.cpp and the CPU backend).
 template <class T>
-__global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __restrict__ hx, i64 ld, i64 rows, i64 n,
-                          int Pr, int pr, int Pc, int pc) {
+__global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __restrict__ hx,
+                          i64 ld, i64 rows, i64 n, int Pr, int pr, int Pc, int pc) {
   const i64 total = rows * ld;
-  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total; x += i64(gridDim.x) * blockDim.x) {
+  for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total;
+       x += i64(gridDim.x) * blockDim.x) {
     const i64 r = x / ld, c = x - r * ld;
     const i64 gi = global_index(r, Pr, pr), gj = global_index(c, Pc, pc);
     const int v = (gi != gj && gi < n && gj < n && d[x] < inf_value<T>()) ? int(gj) : -1;

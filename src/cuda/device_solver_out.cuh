@@ -1,0 +1,194 @@
+// src/cuda/device_solver_out.cuh — DeviceFw's sparse order, round sequence and result
+// download, defined out of the class (device_solver.cuh declares and documents them): the
+// per-round tile lists and the permutation (docs/sparse.md), the rounds launched or captured
+// into a CUDA graph, and the result leaving through pinned stages in the user's order.
+#pragma once
+
+#include "cuda/device_solver.cuh"
+
+// Internal linkage, as in cuda/kernels/distances.cuh (included from device_solver.cuh only).
+namespace apsp::cuda {
+namespace {
+
+template <class T>
+void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutation& perm) {
+  APSP_EXPECTS(plan.n == n_pad_ && plan.R == R_ && plan.n == n_,
+               "cuda: tile plan for another matrix");
+  APSP_EXPECTS(std::int64_t(perm.old_of_new.size()) == n_, "cuda: permutation for another matrix");
+  for (std::int64_t I = 0; I <= R_; ++I)
+    APSP_EXPECTS(plan.bounds[std::size_t(I)] == I * kTile,
+                 "cuda: tile plan without uniform 128-wide tiles");
+  std::vector<int> all;
+  lists_at_.assign(std::size_t(R_), RoundLists{});
+  // Round t's list of `tiles` with t itself inserted (the pivot row / column is written back by
+  // the rest update; tile (t, t) is left as closed: min(P*, P* (x) P*) = P*).
+  auto with_t = [](const std::vector<std::int32_t>& tiles, std::int64_t b, std::int64_t e, int t) {
+    std::vector<int> out(tiles.begin() + b, tiles.begin() + e);
+    out.insert(std::lower_bound(out.begin(), out.end(), t), t);
+    return out;
+  };
+  for (std::int64_t t = 0; t < R_; ++t) {
+    const std::vector<int> rows = with_t(plan.rows, plan.row_start[std::size_t(t)],
+                                         plan.row_start[std::size_t(t + 1)], int(t));
+    const std::vector<int> cols = with_t(plan.cols, plan.col_start[std::size_t(t)],
+                                         plan.col_start[std::size_t(t + 1)], int(t));
+    std::vector<int> words;  // int16x2: the 256-column word tiles holding the columns
+    for (const int c : cols)
+      if (words.empty() || words.back() != c / 2) words.push_back(c / 2);
+    RoundLists& l = lists_at_[std::size_t(t)];
+    l.rows = std::int64_t(all.size());
+    l.nrows = int(rows.size());
+    all.insert(all.end(), rows.begin(), rows.end());
+    l.cols = std::int64_t(all.size());
+    l.ncols = int(cols.size());
+    all.insert(all.end(), cols.begin(), cols.end());
+    l.words = std::int64_t(all.size());
+    l.nwords = int(words.size());
+    all.insert(all.end(), words.begin(), words.end());
+  }
+  lists_ = DeviceBuffer<int>(all.size());
+  APSP_CUDA_TRY(
+      gpuMemcpy(lists_.get(), all.data(), all.size() * sizeof(int), gpuMemcpyHostToDevice));
+  n_out_ = std::int64_t(perm.new_of_old.size());
+  new_of_old_ = DeviceBuffer<int>(std::max<std::size_t>(perm.new_of_old.size(), 1));
+  old_of_new_ = DeviceBuffer<int>(perm.old_of_new.size());
+  APSP_CUDA_TRY(gpuMemcpy(new_of_old_.get(), perm.new_of_old.data(),
+                          perm.new_of_old.size() * sizeof(int), gpuMemcpyHostToDevice));
+  APSP_CUDA_TRY(gpuMemcpy(old_of_new_.get(), perm.old_of_new.data(),
+                          perm.old_of_new.size() * sizeof(int), gpuMemcpyHostToDevice));
+  ordered_ = true;
+}
+
+template <class T>
+bool DeviceFw<T>::rounds(bool use_graph, const ProgressFn& progress,
+                         const std::function<bool()>& abandon) {
+  if (!use_graph) {
+    if (!abandon) return detail::run_rounds(*this, progress);
+    Pacer pace(stream_, true);
+    std::int64_t t = 0;
+    const bool done =
+        detail::run_rounds(*this, progress, [&] { return pace.before_round(t++) && abandon(); });
+    if (!done) APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
+    return done;
+  }
+  gpuGraphExec_t exec = capture();
+  gpuError_t l = gpuGraphLaunch(exec, stream_);
+  if (l == gpuSuccess) l = gpuStreamSynchronize(stream_);
+  (void)gpuGraphExecDestroy(exec);
+  APSP_CUDA_TRY(l);
+  if (progress) progress(R_, R_);
+  return true;
+}
+
+template <class T>
+gpuGraphExec_t DeviceFw<T>::capture() {
+  gpuGraph_t graph = nullptr;
+  APSP_CUDA_TRY(gpuStreamBeginCapture(stream_, gpuStreamCaptureModeThreadLocal));
+  try {
+    detail::run_rounds(*this, ProgressFn{});
+  } catch (...) {
+    (void)gpuStreamEndCapture(stream_, &graph);
+    if (graph) (void)gpuGraphDestroy(graph);
+    throw;
+  }
+  APSP_CUDA_TRY(gpuStreamEndCapture(stream_, &graph));
+  gpuGraphExec_t exec = nullptr;
+  const gpuError_t e = gpuGraphInstantiate(&exec, graph, 0);
+  (void)gpuGraphDestroy(graph);
+  APSP_CUDA_TRY(e);
+  return exec;
+}
+
+template <class T>
+template <class F, class U>
+double DeviceFw<T>::download_stripes(F&& consume, const U* dev, std::size_t stripe_bytes) {
+  // With set_order() the stripes are the user's rows n_out_ x n_out_, gathered on the device.
+  const std::int64_t n = n_out_;
+  if (n == 0) return 0;
+  const std::int64_t rows_per = std::max<std::int64_t>(
+      1, std::min<std::int64_t>(n, std::int64_t(stripe_bytes / (n * sizeof(U)))));
+  // Done with earlier copies through the stage (a regrow, for rows longer than a stripe, frees
+  // it).
+  for (int b = 0; b < 2 && stage_.bytes() > 0; ++b)
+    APSP_CUDA_TRY(gpuEventSynchronize(stage_.done(b)));
+  stage_.reserve(std::size_t(rows_per) * n * sizeof(U));
+  U* stage[2] = {static_cast<U*>(stage_.buffer(0)), static_cast<U*>(stage_.buffer(1))};
+  gpuEvent_t done[2] = {stage_.done(0), stage_.done(1)};
+  double in_consume = 0;
+  const std::int64_t stripes = (n + rows_per - 1) / rows_per;
+  // The distances (dev == d_ or null) leave as U: as stored when that is U, else expanded on the
+  // device stripe by stripe, from the packed matrix (rounds_packed kept its result) or from
+  // int32 rounds into int64 (a checked int32 rung).
+  const bool is_dist =
+      dev == nullptr || static_cast<const void*>(dev) == static_cast<const void*>(d_.get());
+  const bool packed = result_in_s16_ && is_dist;
+  const bool expand = packed || (is_dist && !std::is_same_v<U, T>);
+  constexpr bool can_expand =
+      std::is_same_v<U, int> || (std::is_same_v<U, long> && std::is_same_v<T, int>);
+  APSP_EXPECTS(!expand || can_expand, "download_stripes: no expansion to this type");
+  APSP_EXPECTS((is_dist || std::is_same_v<U, int>), "download_stripes: next hops are int32");
+  const U* src = dev ? dev : reinterpret_cast<const U*>(d_.get());
+  DeviceBuffer<U> wide(expand || ordered_ ? std::size_t(rows_per) * n : 0);
+  // Gathers time themselves (events around each stripe's kernel): --stats' unpermute.
+  TimingEvents gather_time(ordered_);
+  auto issue = [&](std::int64_t s) {
+    const std::int64_t r0 = s * rows_per, rows = std::min(rows_per, n - r0);
+    if (ordered_) {
+      gather_time.begin(int(s % 2), stream_);
+      gather(wide.get(), src, is_dist, packed, r0, rows);
+      gather_time.end(int(s % 2), stream_);
+    } else if (expand) {
+      if constexpr (can_expand) {
+        if (packed)
+          launch_expand_rows_s16<U>(d16_.get(), ld16(), r0, rows, n, wide.get(), stream_);
+        else
+          launch_widen_rows<U>(reinterpret_cast<const int*>(d_.get()), n_pad_, r0, rows, n,
+                               wide.get(), stream_);
+      }
+    }
+    if (ordered_ || expand) {
+      APSP_CUDA_TRY(gpuMemcpyAsync(stage[s % 2], wide.get(), std::size_t(rows) * n * sizeof(U),
+                                   gpuMemcpyDeviceToHost, stream_));
+    } else {
+      APSP_CUDA_TRY(gpuMemcpy2DAsync(stage[s % 2], n * sizeof(U), src + r0 * n_pad_,
+                                     n_pad_ * sizeof(U), n * sizeof(U), rows, gpuMemcpyDeviceToHost,
+                                     stream_));
+    }
+    APSP_CUDA_TRY(gpuEventRecord(done[s % 2], stream_));
+  };
+  issue(0);
+  for (std::int64_t s = 0; s < stripes; ++s) {
+    if (s + 1 < stripes) issue(s + 1);  // buffer (s+1)%2 was consumed in iteration s-1
+    APSP_CUDA_TRY(gpuEventSynchronize(done[s % 2]));
+    gather_ms_ += gather_time.elapsed_ms(int(s % 2));
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t r0 = s * rows_per;
+    consume(r0, std::min(rows_per, n - r0), static_cast<const U*>(stage[s % 2]));
+    in_consume += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return in_consume;
+}
+
+template <class T>
+template <class U>
+void DeviceFw<T>::gather(U* out, const U* src, bool is_dist, bool packed, std::int64_t r0,
+                         std::int64_t rows) {
+  const int* no = new_of_old_.get();
+  const int* on = old_of_new_.get();
+  if (packed) {
+    if constexpr (std::is_same_v<U, int> || std::is_same_v<U, long>)
+      launch_gather_rows<U, unsigned, GatherFrom::Packed>(d16_.get(), ld16(), no, on, r0, rows,
+                                                          n_out_, out, stream_);
+  } else if (is_dist) {
+    if constexpr (std::is_same_v<U, T> || (std::is_same_v<U, long> && std::is_same_v<T, int>))
+      launch_gather_rows<U, T, GatherFrom::Values>(d_.get(), n_pad_, no, on, r0, rows, n_out_, out,
+                                                   stream_);
+  } else {
+    if constexpr (std::is_same_v<U, int>)
+      launch_gather_rows<int, int, GatherFrom::NextHops>(src, n_pad_, no, on, r0, rows, n_out_, out,
+                                                         stream_);
+  }
+}
+
+}  // namespace
+}  // namespace apsp::cuda
