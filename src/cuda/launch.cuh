@@ -18,6 +18,7 @@
 #include "cuda/kernels/distances.cuh"
 #include "cuda/kernels/gather.cuh"
 #include "cuda/kernels/int16x2.cuh"
+#include "cuda/kernels/listed.cuh"
 #include "cuda/kernels/paths.cuh"
 
 // Internal linkage, as the kernels: attributes are set and kernels launched in the same file.
