@@ -63,14 +63,6 @@ std::atomic<const char*> last_rounds{""};
 
 int device_of(const SolveOptions& o) { return o.devices.empty() ? 0 : o.devices.front(); }
 
-template <class T>
-const char* type_name() {
-  return std::is_same_v<T, int>     ? "int32"
-         : std::is_same_v<T, long>  ? "int64"
-         : std::is_same_v<T, float> ? "float32"
-                                    : "float64";
-}
-
 class CudaBackend final : public BackendImpl {
  public:
   std::string name() const override { return kGpuBackendName; }
@@ -288,9 +280,10 @@ class CudaBackend final : public BackendImpl {
     if constexpr (std::is_same_v<T, int>) {
       if (done && next) fw.widen_s16();
     }
-    last_rounds = done ? "int16x2" : type_name<T>();
+    last_rounds = done ? "int16x2" : dtype_name(DtypeOf<T>::value);
     const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
-    rounds_ = done ? std::string("int16x2") + asked : note16 + type_name<T>() + asked;
+    rounds_ =
+        done ? std::string("int16x2") + asked : note16 + dtype_name(DtypeOf<T>::value) + asked;
     // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
     if (next) {
       arcs.get();

@@ -33,7 +33,7 @@ class GpuRankOf final : public GpuRank {
   void connect(RankLinks& links) override { fw_.connect_ranks(links); }
   std::string run(const ProgressFn& progress, RankLinks& links, const Graph& g) override {
     fw_.set_progress(progress);
-    std::string rounds = type_name<T>();
+    std::string rounds = dtype_name(DtypeOf<T>::value);
     bool kept16 = false;
     if constexpr (std::is_same_v<T, int>) {
       // Every rank has the graph: the same decision everywhere; the memory check and the band

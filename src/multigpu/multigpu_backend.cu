@@ -134,7 +134,7 @@ class MultiGpuBackend final : public BackendImpl {
     t0 = Clock::now();
     fw.set_progress(o.progress);
     const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
-    std::string rounds = type_name<T>();
+    std::string rounds = dtype_name(DtypeOf<T>::value);
     bool kept16 = false;
     if constexpr (std::is_same_v<T, int>) {
       const int policy = cuda_int16_policy(g, rung.max_w, rung.min_w);

@@ -38,15 +38,6 @@ inline bool run_packed(Workers<int>& w, const ProgressFn& progress, int band_lo,
   return ops.end(band_lo, agree);
 }
 
-/// int32 / int64 / float32 / float64 for T.
-template <class T>
-const char* type_name() {
-  return std::is_same_v<T, int>     ? "int32"
-         : std::is_same_v<T, long>  ? "int64"
-         : std::is_same_v<T, float> ? "float32"
-                                    : "float64";
-}
-
 }  // namespace
 }  // namespace multigpu
 }  // namespace apsp::detail
