@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -247,6 +248,33 @@ std::string cuda_unavailable() {
     if (b.name == "cuda")
       return b.usable ? "" : (b.built ? b.detail : "not built (" + b.detail + ")");
   return "no cuda backend in this build";
+}
+
+std::pair<std::int64_t, std::int64_t> grid_shape_of(std::int64_t V) {
+  std::int64_t r = std::int64_t(std::sqrt(double(V)));
+  while (V % r) --r;
+  return {r, V / r};
+}
+
+Graph with_potentials(Graph g, std::uint64_t seed) {
+  auto phi = [&](std::int32_t v) { return double((std::uint64_t(v) * 2654435761u + seed) % 50); };
+  for (std::size_t e = 0; e < g.src.size(); ++e) g.weight[e] += phi(g.src[e]) - phi(g.dst[e]);
+  return g;
+}
+
+ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
+  if (const char* old = std::getenv(name)) old_ = old;
+  if (value)
+    ::setenv(name, value, 1);
+  else
+    ::unsetenv(name);
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (old_)
+    ::setenv(name_.c_str(), old_->c_str(), 1);
+  else
+    ::unsetenv(name_.c_str());
 }
 
 }  // namespace apsp::test

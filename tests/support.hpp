@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -27,6 +29,25 @@ struct RandomGraphSpec {
 
 /// A random graph as the spec says (deterministic per seed).
 Graph random_graph(const RandomGraphSpec& s);
+
+/// rows x cols = V with rows the largest divisor of V up to sqrt(V) (a grid of V vertices).
+std::pair<std::int64_t, std::int64_t> grid_shape_of(std::int64_t V);
+
+/// Negative weights without negative cycles: w(u,v) += phi(u) - phi(v) (phi from the seed).
+Graph with_potentials(Graph g, std::uint64_t seed);
+
+/// Sets (or, with nullptr, unsets) an environment variable for one scope; restores it after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
 
 /// Empty string if a and b have equal shape and equal values on the logical block (exact for
 /// integers; for floats exact too unless tol > 0 relative); else "(i,j): got X want Y" for up to

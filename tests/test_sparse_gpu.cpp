@@ -40,39 +40,9 @@ SolveOptions opts(Backend b, Order order, std::optional<Dtype> t = std::nullopt,
   return o;
 }
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    ::setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
+using test::ScopedEnv;
 
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
-std::pair<std::int64_t, std::int64_t> shape_of(std::int64_t V) {
-  std::int64_t r = std::int64_t(std::sqrt(double(V)));
-  while (V % r) --r;
-  return {r, V / r};
-}
-
-/// Negative weights without negative cycles: w(u,v) = base + phi(u) - phi(v), base >= 0.
-Graph with_potentials(Graph g, std::uint64_t seed) {
-  for (std::size_t e = 0; e < g.src.size(); ++e) {
-    auto phi = [&](std::int32_t v) { return double((std::uint64_t(v) * 2654435761u + seed) % 50); };
-    g.weight[e] += phi(g.src[e]) - phi(g.dst[e]);
-  }
-  return g;
-}
+using test::with_potentials;
 
 struct Case {
   std::string name;
@@ -80,7 +50,7 @@ struct Case {
 };
 
 std::vector<Case> cases_of(std::int64_t V, bool all = true) {
-  const auto [rows, cols] = shape_of(V);
+  const auto [rows, cols] = test::grid_shape_of(V);
   std::vector<Case> out;
   out.push_back({"grid", generate_grid(rows, cols, 0, 9, std::uint64_t(V))});  // zero weights too
   out.push_back({"geometric", generate_geometric(V, 4, 10, std::uint64_t(V) + 1)});
