@@ -397,7 +397,9 @@ class MpiRounds final : public LookaheadOps {
 }  // namespace
 
 void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
-                   Timings& timings, MPI_Comm world, int rank, int size, int threads) {
+                   Timings& timings, MPI_Comm world, int rank, int size, int threads,
+                   const TilePlan* plan) {
+  (void)plan;  // not yet: the dense rounds (on the ordered graph when there is a plan)
   const Dtype t = dist.dtype();
   const i64 n = g.num_vertices;
   // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.

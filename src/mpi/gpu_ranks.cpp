@@ -162,7 +162,8 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 // NCCL between the ranks' GPUs, the result gathered to rank 0 over MPI as with CPU ranks.
 std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device,
                           const SolveOptions& o, Timings& timings, MPI_Comm world, int rank,
-                          int size, int threads) {
+                          int size, int threads, const TilePlan* plan) {
+  (void)plan;  // not yet: the dense rounds (on the ordered graph when there is a plan)
 #ifdef APSP_WITH_NCCL
   std::string used;  // the type the rounds ran in
   const Dtype t = dist.dtype();

@@ -100,14 +100,16 @@ class MpiBackend final : public BackendImpl {
     rounds_.clear();
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);
     if (device >= 0)
-      rounds_ = run_gpu_ranks(g, dist, next, device, o, timings, world.c, rank, size, threads);
+      rounds_ = run_gpu_ranks(g, dist, next, device, o, timings, world.c, rank, size, threads,
+                              plan_.get());
     else
-      run_cpu_ranks(g, dist, next, block, o, timings, world.c, rank, size, threads);
+      run_cpu_ranks(g, dist, next, block, o, timings, world.c, rank, size, threads, plan_.get());
   }
 
  private:
   std::string rounds_;
   bool gpu_ranks_ = false;
+  std::shared_ptr<const TilePlan> plan_;  // set_tile_plan's (null: dense rounds)
 };
 
 }  // namespace

@@ -11,6 +11,10 @@
 #include "core/backend.hpp"
 #include "mpi/mpi_common.hpp"
 
+namespace apsp::detail {
+struct TilePlan;  // order/symbolic.hpp
+}
+
 namespace apsp::detail::mpi {
 
 /// The CUDA device this rank computes on, or -1 for CPU ranks: the same kind on every rank
@@ -25,14 +29,16 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
                   const SolveOptions& o);
 
 /// CPU ranks: every rank builds its tiles, runs the rounds with the CPU kernels and hands its
-/// rows to rank 0 (dist / next keep the result on rank 0 without sinks). Collective.
+/// rows to rank 0 (dist / next keep the result on rank 0 without sinks). `plan` (null: dense
+/// rounds): the sparse rounds' active tiles of g (g is then the ordered graph). Collective.
 void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
-                   Timings& timings, MPI_Comm world, int rank, int size, int threads);
+                   Timings& timings, MPI_Comm world, int rank, int size, int threads,
+                   const TilePlan* plan);
 
-/// GPU ranks on CUDA device `device` (choose_device's). Returns the type the rounds ran in.
-/// Collective.
+/// GPU ranks on CUDA device `device` (choose_device's). `plan`: as run_cpu_ranks. Returns the
+/// type the rounds ran in. Collective.
 std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device,
                           const SolveOptions& o, Timings& timings, MPI_Comm world, int rank,
-                          int size, int threads);
+                          int size, int threads, const TilePlan* plan);
 
 }  // namespace apsp::detail::mpi
