@@ -1,7 +1,8 @@
 // tests/test_hip_backend.cpp — the hip backend (AMD GPUs) as the library and CLI see it: listed by
 // backends() / `apsp info` with a one-line reason when not usable, refused clearly by
 // `--backend hip` then, and, where an AMD GPU is usable, equal to the cpu backend bit for bit
-// (int32 and float32, with paths). Skips, saying why, where no AMD GPU is present.
+// (int32 and float32, with paths; dense and sparse rounds). Skips, saying why, where no AMD GPU is
+// present.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 #include <string>
 
 #include "apsp/errors.hpp"
+#include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
+#include "order/ordering.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -85,6 +88,37 @@ TEST(HipBackend, EqualsCpu) {
           ++bad;
           ADD_FAILURE() << dtype_name(t) << " V=" << V << " seed=" << spec.seed << ": row " << i
                         << " differs";
+        }
+    }
+  }
+}
+
+// The sparse rounds (--order nd: listed tiles, the gather into the user's order) give the cpu
+// backend's dense answer bit for bit.
+TEST(HipBackend, OrderNdEqualsCpu) {
+  const BackendInfo b = hip_info();
+  if (!b.usable)
+    GTEST_SKIP() << "no usable AMD GPU (hip: " << b.detail
+                 << "); the hip backend was compiled only";
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  for (const Dtype t : {Dtype::Int32, Dtype::Float32}) {
+    for (const Graph& g : {generate_grid(37, 41, 0, 9, 5), generate_geometric(1201, 4, 10, 6)}) {
+      SolveOptions o;
+      o.dtype = t;
+      o.backend = Backend::Cpu;
+      const Result want = solve(g, o);
+      o.backend = Backend::Hip;
+      o.order = Order::NestedDissection;
+      const Result got = solve(g, o);
+      ASSERT_EQ(got.backend, "hip");
+      ASSERT_EQ(got.order, "nd");
+      const std::int64_t V = g.num_vertices;
+      const std::size_t bytes = std::size_t(V) * dtype_size(t);
+      int bad = 0;
+      for (std::int64_t i = 0; i < V && bad < 5; ++i)
+        if (std::memcmp(row_of(got.dist, i), row_of(want.dist, i), bytes) != 0) {
+          ++bad;
+          ADD_FAILURE() << dtype_name(t) << " V=" << V << ": row " << i << " differs";
         }
     }
   }

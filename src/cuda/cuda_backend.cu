@@ -81,10 +81,10 @@ class CudaBackend final : public BackendImpl {
   // saves.
   Memory host_memory() const override { return Memory::Host; }
   /// Sparse rounds (docs/sparse.md): 128-wide tiles, listed per round; the result is gathered
-  /// into the user's order on the device. Not on AMD yet (untested there).
-  bool skips_tiles() const override { return !APSP_GPU_HIP; }
+  /// into the user's order on the device. On AMD the same code (compiled, not run: docs/amd.md).
+  bool skips_tiles() const override { return true; }
   bool uniform_tiles() const override { return true; }
-  bool unpermutes() const override { return !APSP_GPU_HIP; }
+  bool unpermutes() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   void set_permutation(std::shared_ptr<const Permutation> perm) override {
     perm_ = std::move(perm);
