@@ -35,3 +35,37 @@ def test_nd_matches_none_with_paths():
 def test_bad_order_is_refused():
     with pytest.raises(ValueError, match="order"):
         apsp.solve(grid_edges(2, 2, 1), order="metis")
+
+
+def _usable(name):
+    return any(b["name"] == name and b["usable"] for b in apsp.backends())
+
+
+@pytest.mark.parametrize("backend", ["cuda", "hip", "multi-gpu"])
+def test_nd_on_other_backends_matches_cpu(backend):
+    """Every backend runs the sparse rounds: the cpu backend's dense distances, and next hops whose
+    walks have those lengths (GPU backends skip where no GPU is usable; mpi runs as one rank)."""
+    if not _usable(backend):
+        pytest.skip(f"backend {backend} is not usable here")
+    rows, cols = 61, 70  # V = 4270: 34 tiles of 128 a side
+    src, dst, w = grid_edges(rows, cols, 5)
+    V = rows * cols
+    weight = {}
+    for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        weight[(u, v)] = weight[(v, u)] = min(x, weight.get((u, v), x))
+    for dtype in (np.int32, np.float64):
+        want = apsp.solve((src, dst, w), directed=False, dtype=dtype, backend="cpu", order="none")
+        try:
+            got = apsp.solve((src, dst, w), directed=False, dtype=dtype, backend=backend, order="nd",
+                             paths=True)
+        except (apsp.Error, ValueError) as e:  # a build without METIS says so
+            if "METIS" not in str(e):
+                raise
+            pytest.skip(str(e))
+        assert got.order == "nd" and 0 < got.work_fraction < 1
+        np.testing.assert_array_equal(got.dist, want.dist)
+        rng = np.random.default_rng(11)
+        for s, t in zip(rng.integers(0, V, 40).tolist(), rng.integers(0, V, 40).tolist()):
+            p = apsp.path(got.next_hop, s, t)
+            assert p[0] == s and p[-1] == t
+            assert sum(weight[(a, b)] for a, b in zip(p[:-1], p[1:])) == want.dist[s, t]
