@@ -48,10 +48,6 @@ namespace apsp::io {
 namespace {
 constexpr std::size_t kSplitMinBytes = std::size_t{4} << 20;  // smaller appends: one call
 constexpr std::size_t kPieceMinBytes = std::size_t{2} << 20;  // no thread gets less than this
-// A copy into the mapping: its cost is the page faults (each thread faults in its own pages, in
-// parallel), so an 8 MiB GPU stripe goes to 16 threads, not 4: on the H200 host (ext4, 16 GiB
-// output, 10.5 GB beyond the prefill) 2 MiB pieces copied at ~5 GB/s (docs/io.md).
-constexpr std::size_t kMapPieceMinBytes = std::size_t{512} << 10;
 constexpr std::uint64_t kPieceAlign = 64 << 10;  // contiguous pieces start here in the file
 constexpr std::uint64_t kPrefillStep = std::uint64_t{2}
                                        << 20;  // prefill() checks its stop flag this often
@@ -314,9 +310,8 @@ void OutputFile::copy_into_map(const char* base, std::int64_t rows, std::size_t 
   // As append(): pieces of rows, or of a contiguous buffer at 64 KiB-aligned file offsets; each
   // thread's page faults fill its own pages. Called with rows == 1 for a contiguous buffer.
   const std::uint64_t n = std::uint64_t(rows) * row_bytes, at = written_;
-  std::int64_t pieces = n >= kSplitMinBytes
-                            ? std::min<std::int64_t>(threads_, std::int64_t(n / kMapPieceMinBytes))
-                            : 1;
+  std::int64_t pieces =
+      n >= kSplitMinBytes ? std::min<std::int64_t>(threads_, std::int64_t(n / kPieceMinBytes)) : 1;
   if (rows > 1) pieces = std::min(pieces, rows);
   pieces = std::max<std::int64_t>(pieces, 1);
   if (pieces > 1) ++split_calls_;
