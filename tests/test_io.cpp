@@ -1395,6 +1395,51 @@ TEST(IoPrefill, TheDataLandsWhetherThePrefillFinishedOrWasCutShort) {
   EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
 }
 
+// Past prefill()'s limit the pages are faulted in ahead of the data (populate_ahead): the bytes
+// are the data's, however the copies and the populating threads interleave; a short write and a
+// dropped output stop the threads as well.
+TEST(IoPrefill, PagesPastTheLimitArePopulatedAheadOfTheData) {
+  test::TempDir dir;
+  if (!can_fallocate(dir.path().string()))
+    GTEST_SKIP() << "no fallocate on this file system: prefill does nothing";
+  const std::vector<char> src = pattern_bytes((std::size_t{40} << 20) + 777, 13);
+  const ScopedEnv p("APSP_WRITE_PREALLOCATE", "1"), f("APSP_WRITE_PREFILL", "mmap"),
+      l("APSP_WRITE_PREFILL_LIMIT", std::to_string(std::size_t{4} << 20).c_str()),
+      t("APSP_WRITE_PREFILL_THREADS", "4"), w("APSP_WRITE_THREADS", "4");
+  for (const bool short_write : {false, true}) {
+    const std::string path = dir / (short_write ? "short" : "whole");
+    const std::size_t n = short_write ? src.size() - (std::size_t{9} << 20) - 5 : src.size();
+    io::OutputFile out(path);
+    out.reserve(src.size());
+    out.prefill();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    out.write(src.data(), 1 << 20);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the window fills meanwhile
+    std::size_t at = 1 << 20;
+    while (at < n) {  // stripes of 64 rows of 16 KiB, the last one shorter
+      const std::size_t len = std::min<std::size_t>(std::size_t{1} << 20, n - at);
+      if (len % 16384 == 0)
+        out.write_strided(src.data() + at, std::int64_t(len / 16384), 16384, 16384);
+      else
+        out.write(src.data() + at, len);
+      at += len;
+    }
+    out.commit();
+    EXPECT_GT(out.populated(), 0u) << "nothing populated past the 4 MiB limit in 0.3 s";
+    const std::vector<char> got = file_bytes(path);
+    EXPECT_EQ(got.size(), n);
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), src.begin())) << "short " << short_write;
+  }
+  {
+    io::OutputFile out(dir / "dropped");
+    out.reserve(src.size());
+    out.prefill();
+    out.write(src.data(), 1 << 20);  // populating starts, then an error elsewhere
+  }
+  EXPECT_FALSE(fs::exists(dir / "dropped"));
+  EXPECT_EQ(stray_files_in(dir.path().string(), ".tmp.").size(), 0u);
+}
+
 TEST(IoPrefill, OffOrUncommittedLeavesNothingBehind) {
   test::TempDir dir;
   if (!can_fallocate(dir.path().string()))

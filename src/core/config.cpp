@@ -84,6 +84,10 @@ const Entry kTable[] = {
   {Knob::WritePrefillThreads, "APSP_WRITE_PREFILL_THREADS", Type::Int, "auto",
    "Threads touching the mapped output's pages in an mmap prefill, at most 64 (auto: cores - "
    "2, at most the copy's thread count).", "", "threads", 1},
+  {Knob::WritePrefillLimit, "APSP_WRITE_PREFILL_LIMIT", Type::Int, "auto",
+   "Bytes of a mapped output kept in the page cache ahead of its data: filled before the first "
+   "write, then faulted in ahead of the copies (auto: half the kernel's background-writeback "
+   "threshold).", "", "bytes", 4096},
   {Knob::BenchPython, "APSP_PYTHON", Type::Text, "/usr/bin/python3",
    "apsp bench --backend cpu: the Python that runs the SciPy baseline."},
   {Knob::BenchScipyScript, "APSP_SCIPY_SCRIPT", Type::Text, "",

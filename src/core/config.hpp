@@ -33,6 +33,7 @@ enum class Knob {
   WriteMethod,
   WritePrefill,
   WritePrefillThreads,
+  WritePrefillLimit,
   BenchPython,
   BenchScipyScript,
   kCount

@@ -130,6 +130,15 @@ unsigned next_temp_number();
 /// freed by a background close instead of inside rename(). APSP_WRITE_METHOD=mmap (opt-in, for
 /// measuring) maps a reserved, preallocated file and copies appends into it from the threads
 /// (page faults run in parallel; an I/O error there would be SIGBUS, not an Error).
+/// OutputFile's prefill threads check their stop flag after each step of this many bytes.
+inline constexpr std::uint64_t kPrefillStep = std::uint64_t{2} << 20;
+
+/// Writes rows [0, rows) of row_bytes bytes lying `stride` apart at file offset `off` (pwritev) or,
+/// when off < 0, at the fd's position (writev), resuming after partial writes and EINTR. Returns
+/// the bytes written; err = errno of a failure (0: none; EIO for a call that wrote nothing).
+std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t rows,
+                       std::size_t row_bytes, std::size_t stride, int& err);
+
 class OutputFile {
  public:
   explicit OutputFile(const std::string& path);
@@ -164,6 +173,9 @@ class OutputFile {
   /// Bytes prefill() put in the page cache; final after the first write, commit() or the
   /// destructor (0 before, and where it did nothing).
   std::uint64_t prefilled() const { return prefill_threads_.empty() ? prefilled_.load() : 0; }
+  /// Bytes beyond prefill()'s limit that were faulted in ahead of the copies (populate_ahead());
+  /// final after commit() or the destructor.
+  std::uint64_t populated() const { return ahead_threads_.empty() ? populated_.load() : 0; }
   /// Bytes appended so far.
   std::uint64_t size() const { return written_; }
   /// Threads one large write may use here (1: sequential; always 1 for a FIFO or device).
@@ -178,6 +190,8 @@ class OutputFile {
                      std::size_t stride);
   [[noreturn]] void fail_write(std::uint64_t at, int err) const;
   void stop_prefill();
+  void populate_ahead();
+  void stop_ahead();
 
   std::string path_, target_, tmp_;  // as given, after links, the temporary file
   int fd_ = -1;
@@ -200,6 +214,15 @@ class OutputFile {
   std::atomic<std::int64_t> prefill_end_ns_{0};  // steady_clock of the last thread's end
   std::chrono::steady_clock::time_point prefill_start_{};
   int prefill_method_ = 0;  // 0 none, 1 pwrite of zeros, 2 mapped, pages touched
+  // populate_ahead(): from the first append on, the mapped pages past prefill()'s limit are
+  // faulted in (MADV_POPULATE_WRITE: no byte changes) at most ahead_window_ bytes ahead of the
+  // data, on threads of their own; stopped by commit() and the destructor.
+  std::uint64_t ahead_from_ = 0, ahead_window_ = 0;  // set by prefill() (0: no populating)
+  int ahead_threads_wanted_ = 0;
+  std::vector<std::thread> ahead_threads_;
+  std::atomic<bool> ahead_stop_{false};
+  std::atomic<std::uint64_t> ahead_next_{0}, ahead_data_end_{0}, populated_{0};
+  std::chrono::steady_clock::time_point ahead_start_{};
 };
 
 /// APSP_WRITE_PREFILL, how OutputFile::prefill() fills a preallocated file in `dir`: 0 not at all

@@ -1,6 +1,6 @@
 // src/io/output_file.cpp — OutputFile: atomic output through a temporary file beside the target,
-// preallocation, writes split over threads at row boundaries, an optional shared mapping, and
-// prefill of the page cache before the data arrives (docs/io.md: "How a write goes").
+// preallocation, writes split over threads at row boundaries, an optional shared mapping
+// (its page-cache fill ahead of the data: output_prefill.cpp; docs/io.md: "How a write goes").
 #include "io/io_common.hpp"
 
 #include <fcntl.h>
@@ -36,25 +36,22 @@ namespace apsp::io {
 
 // ---- OutputFile ---------------------------------------------------------------------------------
 //
-// One function moves bytes, put_rows(): rows of row_bytes lying `stride` apart in memory (a
-// contiguous buffer is one row), with writev() at the fd's position (FIFOs, devices) or pwritev()
-// at a file offset (the temporary file). A large append to the temporary file is cut into pieces
-// at row boundaries (or 64 KiB-aligned file offsets for a contiguous buffer), one per thread.
-// Every piece runs to its end or to its own failure, and the failure at the lowest offset is the
-// one reported: then every byte before it was written, so "write failed after X bytes" is exact.
-// The threads are OpenMP's (the library's pool; inside another parallel region it is one thread,
-// which then writes every piece in turn). Nothing in a worker throws.
+// One function moves bytes, put_rows() (io_common.hpp): rows of row_bytes lying `stride` apart in
+// memory (a contiguous buffer is one row), with writev() at the fd's position (FIFOs, devices) or
+// pwritev() at a file offset (the temporary file). A large append to the temporary file is cut into
+// pieces at row boundaries (or 64 KiB-aligned file offsets for a contiguous buffer), one per
+// thread. Every piece runs to its end or to its own failure, and the failure at the lowest offset
+// is the one reported: then every byte before it was written, so "write failed after X bytes" is
+// exact. The threads are OpenMP's (the library's pool; inside another parallel region it is one
+// thread, which then writes every piece in turn). Nothing in a worker throws.
 
 namespace {
 constexpr std::size_t kSplitMinBytes = std::size_t{4} << 20;  // smaller appends: one call
 constexpr std::size_t kPieceMinBytes = std::size_t{2} << 20;  // no thread gets less than this
 constexpr std::uint64_t kPieceAlign = 64 << 10;  // contiguous pieces start here in the file
-constexpr std::uint64_t kPrefillStep = std::uint64_t{2}
-                                       << 20;  // prefill() checks its stop flag this often
 
-/// Writes rows [0, rows) at file offset `off` (pwritev) or, when off < 0, at the fd's position
-/// (writev), resuming after partial writes and EINTR. Returns the bytes written; err = errno of a
-/// failure (0: none; EIO for a call that wrote nothing).
+}  // namespace
+
 std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t rows,
                        std::size_t row_bytes, std::size_t stride, int& err) {
   constexpr int kMaxIov = 1024;                           // IOV_MAX on Linux
@@ -95,8 +92,6 @@ std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t 
   return done;
 }
 
-}  // namespace
-
 OutputFile::OutputFile(const std::string& path) : path_(path) {
   const OutputTarget t = resolve_output(path);
   if (t.stream_fd >= 0 || t.stream) {
@@ -129,112 +124,9 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
   throw Error(path + ": cannot create output file: " + errno_text(e));
 }
 
-void OutputFile::prefill() {
-  if (!preallocated_ || !prefill_threads_.empty() || write_at_end_.load() > 0 || direct_) return;
-  const std::string dir = std::filesystem::path(tmp_).parent_path().string();
-  const int method = output_prefill_method(dir);
-  // From the first whole page past what was appended (an .npy header) to the reservation's end
-  // or the limit, whichever comes first.
-  const std::uint64_t first = (written_ + 4095) / 4096 * 4096;
-  const std::uint64_t n = std::min(reserved_, first + prefill_limit()) / 4096 * 4096;
-  if (method == 0 || n <= first) return;
-  int touchers = 1;
-  if (method == 2) {
-    if (!map_ && reserved_ <= SIZE_MAX) {
-      void* p = ::mmap(nullptr, std::size_t(reserved_), PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
-      if (p == MAP_FAILED) return;
-      map_ = static_cast<char*>(p);
-    }
-    if (!map_) return;
-    threads_ = output_write_threads(dir, true);  // the copies into the mapping may run in parallel
-    // Leave two cores to the caller (the GPU context's creation, the solve's own host work);
-    // APSP_WRITE_PREFILL_THREADS sets the count.
-    touchers = std::clamp(omp_get_num_procs() - 2, 1, threads_);
-    if (const auto v = config::get_int(config::Knob::WritePrefillThreads))
-      touchers = int(std::min<std::int64_t>(*v, 64));
-  }
-  prefill_method_ = method;
-  prefill_start_ = std::chrono::steady_clock::now();
-  // A backend's host threads moving data the GPU waits for come first (detail::HostBusy).
-  // Returns false once the prefill is to stop.
-  auto wait_while_host_busy = [this] {
-    while (detail::host_busy() && !prefill_stop_.load(std::memory_order_relaxed))
-      std::this_thread::sleep_for(std::chrono::microseconds(200));
-    return !prefill_stop_.load(std::memory_order_relaxed);
-  };
-  auto mark_end = [this] {
-    const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                               std::chrono::steady_clock::now().time_since_epoch())
-                               .count();
-    std::int64_t seen = prefill_end_ns_.load();
-    while (seen < t && !prefill_end_ns_.compare_exchange_weak(seen, t)) {
-    }
-  };
-  try {
-    if (method == 1) {
-      prefill_threads_.emplace_back([this, first, n, mark_end, wait_while_host_busy] {
-        static const std::vector<char> zeros(kPrefillStep, 0);
-        for (std::uint64_t at = first; at < n && !prefill_stop_.load(std::memory_order_relaxed);
-             at += kPrefillStep) {
-          if (!wait_while_host_busy()) break;
-          int err = 0;
-          const std::size_t len = std::size_t(std::min(kPrefillStep, n - at));
-          const std::uint64_t done =
-              put_rows(fd_, std::int64_t(at), zeros.data(), 1, len, len, err);
-          prefilled_ += done;
-          if (err) break;  // the data's own write will meet (and report) the problem, if it lasts
-        }
-        mark_end();
-      });
-    } else {
-      for (int i = 0; i < touchers; ++i)
-        prefill_threads_.emplace_back(
-            [this, first, n, i, touchers, mark_end, wait_while_host_busy] {
-              const std::uint64_t span = n - first;
-              const std::uint64_t a =
-                  first + span * std::uint64_t(i) / std::uint64_t(touchers) / 4096 * 4096;
-              const std::uint64_t b =
-                  first + span * std::uint64_t(i + 1) / std::uint64_t(touchers) / 4096 * 4096;
-              volatile char* m = map_;
-              for (std::uint64_t at = a; at < b && !prefill_stop_.load(std::memory_order_relaxed);
-                   at += kPrefillStep) {
-                if (!wait_while_host_busy()) break;
-                const std::uint64_t end = std::min(b, at + kPrefillStep);
-                for (std::uint64_t k = at; k < end; k += 4096)
-                  m[k] = 0;  // a write fault: page cached, dirty
-                prefilled_ += end - at;
-              }
-              mark_end();
-            });
-    }
-  } catch (const std::system_error&) {
-    stop_prefill();  // no more threads to be had: the ones started are stopped, writes go on as
-                     // usual
-  }
-}
-
-void OutputFile::stop_prefill() {
-  const std::lock_guard<std::mutex> lock(prefill_m_);
-  if (prefill_threads_.empty()) return;
-  prefill_stop_ = true;
-  for (auto& t : prefill_threads_) t.join();
-  prefill_threads_.clear();
-  if (detail::tracing()) {
-    const double s =
-        double(prefill_end_ns_.load() - std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                            prefill_start_.time_since_epoch())
-                                            .count()) /
-        1e9;
-    const std::string line =
-        "output " + path_ + ": prefilled " + std::to_string(prefilled_.load()) + " of " +
-        std::to_string(reserved_) + " bytes (" + (prefill_method_ == 1 ? "write" : "mmap") +
-        ") in " + std::to_string(s) + " s";
-    detail::trace(line.c_str());
-  }
-}
-
 OutputFile::~OutputFile() {
   stop_prefill();
+  stop_ahead();
   if (map_) ::munmap(map_, std::size_t(reserved_));
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !tmp_.empty()) ::unlink(tmp_.c_str());
@@ -348,6 +240,8 @@ void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_byt
   }
   ++calls_;
   if (map_ && written_ + n <= reserved_) {
+    ahead_data_end_.store(written_ + n, std::memory_order_relaxed);
+    populate_ahead();
     copy_into_map(base, rows, row_bytes, stride);
     written_ += n;
     return;
@@ -408,6 +302,7 @@ void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_byt
 
 void OutputFile::commit() {
   stop_prefill();
+  stop_ahead();
   const bool mapped = map_ != nullptr;
   if (map_) {
     // The pages stay dirty in the page cache: the data is in the file already. Unmapping a large

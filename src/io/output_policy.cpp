@@ -70,6 +70,7 @@ int output_prefill_method(const std::string& dir) {
 }
 
 std::uint64_t prefill_limit() {
+  if (const auto v = config::get_int(config::Knob::WritePrefillLimit)) return std::uint64_t(*v);
   auto number = [](const char* path) -> std::uint64_t {
     std::FILE* f = std::fopen(path, "r");
     if (!f) return 0;

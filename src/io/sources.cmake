@@ -3,6 +3,7 @@ target_sources(apsp_core_objs PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/io.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_prefill.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_policy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/input_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nthu.cpp
