@@ -31,7 +31,7 @@ class GpuRankOf final : public GpuRank {
         checked32_(checked32),
         cols_(Layout(grid, rank, n, kTile).local_cols()) {
     APSP_EXPECTS((!checked32 || std::is_same_v<T, int>), "checked rounds are int32");
-    if (plan) fw_.set_plan(*plan);
+    if (plan) fw_.set_plan(*plan, "mpi GPU ranks");
   }
   bool dropped() const override { return dropped_; }
   void build(const Graph& g) override { fw_.build(g); }

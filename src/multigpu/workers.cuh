@@ -118,10 +118,11 @@ struct Workers {
   /// Listed rounds (docs/sparse.md) from `plan`, whose tiles must be this solve's (uniform,
   /// kTile wide, n vertices): every GPU's lists of every round (dist/local_plan.hpp), uploaded
   /// once. The distance and int16x2 rounds then run over them; without a plan they are dense.
-  void set_plan(const TilePlan& plan) {
+  /// `who` names the backend in the error for a plan of other tiles.
+  void set_plan(const TilePlan& plan, const char* who = "multi-gpu") {
     for (auto& p : gpus_) {
       Gpu<T>& q = *p;
-      q.plan = LocalPlan::of(plan, q.L, "multi-gpu");
+      q.plan = LocalPlan::of(plan, q.L, who);
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       const std::vector<int>& tiles = q.plan.tiles;
       q.lists = DeviceBuffer<int>(std::max<std::size_t>(1, tiles.size()));
