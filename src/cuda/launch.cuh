@@ -93,6 +93,17 @@ void set_listed_attributes() {
   }
 }
 
+/// The multi-gpu grid's listed rounds (src/multigpu/): set_listed_attributes<T>, and the row-form
+/// panel GEMM over listed tiles in T (the grid's row panels, and its column panels, which run in
+/// that form on the transposed strip).
+template <class T>
+void set_grid_listed_attributes() {
+  set_listed_attributes<T>();
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<T, GemmMode::RowPanel>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
+}
+
 /// The cuda backend's: the rounds of T (and the int16x2 rounds for int32), dense and listed,
 /// once per process.
 template <class T>

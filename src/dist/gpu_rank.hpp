@@ -7,7 +7,9 @@
 // GPU at this rank's place in the 2D block-cyclic grid. Its NCCL communicators are made with
 // ncclCommInitRank from an id that the first member of each grid row / column creates and the
 // mpi backend broadcasts over MPI (RankLinks). The result leaves the GPU stripe by stripe
-// (rows_to_host) and the mpi backend gathers it to rank 0 over MPI.
+// (rows_to_host) and the mpi backend gathers it to rank 0 over MPI. With a TilePlan (sparse
+// rounds, docs/sparse.md) each rank runs its share of the plan's tile lists
+// (dist/local_plan.hpp), as the multi-gpu backend does.
 #pragma once
 
 #include <algorithm>
@@ -18,6 +20,10 @@
 
 #include "apsp/solve.hpp"
 #include "dist/block_cyclic.hpp"
+
+namespace apsp::detail {
+struct TilePlan;  // order/symbolic.hpp
+}
 
 namespace apsp::detail::multigpu {
 
@@ -110,9 +116,13 @@ class GpuRank {
 
 /// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (any dtype; next
 /// hops only with int32 / float32). `checked32` (t = int64): int32 rounds capped at 2^30-1 whose
-/// result, when its band check passes, is handed out as int64 (see dropped()).
+/// result, when its band check passes, is handed out as int64 (see dropped()). `plan` (null:
+/// dense rounds): the sparse rounds' tile lists (docs/sparse.md) for the ordered graph of n
+/// vertices, with uniform kGpuTile-wide tiles (else an Error); the distance and int16x2 rounds
+/// run over this rank's share of them, the next-hop rounds stay dense.
 std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n,
-                                       Dtype t, Mode mode, bool checked32 = false);
+                                       Dtype t, Mode mode, bool checked32 = false,
+                                       const TilePlan* plan = nullptr);
 
 /// CUDA devices on this host; 0 when there is none or the driver cannot be used (never throws).
 int gpu_count();

@@ -4,7 +4,8 @@
 // NCCL, the type is int32 or float32 and every rank has a GPU of its own (APSP_MPI_GPU=0|1
 // forces). GPU ranks run the multi-gpu driver with this rank's GPU as its one worker
 // (dist/gpu_rank.hpp, src/multigpu/gpu_rank_of.cuh): NCCL broadcasts along grid rows and columns
-// on communicators made with ncclCommInitRank, two-stream lookahead.
+// on communicators made with ncclCommInitRank, two-stream lookahead; with a TilePlan (sparse
+// rounds, docs/sparse.md) each rank runs its share of the plan's tile lists.
 // Which GPU, memory, exactness: docs/distributed.md ("GPU ranks").
 #include <mpi.h>
 
@@ -163,7 +164,6 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device,
                           const SolveOptions& o, Timings& timings, MPI_Comm world, int rank,
                           int size, int threads, const TilePlan* plan) {
-  (void)plan;  // not yet: the dense rounds (on the ordered graph when there is a plan)
 #ifdef APSP_WITH_NCCL
   std::string used;  // the type the rounds ran in
   const Dtype t = dist.dtype();
@@ -190,7 +190,8 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
     gpu.reset();
     std::string error;
     try {
-      gpu = multigpu::make_gpu_rank(device, grid, rank, n, t, gpu_mode(mode), checked32);
+      // With a plan: the listed rounds (its tiles must be the GPU's 128; docs/sparse.md).
+      gpu = multigpu::make_gpu_rank(device, grid, rank, n, t, gpu_mode(mode), checked32, plan);
       gpu->build(g);
     } catch (const std::exception& e) {
       error = e.what();
@@ -262,7 +263,7 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   return used;
 #else
   (void)g, (void)dist, (void)next, (void)device, (void)o, (void)timings, (void)world, (void)rank,
-      (void)size, (void)threads;
+      (void)size, (void)threads, (void)plan;
   throw BackendUnavailable("this build has no GPU ranks");
 #endif
 }

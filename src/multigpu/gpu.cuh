@@ -29,6 +29,7 @@
 #include "cuda/launch.cuh"
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
+#include "dist/local_plan.hpp"
 
 #define APSP_NCCL_TRY(call)                                                                        \
   do {                                                                                             \
@@ -56,6 +57,9 @@ using cuda::kTile;
 using dist::Grid;
 using dist::i64;
 using dist::Layout;
+using dist::ListRect;
+using dist::ListSpan;
+using dist::LocalPlan;
 using dist::TileRange;
 using Clock = std::chrono::steady_clock;
 
@@ -103,6 +107,10 @@ struct Gpu {
   // P*^T replicated words). flag: a band check's answer.
   DeviceBuffer<unsigned> D16, rowp16[2];
   DeviceBuffer<int> flag;
+  // Listed rounds (a TilePlan; Workers::set_plan): this GPU's tile lists of every round, on the
+  // host (plan: the spans, the lookahead split) and in device memory (lists, as plan.tiles).
+  LocalPlan plan;
+  DeviceBuffer<int> lists;
   // APSP_MG_PROFILE=1: timed events bracketing each phase (phase, begin, end), read after the run.
   struct Span {
     int phase;
@@ -125,6 +133,13 @@ struct Gpu {
     if (look) cudaStreamDestroy(look);
   }
 };
+
+/// Listed rounds: q's device tile lists of rows `r` x columns (or word blocks) `c` (spans of
+/// q.plan), as the listed kernels read them (local tile indices).
+template <class T>
+cuda::TileLists tile_lists(const Gpu<T>& q, ListSpan r, ListSpan c) {
+  return cuda::TileLists{q.lists.get() + r.at, q.lists.get() + c.at, r.count, c.count};
+}
 
 /// Pinned host array, freed on scope exit.
 template <class T>

@@ -1,7 +1,8 @@
 // src/multigpu/gpu_rank_of.cuh — an mpi GPU rank (dist/gpu_rank.hpp's GpuRank): the multi-gpu
 // rounds with this rank's GPU as the one member of its Workers, communicators joined over MPI
 // (RankLinks), the int16x2 and checked int32 rungs agreed over the ranks, and two pinned buffers
-// for the stripes the mpi gather (src/mpi/gather.hpp) asks for.
+// for the stripes the mpi gather (src/mpi/gather.hpp) asks for. With a TilePlan the rounds are
+// the multi-gpu backend's listed ones (this rank's share of the plan; docs/sparse.md).
 #pragma once
 
 #include <string>
@@ -21,12 +22,16 @@ namespace {
 template <class T>
 class GpuRankOf final : public GpuRank {
  public:
-  GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode, bool checked32 = false)
+  /// `plan` (may be null: dense rounds): listed rounds over it (Workers::set_plan), whose tiles
+  /// must be this solve's (uniform, kTile wide).
+  GpuRankOf(int device, const Grid& grid, int rank, i64 n, Mode mode, const TilePlan* plan,
+            bool checked32 = false)
       : fw_(grid, {Member{device, rank}}, n, mode),
         mode_(mode),
         checked32_(checked32),
         cols_(Layout(grid, rank, n, kTile).local_cols()) {
     APSP_EXPECTS((!checked32 || std::is_same_v<T, int>), "checked rounds are int32");
+    if (plan) fw_.set_plan(*plan, "mpi GPU ranks");
   }
   bool dropped() const override { return dropped_; }
   void build(const Graph& g) override { fw_.build(g); }

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -63,6 +64,11 @@ class MultiGpuBackend final : public BackendImpl {
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
   bool builds_matrix_from_dense() const override { return true; }
+  /// Sparse rounds (docs/sparse.md): 128-wide tiles, each GPU's share of the plan's lists per
+  /// round (dist/local_plan.hpp); solve() puts the result back in the user's order.
+  bool skips_tiles() const override { return true; }
+  bool uniform_tiles() const override { return true; }
+  void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   /// Streamed next hops are loop-free (hop counts where zero-weight edges exist; see run()).
   bool streams_paths() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
@@ -91,6 +97,14 @@ class MultiGpuBackend final : public BackendImpl {
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
            Timings& timings) override {
     const std::vector<int> devs = devices_of(o);
+    if (plan_) {
+      // A plan: g is the ordered graph, and solve() puts whole n x n matrices back in the user's
+      // order (then restores, repairs and hands them to the sinks): they are gathered here and
+      // never streamed (rows in the ordered numbering would reach the sinks).
+      const i64 n = g.num_vertices;
+      if (dist.rows() != n || dist.cols() != n) dist = Matrix(n, n, dist.dtype());
+      if (next && (next->rows() != n || next->cols() != n)) *next = Matrix(n, n, Dtype::Int32);
+    }
     const Graph::WeightRange range = g.validated_weight_range();
     run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_,
                [&](auto t, auto r, Rung rung) {
@@ -101,6 +115,7 @@ class MultiGpuBackend final : public BackendImpl {
 
  private:
   std::string rounds_;
+  std::shared_ptr<const TilePlan> plan_;  // set_tile_plan's (null: dense rounds)
 
   /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). False,
   /// having handed nothing out, when a checked rung failed its band check (rounds_ says why).
@@ -122,14 +137,18 @@ class MultiGpuBackend final : public BackendImpl {
     // As the cpu backend: strict-less next hops, whose rare zero-weight loops solve() repairs on
     // a whole matrix; streamed next hops cannot be repaired, so with zero-weight edges they
     // compare (distance, hop count) instead (valid walks; ties may differ from the cpu backend).
-    const Mode mode = !next                                                    ? Mode::Distances
-                      : !o.next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
-                                                                               : Mode::HopCounts;
+    // With a plan nothing is streamed (run() made the matrices).
+    const RowSink dist_sink = plan_ ? RowSink{} : o.dist_sink;
+    const RowSink next_sink = plan_ ? RowSink{} : o.next_sink;
+    const Mode mode = !next                                                  ? Mode::Distances
+                      : !next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
+                                                                             : Mode::HopCounts;
     std::vector<Member> members;
     for (std::size_t q = 0; q < devs.size(); ++q) members.push_back({devs[q], int(q)});
     Workers<T> fw(Grid::for_run(int(devs.size())), members, g.num_vertices, mode);
     fw.connect_in_process();
     fw.build(g);
+    if (plan_) fw.set_plan(*plan_);
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
     fw.set_progress(o.progress);
@@ -160,12 +179,12 @@ class MultiGpuBackend final : public BackendImpl {
     fw.report_profile();
     t0 = Clock::now();
     constexpr Dtype rt = DtypeOf<R>::value;
-    gather<T, R>(fw, false, o.dist_sink, o.dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
-    if (o.dist_sink) dist = Matrix{};
+    gather<T, R>(fw, false, dist_sink, dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
+    if (dist_sink) dist = Matrix{};
     if (next) {
-      gather<int>(fw, true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(),
+      gather<int>(fw, true, next_sink, next_sink ? nullptr : next->data<int>(), next->stride(),
                   Dtype::Int32);
-      if (o.next_sink) *next = Matrix{};
+      if (next_sink) *next = Matrix{};
     }
     timings.d2h = seconds_since(t0);
     return true;
@@ -175,16 +194,18 @@ class MultiGpuBackend final : public BackendImpl {
 }  // namespace
 
 std::unique_ptr<GpuRank> make_gpu_rank(int device, const Grid& grid, int rank, i64 n, Dtype t,
-                                       Mode mode, bool checked32) {
+                                       Mode mode, bool checked32, const TilePlan* plan) {
   APSP_EXPECTS(rank >= 0 && rank < grid.P, "make_gpu_rank: rank outside the grid");
   APSP_EXPECTS(!checked32 || t == Dtype::Int64, "checked int32 rounds are for an int64 result");
-  if (checked32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode, true);
-  if (t == Dtype::Int32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode);
-  if (t == Dtype::Float32) return std::make_unique<GpuRankOf<float>>(device, grid, rank, n, mode);
+  if (checked32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode, plan, true);
+  if (t == Dtype::Int32) return std::make_unique<GpuRankOf<int>>(device, grid, rank, n, mode, plan);
+  if (t == Dtype::Float32)
+    return std::make_unique<GpuRankOf<float>>(device, grid, rank, n, mode, plan);
   APSP_EXPECTS(mode == Mode::Distances,
                "GPU ranks hold int64 / float64 distances only (no next hops)");
-  if (t == Dtype::Int64) return std::make_unique<GpuRankOf<long>>(device, grid, rank, n, mode);
-  return std::make_unique<GpuRankOf<double>>(device, grid, rank, n, mode);
+  if (t == Dtype::Int64)
+    return std::make_unique<GpuRankOf<long>>(device, grid, rank, n, mode, plan);
+  return std::make_unique<GpuRankOf<double>>(device, grid, rank, n, mode, plan);
 }
 
 int gpu_count() {

@@ -6,7 +6,12 @@
 // and along grid rows; event ready[t % 2]. main: waits for ready, then the Rest GEMM (every local
 // tile, the pivot row and column included: there it writes the panel value). With lookahead tile
 // row and column t+1 go first and event a_done lets look start round t+1 meanwhile. Buffers are
-// double-buffered by round parity. References: Venkataraman et al. (JEA 2003); HPL's lookahead.
+// double-buffered by round parity. With a TilePlan (Workers::set_plan, docs/sparse.md) the
+// panel GEMMs run over the round's local listed columns / rows only (minplus_gemm_listed in its
+// RowPanel form) and the rest over listed rows x listed columns (dist/local_plan.hpp splits them
+// for the lookahead); the pivot, the whole-strip transpose and the whole-panel broadcasts stay
+// (the panels' unlisted tiles are stale and never read).
+// References: Venkataraman et al. (JEA 2003); HPL's lookahead.
 #pragma once
 
 #include "core/rounds.hpp"
@@ -61,7 +66,12 @@ class DistanceRounds final : public LookaheadOps {
               q.L.local_row(t) * kTile * w_.ld_;  // row mode reads d + 0 * ld + X0: D[t, X]
         a.rowp = q.rowp[slot].get();
         a.pT = q.piv[slot].get() + kTile * kTile;  // A = P*
-        cuda::launch_gemm<T, GemmMode::Panels>(a, q.L.lc, 1, q.look);
+        if (!w_.listed_) {
+          cuda::launch_gemm<T, GemmMode::Panels>(a, q.L.lc, 1, q.look);
+        } else if (const ListSpan c = q.plan.rounds[std::size_t(t)].cols; !c.empty()) {
+          // Listed: the round's local columns only (rowp's other columns are never read).
+          cuda::launch_gemm_listed<T, GemmMode::RowPanel>(a, tile_lists(q, c, c), q.look);
+        }
       }
       if (q.L.pc == tc && q.L.lr > 0) {
         const i64 lj = q.L.local_col(t);
@@ -75,7 +85,13 @@ class DistanceRounds final : public LookaheadOps {
         a.rowp = q.colT[slot].get();
         a.ldp = w_.ldt_;
         a.pT = q.piv[slot].get();
-        cuda::launch_gemm<T, GemmMode::Panels>(a, q.L.lr, 1, q.look);
+        if (!w_.listed_) {
+          cuda::launch_gemm<T, GemmMode::Panels>(a, q.L.lr, 1, q.look);
+        } else if (const ListSpan r = q.plan.rounds[std::size_t(t)].rows; !r.empty()) {
+          // Listed: the round's local rows only (the whole strip was transposed: cheap, and
+          // csT's and colT's other rows are never read).
+          cuda::launch_gemm_listed<T, GemmMode::RowPanel>(a, tile_lists(q, r, r), q.look);
+        }
       }
     }
     w_.span_all(kPanels, p0, &Gpu<T>::look);
@@ -108,6 +124,10 @@ class DistanceRounds final : public LookaheadOps {
     if (set != TileSet::Behind) rest_begin_ = w_.mark_all(&Gpu<T>::main);
     for (auto& p : w_.gpus_) {
       Gpu<T>& q = *p;
+      if (w_.listed_) {
+        rest_listed(q, t, set);
+        continue;
+      }
       if (set == TileSet::All) {
         rest_tiles(q, slot, {0, q.L.lr}, {0, q.L.lc});
         continue;
@@ -152,6 +172,25 @@ class DistanceRounds final : public LookaheadOps {
     a.colT = q.colT[slot].get() + rr.begin * kTile;
     a.rowp = q.rowp[slot].get() + cr.begin * kTile;
     cuda::launch_gemm<T, GemmMode::Rest>(a, cr.end - cr.begin, rr.end - rr.begin, q.main);
+  }
+
+  // Listed rounds: round t's rest over the rectangles of q.plan.rest_parts (the round's local
+  // listed rows x listed columns, split as the dense rest() splits all of them), one listed
+  // Rest launch each (C tile (rows[y], cols[x]) from local tile 0); Ahead then hands over.
+  void rest_listed(Gpu<T>& q, i64 t, TileSet set) {
+    const LocalPlan::Round& l = q.plan.rounds[std::size_t(t)];
+    const i64 r1 = set != TileSet::All && q.L.owns_row(t + 1) ? q.L.local_row(t + 1) : -1;
+    const i64 c1 = set != TileSet::All && q.L.owns_col(t + 1) ? q.L.local_col(t + 1) : -1;
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    const int slot = int(t % 2);
+    for (const ListRect& x : q.plan.rest_parts(l.rows, l.cols, r1, c1, set)) {
+      cuda::RoundArgs<T> a = args();
+      a.d = q.D.get();
+      a.colT = q.colT[slot].get();
+      a.rowp = q.rowp[slot].get();
+      cuda::launch_gemm_listed<T, GemmMode::Rest>(a, tile_lists(q, x.rows, x.cols), q.main);
+    }
+    if (set == TileSet::Ahead) w_.hand_over(q, true);
   }
 
   Workers<T>& w_;

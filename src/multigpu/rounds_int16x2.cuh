@@ -5,7 +5,9 @@
 // down grid columns), the column panel in int32 from the transposed strip by the ColPanelRep GEMM
 // (colT: replicated words, along grid rows), the rest by the packed Rest GEMM over blocks of 128
 // words (two local tile columns). begin() packs the built int32 matrices; end() keeps the result
-// only when the band check over every GPU passes (core/distance_evidence.hpp).
+// only when the band check over every GPU passes (core/distance_evidence.hpp). With a TilePlan
+// the row panel and the rest run over the word blocks that hold the round's listed columns, the
+// column panel and the rest over its listed rows (as rounds_distances.cuh; docs/sparse.md).
 #pragma once
 
 #include <functional>
@@ -125,7 +127,12 @@ class PackedRounds final : public LookaheadOps {
         a.rowp = q.rowp16[slot].get();
         a.ldp = ld16_;
         a.pT = reinterpret_cast<unsigned*>(q.piv[slot].get() + kTile * kTile);
-        cuda::launch_gemm<unsigned, GemmMode::RowPanel>(a, word_blocks(q), 1, q.look);
+        if (!w_.listed_) {
+          cuda::launch_gemm<unsigned, GemmMode::RowPanel>(a, word_blocks(q), 1, q.look);
+        } else if (const ListSpan wb = q.plan.rounds[std::size_t(t)].words; !wb.empty()) {
+          // Listed: the word blocks holding the round's local columns (both halves of each).
+          cuda::launch_gemm_listed<unsigned, GemmMode::RowPanel>(a, tile_lists(q, wb, wb), q.look);
+        }
       }
       if (q.L.pc == tc && q.L.lr > 0) {
         cuda::launch_transpose_strip_s16(q.D16.get(), ld16_, q.L.local_rows(),
@@ -136,7 +143,12 @@ class PackedRounds final : public LookaheadOps {
         a.csT = q.csT.get();
         a.colT = q.colT[slot].get();
         a.ldc = w_.ldt_;
-        cuda::launch_gemm<int, GemmMode::ColPanelRep>(a, q.L.lr, 1, q.look);
+        if (!w_.listed_) {
+          cuda::launch_gemm<int, GemmMode::ColPanelRep>(a, q.L.lr, 1, q.look);
+        } else if (const ListSpan r = q.plan.rounds[std::size_t(t)].rows; !r.empty()) {
+          // Listed: the round's local rows (the whole strip was transposed; other rows unread).
+          cuda::launch_gemm_listed<int, GemmMode::ColPanelRep>(a, tile_lists(q, r, r), q.look);
+        }
       }
     }
     if (w_.grid_.P > 1) {
@@ -163,6 +175,10 @@ class PackedRounds final : public LookaheadOps {
     const int slot = int(t % 2);
     for (auto& p : w_.gpus_) {
       Gpu<T>& q = *p;
+      if (w_.listed_) {
+        rest_listed(q, t, set);
+        continue;
+      }
       if (set == TileSet::All) {
         rest_tiles(q, slot, {0, q.L.lr}, {0, word_blocks(q)});
         continue;
@@ -200,6 +216,29 @@ class PackedRounds final : public LookaheadOps {
     a.rowp = q.rowp16[slot].get() + cb.begin * kTile;
     a.ldp = ld16_;
     cuda::launch_gemm<unsigned, GemmMode::Rest>(a, cb.end - cb.begin, rr.end - rr.begin, q.main);
+  }
+
+  // Listed rounds: round t's rest over the round's local listed rows x the word blocks holding
+  // its listed columns (a word block's unlisted half gets a valid relaxation too: its row panel
+  // words were computed whole), split as rest() splits all of them: Ahead has row t+1 and the
+  // word block holding column t+1, which round t+1's pivot and panels read.
+  void rest_listed(Gpu<T>& q, i64 t, TileSet set) {
+    const LocalPlan::Round& l = q.plan.rounds[std::size_t(t)];
+    const i64 r1 = set != TileSet::All && q.L.owns_row(t + 1) ? q.L.local_row(t + 1) : -1;
+    const i64 c1 = set != TileSet::All && q.L.owns_col(t + 1) ? q.L.local_col(t + 1) / 2 : -1;
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    const int slot = int(t % 2);
+    for (const ListRect& x : q.plan.rest_parts(l.rows, l.words, r1, c1, set)) {
+      cuda::RoundArgs<unsigned> a{};
+      a.d = q.D16.get();
+      a.ld = ld16_;
+      a.colT = reinterpret_cast<unsigned*>(q.colT[slot].get());
+      a.ldc = w_.ldt_;
+      a.rowp = q.rowp16[slot].get();
+      a.ldp = ld16_;
+      cuda::launch_gemm_listed<unsigned, GemmMode::Rest>(a, tile_lists(q, x.rows, x.cols), q.main);
+    }
+    if (set == TileSet::Ahead) w_.hand_over(q, false);
   }
 
   void release() {

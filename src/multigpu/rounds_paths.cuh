@@ -6,6 +6,9 @@
 // = next[i][k]), k in order: results equal `--backend cpu --block 128` bit for bit. Streamed next
 // hops of graphs with zero-weight edges compare (distance, hop count) instead (Mode::HopCounts), so
 // that every walk ends without solve()'s repair. Kernels: cuda/kernels/paths.cuh.
+// With a TilePlan (--order nd, docs/sparse.md) these rounds stay dense: they run on the ordered
+// graph (correct; solve() puts the result back in the user's order) but skip no tile, as there
+// is no listed next-hop kernel; only the distance and int16x2 rounds are listed.
 #pragma once
 
 #include "core/rounds.hpp"

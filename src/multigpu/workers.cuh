@@ -1,7 +1,8 @@
 // src/multigpu/workers.cuh — the GPUs one process drives in the 2D block-cyclic grid
 // (src/dist/block_cyclic.hpp): each GPU's tiles, streams, events, NCCL communicators and buffers
 // (Gpu<T>), and what every kind of round shares (Workers<T>): set-up, communicators, the build of
-// the local matrices, synchronisation, the pivot broadcast, band checks and the optional profile.
+// the local matrices, the listed rounds' tile lists (set_plan), synchronisation, the pivot
+// broadcast, band checks and the optional profile.
 // The rounds themselves are LookaheadOps over a Workers: rounds_distances.cuh, rounds_int16x2.cuh,
 // rounds_paths.cuh. Tile B = cuda::kTile = 128; row strides are the same on every GPU
 // (gpu_strides, dist/gpu_rank.hpp), so every broadcast has one count on all members.
@@ -112,6 +113,26 @@ struct Workers {
     if (grid_.Pc > 1) q.row = join(links, true, grid_.Pc, q.L.pc);
     if (grid_.Pr > 1) q.col = join(links, false, grid_.Pr, q.L.pr);
     warm_up_comms();
+  }
+
+  /// Listed rounds (docs/sparse.md) from `plan`, whose tiles must be this solve's (uniform,
+  /// kTile wide, n vertices): every GPU's lists of every round (dist/local_plan.hpp), uploaded
+  /// once. The distance and int16x2 rounds then run over them; without a plan they are dense.
+  /// `who` names the backend in the error for a plan of other tiles.
+  void set_plan(const TilePlan& plan, const char* who = "multi-gpu") {
+    for (auto& p : gpus_) {
+      Gpu<T>& q = *p;
+      q.plan = LocalPlan::of(plan, q.L, who);
+      APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+      const std::vector<int>& tiles = q.plan.tiles;
+      q.lists = DeviceBuffer<int>(std::max<std::size_t>(1, tiles.size()));
+      if (!tiles.empty())
+        APSP_CUDA_TRY(cudaMemcpy(q.lists.get(), tiles.data(), tiles.size() * sizeof(int),
+                                 cudaMemcpyHostToDevice));
+      // Per device, as in the constructor.
+      cuda::set_grid_listed_attributes<T>();
+    }
+    listed_ = true;
   }
 
   /// NCCL connects a communicator's peers lazily, inside its first collective (NCCL 2.22+). Left
@@ -449,6 +470,7 @@ struct Workers {
   i64 ld_ = 0, ldt_ = 0;
   std::vector<std::unique_ptr<Gpu<T>>> gpus_;
   ProgressFn progress_;
+  bool listed_ = false;  // set_plan: listed rounds
   bool profiling_ = config::get_bool(config::Knob::MgProfile);
 };
 
