@@ -17,6 +17,10 @@
 #            APSP_MG_PROFILE=1 per-phase GPU times of every GPU (closure, broadcasts, panels, rest,
 #            stream waits), on 2 and 4 GPUs, the default grid and APSP_GRID=1xN / Nx1, and the NCCL
 #            transports (NCCL_DEBUG=INFO); prints a table of the mgprof lines
+#     sparse the sparse rounds (--order nd, docs/sparse.md): tests/test_multigpu_sparse, then on a
+#            grid of APSP_SPARSE_ROWS x APSP_SPARSE_ROWS (default 256: V = 65536) multi-gpu (and
+#            mpi GPU ranks, one per GPU, when built) with --order nd vs --order none, output to
+#            /dev/null, best of 2, and on a 96 x 96 grid the nd and none outputs compared with cmp
 #     all    tests, bench and mpi (longer than one 10-minute device call on 4 GPUs: use one mode a call)
 #   Modes combine with commas: `mpi,diag`.
 #   GTEST_FILTER='MultiGpu.Paths*' runs a subset of the GoogleTest tests (GoogleTest reads it).
@@ -110,7 +114,7 @@ cmake -S "$root" -B "$build" -G Ninja -DAPSP_WITH_CUDA=ON -DAPSP_WITH_NCCL=ON -D
 grep "apsp:" "$OUT/configure.log"
 have_mpi=0
 grep -q "MPI backend \.* ON" "$OUT/configure.log" && have_mpi=1
-targets=(apsp test_multigpu test_dense test_ladder test_metrics)
+targets=(apsp test_multigpu test_multigpu_sparse test_dense test_ladder test_metrics)
 if [ "$have_mpi" = 1 ]; then targets+=(test_mpi test_mpi_gpu); fi
 if want mpi && [ "$mpi" != OFF ] && [ "$have_mpi" = 0 ]; then
   echo "mpirun exists but CMake found no MPI to build with (mpi.h / mpicxx): see $OUT/configure.log" | tee -a "$OUT/mpi.txt"
@@ -330,6 +334,71 @@ if t(65536, 1):
         if t(65536, g):
             print(f"strong scaling V=65536 N={g}: speed-up {t(65536, 1) / t(65536, g):.2f}x")
 EOF
+fi
+
+if want sparse; then
+  say "sparse rounds: test_multigpu_sparse ($gpus GPUs)"
+  timeout -k 10 "$step_timeout" "$build/tests/test_multigpu_sparse" > "$OUT/tests_sparse.log" 2>&1
+  rc=$?
+  grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure" "$OUT/tests_sparse.log" | head -20
+  gtest_result "sparse rounds (test_multigpu_sparse, $gpus GPUs)" "$OUT/tests_sparse.log" $rc
+  if [ "$have_mpi" = 1 ]; then
+    log="$OUT/mpi_gpu_sparse.log"
+    timeout -k 10 "$step_timeout" mpirun "${mpirun_args[@]}" -np "$gpus" "$build/tests/test_mpi_gpu" \
+      --gtest_filter='*OrderNd*' > "$log" 2>&1
+    rc=$?
+    grep -E "^\[ +(OK|FAILED|SKIPPED) +\]|Failure" "$log" | sort | uniq -c | head -10
+    gtest_result "sparse rounds on mpi GPU ranks (-np $gpus)" "$log" $rc
+  fi
+  # stats FILE: "compute_s wall_s" of an `apsp solve --stats FILE` run (JSON lines, the last one)
+  stats() { python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print("%.3f %s %s" % (d["compute_s"], d.get("order", "?"), d.get("rounds", "?")))' "$1"; }
+  solve_on() {  # BACKEND ORDER IN OUT: prints "wall compute order rounds"
+    local b=$1 o=$2 in=$3 outf=$4 run=()
+    [ "$b" = mpi ] && run=(mpirun "${mpirun_args[@]}" -np "$gpus" -x APSP_MPI_GPU=1)
+    local t0 t1
+    t0=$(date +%s.%N)
+    timeout -k 10 "$step_timeout" "${run[@]}" "$build/apsp" solve "$in" "$outf" --backend "$b" --order "$o" \
+      --stats "$OUT/st.json" -q >>"$OUT/sparse_runs.log" 2>&1 || { echo "FAIL"; return 1; }
+    t1=$(date +%s.%N)
+    echo "$(python3 -c "print('%.2f' % ($t1 - $t0))") $(stats "$OUT/st.json")"
+  }
+  backends=(multi-gpu)
+  [ "$have_mpi" = 1 ] && backends+=(mpi)
+  small=/dev/shm/apsp_grid96.bin
+  "$build/apsp" generate "$small" --kind grid --rows 96 --cols 96 >/dev/null
+  for b in "${backends[@]}"; do
+    solve_on "$b" nd "$small" /dev/shm/apsp_nd.bin >/dev/null && solve_on "$b" none "$small" /dev/shm/apsp_none.bin >/dev/null &&
+      cmp -s /dev/shm/apsp_nd.bin /dev/shm/apsp_none.bin && note "$b nd vs none, 96x96 grid" "identical (cmp)" ||
+      { note "$b nd vs none, 96x96 grid" "FAIL (differ or error: sparse_runs.log)"; status=1; }
+    rm -f /dev/shm/apsp_nd.bin /dev/shm/apsp_none.bin
+  done
+  rows=${APSP_SPARSE_ROWS:-256}
+  big=/dev/shm/apsp_grid$rows.bin
+  "$build/apsp" generate "$big" --kind grid --rows "$rows" --cols "$rows" >/dev/null
+  for b in "${backends[@]}"; do
+    for o in nd none nd none; do
+      r=$(solve_on "$b" "$o" "$big" /dev/null) || status=1
+      echo "sparse $b $gpus GPUs grid ${rows}x$rows order=$o: wall/compute/order/rounds $r" | tee -a "$OUT/sparse.txt"
+    done
+  done
+  python3 - "$OUT/sparse.txt" <<'PY' | tee -a "$OUT/sparse.txt"
+import sys, collections
+best = collections.defaultdict(lambda: [1e9, 1e9])
+for line in open(sys.argv[1]):
+    if not line.startswith("sparse ") or "FAIL" in line:
+        continue
+    head, vals = line.split(": wall/compute/order/rounds ")
+    w, c = vals.split()[:2]
+    key = (head.split(" order=")[0], head.split(" order=")[1])
+    best[key] = [min(best[key][0], float(w)), min(best[key][1], float(c))]
+for (what, o), (w, c) in sorted(best.items()):
+    if o == "nd" and (what, "none") in best:
+        W, C = best[(what, "none")]
+        print(f"{what}: nd vs none best of 2: compute {c:.3f} vs {C:.3f} s = {C / c:.1f}x, "
+              f"whole process (to /dev/null) {w:.2f} vs {W:.2f} s = {W / w:.1f}x")
+PY
+  grep -E "x, whole" "$OUT/sparse.txt" | while read -r l; do note "sparse ${l%%:*}" "${l#*: }"; done
+  rm -f "$small" "$big"
 fi
 
 say "summary ($gpus GPUs, mode $what, exit $status)"
