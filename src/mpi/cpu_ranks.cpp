@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -259,7 +260,7 @@ class MpiRounds final : public LookaheadOps {
       const i64 li = L_.local_row(t);
       cpu::pack_a_panel(piv_.get(), paths_ ? pivn_.get() : nullptr, hops_ ? pivh_.get() : nullptr,
                         B_, B_, B_, k, mr_, pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
-      pack_row_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, rt.cols, pb, phb);
+      pack_row_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, 0, rt.cols, pb, phb);
       std::vector<Task> tasks;
       add_tasks(tasks, {{li, li + 1}}, runs_without(rt.cols));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
@@ -289,19 +290,29 @@ class MpiRounds final : public LookaheadOps {
              hops_ ? pivot_hb_.get() : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       }
     }
-    // Broadcast buffers: roots copy their strip in, then everyone takes part.
+    // Broadcast buffers: roots copy their strip in, then everyone takes part. Only the span from
+    // the first to the last listed local tile (the same on every member of a grid row or column:
+    // they own the same local rows / columns): the row panel as B x that span (its own stride),
+    // the column panel at its place in the local rows.
     auto& reqs = reqs_[slot];
     reqs.clear();
     if (!rt.rest()) return;  // no rest update anywhere: nobody needs the panels
-    if (in_row) {
-      std::memcpy(rowp_[slot].get(), tile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(T));
-      if (hops_)
-        std::memcpy(rowph_[slot].get(), htile(L_.local_row(t), 0),
-                    std::size_t(B_ * ld_) * sizeof(i32));
+    const auto [c0, c1] = span(rt.cols);
+    const auto [r0, r1] = span(rt.rows);
+    const i64 wr = (c1 - c0) * B_;  // the row panel buffer's stride
+    if (in_row && wr > 0) {
+      const i64 li = L_.local_row(t);
+      for (i64 r = 0; r < B_; ++r) {
+        std::memcpy(rowp_[slot].get() + r * wr, tile(li, c0) + r * ld_,
+                    std::size_t(wr) * sizeof(T));
+        if (hops_)
+          std::memcpy(rowph_[slot].get() + r * wr, htile(li, c0) + r * ld_,
+                      std::size_t(wr) * sizeof(i32));
+      }
     }
     if (in_col) {
       const i64 lj = L_.local_col(t);
-      for (i64 r = 0; r < L_.local_rows(); ++r) {
+      for (i64 r = r0 * B_; r < r1 * B_; ++r) {
         const i64 at_rc = r * ld_ + lj * B_;
         std::memcpy(colp_[slot].get() + r * B_, D_.get() + at_rc, std::size_t(B_) * sizeof(T));
         if (paths_)
@@ -314,15 +325,21 @@ class MpiRounds final : public LookaheadOps {
       reqs.emplace_back();
       APSP_MPI_TRY(MPI_Ibcast(buf, mpi_count(count), type, root, comm, &reqs.back()));
     };
-    if (L_.grid.Pr > 1 && ld_ > 0) {
-      ibcast(rowp_[slot].get(), B_ * ld_, mpi_type<T>(), tr, col_comm_);
-      if (hops_) ibcast(rowph_[slot].get(), B_ * ld_, MPI_INT32_T, tr, col_comm_);
+    if (L_.grid.Pr > 1 && wr > 0) {
+      ibcast(rowp_[slot].get(), B_ * wr, mpi_type<T>(), tr, col_comm_);
+      if (hops_) ibcast(rowph_[slot].get(), B_ * wr, MPI_INT32_T, tr, col_comm_);
     }
-    if (L_.grid.Pc > 1 && L_.lr > 0) {
-      ibcast(colp_[slot].get(), L_.local_rows() * B_, mpi_type<T>(), tc, row_comm_);
-      if (paths_) ibcast(colpn_[slot].get(), L_.local_rows() * B_, MPI_INT32_T, tc, row_comm_);
-      if (hops_) ibcast(colph_[slot].get(), L_.local_rows() * B_, MPI_INT32_T, tc, row_comm_);
+    if (L_.grid.Pc > 1 && r1 > r0) {
+      const i64 at = r0 * B_ * B_, count = (r1 - r0) * B_ * B_;
+      ibcast(colp_[slot].get() + at, count, mpi_type<T>(), tc, row_comm_);
+      if (paths_) ibcast(colpn_[slot].get() + at, count, MPI_INT32_T, tc, row_comm_);
+      if (hops_) ibcast(colph_[slot].get() + at, count, MPI_INT32_T, tc, row_comm_);
     }
+  }
+
+  // [first, last + 1) of ascending local tiles ({0, 0} when there are none).
+  static std::pair<i64, i64> span(const std::vector<i64>& tiles) {
+    return tiles.empty() ? std::pair<i64, i64>{0, 0} : std::pair{tiles.front(), tiles.back() + 1};
   }
 
   // Waits for round t's panel broadcasts and packs their listed tiles for the micro-kernels.
@@ -333,20 +350,22 @@ class MpiRounds final : public LookaheadOps {
     APSP_MPI_TRY(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
     reqs.clear();
     if (!rt.rest()) return;
-    pack_row_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, ld_, rt.cols,
-                   pb_[slot].get(), phb_[slot].get());
+    const auto [c0, c1] = span(rt.cols);
+    pack_row_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, (c1 - c0) * B_, c0,
+                   rt.cols, pb_[slot].get(), phb_[slot].get());
     pack_col_panel(colp_[slot].get(), paths_ ? colpn_[slot].get() : nullptr,
                    hops_ ? colph_[slot].get() : nullptr, B_, rt.rows, pa_[slot].get(),
                    paths_ ? pna_[slot].get() : nullptr, hops_ ? pha_[slot].get() : nullptr);
   }
 
-  // Packs the local tile columns `cols` of a row strip (B x local columns, stride ld; hop counts
-  // alike when given) into the B layout, each at its own offset (local column c at c * B).
-  void pack_row_panel(const T* src, const i32* hsrc, i64 ld, const std::vector<i64>& cols, T* pb,
-                      i32* phb) const {
+  // Packs the local tile columns `cols` of a row strip (B rows, stride ld, starting at local tile
+  // column `first`; hop counts alike when given) into the B layout, each at its own offset (local
+  // column c at c * B).
+  void pack_row_panel(const T* src, const i32* hsrc, i64 ld, i64 first,
+                      const std::vector<i64>& cols, T* pb, i32* phb) const {
     for (const TileRange& r : runs_without(cols)) {
-      const i64 c0 = r.begin * B_, n = (r.end - r.begin) * B_;
-      cpu::pack_b_panel(src + c0, hsrc ? hsrc + c0 : nullptr, ld, ld, int(B_), n, nr_, pb + c0 * B_,
+      const i64 at = (r.begin - first) * B_, c0 = r.begin * B_, n = (r.end - r.begin) * B_;
+      cpu::pack_b_panel(src + at, hsrc ? hsrc + at : nullptr, ld, ld, int(B_), n, nr_, pb + c0 * B_,
                         phb ? phb + c0 * B_ : nullptr);
     }
   }
