@@ -23,7 +23,6 @@
 #include <memory>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -49,6 +48,7 @@ using cpu::Mode;
 using dist::holds;
 using dist::RoundTiles;
 using dist::runs_without;
+using dist::span_of;
 
 /// One piece of the rest update: rows [r0, r0+rows) of local tile row `li` times local columns
 /// [c0, c0+cols).
@@ -297,8 +297,8 @@ class MpiRounds final : public LookaheadOps {
     auto& reqs = reqs_[slot];
     reqs.clear();
     if (!rt.rest()) return;  // no rest update anywhere: nobody needs the panels
-    const auto [c0, c1] = span(rt.cols);
-    const auto [r0, r1] = span(rt.rows);
+    const auto [c0, c1] = span_of(rt.cols);
+    const auto [r0, r1] = span_of(rt.rows);
     const i64 wr = (c1 - c0) * B_;  // the row panel buffer's stride
     if (in_row && wr > 0) {
       const i64 li = L_.local_row(t);
@@ -337,11 +337,6 @@ class MpiRounds final : public LookaheadOps {
     }
   }
 
-  // [first, last + 1) of ascending local tiles ({0, 0} when there are none).
-  static std::pair<i64, i64> span(const std::vector<i64>& tiles) {
-    return tiles.empty() ? std::pair<i64, i64>{0, 0} : std::pair{tiles.front(), tiles.back() + 1};
-  }
-
   // Waits for round t's panel broadcasts and packs their listed tiles for the micro-kernels.
   void wait(i64 t) override {
     const RoundTiles& rt = tiles_[t % 2];
@@ -350,7 +345,7 @@ class MpiRounds final : public LookaheadOps {
     APSP_MPI_TRY(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
     reqs.clear();
     if (!rt.rest()) return;
-    const auto [c0, c1] = span(rt.cols);
+    const auto [c0, c1] = span_of(rt.cols);
     pack_row_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, (c1 - c0) * B_, c0,
                    rt.cols, pb_[slot].get(), phb_[slot].get());
     pack_col_panel(colp_[slot].get(), paths_ ? colpn_[slot].get() : nullptr,

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "dist/block_cyclic.hpp"
@@ -65,6 +66,11 @@ inline std::vector<TileRange> runs_without(const std::vector<i64>& tiles, i64 sk
       out.push_back({x, x + 1});
   }
   return out;
+}
+
+/// [first, last + 1) of ascending local tiles ({0, 0} when there are none).
+inline std::pair<i64, i64> span_of(const std::vector<i64>& tiles) {
+  return tiles.empty() ? std::pair<i64, i64>{0, 0} : std::pair{tiles.front(), tiles.back() + 1};
 }
 
 }  // namespace apsp::detail::dist
