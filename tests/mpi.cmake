@@ -4,6 +4,7 @@
 #                   ranks (test_mpi also runs as one rank through gtest discovery).
 # mpi_cli_*:        the CLI end to end: `apsp generate`, then `apsp solve --backend mpi` under
 #                   `mpirun -np N` and `--backend cpu`, outputs compared byte for byte (tests/mpi_compare.sh).
+# mpi_cli_sparse_*: the same with `--order nd` on the mpi side (tests/mpi_sparse_compare.sh).
 # mpi_gpu_lib_npN:  test_mpi_gpu (GPU ranks vs the single-device backends) on N = 2 and 4 ranks; its
 #                   tests skip, saying why, without a usable GPU per rank (and test the CPU fall-back).
 # mpi_gpu_cli_*:    the CLI end to end on GPU ranks (APSP_MPI_GPU=1) vs `--backend cpu`; skipped
@@ -67,6 +68,32 @@ foreach(case ${APSP_MPI_CLI_CASES})
                    ${CMAKE_CURRENT_BINARY_DIR}/mpi_work/${name} ${v} ${e} ${extra})
   set_tests_properties(mpi_cli_${name} PROPERTIES ENVIRONMENT "${APSP_MPI_ENV}" LABELS "mpi" TIMEOUT 300)
 endforeach()
+
+# Sparse rounds through the CLI (tests/mpi_sparse_compare.sh): `--backend mpi --order nd` on CPU
+# ranks against `--backend cpu --order none`, distances byte for byte (registered only in builds
+# with METIS). Odd sizes: a 37 x 41 grid with zero weights, geometric graphs.
+# name  ranks  "generate arguments"  extra solve arguments
+if(APSP_HAVE_METIS)
+  set(APSP_MPI_SPARSE_CLI_CASES
+    "np1_grid|1|--kind grid --rows 37 --cols 41 --wmin 0 --wmax 9|"
+    "np2_grid_paths|2|--kind grid --rows 37 --cols 41 --wmin 0 --wmax 9|--paths"
+    "np4_geometric|4|--kind geometric -V 1111 -k 4|--type float64"
+    "np2_geo_paths|2|--kind geometric -V 901 -k 5|--paths --type int64")
+  foreach(case ${APSP_MPI_SPARSE_CLI_CASES})
+    string(REPLACE "|" ";" fields "${case}")
+    list(GET fields 0 name)
+    list(GET fields 1 np)
+    list(GET fields 2 gen)
+    list(GET fields 3 extra)
+    separate_arguments(extra)
+    add_test(NAME mpi_cli_sparse_${name}
+             COMMAND ${APSP_SH} ${CMAKE_CURRENT_SOURCE_DIR}/mpi_sparse_compare.sh $<TARGET_FILE:apsp>
+                     ${APSP_MPIRUN} ${np} ${CMAKE_CURRENT_BINARY_DIR}/mpi_work/sparse_${name} "${gen}"
+                     ${extra})
+    set_tests_properties(mpi_cli_sparse_${name} PROPERTIES ENVIRONMENT "${APSP_MPI_ENV}" LABELS "mpi"
+                         TIMEOUT 300)
+  endforeach()
+endif()
 
 # ---- GPU ranks ------------------------------------------------------------------------------------
 if(TARGET test_mpi_gpu)

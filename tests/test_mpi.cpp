@@ -8,6 +8,8 @@
 // relying on solve()'s loop repair; see mpi_backend.cpp): there every path walk must end at its
 // target with exactly the shortest length. Seeds are fixed and printed on failure. CPU ranks only
 // (APSP_MPI_GPU=0 below), also on machines with GPUs.
+// MpiSparse.*: sparse rounds (--order nd, tiles of 128) against the cpu backend's dense rounds
+// (--order none): identical distances, next-hop walks of exactly those lengths.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,9 +19,11 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "dist/block_cyclic.hpp"
+#include "order/ordering.hpp"
 #include "backend_equals_cpu.hpp"
 #include "support.hpp"
 
@@ -305,6 +309,159 @@ TEST(Mpi, HostMemoryShortOnRankZeroFailsEveryRank) {
   const apsp::Result again = apsp::solve(g, o);  // every rank still in step afterwards
   if (world_rank() == 0) {
     EXPECT_FALSE(again.dist.empty());
+  }
+#endif
+}
+
+// ---- Sparse rounds (--order nd): CPU ranks run only the plan's tiles -------------------------
+
+namespace {
+
+struct SparseCase {
+  std::string name;
+  apsp::Graph g;
+};
+
+// Grids with zero weights, geometric graphs, two grids side by side with no edge between them,
+// and negative weights (Johnson): odd sizes, so that no size is a multiple of 128 or of the grid.
+std::vector<SparseCase> sparse_cases() {
+  std::vector<SparseCase> out;
+  out.push_back({"grid 23x31 w 0..9", apsp::generate_grid(23, 31, 0, 9, 1)});
+  out.push_back({"geometric V=777 k=4", apsp::generate_geometric(777, 4, 10, 2)});
+  apsp::Graph two = apsp::generate_grid(17, 19, 1, 9, 3);  // vertices 0..322, then a copy
+  const apsp::Graph b = apsp::generate_geometric(301, 3, 10, 4);
+  const auto base = std::int32_t(two.num_vertices);
+  for (std::size_t e = 0; e < b.src.size(); ++e) {
+    two.src.push_back(b.src[e] + base);
+    two.dst.push_back(b.dst[e] + base);
+    two.weight.push_back(b.weight[e]);
+  }
+  two.num_vertices += b.num_vertices;
+  out.push_back({"disconnected grid + geometric", two});
+  out.push_back({"negative weights grid 19x27",
+                 apsp::test::with_potentials(apsp::generate_grid(19, 27, 0, 20, 5), 7)});
+  return out;
+}
+
+apsp::SolveOptions sparse_options(apsp::Backend b, apsp::Order order, Dtype t, bool paths) {
+  apsp::SolveOptions o;
+  o.backend = b;
+  o.order = order;
+  o.dtype = t;
+  o.paths = paths;
+  return o;
+}
+
+// Solves c.g on the mpi backend in nd order (streamed through the sinks, the CLI's way, or whole)
+// and compares with the cpu backend's dense rounds on rank 0.
+void check_sparse(const SparseCase& c, Dtype t, bool paths, bool streamed) {
+#ifndef APSP_WITH_MPI
+  (void)c, (void)t, (void)paths, (void)streamed;
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  SCOPED_TRACE(c.name + " " + apsp::dtype_name(t) + (paths ? " paths" : "") +
+               (streamed ? " streamed" : " whole"));
+  apsp::SolveOptions o =
+      sparse_options(apsp::Backend::Mpi, apsp::Order::NestedDissection, t, paths);
+  Collector dist, next;
+  if (streamed) {
+    o.dist_sink = dist.sink();
+    if (paths) o.next_sink = next.sink();
+  }
+  apsp::Result r = apsp::solve(c.g, o);
+  EXPECT_EQ(r.order, "nd");
+  EXPECT_EQ(r.block, 128) << "CPU ranks run the order's 128-wide tiles";
+  EXPECT_GT(r.work_fraction, 0.0);
+  if (c.g.num_vertices > 500) {
+    EXPECT_LT(r.work_fraction, 0.9);
+  }
+  if (world_rank() != 0) {
+    EXPECT_TRUE(r.dist.empty());
+    EXPECT_TRUE(dist.m.empty()) << "only rank 0 may call the sink";
+    return;
+  }
+  if (streamed) {  // Result::dist may hold the matrix too (solve() unpermuted it, as for cpu)
+    ASSERT_EQ(dist.check(), "");
+    if (paths) {
+      ASSERT_EQ(next.check(), "");
+    }
+  } else {
+    dist.m = std::move(r.dist);
+    next.m = std::move(r.next);
+  }
+  const apsp::Result want =
+      apsp::solve(c.g, sparse_options(apsp::Backend::Cpu, apsp::Order::None, t, false));
+  ASSERT_GE(apsp::test::finite_off_diagonal(want.dist), c.g.num_vertices) << "trivial input";
+  EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "") << "vs --backend cpu --order none";
+  if (paths) {
+    EXPECT_EQ(apsp::test::check_next_hop_walks(c.g, dist.m, next.m), "");
+  }
+#endif
+}
+
+}  // namespace
+
+TEST(MpiSparse, NestedDissectionMatchesDenseRoundsEveryType) {
+  if (!apsp::detail::metis_available()) GTEST_SKIP() << apsp::detail::metis_missing_reason();
+  for (const SparseCase& c : sparse_cases())
+    for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
+      check_sparse(c, t, false, t == Dtype::Int32 || t == Dtype::Float64);
+}
+
+TEST(MpiSparse, NestedDissectionPathsWalk) {
+  if (!apsp::detail::metis_available()) GTEST_SKIP() << apsp::detail::metis_missing_reason();
+  for (const SparseCase& c : sparse_cases()) {
+    check_sparse(c, Dtype::Int32, true, true);   // zero weights: hop counts
+    check_sparse(c, Dtype::Int64, true, false);  // whole matrices on rank 0
+    check_sparse(c, Dtype::Float64, true, true);
+  }
+}
+
+TEST(MpiSparse, TinyGraphsAndOneTile) {
+  if (!apsp::detail::metis_available()) GTEST_SKIP() << apsp::detail::metis_missing_reason();
+  // V = 2 and 65: one tile of 128 (a single round: the pivot closure alone); V = 129: two.
+  for (const std::int64_t V : {2, 65, 129}) {
+    const auto [rows, cols] = apsp::test::grid_shape_of(V);
+    check_sparse({"grid V=" + std::to_string(V), apsp::generate_grid(rows, cols, 1, 9, 8)},
+                 Dtype::Int32, true, true);
+  }
+}
+
+// auto: nd on a large sparse grid (4 tiles of 128 a side or more, the cpu backend's rule), none on
+// a graph with many arcs per vertex; with no host memory on rank 0 for the ordered result, auto
+// keeps the dense rounds, which stream, and nd is refused on every rank alike.
+TEST(MpiSparse, AutoOrder) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  if (!apsp::detail::metis_available()) GTEST_SKIP() << apsp::detail::metis_missing_reason();
+  const apsp::Graph grid = apsp::generate_grid(48, 48, 1, 9, 9);
+  apsp::SolveOptions o = sparse_options(apsp::Backend::Mpi, apsp::Order::Auto, Dtype::Int32, false);
+  const apsp::Result r = apsp::solve(grid, o);
+  EXPECT_EQ(r.order, "nd (auto)");
+  const apsp::Graph dense = apsp::generate_uniform(600, 600 * 60, 1, 100, 10);
+  const apsp::Result d = apsp::solve(dense, o);
+  EXPECT_EQ(d.order.rfind("none (auto: ", 0), 0u) << d.order;
+  if (world_rank() == 0) {
+    const apsp::Result want = apsp::solve(
+        grid, sparse_options(apsp::Backend::Cpu, apsp::Order::None, Dtype::Int32, false));
+    EXPECT_EQ(apsp::test::compare(r.dist, want.dist), "");
+  }
+  // Rank 0's memory is short of one whole matrix (the streamed dense rounds need none).
+  const std::string whole = std::to_string(2304LL * 2304 * 4 - 1);
+  Collector dist;
+  o.dist_sink = dist.sink();
+  {
+    apsp::test::ScopedEnv mem("APSP_HOST_MEMORY", world_rank() == 0 ? whole.c_str() : nullptr);
+    apsp::Result low;
+    EXPECT_NO_THROW(low = apsp::solve(grid, o));
+    EXPECT_EQ(low.order, "none (auto: no host memory to unpermute the ordered result)");
+    o.order = apsp::Order::NestedDissection;
+    EXPECT_THROW((void)apsp::solve(grid, o), apsp::ResourceError) << "rank " << world_rank();
+  }
+  if (world_rank() == 0) {
+    ASSERT_EQ(dist.check(), "");
+    EXPECT_EQ(apsp::test::compare(dist.m, r.dist), "");
   }
 #endif
 }

@@ -64,7 +64,7 @@ struct SolveOptions {
   int threads = 0;
   /// GPU ordinals for cuda / multi-gpu; empty = device 0 / all devices.
   std::vector<int> devices;
-  /// Vertex order of the rounds (cpu backend; auto elsewhere keeps none).
+  /// Vertex order of the rounds (cpu, cuda and mpi backends; auto elsewhere keeps none).
   Order order = Order::Auto;
   ProgressFn progress;
   /// When set, the distances (and with paths the next hops, through next_sink) are handed out

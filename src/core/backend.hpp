@@ -70,6 +70,15 @@ class BackendImpl {
   /// True when every tile of run()'s rounds is effective_block() wide (the GPU kernels' kTile):
   /// a sparse order then aligns every tile bound to it (order/ordering.hpp NdLayout).
   virtual bool uniform_tiles() const { return false; }
+  /// The tile width solve() lays a sparse order out for (the plan's B; only asked when
+  /// skips_tiles()). The default is effective_block(). A backend whose tile width is known only
+  /// inside run() returns one width that every kind of its workers runs (mpi: 128, the GPU
+  /// ranks' tile, which the CPU ranks run too; mpi_backend.cpp).
+  virtual int order_tile(Dtype t, int block) const { return effective_block(t, block); }
+  /// `--order auto` tries a sparse order only with at least this many tiles of order_tile() a
+  /// side; 0: solve()'s default (order/choice.hpp: kAutoMinTilesGpu with uniform_tiles(), else
+  /// kAutoMinTiles).
+  virtual std::int64_t auto_min_tiles() const { return 0; }
   /// True when run() hands its result out in the user's vertex order itself, given the order by
   /// set_permutation() (the GPU gathers each stripe before the download): solve() then neither
   /// unpermutes nor needs host matrices for it. Otherwise solve() unpermutes whole matrices.

@@ -292,24 +292,46 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // can touch. The ordered graph may have padding vertices (n_pad >= n_user_pad); the result is
   // put back in the user's order below.
   // A result too large for this host is refused before any ordering work (which is O(V + E)),
-  // where solve() unpermutes whole matrices.
-  if (backend->skips_tiles() && !backend->unpermutes() && options.order != Order::None)
-    detail::check_host_memory(n, n_user_pad, t, options.paths);
+  // where solve() unpermutes whole matrices: only where the matrices come back (rank 0 of mpi),
+  // agreed on by every MPI rank. auto then keeps the dense rounds (which mpi can stream).
+  Order asked_order = options.order;
+  std::string no_memory;
+  if (backend->skips_tiles() && !backend->unpermutes() && asked_order != Order::None) {
+    std::string problem;
+    if (backend->receives_result()) {
+      try {
+        detail::check_host_memory(n, n_user_pad, t, options.paths);
+      } catch (const ResourceError& e) {
+        problem = e.what();
+      }
+    }
+    try {
+      backend->agree_on(problem);
+    } catch (const ResourceError&) {
+      if (asked_order == Order::NestedDissection) throw;
+      asked_order = Order::None;
+      no_memory = "none (auto: no host memory to unpermute the ordered result)";
+    }
+  }
   if (options.order == Order::NestedDissection && g->is_dense()) {
     to_edges("--order nd");
     g = in;
   }
-  // Tiles of any multiple of 32 up to the block (cpu), or all of the block's width (the GPU's 128:
-  // every tile bound aligned to it; the dense rounds' work is then that of round_up(n, 128)).
-  const std::int64_t tile = backend->effective_block(t, block);
+  // Tiles of any multiple of 32 up to the block (cpu), or all of the order tile's width (the
+  // GPU's 128, also mpi's: every tile bound aligned to it; the dense rounds' work is then that of
+  // round_up(n, 128)).
+  const std::int64_t tile = backend->order_tile(t, block);
   const bool uniform = backend->uniform_tiles();
   const detail::NdLayout layout =
       uniform ? detail::NdLayout{tile, detail::kGpuLeaf} : detail::NdLayout{};
-  detail::OrderChoice order =
-      detail::choose_order(*g, options.order, backend->skips_tiles(), backend->name(),
-                           uniform ? round_up(n_user_pad, tile) : n_user_pad,
-                           uniform ? tile : std::min<std::int64_t>(tile, n_user_pad), layout,
-                           uniform ? detail::kAutoMinTilesGpu : detail::kAutoMinTiles);
+  const std::int64_t auto_min_tiles = backend->auto_min_tiles() > 0 ? backend->auto_min_tiles()
+                                      : uniform                     ? detail::kAutoMinTilesGpu
+                                                                    : detail::kAutoMinTiles;
+  detail::OrderChoice order = detail::choose_order(
+      *g, asked_order, backend->skips_tiles(), backend->name(),
+      uniform ? round_up(n_user_pad, tile) : n_user_pad,
+      uniform ? tile : std::min<std::int64_t>(tile, n_user_pad), layout, auto_min_tiles);
+  if (!no_memory.empty()) order.label = no_memory;
   if (options.order == Order::Auto && order.plan && order.plan->n > n_user_pad) {
     // Padding makes the ordered matrix larger: where only the dense one fits (the GPU's memory),
     // auto keeps the dense rounds.
@@ -342,7 +364,10 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // 0. They get empty matrices that only carry the dtype, and V is not limited by this host's
   // memory. Otherwise (paths on a backend that does not stream them) the whole matrices come
   // back for the next-hop repair.
-  const bool streamed = backend->builds_matrix() && options.dist_sink &&
+  // An ordered result that solve() unpermutes is never streamed: the backend's stripes would be
+  // in the ordered numbering (mpi); it comes back whole (on rank 0) and is handed out below.
+  const bool solve_unpermutes = !order.perm.empty() && !backend_unpermutes;
+  const bool streamed = !solve_unpermutes && backend->builds_matrix() && options.dist_sink &&
                         (!options.paths || (options.next_sink && backend->streams_paths()));
   const bool no_matrices = streamed || (backend->builds_matrix() && !backend->receives_result());
   std::string problem;  // agreed on by every MPI rank before anyone throws (agree_on)
@@ -361,6 +386,10 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     g = in;
   }
 
+  if (solve_unpermutes) {  // the sinks get the unpermuted matrices below (hand_out)
+    o.dist_sink = nullptr;
+    o.next_sink = nullptr;
+  }
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   // int32 stripes only where the rounds' matrix is the result as is: not under Johnson (restored
   // distances), with paths, or in a sparse order that solve() unpermutes below (the cuda
@@ -416,10 +445,12 @@ Result solve(const Graph& input, const SolveOptions& requested) {
       result.dist = Matrix(0, 0, t);
       if (options.paths) result.next = Matrix(0, 0, Dtype::Int32);
     } else if (backend->builds_matrix()) {
-      result.dist = Matrix(n, n, n_result_pad, n_result_pad, t, backend->host_memory());
+      // The ordered graph's vertices (padding included) where solve() unpermutes, else the user's.
+      const std::int64_t m = solve_unpermutes ? g->num_vertices : n;
+      result.dist = Matrix(m, m, n_result_pad, n_result_pad, t, backend->host_memory());
       if (options.paths)
         result.next =
-            Matrix(n, n, n_result_pad, n_result_pad, Dtype::Int32, backend->host_memory());
+            Matrix(m, m, n_result_pad, n_result_pad, Dtype::Int32, backend->host_memory());
     } else {
       result.dist = detail::build_matrix(*g, t, n_pad, n_pad, backend->host_memory());
       if (options.paths) result.next = detail::build_next(result.dist);
@@ -436,7 +467,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
 
   result.timings.order = order.order_s;
   result.timings.symbolic = order.symbolic_s;
-  if (!order.perm.empty() && !backend_unpermutes) {
+  if (solve_unpermutes && !result.dist.empty()) {  // empty: an MPI rank other than 0
     const auto t_unpermute = Clock::now();
     result.dist =
         detail::unpermuted(result.dist, order.perm, false, n_user_pad, backend->host_memory());

@@ -6,6 +6,13 @@
 // over macro tiles), scheduled by run_rounds_lookahead (core/rounds.hpp). Results, next hops
 // included, are byte-identical to `--backend cpu` with the same --block (streamed next hops with
 // zero-weight edges excepted: next_hop_mode, mpi_common.hpp).
+// Sparse rounds: with a TilePlan (uniform tiles of the plan's B, 128 on this backend) every step
+// touches only round t's listed tiles (mpi/round_tiles.hpp): the pivot closes as always; the row
+// panel covers the listed local columns, the column panel the listed local rows, the rest their
+// product, the lookahead's Ahead / Behind split likewise; panels are broadcast whole, and only in
+// rounds with a rest update (some row and some column listed). Distances are those of the dense
+// rounds (exact min-plus: integer weights, or floats whose sums are exact); next hops are valid
+// shortest-path walks (ties may differ from other tile widths).
 // Rounds, lookahead, exactness: docs/distributed.md.
 #include <mpi.h>
 #include <omp.h>
@@ -27,6 +34,8 @@
 #include "mpi/gather.hpp"
 #include "mpi/mpi_common.hpp"
 #include "mpi/ranks.hpp"
+#include "mpi/round_tiles.hpp"
+#include "order/symbolic.hpp"
 
 namespace apsp::detail::mpi {
 
@@ -36,6 +45,10 @@ using cpu::AlignedBuffer;
 using cpu::kMacroCols;
 using cpu::kMacroRows;
 using cpu::Mode;
+using dist::holds;
+using dist::RoundTiles;
+using dist::runs_without;
+using dist::span_of;
 
 /// One piece of the rest update: rows [r0, r0+rows) of local tile row `li` times local columns
 /// [c0, c0+cols).
@@ -46,9 +59,11 @@ struct Task {
 template <class T>
 class MpiRounds final : public LookaheadOps {
  public:
+  // plan: the sparse rounds' lists (null: dense rounds), for lay's R and B.
   MpiRounds(const Layout& lay, MPI_Comm world, MPI_Comm row_comm, MPI_Comm col_comm, Mode mode,
-            int threads, const cpu::KernelSet<T>& ks)
+            int threads, const cpu::KernelSet<T>& ks, const TilePlan* plan)
       : L_(lay),
+        plan_(plan),
         world_(world),
         row_comm_(row_comm),
         col_comm_(col_comm),
@@ -64,6 +79,8 @@ class MpiRounds final : public LookaheadOps {
         mc_(std::max<i64>(mr_, std::min<i64>(B_, kMacroRows) / mr_ * mr_)),
         strip_a_((B_ + mr_ - 1) / mr_ * mr_ * B_) {
     APSP_EXPECTS(B_ % nr_ == 0, "tile size is not a multiple of the CPU micro-tile width");
+    APSP_EXPECTS(!plan_ || (plan_->B == B_ && plan_->R == L_.R && plan_->n == L_.n_pad()),
+                 "mpi CPU ranks: tile plan for another layout");
     D_.resize(L_.local_rows() * ld_);
     if (paths_) N_.resize(L_.local_rows() * ld_);
     piv_.resize(B_ * B_);
@@ -148,21 +165,20 @@ class MpiRounds final : public LookaheadOps {
 
   // Round t's rest update on `set`'s tiles with the packed panels of round t. Behind: the
   // master thread drives round t+1's panel broadcasts between macro tiles.
+  // Only round t's tiles (round_tiles: every local tile outside row and column t when dense):
+  // Ahead = its tiles in local row / column t+1, Behind = the others.
   void rest(i64 t, TileSet set) override {
-    const i64 skip_r = L_.owns_row(t) ? L_.local_row(t) : -1;
-    const i64 skip_c = L_.owns_col(t) ? L_.local_col(t) : -1;
+    const RoundTiles& rt = tiles_[t % 2];
     const bool ahead = set != TileSet::All;  // round t+1 exists
     const i64 next_r = ahead && L_.owns_row(t + 1) ? L_.local_row(t + 1) : -1;
     const i64 next_c = ahead && L_.owns_col(t + 1) ? L_.local_col(t + 1) : -1;
     std::vector<Task> tasks;
     if (set == TileSet::Ahead) {
-      if (next_r >= 0)
-        add_tasks(tasks, {{next_r, next_r + 1}}, dist::ranges_without(L_.lc, {skip_c}));
-      if (next_c >= 0)
-        add_tasks(tasks, dist::ranges_without(L_.lr, {skip_r, next_r}), {{next_c, next_c + 1}});
+      if (holds(rt.rows, next_r)) add_tasks(tasks, {{next_r, next_r + 1}}, runs_without(rt.cols));
+      if (holds(rt.cols, next_c))
+        add_tasks(tasks, runs_without(rt.rows, next_r), {{next_c, next_c + 1}});
     } else {
-      add_tasks(tasks, dist::ranges_without(L_.lr, {skip_r, next_r}),
-                dist::ranges_without(L_.lc, {skip_c, next_c}));
+      add_tasks(tasks, runs_without(rt.rows, next_r), runs_without(rt.cols, next_c));
     }
     run_tasks(tasks, int(t % 2), set == TileSet::Behind ? &reqs_[(t + 1) % 2] : nullptr);
   }
@@ -195,8 +211,12 @@ class MpiRounds final : public LookaheadOps {
   i32* ntile(i64 li, i64 lj) const { return N_.get() + li * B_ * ld_ + lj * B_; }
   i32* htile(i64 li, i64 lj) const { return H_.get() + li * B_ * ld_ + lj * B_; }
 
-  // Closes pivot tile t on its owner and broadcasts it along the owner's grid row and column.
+  // Closes pivot tile t on its owner and broadcasts it along the owner's grid row (when some
+  // column of the round is listed: the row panel needs it) and column (some row listed). The
+  // round's tiles are worked out here, the round's first step.
   void pivot(i64 t) override {
+    tiles_[t % 2] = dist::round_tiles(L_, plan_, t);
+    const RoundTiles& rt = tiles_[t % 2];
     const int tr = L_.row_owner(t), tc = L_.col_owner(t);
     const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
     if (in_row && in_col) {
@@ -217,13 +237,15 @@ class MpiRounds final : public LookaheadOps {
       if (paths_) APSP_MPI_TRY(MPI_Bcast(pivn_.get(), count, MPI_INT32_T, root, comm));
       if (hops_) APSP_MPI_TRY(MPI_Bcast(pivh_.get(), count, MPI_INT32_T, root, comm));
     };
-    if (in_row && L_.grid.Pc > 1) share(row_comm_, tc);
-    if (in_col && L_.grid.Pr > 1) share(col_comm_, tr);
+    if (in_row && L_.grid.Pc > 1 && rt.any_cols) share(row_comm_, tc);
+    if (in_col && L_.grid.Pr > 1 && rt.any_rows) share(col_comm_, tr);
   }
 
-  // Panels of round t from packed copies of their pre-update values (as the CPU backend), then
-  // the start of their broadcasts: row panel down grid columns, column panel along grid rows.
+  // Panels of round t (its listed local columns / rows) from packed copies of their pre-update
+  // values (as the CPU backend), then, in a round with a rest update, the start of their
+  // broadcasts: row panel down grid columns, column panel along grid rows.
   void panels(i64 t) override {
+    const RoundTiles& rt = tiles_[t % 2];
     const int slot = int(t % 2);
     const int tr = L_.row_owner(t), tc = L_.col_owner(t);
     const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
@@ -233,16 +255,14 @@ class MpiRounds final : public LookaheadOps {
     i32* const pna = paths_ ? pna_[slot].get() : nullptr;
     i32* const phb = hops_ ? phb_[slot].get() : nullptr;
     i32* const pha = hops_ ? pha_[slot].get() : nullptr;
-    if (in_row) {
+    if (in_row && !rt.cols.empty()) {
       // C = D[t, J], A = P* (with its next hops and hop counts), B = the old row panel.
       const i64 li = L_.local_row(t);
       cpu::pack_a_panel(piv_.get(), paths_ ? pivn_.get() : nullptr, hops_ ? pivh_.get() : nullptr,
                         B_, B_, B_, k, mr_, pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
-      cpu::pack_b_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, ld_, k, ld_, nr_, pb,
-                        phb);
+      pack_row_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, 0, rt.cols, pb, phb);
       std::vector<Task> tasks;
-      add_tasks(tasks, {{li, li + 1}},
-                dist::ranges_without(L_.lc, {in_col ? L_.local_col(t) : -1}));
+      add_tasks(tasks, {{li, li + 1}}, runs_without(rt.cols));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
       for (std::size_t x = 0; x < tasks.size(); ++x) {
         const Task& w = tasks[x];
@@ -251,18 +271,17 @@ class MpiRounds final : public LookaheadOps {
              phb ? phb + w.c0 * k : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       }
     }
-    if (in_col) {
+    if (in_col && !rt.rows.empty()) {
       // C = D[I, t], A = the old column panel, B = P*.
       const i64 lj = L_.local_col(t);
       cpu::pack_b_panel(piv_.get(), hops_ ? pivh_.get() : nullptr, B_, B_, k, B_, nr_,
                         pivot_b_.get(), pivot_hb_.get());
       pack_col_panel(tile(0, lj), paths_ ? ntile(0, lj) : nullptr, hops_ ? htile(0, lj) : nullptr,
-                     ld_, pa, pna, pha);
+                     ld_, rt.rows, pa, pna, pha);
       std::vector<Task> tasks;
-      for (const TileRange& rr : dist::ranges_without(L_.lr, {in_row ? L_.local_row(t) : -1}))
-        for (i64 li = rr.begin; li < rr.end; ++li)
-          for (i64 r0 = 0; r0 < B_; r0 += mc_)
-            tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
+      for (const i64 li : rt.rows)
+        for (i64 r0 = 0; r0 < B_; r0 += mc_)
+          tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
       for (std::size_t x = 0; x < tasks.size(); ++x) {
         const Task& w = tasks[x];
@@ -271,18 +290,29 @@ class MpiRounds final : public LookaheadOps {
              hops_ ? pivot_hb_.get() : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
       }
     }
-    // Broadcast buffers: roots copy their strip in, then everyone takes part.
+    // Broadcast buffers: roots copy their strip in, then everyone takes part. Only the span from
+    // the first to the last listed local tile (the same on every member of a grid row or column:
+    // they own the same local rows / columns): the row panel as B x that span (its own stride),
+    // the column panel at its place in the local rows.
     auto& reqs = reqs_[slot];
     reqs.clear();
-    if (in_row) {
-      std::memcpy(rowp_[slot].get(), tile(L_.local_row(t), 0), std::size_t(B_ * ld_) * sizeof(T));
-      if (hops_)
-        std::memcpy(rowph_[slot].get(), htile(L_.local_row(t), 0),
-                    std::size_t(B_ * ld_) * sizeof(i32));
+    if (!rt.rest()) return;  // no rest update anywhere: nobody needs the panels
+    const auto [c0, c1] = span_of(rt.cols);
+    const auto [r0, r1] = span_of(rt.rows);
+    const i64 wr = (c1 - c0) * B_;  // the row panel buffer's stride
+    if (in_row && wr > 0) {
+      const i64 li = L_.local_row(t);
+      for (i64 r = 0; r < B_; ++r) {
+        std::memcpy(rowp_[slot].get() + r * wr, tile(li, c0) + r * ld_,
+                    std::size_t(wr) * sizeof(T));
+        if (hops_)
+          std::memcpy(rowph_[slot].get() + r * wr, htile(li, c0) + r * ld_,
+                      std::size_t(wr) * sizeof(i32));
+      }
     }
     if (in_col) {
       const i64 lj = L_.local_col(t);
-      for (i64 r = 0; r < L_.local_rows(); ++r) {
+      for (i64 r = r0 * B_; r < r1 * B_; ++r) {
         const i64 at_rc = r * ld_ + lj * B_;
         std::memcpy(colp_[slot].get() + r * B_, D_.get() + at_rc, std::size_t(B_) * sizeof(T));
         if (paths_)
@@ -295,36 +325,54 @@ class MpiRounds final : public LookaheadOps {
       reqs.emplace_back();
       APSP_MPI_TRY(MPI_Ibcast(buf, mpi_count(count), type, root, comm, &reqs.back()));
     };
-    if (L_.grid.Pr > 1 && ld_ > 0) {
-      ibcast(rowp_[slot].get(), B_ * ld_, mpi_type<T>(), tr, col_comm_);
-      if (hops_) ibcast(rowph_[slot].get(), B_ * ld_, MPI_INT32_T, tr, col_comm_);
+    if (L_.grid.Pr > 1 && wr > 0) {
+      ibcast(rowp_[slot].get(), B_ * wr, mpi_type<T>(), tr, col_comm_);
+      if (hops_) ibcast(rowph_[slot].get(), B_ * wr, MPI_INT32_T, tr, col_comm_);
     }
-    if (L_.grid.Pc > 1 && L_.lr > 0) {
-      ibcast(colp_[slot].get(), L_.local_rows() * B_, mpi_type<T>(), tc, row_comm_);
-      if (paths_) ibcast(colpn_[slot].get(), L_.local_rows() * B_, MPI_INT32_T, tc, row_comm_);
-      if (hops_) ibcast(colph_[slot].get(), L_.local_rows() * B_, MPI_INT32_T, tc, row_comm_);
+    if (L_.grid.Pc > 1 && r1 > r0) {
+      const i64 at = r0 * B_ * B_, count = (r1 - r0) * B_ * B_;
+      ibcast(colp_[slot].get() + at, count, mpi_type<T>(), tc, row_comm_);
+      if (paths_) ibcast(colpn_[slot].get() + at, count, MPI_INT32_T, tc, row_comm_);
+      if (hops_) ibcast(colph_[slot].get() + at, count, MPI_INT32_T, tc, row_comm_);
     }
   }
 
-  // Waits for round t's panel broadcasts and packs them for the micro-kernels.
+  // Waits for round t's panel broadcasts and packs their listed tiles for the micro-kernels.
   void wait(i64 t) override {
+    const RoundTiles& rt = tiles_[t % 2];
     const int slot = int(t % 2);
     auto& reqs = reqs_[slot];
     APSP_MPI_TRY(MPI_Waitall(int(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
     reqs.clear();
-    cpu::pack_b_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, ld_, ld_, int(B_),
-                      ld_, nr_, pb_[slot].get(), phb_[slot].get());
+    if (!rt.rest()) return;
+    const auto [c0, c1] = span_of(rt.cols);
+    pack_row_panel(rowp_[slot].get(), hops_ ? rowph_[slot].get() : nullptr, (c1 - c0) * B_, c0,
+                   rt.cols, pb_[slot].get(), phb_[slot].get());
     pack_col_panel(colp_[slot].get(), paths_ ? colpn_[slot].get() : nullptr,
-                   hops_ ? colph_[slot].get() : nullptr, B_, pa_[slot].get(),
+                   hops_ ? colph_[slot].get() : nullptr, B_, rt.rows, pa_[slot].get(),
                    paths_ ? pna_[slot].get() : nullptr, hops_ ? pha_[slot].get() : nullptr);
   }
 
-  // Packs a column strip (local_rows x B, stride ld; next hops and hop counts alike when given)
-  // tile row by tile row into the A layout.
-  void pack_col_panel(const T* src, const i32* nsrc, const i32* hsrc, i64 ld, T* pa, i32* pna,
-                      i32* pha) const {
+  // Packs the local tile columns `cols` of a row strip (B rows, stride ld, starting at local tile
+  // column `first`; hop counts alike when given) into the B layout, each at its own offset (local
+  // column c at c * B).
+  void pack_row_panel(const T* src, const i32* hsrc, i64 ld, i64 first,
+                      const std::vector<i64>& cols, T* pb, i32* phb) const {
+    for (const TileRange& r : runs_without(cols)) {
+      const i64 at = (r.begin - first) * B_, c0 = r.begin * B_, n = (r.end - r.begin) * B_;
+      cpu::pack_b_panel(src + at, hsrc ? hsrc + at : nullptr, ld, ld, int(B_), n, nr_, pb + c0 * B_,
+                        phb ? phb + c0 * B_ : nullptr);
+    }
+  }
+
+  // Packs the local tile rows `rows` of a column strip (local_rows x B, stride ld; next hops and
+  // hop counts alike when given) tile row by tile row into the A layout.
+  void pack_col_panel(const T* src, const i32* nsrc, const i32* hsrc, i64 ld,
+                      const std::vector<i64>& rows, T* pa, i32* pna, i32* pha) const {
+    const i64 count = i64(rows.size());
 #pragma omp parallel for schedule(static) num_threads(threads_)
-    for (i64 li = 0; li < L_.lr; ++li) {
+    for (i64 x = 0; x < count; ++x) {
+      const i64 li = rows[std::size_t(x)];
       const i64 at_src = li * B_ * ld, at_pa = li * strip_a_;
       cpu::pack_a_panel(src + at_src, nsrc ? nsrc + at_src : nullptr,
                         hsrc ? hsrc + at_src : nullptr, ld, ld, B_, int(B_), mr_, pa + at_pa,
@@ -379,6 +427,8 @@ class MpiRounds final : public LookaheadOps {
   }
 
   Layout L_;
+  const TilePlan* plan_;
+  RoundTiles tiles_[2];  // rounds t and t+1 (lookahead), by parity; set by pivot()
   MPI_Comm world_, row_comm_, col_comm_;
   Mode mode_;
   bool paths_, hops_;
@@ -399,11 +449,13 @@ class MpiRounds final : public LookaheadOps {
 void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
                    Timings& timings, MPI_Comm world, int rank, int size, int threads,
                    const TilePlan* plan) {
-  (void)plan;  // not yet: the dense rounds (on the ordered graph when there is a plan)
   const Dtype t = dist.dtype();
   const i64 n = g.num_vertices;
-  // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix.
-  const i64 B = std::min<i64>(cpu::effective_block(t, block), round_up(n, cpu::kPadMultiple));
+  // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix; with a plan
+  // its uniform tile (mpi_backend.cpp: 128, n a multiple of it), whatever --block.
+  const i64 B = plan
+                    ? plan->B
+                    : std::min<i64>(cpu::effective_block(t, block), round_up(n, cpu::kPadMultiple));
   const Grid grid = agreed_grid(world, size);
   const Layout lay(grid, rank, n, B);
   Comm row_comm, col_comm;
@@ -418,7 +470,7 @@ void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const 
     try {
       const Mode mode = next_hop_mode(g, t, next != nullptr, bool(o.next_sink));
       rounds = std::make_unique<MpiRounds<T>>(lay, world, row_comm.c, col_comm.c, mode, threads,
-                                              cpu::kernels_for<T>(cpu::active_isa()));
+                                              cpu::kernels_for<T>(cpu::active_isa()), plan);
       rounds->build(g);
     } catch (const std::exception& e) {
       error = e.what();

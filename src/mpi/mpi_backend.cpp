@@ -8,6 +8,14 @@
 // SolveOptions::dist_sink / next_sink or, without one, keeps it in Result::dist / next; the other
 // ranks return empty matrices. Result::block says which tile ran (128 on GPU ranks). MPI is
 // initialised on first use unless the program did it (mpi_common.hpp).
+//
+// Sparse rounds (--order nd / auto, docs/distributed.md): solve() lays the order out before run()
+// knows the rank kind (choose_device is collective and made in run()), so the order has one tile
+// width for both kinds: kOrderTile = 128, the GPU ranks' tile (multigpu::kGpuTile), uniform
+// (uniform_tiles(): every tile bound a multiple of 128, the ordered graph's vertex count too).
+// CPU ranks run such a plan at its width, whatever --block (their kernels take any multiple of
+// 32; Result::block then says 128). solve() puts the result back in the user's order (this
+// backend does not unpermute); an ordered result is not streamed but gathered whole to rank 0.
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -23,6 +31,8 @@
 #include "cpu/blocked_fw.hpp"
 #include "mpi/mpi_common.hpp"
 #include "mpi/ranks.hpp"
+#include "order/choice.hpp"
+#include "order/symbolic.hpp"
 #ifdef APSP_WITH_NCCL
 #include "dist/gpu_rank.hpp"
 #endif
@@ -33,6 +43,12 @@ namespace mpi {
 
 namespace {
 
+/// The tile width of every sparse order on this backend: GPU ranks' tile, run by CPU ranks too.
+constexpr int kOrderTile = 128;
+#ifdef APSP_WITH_NCCL
+static_assert(kOrderTile == multigpu::kGpuTile, "mpi sparse orders are laid out for GPU tiles");
+#endif
+
 class MpiBackend final : public BackendImpl {
  public:
   std::string name() const override { return "mpi"; }
@@ -40,13 +56,25 @@ class MpiBackend final : public BackendImpl {
   /// GPU ranks: the type their rounds ran in (int16x2 where kept); CPU ranks: "" (the dtype).
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
-  /// CPU ranks: the CPU backend's rule. GPU ranks (known once run() chose them): the GPU tile.
+  /// CPU ranks: the CPU backend's rule, or with a plan its tile (128). GPU ranks (known once
+  /// run() chose them): the GPU tile.
   int effective_block(Dtype t, int block) const override {
 #ifdef APSP_WITH_NCCL
     if (gpu_ranks_) return multigpu::kGpuTile;
 #endif
+    if (plan_) return int(plan_->B);
     return cpu::effective_block(t, block);
   }
+  /// Sparse rounds on either kind of rank, over one uniform tile width (the file comment).
+  bool skips_tiles() const override { return true; }
+  bool uniform_tiles() const override { return true; }
+  int order_tile(Dtype, int) const override { return kOrderTile; }
+  /// auto orders from 4 tiles a side (the cpu backend's rule), not from the cuda backend's 128:
+  /// dense CPU-rank rounds cost what the cpu backend's do. (Until GPU ranks take plans they run
+  /// the ordered graph with dense rounds: padded to 128-aligned subdomains, up to about 1.6x the
+  /// dense work; docs/distributed.md.)
+  std::int64_t auto_min_tiles() const override { return kAutoMinTiles; }
+  void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
   /// Streamed next hops are loop-free (hop counts where zero-weight edges exist: next_hop_mode).
@@ -85,6 +113,9 @@ class MpiBackend final : public BackendImpl {
   void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
            Timings& timings) override {
     ensure_mpi_initialised();
+    APSP_EXPECTS(!plan_ || (plan_->B == kOrderTile && plan_->n == g.num_vertices &&
+                            plan_->n % kOrderTile == 0 && plan_->R * kOrderTile == plan_->n),
+                 "mpi: tile plan for another shape");
     Comm world;
     APSP_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &world.c));
     APSP_MPI_TRY(MPI_Comm_set_errhandler(world.c, MPI_ERRORS_RETURN));
