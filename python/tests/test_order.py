@@ -41,7 +41,7 @@ def _usable(name):
     return any(b["name"] == name and b["usable"] for b in apsp.backends())
 
 
-@pytest.mark.parametrize("backend", ["cuda", "hip", "multi-gpu"])
+@pytest.mark.parametrize("backend", ["cuda", "hip", "multi-gpu", "mpi"])
 def test_nd_on_other_backends_matches_cpu(backend):
     """Every backend runs the sparse rounds: the cpu backend's dense distances, and next hops whose
     walks have those lengths (GPU backends skip where no GPU is usable; mpi runs as one rank)."""

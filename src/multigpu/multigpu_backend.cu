@@ -97,14 +97,10 @@ class MultiGpuBackend final : public BackendImpl {
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
            Timings& timings) override {
     const std::vector<int> devs = devices_of(o);
-    if (plan_) {
-      // A plan: g is the ordered graph, and solve() puts whole n x n matrices back in the user's
-      // order (then restores, repairs and hands them to the sinks): they are gathered here and
-      // never streamed (rows in the ordered numbering would reach the sinks).
-      const i64 n = g.num_vertices;
-      if (dist.rows() != n || dist.cols() != n) dist = Matrix(n, n, dist.dtype());
-      if (next && (next->rows() != n || next->cols() != n)) *next = Matrix(n, n, Dtype::Int32);
-    }
+    // With a plan g is the ordered graph: solve() then passes no sinks and whole matrices of
+    // its n x n, and puts them back in the user's order itself (solve_unpermutes).
+    APSP_EXPECTS(!plan_ || (!o.dist_sink && dist.rows() == g.num_vertices),
+                 "multi-gpu: an ordered result must come back whole");
     const Graph::WeightRange range = g.validated_weight_range();
     run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_,
                [&](auto t, auto r, Rung rung) {
@@ -137,9 +133,8 @@ class MultiGpuBackend final : public BackendImpl {
     // As the cpu backend: strict-less next hops, whose rare zero-weight loops solve() repairs on
     // a whole matrix; streamed next hops cannot be repaired, so with zero-weight edges they
     // compare (distance, hop count) instead (valid walks; ties may differ from the cpu backend).
-    // With a plan nothing is streamed (run() made the matrices).
-    const RowSink dist_sink = plan_ ? RowSink{} : o.dist_sink;
-    const RowSink next_sink = plan_ ? RowSink{} : o.next_sink;
+    const RowSink& dist_sink = o.dist_sink;
+    const RowSink& next_sink = o.next_sink;
     const Mode mode = !next                                                  ? Mode::Distances
                       : !next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
                                                                              : Mode::HopCounts;
