@@ -80,10 +80,18 @@ if [ ! -e /usr/local/cuda/include/nccl.h ] && [ ! -e /usr/include/nccl.h ]; then
   echo "NCCL from the wheel: $nccl" | tee -a "$OUT/steps.log"
 fi
 
+# METIS (--order nd, docs/sparse.md): the device image lacks libmetis-dev; .gpu_deps/metis may
+# carry metis.h and libmetis.so* from the development machine (as for scripts/gpu_check.sh).
+if [ ! -e /usr/include/metis.h ] && [ -e "$root/.gpu_deps/metis/include/metis.h" ]; then
+  extra+=(-DAPSP_WITH_METIS=ON -DMETIS_INCLUDE_DIR="$root/.gpu_deps/metis/include"
+          -DMETIS_LIBRARY="$root/.gpu_deps/metis/lib/libmetis.so")
+  export LD_LIBRARY_PATH="$root/.gpu_deps/metis/lib:${LD_LIBRARY_PATH:-}"
+fi
+
 # MPI only where the mpi step runs: AUTO, so that a missing MPI leaves the other steps running.
 mpi=OFF
 mpirun_args=()
-if want mpi || want diag; then
+if want mpi || want diag || want sparse; then
   say "MPI"
   mpirun_bin=$(command -v mpirun || true)
   { echo "mpirun: ${mpirun_bin:-none}"; [ -n "$mpirun_bin" ] && mpirun --version 2>&1 | head -2
