@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
 #include "core/distance_evidence.hpp"
 #include "core/reference.hpp"
@@ -181,6 +182,25 @@ TEST(Ladder, EvidenceSkipsTheRung) {
       EXPECT_EQ(r.rounds.rfind("int64 (", 0), 0u) << r.rounds;
     EXPECT_EQ(test::compare(r.dist, want), "") << backend_name(b);
   }
+}
+
+TEST(Ladder, EvidenceSkipsThePackedRungOnMultiGpu) {
+  // An 80 x 80 grid, weights 500..1000: distances pass int16x2's band (2^14-1 - 1000) within a few
+  // dozen edges of vertex 0, a sampled source. The multi-gpu backend asks the evidence before the
+  // packed rung (it pays here on up to 4 GPUs) and runs int32 rounds at once.
+  bool usable = false;
+  for (const BackendInfo& i : backends()) usable |= i.name == "multi-gpu" && i.usable;
+  if (!usable) GTEST_SKIP() << "the multi-gpu backend is not usable here";
+  const Graph g = generate_grid(80, 80, 500, 1000, 7);
+  EXPECT_GE(detail::sampled_distance_lower_bound(g, 8), double((1 << 14) - 1 - 1000));
+  SolveOptions o;
+  o.dtype = Dtype::Int32;
+  o.backend = Backend::Cpu;
+  const Result want = solve(g, o);
+  o.backend = Backend::MultiGpu;
+  const Result r = solve(g, o);
+  EXPECT_EQ(r.rounds, "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; int32");
+  EXPECT_EQ(test::compare(r.dist, want.dist), "");
 }
 
 TEST(Ladder, WithPathsAndNegativeWeights) {

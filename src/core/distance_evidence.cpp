@@ -148,4 +148,10 @@ double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at,
   return cancelled(cancel) ? 0 : *std::max_element(found.begin(), found.end());
 }
 
+bool evidence_skips_rung(const Graph& g, double band, double rate) {
+  const double arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
+  return evidence_pays(arcs, double(g.num_vertices), rate) &&
+         sampled_distance_lower_bound(g, 8, band) >= band;
+}
+
 }  // namespace apsp::detail

@@ -36,6 +36,13 @@ inline bool evidence_pays(double arcs, double n, double rounds_rate, double shar
   return 20e-9 * arcs <= share * n * n * n / rounds_rate;
 }
 
+/// Asked BEFORE a capped rung's rounds (the distributed GPU backends; the cuda backend asks beside
+/// its rounds and abandons them): true when the evidence pays for rounds at `rate` updates/s (all
+/// GPUs together) and a sampled distance already reaches `band`, i.e. the rung would fail its
+/// band check and is better skipped. Deterministic for a given graph (fixed sources; the early
+/// stop only ever answers true), so every MPI rank holding the graph decides alike.
+bool evidence_skips_rung(const Graph& g, double band, double rate);
+
 // Why a capped rung's result can be checked (the band rule). With non-negative weights below the
 // cap C, a cell holds min(C, exact distance) after the rounds, since every update is
 // min(c, a + b) on capped values. If some reachable pair were >= C apart, the prefixes of its

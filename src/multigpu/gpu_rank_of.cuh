@@ -44,12 +44,17 @@ class GpuRankOf final : public GpuRank {
       // Every rank has the graph: the same decision everywhere; the memory check and the band
       // check are agreed over the ranks.
       const Graph::WeightRange range = g.validated_weight_range();
-      if (mode_ == Mode::Distances &&
-          cuda_int16_policy(g, range.max_abs_weight, range.min_weight) > 0 &&
-          !links.any(!PackedRounds(fw_).fits())) {
-        kept16 = run_packed(fw_, progress, int(rung_band_low(range.max_abs_weight, cuda::kInf16)),
-                            [&links](bool mine) { return links.any(mine); });
-        rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+      const int policy = cuda_int16_policy(g, range.max_abs_weight, range.min_weight);
+      const double band16 = rung_band_low(range.max_abs_weight, cuda::kInf16);
+      if (mode_ == Mode::Distances && policy > 0 && !links.any(!PackedRounds(fw_).fits())) {
+        // Sampled evidence first where it pays (multigpu_backend.cu): agreed over the ranks.
+        if (links.any(policy == 1 && evidence_skips_rung(g, band16, 28e12 * double(fw_.grid_.P)))) {
+          rounds = "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; int32";
+        } else {
+          kept16 = run_packed(fw_, progress, int(band16),
+                              [&links](bool mine) { return links.any(mine); });
+          rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+        }
       }
     }
     if (!kept16) run_lookahead(fw_, progress);
