@@ -359,7 +359,7 @@ if want sparse; then
     gtest_result "sparse rounds on mpi GPU ranks (-np $gpus)" "$log" $rc
   fi
   # stats FILE: "compute_s wall_s" of an `apsp solve --stats FILE` run (JSON lines, the last one)
-  stats() { python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print("%.3f %s %s" % (d["compute_s"], d.get("order", "?"), d.get("rounds", "?")))' "$1"; }
+  stats() { python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print("%.3f %s build=%.2f d2h=%.2f unpermute=%.2f total=%.2f %s" % (d["compute_s"], d.get("order", "?"), d.get("build_s", 0) + d.get("h2d_s", 0), d.get("d2h_s", 0), d.get("unpermute_s", 0), d.get("total_s", 0), d.get("rounds", "?")))' "$1"; }
   solve_on() {  # BACKEND ORDER IN OUT: prints "wall compute order rounds"
     local b=$1 o=$2 in=$3 outf=$4 run=()
     [ "$b" = mpi ] && run=(mpirun "${mpirun_args[@]}" -np "$gpus" -x APSP_MPI_GPU=1)
