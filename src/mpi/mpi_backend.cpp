@@ -70,9 +70,8 @@ class MpiBackend final : public BackendImpl {
   bool uniform_tiles() const override { return true; }
   int order_tile(Dtype, int) const override { return kOrderTile; }
   /// auto orders from 4 tiles a side (the cpu backend's rule), not from the cuda backend's 128:
-  /// dense CPU-rank rounds cost what the cpu backend's do. (Until GPU ranks take plans they run
-  /// the ordered graph with dense rounds: padded to 128-aligned subdomains, up to about 1.6x the
-  /// dense work; docs/distributed.md.)
+  /// dense CPU-rank rounds cost what the cpu backend's do. GPU ranks run the plan's listed rounds
+  /// too (src/multigpu/, docs/sparse.md).
   std::int64_t auto_min_tiles() const override { return kAutoMinTiles; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   int pad_multiple(Dtype, int) const override { return 1; }
