@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "apsp/generate.hpp"
 #include "apsp/types.hpp"
 
 namespace apsp::test {
@@ -275,6 +276,29 @@ ScopedEnv::~ScopedEnv() {
     ::setenv(name_.c_str(), old_->c_str(), 1);
   else
     ::unsetenv(name_.c_str());
+}
+
+std::vector<NamedGraph> sparse_cases(std::int64_t V, bool all) {
+  const auto [rows, cols] = grid_shape_of(V);
+  std::vector<NamedGraph> out;
+  out.push_back({"grid", generate_grid(rows, cols, 0, 9, std::uint64_t(V))});  // zero weights too
+  out.push_back({"geometric", generate_geometric(V, 4, 10, std::uint64_t(V) + 1)});
+  if (!all) return out;
+  RandomGraphSpec s;
+  s.V = V;
+  s.E = 2 * V;
+  s.wmin = 0;
+  s.wmax = 50;
+  s.seed = std::uint64_t(V) + 3;
+  s.components = std::min<std::int64_t>(V, 3);
+  s.directed = false;
+  out.push_back({"disconnected undirected", random_graph(s)});
+  s.directed = true;
+  s.seed += 1;
+  out.push_back({"disconnected directed", random_graph(s)});
+  out.push_back({"negative weights",
+                 with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
+  return out;
 }
 
 }  // namespace apsp::test

@@ -36,6 +36,17 @@ std::pair<std::int64_t, std::int64_t> grid_shape_of(std::int64_t V);
 /// Negative weights without negative cycles: w(u,v) += phi(u) - phi(v) (phi from the seed).
 Graph with_potentials(Graph g, std::uint64_t seed);
 
+/// A named test graph.
+struct NamedGraph {
+  std::string name;
+  Graph g;
+};
+/// The sparse-rounds test graphs of V vertices (test_sparse_gpu, test_multigpu_sparse): a grid
+/// with zero weights and a random geometric graph; with `all` also disconnected random graphs
+/// (undirected and directed, 3 components, weights 0..50) and a grid with negative weights
+/// (Johnson).
+std::vector<NamedGraph> sparse_cases(std::int64_t V, bool all = true);
+
 /// Sets (or, with nullptr, unsets) an environment variable for one scope; restores it after.
 class ScopedEnv {
  public:

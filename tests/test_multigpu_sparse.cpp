@@ -257,34 +257,9 @@ SolveOptions opts(Backend b, Order order, std::optional<Dtype> t = std::nullopt,
   return o;
 }
 
-struct Case {
-  std::string name;
-  Graph g;
-};
-
-/// As tests/test_sparse_gpu.cpp: grids (zero weights), geometric, disconnected (undirected and
-/// directed) and negative-weight (Johnson) graphs of V vertices.
-std::vector<Case> cases_of(std::int64_t V) {
-  const auto [rows, cols] = test::grid_shape_of(V);
-  std::vector<Case> out;
-  out.push_back({"grid", generate_grid(rows, cols, 0, 9, std::uint64_t(V))});
-  out.push_back({"geometric", generate_geometric(V, 4, 10, std::uint64_t(V) + 1)});
-  test::RandomGraphSpec s;
-  s.V = V;
-  s.E = 2 * V;
-  s.wmin = 0;
-  s.wmax = 50;
-  s.seed = std::uint64_t(V) + 3;
-  s.components = 3;
-  s.directed = false;
-  out.push_back({"disconnected undirected", test::random_graph(s)});
-  s.directed = true;
-  s.seed += 1;
-  out.push_back({"disconnected directed", test::random_graph(s)});
-  out.push_back({"negative weights",
-                 test::with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
-  return out;
-}
+using Case = test::NamedGraph;
+/// As tests/test_sparse_gpu.cpp.
+std::vector<Case> cases_of(std::int64_t V) { return test::sparse_cases(V); }
 
 std::string devices_name(const std::vector<int>& d) { return std::to_string(d.size()) + " GPUs"; }
 

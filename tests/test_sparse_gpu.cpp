@@ -43,35 +43,9 @@ SolveOptions opts(Backend b, Order order, std::optional<Dtype> t = std::nullopt,
 
 using test::ScopedEnv;
 
-using test::with_potentials;
 
-struct Case {
-  std::string name;
-  Graph g;
-};
-
-std::vector<Case> cases_of(std::int64_t V, bool all = true) {
-  const auto [rows, cols] = test::grid_shape_of(V);
-  std::vector<Case> out;
-  out.push_back({"grid", generate_grid(rows, cols, 0, 9, std::uint64_t(V))});  // zero weights too
-  out.push_back({"geometric", generate_geometric(V, 4, 10, std::uint64_t(V) + 1)});
-  if (!all) return out;
-  test::RandomGraphSpec s;
-  s.V = V;
-  s.E = 2 * V;
-  s.wmin = 0;
-  s.wmax = 50;
-  s.seed = std::uint64_t(V) + 3;
-  s.components = std::min<std::int64_t>(V, 3);
-  s.directed = false;
-  out.push_back({"disconnected undirected", test::random_graph(s)});
-  s.directed = true;
-  s.seed += 1;
-  out.push_back({"disconnected directed", test::random_graph(s)});
-  out.push_back({"negative weights",
-                 with_potentials(generate_grid(rows, cols, 0, 20, std::uint64_t(V) + 5), 7)});
-  return out;
-}
+using Case = test::NamedGraph;
+std::vector<Case> cases_of(std::int64_t V, bool all = true) { return test::sparse_cases(V, all); }
 
 // ---- without a GPU: the order and plan the cuda backend gets ----
 
