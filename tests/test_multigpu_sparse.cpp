@@ -159,7 +159,9 @@ TEST(MultiGpuPlan, SharesCoverEveryListedTileOnEveryGrid) {
   for (const Graph* g : {&grid, &geo}) {
     const TilePlan plan = detail::symbolic_tiles(*g, n, 128);
     ASSERT_EQ(plan.R, 12);
-    if (g == &grid) ASSERT_LT(plan.work_fraction, 0.5);
+    if (g == &grid) {
+      ASSERT_LT(plan.work_fraction, 0.5);
+    }
     for (const auto& [r, c] : std::vector<std::pair<int, int>>{
              {1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 3}, {3, 1}, {2, 3}, {3, 2}, {4, 4}, {5, 3}}) {
       SCOPED_TRACE(std::to_string(r) + "x" + std::to_string(c));
