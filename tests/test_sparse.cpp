@@ -293,6 +293,25 @@ TEST(Sparse, AutoTakesNestedDissectionForLargeSparseMeshes) {
   EXPECT_EQ(compare(r.dist, solve(g, cpu(Order::None, Dtype::Int32, 64)).dist), "");
 }
 
+// solve() unpermutes a sparse result into a second matrix: with memory for one matrix but not
+// two, auto keeps the dense rounds and nd is refused in one line, before any ordering.
+TEST(Sparse, MemoryForOneMatrixButNotTwo) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  const Graph g = generate_grid(64, 64, 1, 9, 4);              // int32: 64 MiB a matrix
+  const test::ScopedEnv mem("APSP_HOST_MEMORY", "100663296");  // 96 MiB
+  const Result r = solve(g, cpu(Order::Auto, Dtype::Int32, 64));
+  EXPECT_EQ(r.order, "none (auto: no host memory to unpermute the ordered result)");
+  EXPECT_EQ(r.timings.order, 0.0);
+  try {
+    (void)solve(g, cpu(Order::NestedDissection, Dtype::Int32, 64));
+    ADD_FAILURE() << "nd accepted without memory for two matrices";
+  } catch (const ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("in the ordered layout and in the user's vertex order"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Sparse, ParseOrder) {
   EXPECT_EQ(parse_order("nd"), Order::NestedDissection);
   EXPECT_EQ(parse_order("none"), Order::None);

@@ -109,8 +109,11 @@ class BackendImpl {
 };
 
 /// Throws ResourceError if a V = n result (n_pad^2 entries of t, plus int32 next hops with
-/// `paths`) does not fit this host's memory (APSP_HOST_MEMORY overrides; solve.cpp).
-void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths);
+/// `paths`) does not fit this host's memory (APSP_HOST_MEMORY overrides; solve.cpp). `copy_pad`
+/// > 0: a second matrix of copy_pad^2 entries is held at the same time (an ordered result and
+/// its copy in the user's order, where solve() unpermutes).
+void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
+                       std::int64_t copy_pad = 0);
 
 /// Factories; each returns nullptr when that backend is not built.
 std::unique_ptr<BackendImpl> make_cpu_backend();

@@ -150,16 +150,20 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
 }  // namespace
 
 namespace detail {
-void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths) {
-  const double need = double(n_pad) * double(n_pad) * double(dtype_size(t) + (paths ? 4 : 0));
+void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
+                       std::int64_t copy_pad) {
+  const double need = (double(n_pad) * double(n_pad) + double(copy_pad) * double(copy_pad)) *
+                      double(dtype_size(t) + (paths ? 4 : 0));
   const detail::MemoryLimit have = detail::host_memory_limit();
   if (need > double(have.bytes)) {
     std::ostringstream os;
     os.precision(0);
     os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
        << " GiB) for the " << dtype_name(t) << " distance matrix"
-       << (paths ? " and next-hop matrix" : "") << ", more than the " << have.bytes
-       << " bytes available (" << have.source << "; set APSP_HOST_MEMORY to override)";
+       << (paths ? " and next-hop matrix" : "")
+       << (copy_pad > 0 ? " in the ordered layout and in the user's vertex order" : "")
+       << ", more than the " << have.bytes << " bytes available (" << have.source
+       << "; set APSP_HOST_MEMORY to override)";
     throw ResourceError(os.str());
   }
 }
@@ -300,7 +304,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     std::string problem;
     if (backend->receives_result()) {
       try {
-        detail::check_host_memory(n, n_user_pad, t, options.paths);
+        // The ordered result and its copy in the user's order (the ordered one is padded more:
+        // checked again below once the order is known).
+        detail::check_host_memory(n, n_user_pad, t, options.paths, n_user_pad);
       } catch (const ResourceError& e) {
         problem = e.what();
       }
@@ -373,7 +379,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   std::string problem;  // agreed on by every MPI rank before anyone throws (agree_on)
   if (!no_matrices) {
     try {
-      detail::check_host_memory(n, n_result_pad, t, options.paths);
+      detail::check_host_memory(n, n_result_pad, t, options.paths,
+                                solve_unpermutes ? n_user_pad : 0);
     } catch (const ResourceError& e) {
       problem = e.what();
     }
