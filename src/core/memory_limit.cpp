@@ -1,6 +1,7 @@
 // src/core/memory_limit.cpp — host_memory_limit(): RAM, MemAvailable and the cgroup limits (v1
 // and v2, every level up to the root), so that a solve in a container is refused with a message
-// instead of being killed by the OOM killer halfway through.
+// instead of being killed by the OOM killer halfway through; check_host_memory() (core/backend.hpp)
+// measures a result against it.
 #include "core/memory_limit.hpp"
 
 #include <unistd.h>
@@ -11,6 +12,8 @@
 #include <sstream>
 
 #include "apsp/errors.hpp"
+#include "apsp/types.hpp"
+#include "core/backend.hpp"
 #include "core/config.hpp"
 
 namespace apsp::detail {
@@ -110,6 +113,24 @@ MemoryLimit host_memory_limit() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
   return memory_limit_from(MemoryFiles{},
                            pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0);
+}
+
+void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
+                       std::int64_t copy_pad) {
+  const double need = (double(n_pad) * double(n_pad) + double(copy_pad) * double(copy_pad)) *
+                      double(dtype_size(t) + (paths ? 4 : 0));
+  const MemoryLimit have = host_memory_limit();
+  if (need > double(have.bytes)) {
+    std::ostringstream os;
+    os.precision(0);
+    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
+       << " GiB) for the " << dtype_name(t) << " distance matrix"
+       << (paths ? " and next-hop matrix" : "")
+       << (copy_pad > 0 ? " in the ordered layout and in the user's vertex order" : "")
+       << ", more than the " << have.bytes << " bytes available (" << have.source
+       << "; set APSP_HOST_MEMORY to override)";
+    throw ResourceError(os.str());
+  }
 }
 
 }  // namespace apsp::detail

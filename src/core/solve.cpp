@@ -150,24 +150,6 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
 }  // namespace
 
 namespace detail {
-void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
-                       std::int64_t copy_pad) {
-  const double need = (double(n_pad) * double(n_pad) + double(copy_pad) * double(copy_pad)) *
-                      double(dtype_size(t) + (paths ? 4 : 0));
-  const detail::MemoryLimit have = detail::host_memory_limit();
-  if (need > double(have.bytes)) {
-    std::ostringstream os;
-    os.precision(0);
-    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
-       << " GiB) for the " << dtype_name(t) << " distance matrix"
-       << (paths ? " and next-hop matrix" : "")
-       << (copy_pad > 0 ? " in the ordered layout and in the user's vertex order" : "")
-       << ", more than the " << have.bytes << " bytes available (" << have.source
-       << "; set APSP_HOST_MEMORY to override)";
-    throw ResourceError(os.str());
-  }
-}
-
 bool host_memory_fits(std::int64_t n_pad, double bytes_per_cell) {
   return double(n_pad) * double(n_pad) * bytes_per_cell <= double(host_memory_limit().bytes);
 }

@@ -144,11 +144,9 @@ class MultiGpuBackend final : public BackendImpl {
     // As the cpu backend: strict-less next hops, whose rare zero-weight loops solve() repairs on
     // a whole matrix; streamed next hops cannot be repaired, so with zero-weight edges they
     // compare (distance, hop count) instead (valid walks; ties may differ from the cpu backend).
-    const RowSink& dist_sink = o.dist_sink;
-    const RowSink& next_sink = o.next_sink;
-    const Mode mode = !next                                                  ? Mode::Distances
-                      : !next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
-                                                                             : Mode::HopCounts;
+    const Mode mode = !next                                                    ? Mode::Distances
+                      : !o.next_sink || cpu::positive_weights(g, dist.dtype()) ? Mode::NextHops
+                                                                               : Mode::HopCounts;
     std::vector<Member> members;
     for (std::size_t q = 0; q < devs.size(); ++q) members.push_back({devs[q], int(q)});
     Workers<T> fw(Grid::for_run(int(devs.size())), members, g.num_vertices, mode);
@@ -192,12 +190,12 @@ class MultiGpuBackend final : public BackendImpl {
     fw.report_profile();
     t0 = Clock::now();
     constexpr Dtype rt = DtypeOf<R>::value;
-    gather<T, R>(fw, false, dist_sink, dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
-    if (dist_sink) dist = Matrix{};
+    gather<T, R>(fw, false, o.dist_sink, o.dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
+    if (o.dist_sink) dist = Matrix{};
     if (next) {
-      gather<int>(fw, true, next_sink, next_sink ? nullptr : next->data<int>(), next->stride(),
+      gather<int>(fw, true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(),
                   Dtype::Int32);
-      if (next_sink) *next = Matrix{};
+      if (o.next_sink) *next = Matrix{};
     }
     timings.d2h = seconds_since(t0);
     return true;
