@@ -13,6 +13,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
+#include "dist/user_order.hpp"
 #include "order/ordering.hpp"
 #include "order/symbolic.hpp"
 #include "support.hpp"
@@ -251,6 +252,91 @@ TEST(Sparse, UnpermutedRestoresRowsColumnsAndVertexValues) {
       ASSERT_EQ(d.at<std::int32_t>(u, v), a * 1000 + b) << "(" << u << "," << v << ")";
       ASSERT_EQ(x.at<std::int32_t>(u, v), u == v ? -1 : v) << "(" << u << "," << v << ")";
     }
+}
+
+// The block-cyclic backends' user order (dist/user_order.hpp, as the multi-gpu and mpi backends
+// hand an ordered result out): every worker's blocks of stripes of user rows, merged, equal the
+// unpermuted matrix, on every grid shape, with stripes of one row and of several, next hops
+// renamed, and an int32 block widened to int64 on the way.
+TEST(Sparse, UserOrderBlocksMergeToTheUnpermutedMatrix) {
+  const std::int64_t B = 8, n = 45, positions = 64;  // 8 tiles of 8; 19 padding positions
+  detail::Permutation p;
+  p.old_of_new.assign(positions, -1);
+  p.new_of_old.resize(n);
+  for (std::int64_t v = 0; v < n; ++v) {
+    p.new_of_old[std::size_t(v)] = std::int32_t((v * 37 + 11) % positions);
+    p.old_of_new[std::size_t(p.new_of_old[std::size_t(v)])] = std::int32_t(v);
+  }
+  // Ordered entry (a, b) = a * 1000 + b; next hop: the position b, -1 on the diagonal.
+  auto value = [](std::int64_t a, std::int64_t b) { return std::int32_t(a * 1000 + b); };
+  for (const auto& [pr_count, pc_count] :
+       std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {2, 3}, {3, 1}}) {
+    detail::dist::Grid grid;
+    grid.Pr = pr_count;
+    grid.Pc = pc_count;
+    grid.P = pr_count * pc_count;
+    SCOPED_TRACE(std::to_string(grid.Pr) + " x " + std::to_string(grid.Pc));
+    const detail::dist::UserOrder o =
+        detail::dist::UserOrder::of(grid, B, p.new_of_old, p.old_of_new);
+    // Each worker's local matrices (distances and next hops), laid out block-cyclically.
+    std::vector<std::vector<std::int32_t>> local(std::size_t(grid.P)), hops(std::size_t(grid.P));
+    std::vector<std::int64_t> ld(std::size_t(grid.P));
+    for (int q = 0; q < grid.P; ++q) {
+      const detail::dist::Layout L(grid, q, positions, B);
+      ld[std::size_t(q)] = L.local_cols();
+      local[std::size_t(q)].assign(std::size_t(L.local_rows() * L.local_cols()), 0);
+      hops[std::size_t(q)] = local[std::size_t(q)];
+      for (std::int64_t r = 0; r < L.local_rows(); ++r)
+        for (std::int64_t c = 0; c < L.local_cols(); ++c) {
+          const std::int64_t a = L.global_row(r / B) * B + r % B;
+          const std::int64_t b = L.global_col(c / B) * B + c % B;
+          local[std::size_t(q)][std::size_t(r * ld[std::size_t(q)] + c)] = value(a, b);
+          hops[std::size_t(q)][std::size_t(r * ld[std::size_t(q)] + c)] =
+              a == b ? -1 : std::int32_t(b);
+        }
+    }
+    for (const std::int64_t per : {1, 7, 45}) {
+      std::vector<std::int64_t> wide(std::size_t(n * n), -7);
+      std::vector<std::int32_t> next(std::size_t(n * n), -7);
+      for (std::int64_t u0 = 0; u0 < n; u0 += per) {
+        const std::int64_t u1 = std::min(n, u0 + per);
+        std::vector<std::vector<std::int32_t>> dist_blocks(std::size_t(grid.P)),
+            next_blocks(std::size_t(grid.P));
+        for (int q = 0; q < grid.P; ++q) {
+          const detail::dist::TileRange r = o.rows_in(grid.row_of(q), u0, u1);
+          const std::int64_t C = o.cols(grid.col_of(q));
+          ASSERT_EQ(o.block_elems(q, u0, u1), (r.end - r.begin) * C);
+          dist_blocks[std::size_t(q)].resize(std::size_t((r.end - r.begin) * C + 1));
+          next_blocks[std::size_t(q)].resize(std::size_t((r.end - r.begin) * C + 1));
+          for (std::int64_t k = r.begin; k < r.end; ++k) {
+            detail::dist::user_block_row(o, q, k, local[std::size_t(q)].data(),
+                                         ld[std::size_t(q)], false,
+                                         dist_blocks[std::size_t(q)].data() + (k - r.begin) * C);
+            detail::dist::user_block_row(o, q, k, hops[std::size_t(q)].data(),
+                                         ld[std::size_t(q)], true,
+                                         next_blocks[std::size_t(q)].data() + (k - r.begin) * C);
+          }
+        }
+        const std::vector<std::int64_t> firsts = detail::dist::stripe_firsts(o, u0, u1);
+        for (std::int64_t u = u0; u < u1; ++u) {
+          detail::dist::merge_user_row<std::int64_t, std::int32_t>(
+              o, u, firsts, [&](int q) { return dist_blocks[std::size_t(q)].data(); },
+              wide.data() + u * n, [](std::int32_t x) { return std::int64_t(x) + 1; });
+          detail::dist::merge_user_row<std::int32_t, std::int32_t>(
+              o, u, firsts, [&](int q) { return next_blocks[std::size_t(q)].data(); },
+              next.data() + u * n, [](std::int32_t x) { return x; });
+        }
+      }
+      for (std::int64_t u = 0; u < n; ++u)
+        for (std::int64_t v = 0; v < n; ++v) {
+          const std::int64_t a = p.new_of_old[std::size_t(u)], b = p.new_of_old[std::size_t(v)];
+          ASSERT_EQ(wide[std::size_t(u * n + v)], value(a, b) + 1)
+              << "per " << per << " (" << u << "," << v << ")";
+          ASSERT_EQ(next[std::size_t(u * n + v)], u == v ? -1 : v)
+              << "per " << per << " (" << u << "," << v << ")";
+        }
+    }
+  }
 }
 
 TEST(Sparse, TiledOrderIsAPermutationWithAlignedTiles) {

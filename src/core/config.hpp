@@ -28,6 +28,7 @@ enum class Knob {
   Grid,
   MgProfile,
   MpiGpu,
+  GatherStripe,
   WriteThreads,
   WritePreallocate,
   WriteMethod,

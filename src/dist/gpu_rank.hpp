@@ -23,6 +23,9 @@
 
 namespace apsp::detail {
 struct TilePlan;  // order/symbolic.hpp
+namespace dist {
+struct UserOrder;  // dist/user_order.hpp
+}
 }
 
 namespace apsp::detail::multigpu {
@@ -112,6 +115,13 @@ class GpuRank {
   /// valid until the next call with the same slot. Synchronous.
   virtual const void* rows_to_host(bool next_hops, std::int64_t row0, std::int64_t rows,
                                    int slot) = 0;
+  /// A sparse order's result in the user's order (dist/user_order.hpp): this rank's block of the
+  /// user rows [u0, u1) (o.block_elems entries: its user rows x its user columns, ascending;
+  /// distances as rows_to_host hands them out, next hops renamed to user vertices), gathered on
+  /// the GPU and copied into host memory this object owns, as rows_to_host (slots, validity).
+  /// `o` must outlive this object's last call. Synchronous.
+  virtual const void* user_block_to_host(const dist::UserOrder& o, bool next_hops,
+                                         std::int64_t u0, std::int64_t u1, int slot) = 0;
 };
 
 /// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (any dtype; next

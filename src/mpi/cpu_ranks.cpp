@@ -183,13 +183,33 @@ class MpiRounds final : public LookaheadOps {
     run_tasks(tasks, int(t % 2), set == TileSet::Behind ? &reqs_[(t + 1) % 2] : nullptr);
   }
 
-  /// Hands the result to rank 0 in stripes of tile rows; rank 0 passes each to `sink` or, without
-  /// one, copies it into `whole` (rows x stride). Distances when next_hops is false, else next
-  /// hops.
+  /// Hands the result to rank 0 in stripes of tile rows (of user rows with `user`: an ordered
+  /// graph's result in the user's order); rank 0 passes each to `sink` or, without one, copies it
+  /// into `whole` (rows x stride). Distances when next_hops is false, else next hops.
   template <class U>
-  void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype) {
+  void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype,
+              const dist::UserOrder* user) {
     const U* local =
         next_hops ? reinterpret_cast<const U*>(N_.get()) : reinterpret_cast<const U*>(D_.get());
+    if (user) {
+      AlignedBuffer<U> block[2];
+      UserSource<U> src;
+      src.order = user;
+      src.rank = L_.grid.rank_of(L_.pr, L_.pc);
+      src.block = [&](i64 u0, i64 u1, int slot) -> const U* {
+        const TileRange r = user->rows_in(L_.pr, u0, u1);
+        const i64 C = user->cols(L_.pc);
+        AlignedBuffer<U>& b = block[slot & 1];
+        if (b.size() < (r.end - r.begin) * C) b.resize((r.end - r.begin) * C);
+#pragma omp parallel for schedule(static) num_threads(threads_)
+        for (i64 k = r.begin; k < r.end; ++k)
+          dist::user_block_row(*user, src.rank, k, local, ld_, next_hops,
+                               b.get() + (k - r.begin) * C);
+        return b.get();
+      };
+      gather_user_to_root(world_, src, next_hops, sink, whole, whole_stride, dtype, threads_);
+      return;
+    }
     StripeSource<U> src;
     src.grid = L_.grid;
     src.rank = L_.grid.rank_of(L_.pr, L_.pc);
@@ -448,7 +468,7 @@ class MpiRounds final : public LookaheadOps {
 
 void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
                    Timings& timings, MPI_Comm world, int rank, int size, int threads,
-                   const TilePlan* plan) {
+                   const TilePlan* plan, const Permutation* perm) {
   const Dtype t = dist.dtype();
   const i64 n = g.num_vertices;
   // The CPU backend's tile rule (a multiple of 32), no larger than the padded matrix; with a plan
@@ -461,6 +481,7 @@ void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const 
   Comm row_comm, col_comm;
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
+  const std::unique_ptr<dist::UserOrder> user = user_order_of(grid, B, perm);
 
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
@@ -486,12 +507,12 @@ void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const 
 
     const bool keep_dist = rank == 0 && !o.dist_sink;
     rounds->template gather<T>(false, o.dist_sink, keep_dist ? dist.data<T>() : nullptr,
-                               dist.stride(), t);
+                               dist.stride(), t, user.get());
     if (!keep_dist) dist = Matrix{};
     if (next) {
       const bool keep_next = rank == 0 && !o.next_sink;
       rounds->template gather<i32>(true, o.next_sink, keep_next ? next->data<i32>() : nullptr,
-                                   next->stride(), Dtype::Int32);
+                                   next->stride(), Dtype::Int32, user.get());
       if (!keep_next) *next = Matrix{};
     }
     timings.d2h = MPI_Wtime() - t2;

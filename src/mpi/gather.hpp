@@ -2,7 +2,9 @@
 // rank (CPU and GPU ranks alike), in stripes of whole tile rows of about 32 MiB: the other ranks
 // send their rows of every stripe with MPI_Isend (GPU ranks copy stripe s+1 to pinned memory
 // while stripe s is sent), rank 0 receives stripe s+1 while it hands stripe s to the sink, or
-// assembles the whole matrix without one.
+// assembles the whole matrix without one. A sparse order's result is gathered in the user's order
+// instead (gather_user_to_root): stripes of user rows, each rank sending its block of a stripe
+// (dist/user_order.hpp), rank 0 merging the blocks of each row.
 #pragma once
 
 #include <mpi.h>
@@ -12,9 +14,12 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "dist/user_order.hpp"
 #include "mpi/mpi_common.hpp"
+#include "order/ordering.hpp"
 
 namespace apsp::detail::mpi {
 
@@ -129,6 +134,97 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
     if (sink && !failed) {
       try {
         sink(RowBlock{row0, rows, n, n, dtype, out.get()});
+      } catch (...) {
+        failed = std::current_exception();  // keep receiving so no rank is left hanging
+      }
+    }
+  }
+  if (failed) std::rethrow_exception(failed);
+}
+
+/// Where the user's rows and columns of `perm`'s ordered graph live on `grid` (tile B); null
+/// without an order (the result is then in the user's order already).
+inline std::unique_ptr<dist::UserOrder> user_order_of(const Grid& grid, i64 B,
+                                                      const Permutation* perm) {
+  if (!perm || perm->empty()) return nullptr;
+  return std::make_unique<dist::UserOrder>(
+      dist::UserOrder::of(grid, B, perm->new_of_old, perm->old_of_new));
+}
+
+/// One rank's side of gathering a sparse order's result in the user's order (gather_user_to_root).
+template <class U>
+struct UserSource {
+  const dist::UserOrder* order = nullptr;
+  int rank = 0;
+  /// This rank's block of the user rows [u0, u1) (order->block_elems entries) in host memory,
+  /// valid until the next call with the same slot (0 or 1).
+  std::function<const U*(i64 u0, i64 u1, int slot)> block;
+};
+
+/// gather_to_root for a result whose rounds ran on an ordered graph: rank 0 hands it out in the
+/// user's order (order->n rows of order->n), in stripes of user rows of about kStripeBytes, each
+/// rank sending its block of every stripe (MPI_Isend; a slot's send ends before it is refilled),
+/// rank 0 receiving stripe s+1 while it merges stripe s into the user's columns and hands it to
+/// `sink`, or into `whole` without one. Collective over `world`.
+template <class U>
+void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hops,
+                         const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype,
+                         int threads) {
+  const dist::UserOrder& o = *src.order;
+  const Grid& grid = o.grid;
+  const i64 n = o.n;
+  const auto stripes = o.stripes(i64(sizeof(U)), kStripeBytes);
+  const int tag0 = next_hops ? 1 << 20 : 0;
+  if (src.rank != 0) {
+    MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // each slot's last send
+    for (std::size_t s = 0; s < stripes.size(); ++s) {
+      const i64 count = o.block_elems(src.rank, stripes[s].begin, stripes[s].end);
+      if (count == 0) continue;
+      const int slot = int(s % 2);
+      APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
+      const U* data = src.block(stripes[s].begin, stripes[s].end, slot);
+      APSP_MPI_TRY(MPI_Isend(data, mpi_count(count), mpi_type<U>(), 0, tag0 + int(s), world,
+                             &last[slot]));
+    }
+    APSP_MPI_TRY(MPI_Waitall(2, last, MPI_STATUSES_IGNORE));
+    return;
+  }
+  std::vector<cpu::AlignedBuffer<U>> recv[2];
+  std::vector<MPI_Request> reqs[2];
+  for (auto& r : recv) r.resize(std::size_t(grid.P));
+  auto post = [&](std::size_t s) {
+    const int b = int(s % 2);
+    reqs[b].clear();
+    for (int q = 1; q < grid.P; ++q) {
+      const i64 count = o.block_elems(q, stripes[s].begin, stripes[s].end);
+      if (count == 0) continue;
+      if (recv[b][q].size() < count) recv[b][q].resize(count);
+      reqs[b].emplace_back();
+      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s),
+                             world, &reqs[b].back()));
+    }
+  };
+  cpu::AlignedBuffer<U> out;
+  if (sink && !stripes.empty()) out.resize((stripes.front().end - stripes.front().begin) * n);
+  std::exception_ptr failed;
+  if (!stripes.empty()) post(0);
+  for (std::size_t s = 0; s < stripes.size(); ++s) {
+    const int b = int(s % 2);
+    APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
+    if (s + 1 < stripes.size()) post(s + 1);
+    const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
+    const U* own = o.block_elems(0, u0, u1) > 0 ? src.block(u0, u1, 0) : nullptr;
+    const std::vector<i64> firsts = dist::stripe_firsts(o, u0, u1);
+    U* dst = sink ? out.get() : whole + u0 * whole_stride;
+    const i64 dst_ld = sink ? n : whole_stride;
+    auto block = [&](int q) -> const U* { return q == 0 ? own : recv[b][q].get(); };
+    auto same = [](U x) { return x; };
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (i64 u = u0; u < u1; ++u)
+      dist::merge_user_row<U, U>(o, u, firsts, block, dst + (u - u0) * dst_ld, same);
+    if (sink && !failed) {
+      try {
+        sink(RowBlock{u0, u1 - u0, n, n, dtype, out.get()});
       } catch (...) {
         failed = std::current_exception();  // keep receiving so no rank is left hanging
       }

@@ -163,7 +163,7 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 // NCCL between the ranks' GPUs, the result gathered to rank 0 over MPI as with CPU ranks.
 std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device,
                           const SolveOptions& o, Timings& timings, MPI_Comm world, int rank,
-                          int size, int threads, const TilePlan* plan) {
+                          int size, int threads, const TilePlan* plan, const Permutation* perm) {
 #ifdef APSP_WITH_NCCL
   std::string used;  // the type the rounds ran in
   const Dtype t = dist.dtype();
@@ -171,6 +171,7 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   const i64 B = multigpu::kGpuTile;
   const Grid grid = agreed_grid(world, size);
   const Layout lay(grid, rank, n, B);
+  const std::unique_ptr<dist::UserOrder> user = user_order_of(grid, B, perm);
   Comm row_comm, col_comm;
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
@@ -247,6 +248,18 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
       return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B;
     };
     multigpu::GpuRank* gr = gpu.get();
+    if (user) {  // an ordered graph's result, in the user's order (dist/user_order.hpp)
+      UserSource<U> us;
+      us.order = user.get();
+      us.rank = rank;
+      us.block = [gr, next_hops, &user](i64 u0, i64 u1, int slot) {
+        return static_cast<const U*>(gr->user_block_to_host(*user, next_hops, u0, u1, slot));
+      };
+      gather_user_to_root(world, us, next_hops, sink, keep ? m.data<U>() : nullptr, m.stride(),
+                          next_hops ? Dtype::Int32 : t, threads);
+      if (!keep) m = Matrix{};
+      return;
+    }
     src.rows = [gr, B, next_hops](TileRange lr, int slot) {
       return static_cast<const U*>(
           gr->rows_to_host(next_hops, lr.begin * B, (lr.end - lr.begin) * B, slot));
@@ -275,7 +288,7 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   return used;
 #else
   (void)g, (void)dist, (void)next, (void)device, (void)o, (void)timings, (void)world, (void)rank,
-      (void)size, (void)threads, (void)plan;
+      (void)size, (void)threads, (void)plan, (void)perm;
   throw BackendUnavailable("this build has no GPU ranks");
 #endif
 }

@@ -14,8 +14,9 @@
 // width for both kinds: kOrderTile = 128, the GPU ranks' tile (multigpu::kGpuTile), uniform
 // (uniform_tiles(): every tile bound a multiple of 128, the ordered graph's vertex count too).
 // CPU ranks run such a plan at its width, whatever --block (their kernels take any multiple of
-// 32; Result::block then says 128). solve() puts the result back in the user's order (this
-// backend does not unpermute); an ordered result is not streamed but gathered whole to rank 0.
+// 32; Result::block then says 128). The result leaves in the user's order, streamed like a dense
+// one: rank 0 gathers stripes of user rows, each rank sending its block of a stripe (its user
+// rows x its user columns: mpi/gather.hpp gather_user_to_root, dist/user_order.hpp).
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -32,6 +33,7 @@
 #include "mpi/mpi_common.hpp"
 #include "mpi/ranks.hpp"
 #include "order/choice.hpp"
+#include "order/ordering.hpp"
 #include "order/symbolic.hpp"
 #ifdef APSP_WITH_NCCL
 #include "dist/gpu_rank.hpp"
@@ -74,6 +76,10 @@ class MpiBackend final : public BackendImpl {
   /// too (src/multigpu/, docs/sparse.md).
   std::int64_t auto_min_tiles() const override { return kAutoMinTiles; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
+  bool unpermutes() const override { return true; }
+  void set_permutation(std::shared_ptr<const Permutation> perm) override {
+    perm_ = std::move(perm);
+  }
   int pad_multiple(Dtype, int) const override { return 1; }
   bool builds_matrix() const override { return true; }
   /// Streamed next hops are loop-free (hop counts where zero-weight edges exist: next_hop_mode).
@@ -131,15 +137,17 @@ class MpiBackend final : public BackendImpl {
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);
     if (device >= 0)
       rounds_ = run_gpu_ranks(g, dist, next, device, o, timings, world.c, rank, size, threads,
-                              plan_.get());
+                              plan_.get(), plan_ ? perm_.get() : nullptr);
     else
-      run_cpu_ranks(g, dist, next, block, o, timings, world.c, rank, size, threads, plan_.get());
+      run_cpu_ranks(g, dist, next, block, o, timings, world.c, rank, size, threads, plan_.get(),
+                    plan_ ? perm_.get() : nullptr);
   }
 
  private:
   std::string rounds_;
   bool gpu_ranks_ = false;
-  std::shared_ptr<const TilePlan> plan_;  // set_tile_plan's (null: dense rounds)
+  std::shared_ptr<const TilePlan> plan_;      // set_tile_plan's (null: dense rounds)
+  std::shared_ptr<const Permutation> perm_;  // set_permutation's (null: the user's order)
 };
 
 }  // namespace

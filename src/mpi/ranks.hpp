@@ -12,7 +12,8 @@
 #include "mpi/mpi_common.hpp"
 
 namespace apsp::detail {
-struct TilePlan;  // order/symbolic.hpp
+struct TilePlan;     // order/symbolic.hpp
+struct Permutation;  // order/ordering.hpp
 }
 
 namespace apsp::detail::mpi {
@@ -30,15 +31,17 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 
 /// CPU ranks: every rank builds its tiles, runs the rounds with the CPU kernels and hands its
 /// rows to rank 0 (dist / next keep the result on rank 0 without sinks). `plan` (null: dense
-/// rounds): the sparse rounds' active tiles of g (g is then the ordered graph). Collective.
+/// rounds): the sparse rounds' active tiles of g (g is then the ordered graph, `perm` its
+/// order: the result is handed out in the user's order, dist / next of the user's size).
+/// Collective.
 void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
                    Timings& timings, MPI_Comm world, int rank, int size, int threads,
-                   const TilePlan* plan);
+                   const TilePlan* plan, const Permutation* perm);
 
-/// GPU ranks on CUDA device `device` (choose_device's). `plan`: as run_cpu_ranks. Returns the
-/// type the rounds ran in. Collective.
+/// GPU ranks on CUDA device `device` (choose_device's). `plan`, `perm`: as run_cpu_ranks.
+/// Returns the type the rounds ran in. Collective.
 std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device,
                           const SolveOptions& o, Timings& timings, MPI_Comm world, int rank,
-                          int size, int threads, const TilePlan* plan);
+                          int size, int threads, const TilePlan* plan, const Permutation* perm);
 
 }  // namespace apsp::detail::mpi

@@ -11,6 +11,7 @@
 
 #include "core/distance_evidence.hpp"
 #include "multigpu/rounds.cuh"
+#include "multigpu/user_order.cuh"
 #include "multigpu/workers.cuh"
 
 namespace apsp::detail {
@@ -76,18 +77,39 @@ class GpuRankOf final : public GpuRank {
     const i64 count = std::max<i64>(1, rows * cols_);
     if (stage.count < count) stage.resize(count);
     fw_.rows_to_host(next_hops, row0, rows, stage.p);
-    if (!checked32_ || next_hops) return stage.p;
-    // A kept checked int32 result, handed out as int64 (the unreachable value mapped).
-    std::vector<long>& wide = wide_[slot & 1];
-    wide.resize(std::size_t(count));
-    for (i64 x = 0; x < rows * cols_; ++x)
-      wide[std::size_t(x)] =
-          stage.p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(stage.p[x]);
-    return wide.data();
+    return widened(next_hops, stage.p, rows * cols_, slot);
+  }
+  const void* user_block_to_host(const dist::UserOrder& o, bool next_hops, i64 u0, i64 u1,
+                                 int slot) override {
+    Gpu<T>& q = *fw_.gpus_.front();
+    if (!user_ || &user_->order() != &o)
+      user_ = std::make_unique<UserGather<T>>(q, o, fw_.ld(), mode_ != Mode::Distances);
+    PinnedArray<T>& stage = stage_[slot & 1];
+    const i64 count = o.block_elems(user_->rank(), u0, u1);
+    if (stage.count < std::max<i64>(1, count)) stage.resize(std::max<i64>(1, count));
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    if (next_hops)
+      user_->issue(q.N.get(), true, u0, u1, reinterpret_cast<int*>(stage.p), q.main);
+    else
+      user_->issue(q.D.get(), false, u0, u1, stage.p, q.main);
+    APSP_CUDA_TRY(cudaStreamSynchronize(q.main));
+    return widened(next_hops, stage.p, count, slot);
   }
 
  private:
+  /// `count` entries at `p` as handed out: a kept checked int32 result as int64 (the unreachable
+  /// value mapped; into wide_[slot]), anything else as it is.
+  const void* widened(bool next_hops, const T* p, i64 count, int slot) {
+    if (!checked32_ || next_hops) return p;
+    std::vector<long>& wide = wide_[slot & 1];
+    wide.resize(std::size_t(std::max<i64>(1, count)));
+    for (i64 x = 0; x < count; ++x)
+      wide[std::size_t(x)] = p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(p[x]);
+    return wide.data();
+  }
+
   Workers<T> fw_;
+  std::unique_ptr<UserGather<T>> user_;  // user_block_to_host's (its order's lists on the GPU)
   Mode mode_;
   bool checked32_ = false, dropped_ = false;
   std::vector<long> wide_[2];  // checked32: the int64 rows handed out

@@ -29,7 +29,9 @@
 #include "multigpu/gather.cuh"
 #include "multigpu/gpu_rank_of.cuh"
 #include "multigpu/rounds.cuh"
+#include "multigpu/user_order.cuh"
 #include "multigpu/workers.cuh"
+#include "order/ordering.hpp"
 
 namespace apsp::detail {
 namespace multigpu {
@@ -65,10 +67,15 @@ class MultiGpuBackend final : public BackendImpl {
   bool builds_matrix() const override { return true; }
   bool builds_matrix_from_dense() const override { return true; }
   /// Sparse rounds (docs/sparse.md): 128-wide tiles, each GPU's share of the plan's lists per
-  /// round (dist/local_plan.hpp); solve() puts the result back in the user's order.
+  /// round (dist/local_plan.hpp); the result leaves in the user's order, stripe by stripe
+  /// (user_order.cuh: each GPU gathers its block of a stripe, the host merges the blocks).
   bool skips_tiles() const override { return true; }
   bool uniform_tiles() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
+  bool unpermutes() const override { return true; }
+  void set_permutation(std::shared_ptr<const Permutation> perm) override {
+    perm_ = std::move(perm);
+  }
   /// Streamed next hops are loop-free (hop counts where zero-weight edges exist; see run()).
   bool streams_paths() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
@@ -98,27 +105,34 @@ class MultiGpuBackend final : public BackendImpl {
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
            Timings& timings) override {
     const std::vector<int> devs = devices_of(o);
-    // With a plan g is the ordered graph: solve() then passes no sinks and whole matrices of
-    // its n x n, and puts them back in the user's order itself (solve_unpermutes).
-    APSP_EXPECTS(!plan_ || (!o.dist_sink && dist.rows() == g.num_vertices),
-                 "multi-gpu: an ordered result must come back whole");
+    // With a plan g is the ordered graph (solve.cpp) and the result is handed out in the user's
+    // order (its vertex count; sinks or whole matrices of it).
+    const bool ordered = plan_ && perm_ && !perm_->empty();
+    APSP_EXPECTS(!plan_ || ordered, "multi-gpu: a tile plan without its vertex order");
+    std::unique_ptr<dist::UserOrder> user;
+    if (ordered)
+      user = std::make_unique<dist::UserOrder>(dist::UserOrder::of(
+          Grid::for_run(int(devs.size())), kTile, perm_->new_of_old, perm_->old_of_new));
     const Graph::WeightRange range = g.validated_weight_range();
     run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_,
                [&](auto t, auto r, Rung rung) {
                  return run_typed<typename decltype(t)::type, typename decltype(r)::type>(
-                     g, dist, next, devs, o, timings, rung);
+                     g, dist, next, devs, o, timings, rung, user.get());
                });
   }
 
  private:
   std::string rounds_;
-  std::shared_ptr<const TilePlan> plan_;  // set_tile_plan's (null: dense rounds)
+  std::shared_ptr<const TilePlan> plan_;      // set_tile_plan's (null: dense rounds)
+  std::shared_ptr<const Permutation> perm_;  // set_permutation's (null: the user's order)
 
-  /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds). False,
-  /// having handed nothing out, when a checked rung failed its band check (rounds_ says why).
+  /// Rounds in T, result handed out as R (R = T, or int64 from checked int32 rounds), in the
+  /// user's order through `user` where set (an ordered graph). False, having handed nothing out,
+  /// when a checked rung failed its band check (rounds_ says why).
   template <class T, class R>
   bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs,
-                 const SolveOptions& o, Timings& timings, Rung rung) {
+                 const SolveOptions& o, Timings& timings, Rung rung,
+                 const dist::UserOrder* user) {
     if constexpr (std::is_same_v<T, int>) {
       // The checked int32 rung (an int64 result): skipped, before any allocation, where sampled
       // evidence already reaches its band (int32 rounds ~15 T updates/s a GPU).
@@ -190,14 +204,24 @@ class MultiGpuBackend final : public BackendImpl {
     fw.report_profile();
     t0 = Clock::now();
     constexpr Dtype rt = DtypeOf<R>::value;
-    gather<T, R>(fw, false, o.dist_sink, o.dist_sink ? nullptr : dist.data<R>(), dist.stride(), rt);
+    R* const whole = o.dist_sink ? nullptr : dist.data<R>();
+    int* const whole_next = !next || o.next_sink ? nullptr : next->data<int>();
+    double merge_s = 0;  // user order: the host's merges of the GPUs' blocks (the unpermute)
+    if (user)
+      merge_s += gather_user<T, R>(fw, *user, false, o.dist_sink, whole, dist.stride(), rt);
+    else
+      gather<T, R>(fw, false, o.dist_sink, whole, dist.stride(), rt);
     if (o.dist_sink) dist = Matrix{};
     if (next) {
-      gather<int>(fw, true, o.next_sink, o.next_sink ? nullptr : next->data<int>(), next->stride(),
-                  Dtype::Int32);
+      if (user)
+        merge_s += gather_user<int>(fw, *user, true, o.next_sink, whole_next, next->stride(),
+                                    Dtype::Int32);
+      else
+        gather<int>(fw, true, o.next_sink, whole_next, next->stride(), Dtype::Int32);
       if (o.next_sink) *next = Matrix{};
     }
-    timings.d2h = seconds_since(t0);
+    timings.unpermute = merge_s;
+    timings.d2h = std::max(0.0, seconds_since(t0) - merge_s);
     return true;
   }
 };
