@@ -205,7 +205,8 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
     }
   };
   cpu::AlignedBuffer<U> out;
-  if (sink && !stripes.empty()) out.resize((stripes.front().end - stripes.front().begin) * n);
+  if (sink && grid.P > 1 && !stripes.empty())
+    out.resize((stripes.front().end - stripes.front().begin) * n);
   std::exception_ptr failed;
   if (!stripes.empty()) post(0);
   for (std::size_t s = 0; s < stripes.size(); ++s) {
@@ -214,6 +215,16 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
     if (s + 1 < stripes.size()) post(s + 1);
     const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
     const U* own = o.block_elems(0, u0, u1) > 0 ? src.block(u0, u1, 0) : nullptr;
+    if (sink && grid.P == 1) {  // one rank: its block is the stripe, rows of n in order
+      if (!failed) {
+        try {
+          sink(RowBlock{u0, u1 - u0, n, n, dtype, own});
+        } catch (...) {
+          failed = std::current_exception();
+        }
+      }
+      continue;
+    }
     const std::vector<i64> firsts = dist::stripe_firsts(o, u0, u1);
     U* dst = sink ? out.get() : whole + u0 * whole_stride;
     const i64 dst_ld = sink ? n : whole_stride;

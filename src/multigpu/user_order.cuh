@@ -138,7 +138,7 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
     }
   };
   const i64 per = stripes.front().end - stripes.front().begin;
-  std::vector<R> out(sink ? std::size_t(per * n) : 0);
+  std::vector<R> out(sink && (w.grid_.P > 1 || !std::is_same_v<U, R>) ? std::size_t(per * n) : 0);
   std::exception_ptr failed;
   double merge_s = 0;
   issue(0);
@@ -146,6 +146,19 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
     for (auto& p : w.gpus_) APSP_CUDA_TRY(cudaEventSynchronize(p->copied[s % 2]));
     if (s + 1 < stripes.size()) issue(s + 1);
     const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
+    if constexpr (std::is_same_v<U, R>) {
+      if (sink && w.grid_.P == 1) {  // one GPU: its block is the stripe, rows of n in order
+        if (!failed) {
+          try {
+            sink(RowBlock{u0, u1 - u0, n, n, dtype, stage[s % 2][0].p});
+          } catch (...) {
+            failed = std::current_exception();
+            break;
+          }
+        }
+        continue;
+      }
+    }
     R* dst = sink ? out.data() : whole + u0 * whole_stride;
     const auto t0 = Clock::now();
     const std::vector<i64> firsts = dist::stripe_firsts(o, u0, u1);
