@@ -80,7 +80,8 @@ class BackendImpl {
   /// kAutoMinTiles).
   virtual std::int64_t auto_min_tiles() const { return 0; }
   /// True when run() hands its result out in the user's vertex order itself, given the order by
-  /// set_permutation() (the GPU gathers each stripe before the download): solve() then neither
+  /// set_permutation() (cuda: the GPU gathers each stripe before the download; multi-gpu, mpi:
+  /// each worker gathers its block of a stripe, dist/user_order.hpp): solve() then neither
   /// unpermutes nor needs host matrices for it. Otherwise solve() unpermutes whole matrices.
   virtual bool unpermutes() const { return false; }
   /// The order of the graph run() gets (null: the user's), with set_tile_plan(); only called

@@ -352,8 +352,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   // 0. They get empty matrices that only carry the dtype, and V is not limited by this host's
   // memory. Otherwise (paths on a backend that does not stream them) the whole matrices come
   // back for the next-hop repair.
-  // An ordered result that solve() unpermutes is never streamed: the backend's stripes would be
-  // in the ordered numbering (mpi); it comes back whole (on rank 0) and is handed out below.
+  // An ordered result that solve() unpermutes (the cpu backend's) is never streamed: it comes
+  // back whole and is handed out below.
   const bool solve_unpermutes = !order.perm.empty() && !backend_unpermutes;
   const bool streamed = !solve_unpermutes && backend->builds_matrix() && options.dist_sink &&
                         (!options.paths || (options.next_sink && backend->streams_paths()));
