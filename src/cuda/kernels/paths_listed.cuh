@@ -20,17 +20,20 @@ static_assert(kTile == 2 * 64, "a tile is 2 x 2 blocks of paths_block's 64 x 64 
 /// of A and C and tile J columns [128 J, 128 J + 128) of B and C. A null list stands for the one
 /// tile 0 (count 1): a panel, whose fixed tile the caller's pointers already point at. Grid
 /// (2 ncols, 2 nrows), 256 threads: block (x, y) the 64 x 64 outputs (y % 2, x % 2) of C tile
-/// (rows[y / 2], cols[x / 2]).
+/// (rows[y / 2], cols[x / 2]). The dense kernel's launch bounds; ptxas (CUDA 13, sm_90a): 97
+/// registers without hop counts (dense: 80, so 2 blocks an SM instead of 3; (256, 3) would give 80
+/// with an 8-byte spill: to be measured on a GPU), 127 with them (dense 128); no spills.
 template <class T, bool kHops>
 __global__ void __launch_bounds__(256)
     minplus_paths_listed(const T* __restrict__ A, const int* __restrict__ An,
                          const int* __restrict__ Ah, i64 lda, const T* __restrict__ B,
                          const int* __restrict__ Bh, i64 ldb, T* C, int* Cn, int* Ch, i64 ldc,
                          TileLists l) {
-  const i64 I = l.rows ? i64(l.rows[blockIdx.y / 2]) : 0;
-  const i64 J = l.cols ? i64(l.cols[blockIdx.x / 2]) : 0;
-  paths_block<T, kHops>(A, An, Ah, lda, B, Bh, ldb, C, Cn, Ch, ldc,
-                        I * kTile + i64(blockIdx.y % 2) * 64, J * kTile + i64(blockIdx.x % 2) * 64);
+  paths_block<T, kHops>(A, An, Ah, lda, B, Bh, ldb, C, Cn, Ch, ldc, [&l](bool row) {
+    const int* list = row ? l.rows : l.cols;
+    const unsigned b = row ? blockIdx.y : blockIdx.x;
+    return (list ? i64(list[b / 2]) : 0) * kTile + i64(b % 2) * 64;
+  });
 }
 
 }  // namespace
