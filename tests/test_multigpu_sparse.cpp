@@ -6,13 +6,16 @@
 // or without METIS): `--order nd` on grids, geometric, disconnected, zero- and negative-weight
 // graphs of odd sizes gives the cpu backend's dense answer byte for byte in every dtype, the
 // int16x2 rung kept and failing over, the checked int32 rung, next hops (valid walks) and
-// streamed stripes. (One file of its own: tests/test_multigpu.cpp is long enough.)
+// streamed stripes; the listed next-hop rounds give the dense next-hop rounds' result on the
+// ordered graph bit for bit, over fewer GEMM tiles (APSP_MG_PROFILE's "mgprof paths" line).
+// (One file of its own: tests/test_multigpu.cpp is long enough.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -343,7 +346,7 @@ TEST(MultiGpuSparse, CheckedInt32RungAndInt64) {
 
 TEST(MultiGpuSparse, PathsWalkInTheUsersOrder) {
   REQUIRE_GPU_AND_METIS();
-  // The next-hop rounds run dense on the ordered graph: distances equal, every walk shortest.
+  // The next-hop rounds run listed on the ordered graph: distances equal, every walk shortest.
   for (const std::int64_t V : {703, 1501}) {
     for (const Case& c : cases_of(V)) {
       for (const Dtype t : {Dtype::Int32, Dtype::Float32}) {
@@ -365,6 +368,126 @@ TEST(MultiGpuSparse, PathsWalkInTheUsersOrder) {
             const Matrix& nx = streamed ? next.m : nd.next;
             EXPECT_EQ(compare(d, cpu.dist), "");
             EXPECT_EQ(test::check_next_hop_walks(c.g, d, nx), "");
+          }
+        }
+      }
+    }
+  }
+}
+
+/// What the next-hop rounds of one solve said on stderr (APSP_MG_PROFILE=1): the "mgprof paths"
+/// lines (one per process), whether they ran listed (-1: lines disagree or none), and the C tiles
+/// their GEMMs were launched over, summed.
+struct PathsProfile {
+  int lines = 0, listed = -1;
+  long long tiles = 0;
+};
+
+PathsProfile paths_profile(const std::string& err) {
+  PathsProfile p;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("mgprof paths ", 0) != 0) continue;
+    int listed = -1;
+    long long tiles = -1;
+    for (std::istringstream words(line); words;) {
+      std::string w;
+      words >> w;
+      if (w.rfind("listed=", 0) == 0) listed = std::stoi(w.substr(7));
+      if (w.rfind("gemm_tiles=", 0) == 0) tiles = std::stoll(w.substr(11));
+    }
+    if (listed < 0 || tiles < 0) return PathsProfile{};  // malformed: lines = 0
+    p.listed = p.lines == 0 || p.listed == listed ? listed : -1;
+    p.tiles += tiles;
+    ++p.lines;
+  }
+  return p;
+}
+
+/// solve(g, o) with APSP_MG_PROFILE=1, its stderr read into `p`.
+Result solve_profiled(const Graph& g, const SolveOptions& o, PathsProfile& p) {
+  const test::ScopedEnv profile("APSP_MG_PROFILE", "1");
+  testing::internal::CaptureStderr();
+  Result r;
+  try {
+    r = solve(g, o);
+  } catch (...) {
+    (void)testing::internal::GetCapturedStderr();
+    throw;
+  }
+  p = paths_profile(testing::internal::GetCapturedStderr());
+  return r;
+}
+
+TEST(MultiGpuSparse, PathsListedEqualDense) {
+  REQUIRE_GPU_AND_METIS();
+  // --order nd with --paths runs the listed next-hop rounds on the ordered graph; the dense
+  // next-hop rounds on that same graph (order none) must give the same distances and next hops,
+  // and must have launched more GEMM tiles. The next hops compare exactly where no weight is
+  // zero: there solve()'s repair (which breaks ties by vertex number, so not alike in the two
+  // numberings) has nothing to do; with zero weights the walks are checked. (With a plan solve()
+  // never streams, so the rounds run Mode::NextHops, not hop counts, on every graph here.)
+  for (const std::int64_t V : {703, 1501}) {
+    const auto [rows, cols] = test::grid_shape_of(V);
+    std::vector<std::pair<Case, bool>> cases;  // (graph, no zero weight)
+    cases.push_back({{"grid 1..9", generate_grid(rows, cols, 1, 9, std::uint64_t(V) + 11)}, true});
+    cases.push_back(
+        {{"geometric", generate_geometric(V, 4, 10, std::uint64_t(V) + 12)}, true});  // w >= 1
+    test::RandomGraphSpec s;
+    s.V = V;
+    s.E = 2 * V;
+    s.wmin = 1;
+    s.wmax = 50;
+    s.components = 3;
+    s.seed = std::uint64_t(V) + 13;
+    cases.push_back({{"disconnected directed 1..50", test::random_graph(s)}, true});
+    for (const Case& c : test::sparse_cases(V))
+      if (c.name == "grid" || c.name == "disconnected undirected")  // zero weights
+        cases.push_back({{c.name + " (zero weights)", c.g}, false});
+    for (const auto& [c, exact] : cases) {
+      const detail::OrderChoice oc =
+          detail::choose_order(c.g, Order::NestedDissection, true, "multi-gpu",
+                               (V + 127) / 128 * 128, 128, {128, detail::kGpuLeaf});
+      ASSERT_TRUE(oc.plan);
+      ASSERT_LT(oc.plan->work_fraction, 1.0) << c.name;
+      for (const Dtype t : {Dtype::Int32, Dtype::Float32}) {
+        if (t == Dtype::Float32 && V > 703) continue;
+        const Result cpu = solve(c.g, opts(Backend::Cpu, Order::None, t));
+        ASSERT_GT(test::finite_off_diagonal(cpu.dist), V) << "trivial test input";
+        for (const std::vector<int>& devs : device_sets()) {
+          // Two GPUs: both 1 x 2 and 2 x 1 (which GPU holds the pivot's row and column differs).
+          std::vector<std::string> shapes{""};
+          if (devs.size() == 2) shapes = {"1x2", "2x1"};
+          for (const std::string& shape : shapes) {
+            const test::ScopedEnv grid("APSP_GRID", shape.empty() ? nullptr : shape.c_str());
+            SCOPED_TRACE(c.name + " V=" + std::to_string(V) + " " + dtype_name(t) + " " +
+                         devices_name(devs) + (shape.empty() ? "" : " APSP_GRID=" + shape));
+            SolveOptions o = opts(Backend::MultiGpu, Order::NestedDissection, t, true);
+            o.devices = devs;
+            PathsProfile listed, dense;
+            const Result nd = solve_profiled(c.g, o, listed);
+            ASSERT_EQ(nd.order, "nd");
+            o.order = Order::None;
+            const Result full = solve_profiled(oc.graph, o, dense);
+            ASSERT_EQ(full.order, "none");
+            ASSERT_EQ(full.dist.rows(), oc.plan->n);
+            // The listed rounds ran, over fewer tiles than the dense ones (same matrix).
+            EXPECT_GE(listed.lines, 1);
+            EXPECT_EQ(listed.listed, 1);
+            EXPECT_EQ(dense.listed, 0);
+            EXPECT_GT(listed.tiles, 0);
+            EXPECT_LT(listed.tiles, dense.tiles);
+            // The dense rounds' result in the user's order.
+            const Matrix d =
+                detail::unpermuted(full.dist, oc.perm, false, nd.dist.stride(), Memory::Host);
+            EXPECT_EQ(compare(nd.dist, d), "");
+            EXPECT_EQ(compare(nd.dist, cpu.dist), "");
+            if (exact) {
+              const Matrix nx =
+                  detail::unpermuted(full.next, oc.perm, true, nd.next.stride(), Memory::Host);
+              EXPECT_EQ(compare(nd.next, nx), "");
+            }
+            EXPECT_EQ(test::check_next_hop_walks(c.g, nd.dist, nd.next), "");
           }
         }
       }

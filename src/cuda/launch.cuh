@@ -20,6 +20,7 @@
 #include "cuda/kernels/int16x2.cuh"
 #include "cuda/kernels/listed.cuh"
 #include "cuda/kernels/paths.cuh"
+#include "cuda/kernels/paths_listed.cuh"
 
 // Internal linkage, as the kernels: attributes are set and kernels launched in the same file.
 namespace apsp::cuda {
@@ -326,6 +327,24 @@ void launch_minplus_paths(bool hops, i64 tiles_rows, i64 tiles_cols, const T* A,
   else
     minplus_paths<T, false>
         <<<grid, 256, 0, s>>>(A, An, nullptr, lda, B, nullptr, ldb, C, Cn, nullptr, ldc);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// minplus_paths_listed: the C tiles l.rows x l.cols (a null list: tile 0 alone, count 1), grid
+/// (2 ncols, 2 nrows) of 256 threads; the hop-count pointers are read only when `hops`.
+template <class T>
+void launch_minplus_paths_listed(bool hops, const TileLists& l, const T* A, const int* An,
+                                 const int* Ah, i64 lda, const T* B, const int* Bh, i64 ldb, T* C,
+                                 int* Cn, int* Ch, i64 ldc, gpuStream_t s) {
+  APSP_EXPECTS(l.nrows > 0 && l.ncols > 0 && l.nrows <= 32767 && (l.rows || l.nrows == 1) &&
+                   (l.cols || l.ncols == 1),
+               "listed next-hop GEMM: bad tile lists");
+  const dim3 grid(unsigned(2 * l.ncols), unsigned(2 * l.nrows));
+  if (hops)
+    minplus_paths_listed<T, true>
+        <<<grid, 256, 0, s>>>(A, An, Ah, lda, B, Bh, ldb, C, Cn, Ch, ldc, l);
+  else
+    minplus_paths_listed<T, false>
+        <<<grid, 256, 0, s>>>(A, An, nullptr, lda, B, nullptr, ldb, C, Cn, nullptr, ldc, l);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 

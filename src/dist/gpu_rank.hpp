@@ -128,8 +128,8 @@ class GpuRank {
 /// hops only with int32 / float32). `checked32` (t = int64): int32 rounds capped at 2^30-1 whose
 /// result, when its band check passes, is handed out as int64 (see dropped()). `plan` (null:
 /// dense rounds): the sparse rounds' tile lists (docs/sparse.md) for the ordered graph of n
-/// vertices, with uniform kGpuTile-wide tiles (else an Error); the distance and int16x2 rounds
-/// run over this rank's share of them, the next-hop rounds stay dense.
+/// vertices, with uniform kGpuTile-wide tiles (else an Error); the distance, int16x2 and
+/// next-hop rounds run over this rank's share of them.
 std::unique_ptr<GpuRank> make_gpu_rank(int device, const dist::Grid& grid, int rank, std::int64_t n,
                                        Dtype t, Mode mode, bool checked32 = false,
                                        const TilePlan* plan = nullptr);

@@ -3,7 +3,8 @@
 // (and the mpi GPU ranks) keep them during the rounds with the CPU backend's arithmetic: a closure
 // (closure_paths: blocked FW inside the tile, 64 x 64 blocks) and a min-plus GEMM that carries the
 // next hop (and hop count) of the A side (minplus_paths), k in order for every output, so results
-// equal `--backend cpu --block 128` bit for bit. Reference: src/cpu/cpu_backend.cpp.
+// equal `--backend cpu --block 128` bit for bit; its per-block body (paths_block) is shared with
+// the listed variant of the sparse rounds (paths_listed.cuh). Reference: src/cpu/cpu_backend.cpp.
 #pragma once
 
 #include "gpu/runtime.hpp"
@@ -230,14 +231,17 @@ __global__ void __launch_bounds__(1024) closure_paths(T* d, int* nx, int* hx, i6
   }
 }
 
-/// C = min(C, A (x) B) with next hops taken from the A side (and hop counts), for an m x n block of
-/// C (multiples of 64) and depth kTile. 64 x 64 outputs per 256-thread block, 4 x 4 per thread,
-/// A and B through shared memory in chunks of 32 k; k runs in order for every output.
-template <class T, bool kHops>
-__global__ void __launch_bounds__(256)
-    minplus_paths(const T* __restrict__ A, const int* __restrict__ An, const int* __restrict__ Ah,
-                  i64 lda, const T* __restrict__ B, const int* __restrict__ Bh, i64 ldb, T* C,
-                  int* Cn, int* Ch, i64 ldc) {
+/// The per-block body of minplus_paths (and of minplus_paths_listed, paths_listed.cuh): the
+/// 64 x 64 outputs of C from row m0 = origin(true) and column n0 = origin(false) (rows m0.. of A,
+/// columns n0.. of B), depth kTile. 256 threads, 4 x 4 outputs per thread, A and B through shared
+/// memory in chunks of 32 k; k runs in order for every output. (origin is called where
+/// minplus_paths computed m0 and n0 before this body was shared: its PTX is unchanged.)
+template <class T, bool kHops, class Origin>
+__device__ __forceinline__ void paths_block(const T* __restrict__ A, const int* __restrict__ An,
+                                            const int* __restrict__ Ah, i64 lda,
+                                            const T* __restrict__ B, const int* __restrict__ Bh,
+                                            i64 ldb, T* C, int* Cn, int* Ch, i64 ldc,
+                                            Origin origin) {
   constexpr int kM = 64, kK = 32;
   __shared__ T sA[kK][kM + 1];
   __shared__ int sAn[kK][kM + 1];
@@ -245,7 +249,7 @@ __global__ void __launch_bounds__(256)
   __shared__ T sB[kK][kM];
   __shared__ int sBh[kHops ? kK : 1][kM];
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
-  const i64 m0 = i64(blockIdx.y) * kM, n0 = i64(blockIdx.x) * kM;
+  const i64 m0 = origin(true), n0 = origin(false);
   T c[4][4];
   int cn[4][4], ch[4][4];
 #pragma unroll
@@ -299,6 +303,18 @@ __global__ void __launch_bounds__(256)
       Cn[at] = cn[a][b];
       if constexpr (kHops) Ch[at] = ch[a][b];
     }
+}
+
+/// C = min(C, A (x) B) with next hops taken from the A side (and hop counts), for an m x n block of
+/// C (multiples of 64) and depth kTile: block (x, y) the 64 x 64 outputs from row 64 y, column
+/// 64 x (paths_block).
+template <class T, bool kHops>
+__global__ void __launch_bounds__(256)
+    minplus_paths(const T* __restrict__ A, const int* __restrict__ An, const int* __restrict__ Ah,
+                  i64 lda, const T* __restrict__ B, const int* __restrict__ Bh, i64 ldb, T* C,
+                  int* Cn, int* Ch, i64 ldc) {
+  paths_block<T, kHops>(A, An, Ah, lda, B, Bh, ldb, C, Cn, Ch, ldc,
+                        [](bool row) { return row ? i64(blockIdx.y) * 64 : i64(blockIdx.x) * 64; });
 }
 
 /// next[r][c] = global column if the entry is finite off the diagonal (and inside V), else -1;
