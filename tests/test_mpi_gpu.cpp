@@ -338,20 +338,31 @@ TEST_F(MpiGpu, OrderNdRunsTheListedRounds) {
       o.backend = apsp::Backend::Mpi;
       o.order = apsp::Order::NestedDissection;
       o.dtype = t;
-      apsp::Result r;
-      try {
-        r = apsp::solve(*g, o);
-      } catch (const apsp::UsageError& e) {
-        if (std::string(e.what()).find("does not skip tiles") != std::string::npos)
-          GTEST_SKIP() << "the mpi backend does not run sparse rounds yet: " << e.what();
-        throw;
-      }
+      const apsp::Result r = apsp::solve(*g, o);
       EXPECT_EQ(r.order, "nd");
+      // Streamed: stripes of user rows from every rank's blocks (with paths: listed next-hop
+      // rounds, hop counts where weights are zero, next hops renamed to user vertices).
+      const bool paths = dtype_size(t) == 4;
+      apsp::test::StripeCollector dist, next;
+      o.paths = paths;
+      o.dist_sink = dist.sink();
+      if (paths) o.next_sink = next.sink();
+      const apsp::Result streamed = apsp::solve(*g, o);
+      EXPECT_EQ(streamed.order, "nd");
       if (world_rank() != 0) continue;
+      EXPECT_TRUE(streamed.dist.empty());
+      ASSERT_EQ(dist.check(), "");
+      o = apsp::SolveOptions{};
       o.backend = apsp::Backend::Cpu;
       o.order = apsp::Order::None;
+      o.dtype = t;
       const apsp::Result want = apsp::solve(*g, o);
       EXPECT_EQ(apsp::test::compare(r.dist, want.dist), "");
+      EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
+      if (paths) {
+        ASSERT_EQ(next.check(), "");
+        EXPECT_EQ(apsp::test::check_next_hop_walks(*g, dist.m, next.m), "");
+      }
     }
 }
 

@@ -425,8 +425,8 @@ TEST(MultiGpuSparse, PathsListedEqualDense) {
   // next-hop rounds on that same graph (order none) must give the same distances and next hops,
   // and must have launched more GEMM tiles. The next hops compare exactly where no weight is
   // zero: there solve()'s repair (which breaks ties by vertex number, so not alike in the two
-  // numberings) has nothing to do; with zero weights the walks are checked. (With a plan solve()
-  // never streams, so the rounds run Mode::NextHops, not hop counts, on every graph here.)
+  // numberings) has nothing to do; with zero weights the walks are checked. (Whole matrices: the
+  // rounds run Mode::NextHops; the streamed hop-count rounds are PathsWalkInTheUsersOrder's.)
   for (const std::int64_t V : {703, 1501}) {
     const auto [rows, cols] = test::grid_shape_of(V);
     std::vector<std::pair<Case, bool>> cases;  // (graph, no zero weight)

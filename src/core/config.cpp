@@ -66,7 +66,8 @@ const Entry kTable[] = {
    "Worker grid of the multi-gpu and mpi backends; R * C must be the worker count (auto: the "
    "most square)."},
   {Knob::MgProfile, "APSP_MG_PROFILE", Type::Bool, "0",
-   "multi-gpu and mpi GPU ranks: per-phase GPU times of every GPU on stderr (distances only)."},
+   "multi-gpu and mpi GPU ranks: per-phase GPU times of every GPU on stderr (distances; with "
+   "--paths one line of the next-hop GEMMs' tile counts)."},
   {Knob::MpiGpu, "APSP_MPI_GPU", Type::Switch, "auto",
    "mpi backend: 1 GPU ranks (or an error), 0 CPU ranks (auto: GPU ranks when every rank has "
    "a GPU of its own; docs/distributed.md)."},

@@ -117,7 +117,8 @@ struct Workers {
 
   /// Listed rounds (docs/sparse.md) from `plan`, whose tiles must be this solve's (uniform,
   /// kTile wide, n vertices): every GPU's lists of every round (dist/local_plan.hpp), uploaded
-  /// once. The distance and int16x2 rounds then run over them; without a plan they are dense.
+  /// once. The distance, int16x2 and next-hop rounds then run over them; without a plan they are
+  /// dense.
   /// `who` names the backend in the error for a plan of other tiles.
   void set_plan(const TilePlan& plan, const char* who = "multi-gpu") {
     for (auto& p : gpus_) {
