@@ -1,9 +1,10 @@
 // src/multigpu/user_order.cuh — a sparse order's result leaves the GPUs in the user's vertex
 // order (dist/user_order.hpp): for each stripe of user rows, every GPU gathers its block (its
-// user rows x its user columns, next hops renamed to user vertices) with one kernel and
-// downloads only that; the host merges each row's Pc blocks into the user's columns. No ordered
-// matrix ever reaches the host. UserGather is one GPU's side (the multi-gpu backend has one per
-// GPU, an mpi GPU rank one); gather_user hands a whole in-process grid's result out.
+// user rows x its user columns, next hops renamed to user vertices) with one kernel. In one
+// process (gather_user) GPU 0 pulls the other GPUs' blocks, scatters every block into the
+// stripe in the user's order and downloads the finished stripe, which goes to the sink as it
+// is; an mpi GPU rank downloads its block (UserGather::issue) for rank 0 to merge. No ordered
+// matrix ever reaches the host.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -66,22 +67,14 @@ class UserGather {
   const dist::UserOrder& order() const { return o_; }
 
   /// Gathers the block of the user rows [u0, u1) from `src` (this GPU's D, or N with
-  /// next_hops: renamed) and queues its download to `host` (block_elems entries) on `stream`;
-  /// the caller waits. The device block buffer grows on the first call (the largest stripe).
+  /// next_hops: renamed) into `block` (device memory of block_elems entries) on `stream`.
   template <class U>
-  void issue(const U* src, bool next_hops, i64 u0, i64 u1, U* host, cudaStream_t stream) {
+  void gather(const U* src, bool next_hops, i64 u0, i64 u1, U* block, cudaStream_t stream) {
     APSP_EXPECTS(!next_hops || rename_.get(), "user order: next hops without their renaming");
     const int pr = o_.grid.row_of(rank_), pc = o_.grid.col_of(rank_);
     const TileRange r = o_.rows_in(pr, u0, u1);
     const i64 rows = r.end - r.begin, C = o_.cols(pc);
     if (rows <= 0 || C <= 0) return;
-    const std::size_t bytes = std::size_t(rows * C) * sizeof(U);
-    if (block_.size() < bytes) {
-      APSP_CUDA_TRY(cudaSetDevice(ordinal_));
-      APSP_CUDA_TRY(cudaStreamSynchronize(stream));  // the old buffer's last download
-      block_ = DeviceBuffer<char>(bytes);
-    }
-    U* block = reinterpret_cast<U*>(block_.get());
     const unsigned threads = 256;
     const dim3 grid(unsigned(std::min<i64>((C + threads - 1) / threads, 64)),
                     unsigned(std::min<i64>(rows, 65535)));
@@ -89,6 +82,22 @@ class UserGather {
                                                        cols_.get(), C,
                                                        next_hops ? rename_.get() : nullptr, block);
     APSP_CUDA_TRY(cudaGetLastError());
+  }
+
+  /// gather() into this object's device buffer (it grows on the first call: the largest stripe)
+  /// and the block's download to `host` (block_elems entries) queued on `stream`; the caller
+  /// waits.
+  template <class U>
+  void issue(const U* src, bool next_hops, i64 u0, i64 u1, U* host, cudaStream_t stream) {
+    const std::size_t bytes = std::size_t(o_.block_elems(rank_, u0, u1)) * sizeof(U);
+    if (bytes == 0) return;
+    if (block_.size() < bytes) {
+      APSP_CUDA_TRY(cudaSetDevice(ordinal_));
+      APSP_CUDA_TRY(cudaStreamSynchronize(stream));  // the old buffer's last download
+      block_ = DeviceBuffer<char>(bytes);
+    }
+    U* block = reinterpret_cast<U*>(block_.get());
+    gather(src, next_hops, u0, u1, block, stream);
     APSP_CUDA_TRY(cudaMemcpyAsync(host, block, bytes, cudaMemcpyDeviceToHost, stream));
   }
 
@@ -100,11 +109,36 @@ class UserGather {
   DeviceBuffer<char> block_;
 };
 
+/// out[rows[k] - u0][cols[j]] = convert(block[k][j]) (out: n entries a row): one worker's block of
+/// a stripe of user rows [u0, ...) scattered into the stripe in the user's order, where rows are
+/// the block's user rows and cols its user columns; U -> R maps the unreachable value (a checked
+/// int32 rung's int64 result), else copies.
+template <class U, class R>
+__global__ void scatter_user_block(const U* __restrict__ block, i64 nrows,
+                                   const int* __restrict__ rows, i64 u0,
+                                   const int* __restrict__ cols, i64 ncols, R* __restrict__ out,
+                                   i64 n) {
+  for (i64 k = blockIdx.y; k < nrows; k += gridDim.y) {
+    const U* src = block + k * ncols;
+    R* dst = out + (i64(rows[k]) - u0) * n;
+    for (i64 j = i64(blockIdx.x) * blockDim.x + threadIdx.x; j < ncols;
+         j += i64(gridDim.x) * blockDim.x) {
+      const U x = src[j];
+      if constexpr (std::is_same_v<U, R>)
+        dst[cols[j]] = x;
+      else
+        dst[cols[j]] = x >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(x);
+    }
+  }
+}
+
 /// Hands a whole in-process grid's distances (U = T) or next hops (U = int, next_hops) out in the
 /// user's order, stripe by stripe: to `sink` if set, else into `whole` (whole_stride a row), as R
-/// (U = int, R = long: a checked int32 rung's result, the unreachable value mapped). The GPUs
-/// gather and download stripe s+1 while the host merges stripe s. Returns the host's merge
-/// seconds (the unpermute's share).
+/// (U = int, R = long: a checked int32 rung's result, the unreachable value mapped on the GPU).
+/// Per stripe every GPU gathers its block; GPU 0 pulls the others' blocks (peer copies), scatters
+/// all of them into the stripe in the user's order and downloads it, which goes to the sink as
+/// it is: stripe s+1 is on the GPUs while the host hands out stripe s. Returns the GPU seconds
+/// of GPU 0's part (its gather, the pulls, the scatters: the unpermute).
 template <class U, class R = U, class T>
 double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, const RowSink& sink,
                    R* whole, i64 whole_stride, Dtype dtype) {
@@ -113,79 +147,149 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
   const i64 n = o.n;
   const auto stripes = o.stripes(i64(sizeof(R)), kStripeBytes);
   if (stripes.empty()) return 0;
+  const std::size_t P = w.gpus_.size();
+  Gpu<T>& a = *w.gpus_.front();  // assembles every stripe
   std::vector<std::unique_ptr<UserGather<T>>> side;
-  std::vector<PinnedArray<U>> stage[2];
-  for (auto& s : stage) s = std::vector<PinnedArray<U>>(w.gpus_.size());
-  for (std::size_t x = 0; x < w.gpus_.size(); ++x) {
+  for (std::size_t x = 0; x < P; ++x)
     side.push_back(std::make_unique<UserGather<T>>(*w.gpus_[x], o, w.ld_, next_hops));
-    i64 most = 1;
-    for (const TileRange& s : stripes)
-      most = std::max(most, o.block_elems(side.back()->rank(), s.begin, s.end));
-    for (auto& s : stage) s[x].resize(most);
+  // On GPU 0: every grid row's user rows and every grid column's user columns, the others'
+  // blocks (at recv_at[x]), the stripe; events: each GPU's gather done, GPU 0's part timed.
+  APSP_CUDA_TRY(cudaSetDevice(a.ordinal));
+  auto upload = [](const std::vector<std::int32_t>& v) {
+    DeviceBuffer<int> d(std::max<std::size_t>(1, v.size()));
+    if (!v.empty())
+      APSP_CUDA_TRY(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(int), cudaMemcpyHostToDevice));
+    return d;
+  };
+  std::vector<DeviceBuffer<int>> row_users, col_users;
+  for (const auto& r : o.row_users) row_users.push_back(upload(r));
+  for (const auto& c : o.col_users) col_users.push_back(upload(c));
+  i64 most_recv = 1, per = 1;
+  for (const TileRange& st : stripes) {
+    i64 sum = 0;
+    for (std::size_t x = 1; x < P; ++x) sum += o.block_elems(side[x]->rank(), st.begin, st.end);
+    most_recv = std::max(most_recv, sum);
+    per = std::max(per, st.end - st.begin);
   }
-  // Gpu x's rank in the grid (gpus_ are in rank order: Workers' members).
-  std::vector<std::size_t> of_rank(std::size_t(w.grid_.P));
-  for (std::size_t x = 0; x < w.gpus_.size(); ++x)
-    of_rank[std::size_t(w.grid_.rank_of(w.gpus_[x]->L.pr, w.gpus_[x]->L.pc))] = x;
+  DeviceBuffer<U> recv(std::size_t(P > 1 ? most_recv : 1));
+  DeviceBuffer<R> stripe(std::size_t(per * n));
+  DeviceBuffer<U> own(std::size_t(std::max<i64>(1, o.block_elems(side[0]->rank(), 0, per))));
+  for (const TileRange& st : stripes)  // GPU 0's own block (stripes differ in their rows)
+    if (own.size() < std::size_t(o.block_elems(side[0]->rank(), st.begin, st.end)))
+      own = DeviceBuffer<U>(std::size_t(o.block_elems(side[0]->rank(), st.begin, st.end)));
+  cudaEvent_t t_begin = nullptr, t_end = nullptr, done[2] = {nullptr, nullptr};
+  APSP_CUDA_TRY(cudaEventCreate(&t_begin));
+  APSP_CUDA_TRY(cudaEventCreate(&t_end));
+  for (cudaEvent_t& e : done) APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  std::vector<cudaEvent_t> gathered(P, nullptr);
+  std::vector<DeviceBuffer<U>> blocks(P);  // the others' blocks, on their GPUs
+  for (std::size_t x = 1; x < P; ++x) {
+    Gpu<T>& q = *w.gpus_[x];
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
+    APSP_CUDA_TRY(cudaEventCreateWithFlags(&gathered[x], cudaEventDisableTiming));
+    i64 most = 1;
+    for (const TileRange& st : stripes)
+      most = std::max(most, o.block_elems(side[x]->rank(), st.begin, st.end));
+    blocks[x] = DeviceBuffer<U>(std::size_t(most));
+    // Direct pulls over NVLink / PCIe where the GPUs allow it (else the copies are staged).
+    int can = 0;
+    APSP_CUDA_TRY(cudaDeviceCanAccessPeer(&can, a.ordinal, q.ordinal));
+    if (can) {
+      APSP_CUDA_TRY(cudaSetDevice(a.ordinal));
+      const cudaError_t e = cudaDeviceEnablePeerAccess(q.ordinal, 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled)
+        (void)cudaGetLastError();
+      else
+        APSP_CUDA_TRY(e);
+    }
+  }
+  struct Cleanup {
+    std::vector<std::pair<int, cudaEvent_t>> events;
+    ~Cleanup() {
+      for (auto [dev, e] : events)
+        if (e) {
+          cudaSetDevice(dev);
+          cudaEventDestroy(e);
+        }
+    }
+  } cleanup;
+  for (cudaEvent_t e : {t_begin, t_end, done[0], done[1]}) cleanup.events.push_back({a.ordinal, e});
+  for (std::size_t x = 1; x < P; ++x) cleanup.events.push_back({w.gpus_[x]->ordinal, gathered[x]});
+  PinnedArray<R> stage[2];
+  for (auto& st : stage) st.resize(per * n);
+
+  float gpu_ms = 0;
   auto issue = [&](std::size_t s) {
-    for (std::size_t x = 0; x < w.gpus_.size(); ++x) {
+    const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
+    for (std::size_t x = 1; x < P; ++x) {  // the others gather theirs
       Gpu<T>& q = *w.gpus_[x];
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
       const U* src = next_hops ? reinterpret_cast<const U*>(q.N.get())
                                : reinterpret_cast<const U*>(q.D.get());
-      side[x]->issue(src, next_hops, stripes[s].begin, stripes[s].end, stage[s % 2][x].p, q.main);
-      APSP_CUDA_TRY(cudaEventRecord(q.copied[s % 2], q.main));
+      side[x]->gather(src, next_hops, u0, u1, blocks[x].get(), q.main);
+      APSP_CUDA_TRY(cudaEventRecord(gathered[x], q.main));
     }
+    APSP_CUDA_TRY(cudaSetDevice(a.ordinal));
+    APSP_CUDA_TRY(cudaEventRecord(t_begin, a.main));
+    const U* a_src = next_hops ? reinterpret_cast<const U*>(a.N.get())
+                               : reinterpret_cast<const U*>(a.D.get());
+    side[0]->gather(a_src, next_hops, u0, u1, own.get(), a.main);
+    i64 at = 0;
+    for (std::size_t x = 0; x < P; ++x) {
+      const int rank = side[x]->rank();
+      const int pr = o.grid.row_of(rank), pc = o.grid.col_of(rank);
+      const TileRange r = o.rows_in(pr, u0, u1);
+      const i64 rows = r.end - r.begin, C = o.cols(pc);
+      if (rows <= 0 || C <= 0) continue;
+      const U* block = own.get();
+      if (x > 0) {
+        APSP_CUDA_TRY(cudaStreamWaitEvent(a.main, gathered[x], 0));
+        APSP_CUDA_TRY(cudaMemcpyPeerAsync(recv.get() + at, a.ordinal, blocks[x].get(),
+                                          w.gpus_[x]->ordinal,
+                                          std::size_t(rows * C) * sizeof(U), a.main));
+        block = recv.get() + at;
+        at += rows * C;
+      }
+      const unsigned threads = 256;
+      const dim3 grid(unsigned(std::min<i64>((C + threads - 1) / threads, 64)),
+                      unsigned(std::min<i64>(rows, 65535)));
+      scatter_user_block<U, R><<<grid, threads, 0, a.main>>>(
+          block, rows, row_users[std::size_t(pr)].get() + r.begin, u0,
+          col_users[std::size_t(pc)].get(), C, stripe.get(), n);
+      APSP_CUDA_TRY(cudaGetLastError());
+    }
+    APSP_CUDA_TRY(cudaEventRecord(t_end, a.main));
+    APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2].p, stripe.get(),
+                                  std::size_t((u1 - u0) * n) * sizeof(R), cudaMemcpyDeviceToHost,
+                                  a.main));
+    APSP_CUDA_TRY(cudaEventRecord(done[s % 2], a.main));
   };
-  const i64 per = stripes.front().end - stripes.front().begin;
-  std::vector<R> out(sink && (w.grid_.P > 1 || !std::is_same_v<U, R>) ? std::size_t(per * n) : 0);
   std::exception_ptr failed;
-  double merge_s = 0;
   issue(0);
   for (std::size_t s = 0; s < stripes.size(); ++s) {
-    for (auto& p : w.gpus_) APSP_CUDA_TRY(cudaEventSynchronize(p->copied[s % 2]));
+    APSP_CUDA_TRY(cudaEventSynchronize(done[s % 2]));
+    float ms = 0;
+    APSP_CUDA_TRY(cudaEventElapsedTime(&ms, t_begin, t_end));
+    gpu_ms += ms;
     if (s + 1 < stripes.size()) issue(s + 1);
-    const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
-    if constexpr (std::is_same_v<U, R>) {
-      if (sink && w.grid_.P == 1) {  // one GPU: its block is the stripe, rows of n in order
-        if (!failed) {
-          try {
-            sink(RowBlock{u0, u1 - u0, n, n, dtype, stage[s % 2][0].p});
-          } catch (...) {
-            failed = std::current_exception();
-            break;
-          }
-        }
-        continue;
-      }
+    const i64 u0 = stripes[s].begin, rows = stripes[s].end - u0;
+    const R* got = stage[s % 2].p;
+    if (!sink) {
+      parallel_rows(rows, [&](i64 r) {
+        std::memcpy(whole + (u0 + r) * whole_stride, got + r * n, std::size_t(n) * sizeof(R));
+      });
+      continue;
     }
-    R* dst = sink ? out.data() : whole + u0 * whole_stride;
-    const auto t0 = Clock::now();
-    const std::vector<i64> firsts = dist::stripe_firsts(o, u0, u1);
-    const i64 dst_ld = sink ? n : whole_stride;
-    auto block = [&](int rank) -> const U* { return stage[s % 2][of_rank[std::size_t(rank)]].p; };
-    auto convert = [](U x) -> R {
-      if constexpr (std::is_same_v<U, R>)
-        return x;
-      else
-        return x >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(x);
-    };
-    parallel_rows(u1 - u0, [&](i64 r) {
-      dist::merge_user_row<R, U>(o, u0 + r, firsts, block, dst + r * dst_ld, convert);
-    });
-    merge_s += seconds_since(t0);
-    if (sink && !failed) {
-      try {
-        sink(RowBlock{u0, u1 - u0, n, n, dtype, out.data()});
-      } catch (...) {
-        failed = std::current_exception();
-        break;
-      }
+    try {
+      sink(RowBlock{u0, rows, n, n, dtype, got});
+    } catch (...) {
+      failed = std::current_exception();
+      break;
     }
   }
   w.synchronize();
   if (failed) std::rethrow_exception(failed);
-  return merge_s;
+  return gpu_ms / 1000;
 }
 
 }  // namespace
