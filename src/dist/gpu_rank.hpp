@@ -73,6 +73,15 @@ inline std::size_t gpu_bytes_on(const dist::Grid& g, std::int64_t n, std::size_t
   return std::size_t(words + scratch) * elem + std::size_t(kGpuEdgeChunk) * 16;
 }
 
+/// Device memory (at most) that handing a sparse order's result out in the user's order takes on
+/// a GPU besides gpu_bytes_on (src/multigpu/user_order.cuh, allocated after the rounds): index
+/// lists (rows, columns, the next-hop renaming; on the assembling GPU every grid row's and
+/// column's users too) and stripe buffers (a block, the others' blocks, the stripe: each at most
+/// one 64 MiB stripe).
+inline std::size_t user_order_bytes(std::int64_t n) {
+  return std::size_t(3) * (std::size_t(64) << 20) + std::size_t(5) * std::size_t(n) * 4;
+}
+
 /// What the kernels keep beside the distances (as the CPU backend: hop counts only when
 /// zero-weight edges could make equal-length alternatives point at each other).
 enum class Mode { Distances, NextHops, HopCounts };

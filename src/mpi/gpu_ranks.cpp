@@ -76,7 +76,7 @@ multigpu::Mode gpu_mode(Mode m) {
 }  // namespace
 
 int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, bool paths,
-                  const SolveOptions& o) {
+                  bool ordered, const SolveOptions& o) {
   const GpuWish wish = gpu_wish();
   std::string why;    // why this rank cannot be a GPU rank
   std::string usage;  // a --devices mistake
@@ -142,7 +142,8 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
   try {
     int size = 1;
     APSP_MPI_TRY(MPI_Comm_size(world, &size));
-    const std::size_t need = multigpu::bytes_per_gpu(n, size, dtype_size(t), paths);
+    const std::size_t need = multigpu::bytes_per_gpu(n, size, dtype_size(t), paths) +
+                             (ordered ? multigpu::user_order_bytes(n) : 0);
     const std::size_t free_b = multigpu::free_device_bytes(device);
     if (need > free_b)
       short_of = "V=" + std::to_string(n) + " needs " + gib(double(need)) + " on each of " +
@@ -155,6 +156,7 @@ int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, boo
 #else
   (void)n;
   (void)paths;
+  (void)ordered;
 #endif
   return device;
 }

@@ -130,8 +130,8 @@ class MpiBackend final : public BackendImpl {
     const Host host(world.c);
     const int threads =
         o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
-    const int device =
-        choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, o);
+    const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices,
+                                     next != nullptr, bool(plan_), o);
     gpu_ranks_ = device >= 0;
     rounds_.clear();
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);

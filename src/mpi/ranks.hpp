@@ -25,9 +25,10 @@ namespace apsp::detail::mpi {
 /// ranks of a host may end up on one physical GPU (compared by PCI bus id, so launchers that give
 /// each rank its own CUDA_VISIBLE_DEVICES work too). Otherwise CPU ranks, or with APSP_MPI_GPU=1 a
 /// BackendUnavailable on every rank. A GPU rank whose device lacks the memory is a ResourceError
-/// on every rank (no silent fall-back to CPU ranks).
+/// on every rank (no silent fall-back to CPU ranks); `ordered` (a sparse order's plan) counts the
+/// user-order gather's buffers too.
 int choose_device(MPI_Comm world, const Host& host, Dtype t, std::int64_t n, bool paths,
-                  const SolveOptions& o);
+                  bool ordered, const SolveOptions& o);
 
 /// CPU ranks: every rank builds its tiles, runs the rounds with the CPU kernels and hands its
 /// rows to rank 0 (dist / next keep the result on rank 0 without sinks). `plan` (null: dense

@@ -90,7 +90,9 @@ class MultiGpuBackend final : public BackendImpl {
     APSP_CUDA_TRY(cudaGetDeviceCount(&count));
     std::size_t free_b = 0, total_b = 0;
     APSP_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    const std::size_t need = bytes_per_gpu(n, std::max(1, count), dtype_size(t), paths);
+    // With a plan the result leaves in the user's order through stripe buffers on the GPUs.
+    const std::size_t need = bytes_per_gpu(n, std::max(1, count), dtype_size(t), paths) +
+                             (plan_ ? user_order_bytes(n) : 0);
     if (need > free_b)
       throw ResourceError("V=" + std::to_string(n) + " needs " + gib(double(need)) +
                           " per GPU on " + std::to_string(count) + " GPUs; GPU 0 has " +
@@ -144,7 +146,8 @@ class MultiGpuBackend final : public BackendImpl {
       }
     }
     const std::size_t need =
-        bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T), next != nullptr);
+        bytes_per_gpu(g.num_vertices, int(devs.size()), sizeof(T), next != nullptr) +
+        (user ? user_order_bytes(g.num_vertices) : 0);
     for (int d : devs) {
       APSP_CUDA_TRY(cudaSetDevice(d));
       std::size_t free_b = 0, total_b = 0;

@@ -25,9 +25,8 @@ namespace {
 /// out[k][j] = src[rows[k]][cols[j]] (ld elements a source row), for k < nrows, j < ncols; with
 /// `rename`, an entry x >= 0 (a next hop: an ordered position) becomes rename[x].
 template <class U>
-__global__ void gather_user_block(const U* __restrict__ src, i64 ld,
-                                  const int* __restrict__ rows, i64 nrows,
-                                  const int* __restrict__ cols, i64 ncols,
+__global__ void gather_user_block(const U* __restrict__ src, i64 ld, const int* __restrict__ rows,
+                                  i64 nrows, const int* __restrict__ cols, i64 ncols,
                                   const int* __restrict__ rename, U* __restrict__ out) {
   for (i64 k = blockIdx.y; k < nrows; k += gridDim.y) {
     const U* row = src + i64(rows[k]) * ld;
@@ -224,15 +223,15 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
     for (std::size_t x = 1; x < P; ++x) {  // the others gather theirs
       Gpu<T>& q = *w.gpus_[x];
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-      const U* src = next_hops ? reinterpret_cast<const U*>(q.N.get())
-                               : reinterpret_cast<const U*>(q.D.get());
+      const U* src =
+          next_hops ? reinterpret_cast<const U*>(q.N.get()) : reinterpret_cast<const U*>(q.D.get());
       side[x]->gather(src, next_hops, u0, u1, blocks[x].get(), q.main);
       APSP_CUDA_TRY(cudaEventRecord(gathered[x], q.main));
     }
     APSP_CUDA_TRY(cudaSetDevice(a.ordinal));
     APSP_CUDA_TRY(cudaEventRecord(t_begin, a.main));
-    const U* a_src = next_hops ? reinterpret_cast<const U*>(a.N.get())
-                               : reinterpret_cast<const U*>(a.D.get());
+    const U* a_src =
+        next_hops ? reinterpret_cast<const U*>(a.N.get()) : reinterpret_cast<const U*>(a.D.get());
     side[0]->gather(a_src, next_hops, u0, u1, own.get(), a.main);
     i64 at = 0;
     for (std::size_t x = 0; x < P; ++x) {
@@ -245,17 +244,17 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
       if (x > 0) {
         APSP_CUDA_TRY(cudaStreamWaitEvent(a.main, gathered[x], 0));
         APSP_CUDA_TRY(cudaMemcpyPeerAsync(recv.get() + at, a.ordinal, blocks[x].get(),
-                                          w.gpus_[x]->ordinal,
-                                          std::size_t(rows * C) * sizeof(U), a.main));
+                                          w.gpus_[x]->ordinal, std::size_t(rows * C) * sizeof(U),
+                                          a.main));
         block = recv.get() + at;
         at += rows * C;
       }
       const unsigned threads = 256;
       const dim3 grid(unsigned(std::min<i64>((C + threads - 1) / threads, 64)),
                       unsigned(std::min<i64>(rows, 65535)));
-      scatter_user_block<U, R><<<grid, threads, 0, a.main>>>(
-          block, rows, row_users[std::size_t(pr)].get() + r.begin, u0,
-          col_users[std::size_t(pc)].get(), C, stripe.get(), n);
+      scatter_user_block<U, R>
+          <<<grid, threads, 0, a.main>>>(block, rows, row_users[std::size_t(pr)].get() + r.begin,
+                                         u0, col_users[std::size_t(pc)].get(), C, stripe.get(), n);
       APSP_CUDA_TRY(cudaGetLastError());
     }
     APSP_CUDA_TRY(cudaEventRecord(t_end, a.main));
