@@ -322,9 +322,9 @@ TEST_F(MpiGpu, NegativeWeightsThroughJohnson) {
 }
 
 // Sparse rounds (docs/sparse.md): `--order nd` on GPU ranks runs each rank's share of the plan's
-// tile lists (dist/local_plan.hpp, as the multi-gpu backend); the result, put back in the user's
-// order on rank 0, equals the cpu backend's dense answer in every dtype. Skipped, saying so,
-// while the mpi backend does not skip tiles (solve() then refuses the order on every rank alike).
+// tile lists (dist/local_plan.hpp, as the multi-gpu backend); the result, in the user's order on
+// rank 0 (whole, or streamed in stripes of a few rows from every rank's blocks), equals the cpu
+// backend's dense answer in every dtype, and with --paths its next hops walk shortest paths.
 TEST_F(MpiGpu, OrderNdRunsTheListedRounds) {
   REQUIRE_GPU_RANKS();
   if (!apsp::detail::metis_available()) GTEST_SKIP() << apsp::detail::metis_missing_reason();
@@ -347,20 +347,27 @@ TEST_F(MpiGpu, OrderNdRunsTheListedRounds) {
       o.paths = paths;
       o.dist_sink = dist.sink();
       if (paths) o.next_sink = next.sink();
-      const apsp::Result streamed = apsp::solve(*g, o);
+      apsp::Result streamed;
+      {
+        const apsp::test::ScopedEnv stripe("APSP_GATHER_STRIPE", "40000");  // many stripes
+        streamed = apsp::solve(*g, o);
+      }
       EXPECT_EQ(streamed.order, "nd");
-      if (world_rank() != 0) continue;
+      if (world_rank() != 0) continue;  // no ASSERT below: rank 0 must go on to the next solve
       EXPECT_TRUE(streamed.dist.empty());
-      ASSERT_EQ(dist.check(), "");
       o = apsp::SolveOptions{};
       o.backend = apsp::Backend::Cpu;
       o.order = apsp::Order::None;
       o.dtype = t;
       const apsp::Result want = apsp::solve(*g, o);
       EXPECT_EQ(apsp::test::compare(r.dist, want.dist), "");
-      EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
-      if (paths) {
-        ASSERT_EQ(next.check(), "");
+      const std::string whole = dist.check(), hops = paths ? next.check() : "";
+      EXPECT_EQ(whole, "");
+      EXPECT_EQ(hops, "");
+      if (whole.empty()) {
+        EXPECT_EQ(apsp::test::compare(dist.m, want.dist), "");
+      }
+      if (paths && whole.empty() && hops.empty()) {
         EXPECT_EQ(apsp::test::check_next_hop_walks(*g, dist.m, next.m), "");
       }
     }

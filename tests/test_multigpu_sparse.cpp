@@ -285,10 +285,14 @@ TEST(MultiGpuSparse, NdMatchesCpuDenseEveryType) {
           ASSERT_EQ(nd.backend, "multi-gpu");
           EXPECT_EQ(compare(nd.dist, cpu.dist), "");
           if (t == Dtype::Int64 || t == Dtype::Float32) continue;
-          // Streamed (the CLI's way): the user's order (solve() unpermutes, then hands out).
+          // Streamed (the CLI's way): stripes in the user's order, gathered and scattered on the
+          // GPUs; stripes of a few rows each here (APSP_GATHER_STRIPE), so that many go through
+          // the double-buffered stage.
+          const test::ScopedEnv stripe("APSP_GATHER_STRIPE", "40000");
           test::StripeCollector got;
           o.dist_sink = got.sink();
           const Result streamed = solve(c.g, o);
+          EXPECT_TRUE(streamed.dist.empty());
           EXPECT_EQ(got.check(), "");
           EXPECT_EQ(compare(got.m, cpu.dist), "");
         }

@@ -324,6 +324,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     // Padding makes the ordered matrix larger: where only the dense one fits (the GPU's memory),
     // auto keeps the dense rounds.
     try {
+      // With the plan set: a backend that hands an ordered result out itself counts what that
+      // takes too (multi-gpu's stripe buffers on the GPUs).
+      backend->set_tile_plan(order.plan);
       backend->check_fits(order.plan->n, t, block, options.paths);
     } catch (const ResourceError&) {
       const double order_s = order.order_s, symbolic_s = order.symbolic_s;
@@ -379,6 +382,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     o.dist_sink = nullptr;
     o.next_sink = nullptr;
   }
+  // Next hops kept whole (no next_sink) are repaired below against the whole distances: those
+  // come back whole too, and reach the sink after the repair (hand_out).
+  if (options.paths && !options.next_sink) o.dist_sink = nullptr;
   if (!h.empty() && o.dist_sink) o.dist_sink = restoring_sink(o.dist_sink, h);
   // int32 stripes only where the rounds' matrix is the result as is: not under Johnson (restored
   // distances), with paths, or in a sparse order that solve() unpermutes below (the cuda

@@ -131,6 +131,10 @@ class GpuRank {
   /// `o` must outlive this object's last call. Synchronous.
   virtual const void* user_block_to_host(const dist::UserOrder& o, bool next_hops,
                                          std::int64_t u0, std::int64_t u1, int slot) = 0;
+  /// Before a gather's first user_block_to_host: the GPU's index lists for `o` and the buffers
+  /// for blocks of up to `most` entries, so that nothing is allocated inside the collective
+  /// gather (a failure here can be agreed on first).
+  virtual void reserve_user_blocks(const dist::UserOrder& o, std::int64_t most) = 0;
 };
 
 /// Allocates rank `rank`'s share of an n-vertex solve on CUDA device `device` (any dtype; next

@@ -76,16 +76,20 @@ struct UserOrder {
     const TileRange r = rows_in(grid.row_of(rank), u0, u1);
     return (r.end - r.begin) * cols(grid.col_of(rank));
   }
-  /// Stripes of user rows of about target_bytes of output each (elem bytes an entry;
-  /// APSP_GATHER_STRIPE overrides target_bytes).
+  /// Stripes of user rows of about target_bytes of output each (elem bytes an entry; callers
+  /// take target_bytes from stripe_bytes(): every MPI rank must use rank 0's).
   std::vector<TileRange> stripes(i64 elem, i64 target_bytes) const {
-    target_bytes = config::get_int(config::Knob::GatherStripe).value_or(target_bytes);
     const i64 per = std::max<i64>(1, target_bytes / std::max<i64>(1, n * elem));
     std::vector<TileRange> out;
     for (i64 u = 0; u < n; u += per) out.push_back({u, std::min(n, u + per)});
     return out;
   }
 };
+
+/// Bytes of output a user-order stripe holds: APSP_GATHER_STRIPE, else `dflt`.
+inline i64 stripe_bytes(i64 dflt) {
+  return config::get_int(config::Knob::GatherStripe).value_or(dflt);
+}
 
 /// Row k of worker `rank`'s blocks (the k-th user row of its grid row, row_users) from its local
 /// matrix (`local`, `ld` elements a row) into `out` (cols(pc) entries, ascending user columns);

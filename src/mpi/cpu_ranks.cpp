@@ -200,12 +200,14 @@ class MpiRounds final : public LookaheadOps {
         const TileRange r = user->rows_in(L_.pr, u0, u1);
         const i64 C = user->cols(L_.pc);
         AlignedBuffer<U>& b = block[slot & 1];
-        if (b.size() < (r.end - r.begin) * C) b.resize((r.end - r.begin) * C);
 #pragma omp parallel for schedule(static) num_threads(threads_)
         for (i64 k = r.begin; k < r.end; ++k)
           dist::user_block_row(*user, src.rank, k, local, ld_, next_hops,
                                b.get() + (k - r.begin) * C);
         return b.get();
+      };
+      src.prepare = [&](i64 most) {
+        for (AlignedBuffer<U>& b : block) b.resize(std::max<i64>(1, most));
       };
       gather_user_to_root(world_, src, next_hops, sink, whole, whole_stride, dtype, threads_);
       return;

@@ -159,6 +159,9 @@ struct UserSource {
   /// This rank's block of the user rows [u0, u1) (order->block_elems entries) in host memory,
   /// valid until the next call with the same slot (0 or 1).
   std::function<const U*(i64 u0, i64 u1, int slot)> block;
+  /// Optional: allocates what block() needs for blocks of up to `most` entries, before the first
+  /// stripe (its failure is agreed on over the ranks).
+  std::function<void(i64 most)> prepare;
 };
 
 /// gather_to_root for a result whose rounds ran on an ordered graph: rank 0 hands it out in the
@@ -173,7 +176,24 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
   const dist::UserOrder& o = *src.order;
   const Grid& grid = o.grid;
   const i64 n = o.n;
-  const auto stripes = o.stripes(i64(sizeof(U)), kStripeBytes);
+  // Rank 0's stripe size on every rank (APSP_GATHER_STRIPE may differ between hosts).
+  std::int64_t target = dist::stripe_bytes(kStripeBytes);
+  APSP_MPI_TRY(MPI_Bcast(&target, 1, MPI_INT64_T, 0, world));
+  const auto stripes = o.stripes(i64(sizeof(U)), target);
+  // Buffers before the first stripe, agreed on: a rank that cannot get them fails every rank
+  // alike instead of leaving the others waiting for its blocks.
+  std::string error;
+  if (src.prepare) {
+    i64 most = 0;
+    for (const TileRange& st : stripes)
+      most = std::max(most, o.block_elems(src.rank, st.begin, st.end));
+    try {
+      src.prepare(most);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
   const int tag0 = next_hops ? 1 << 20 : 0;
   if (src.rank != 0) {
     MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // each slot's last send

@@ -257,6 +257,7 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
       us.block = [gr, next_hops, &user](i64 u0, i64 u1, int slot) {
         return static_cast<const U*>(gr->user_block_to_host(*user, next_hops, u0, u1, slot));
       };
+      us.prepare = [gr, &user](i64 most) { gr->reserve_user_blocks(*user, most); };
       gather_user_to_root(world, us, next_hops, sink, keep ? m.data<U>() : nullptr, m.stride(),
                           next_hops ? Dtype::Int32 : t, threads);
       if (!keep) m = Matrix{};

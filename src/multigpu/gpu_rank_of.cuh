@@ -79,14 +79,22 @@ class GpuRankOf final : public GpuRank {
     fw_.rows_to_host(next_hops, row0, rows, stage.p);
     return widened(next_hops, stage.p, rows * cols_, slot);
   }
-  const void* user_block_to_host(const dist::UserOrder& o, bool next_hops, i64 u0, i64 u1,
-                                 int slot) override {
+  void reserve_user_blocks(const dist::UserOrder& o, i64 most) override {
     Gpu<T>& q = *fw_.gpus_.front();
     if (!user_ || &user_->order() != &o)
       user_ = std::make_unique<UserGather<T>>(q, o, fw_.ld(), mode_ != Mode::Distances);
+    user_->template reserve<T>(most);  // sizeof(T) >= 4: int32 next hops fit too
+    for (PinnedArray<T>& stage : stage_)
+      if (stage.count < std::max<i64>(1, most)) stage.resize(std::max<i64>(1, most));
+    if (checked32_)
+      for (std::vector<long>& wide : wide_) wide.reserve(std::size_t(std::max<i64>(1, most)));
+  }
+  const void* user_block_to_host(const dist::UserOrder& o, bool next_hops, i64 u0, i64 u1,
+                                 int slot) override {
+    Gpu<T>& q = *fw_.gpus_.front();
+    const i64 count = o.block_elems(o.grid.rank_of(q.L.pr, q.L.pc), u0, u1);
+    reserve_user_blocks(o, count);  // a no-op after the gather's reserve
     PinnedArray<T>& stage = stage_[slot & 1];
-    const i64 count = o.block_elems(user_->rank(), u0, u1);
-    if (stage.count < std::max<i64>(1, count)) stage.resize(std::max<i64>(1, count));
     APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
     if (next_hops)
       user_->issue(q.N.get(), true, u0, u1, reinterpret_cast<int*>(stage.p), q.main);

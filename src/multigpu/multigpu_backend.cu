@@ -68,7 +68,8 @@ class MultiGpuBackend final : public BackendImpl {
   bool builds_matrix_from_dense() const override { return true; }
   /// Sparse rounds (docs/sparse.md): 128-wide tiles, each GPU's share of the plan's lists per
   /// round (dist/local_plan.hpp); the result leaves in the user's order, stripe by stripe
-  /// (user_order.cuh: each GPU gathers its block of a stripe, the host merges the blocks).
+  /// (user_order.cuh: each GPU gathers its block of a stripe, GPU 0 scatters them into the
+  /// user's columns and downloads the stripe).
   bool skips_tiles() const override { return true; }
   bool uniform_tiles() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
@@ -209,7 +210,7 @@ class MultiGpuBackend final : public BackendImpl {
     constexpr Dtype rt = DtypeOf<R>::value;
     R* const whole = o.dist_sink ? nullptr : dist.data<R>();
     int* const whole_next = !next || o.next_sink ? nullptr : next->data<int>();
-    double merge_s = 0;  // user order: the host's merges of the GPUs' blocks (the unpermute)
+    double merge_s = 0;  // user order: GPU 0's gather / pull / scatter time (the unpermute)
     if (user)
       merge_s += gather_user<T, R>(fw, *user, false, o.dist_sink, whole, dist.stride(), rt);
     else

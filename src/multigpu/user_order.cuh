@@ -83,9 +83,19 @@ class UserGather {
     APSP_CUDA_TRY(cudaGetLastError());
   }
 
-  /// gather() into this object's device buffer (it grows on the first call: the largest stripe)
-  /// and the block's download to `host` (block_elems entries) queued on `stream`; the caller
-  /// waits.
+  /// Sizes the device buffer for blocks of up to `most` entries of U (reserve() before the first
+  /// issue() keeps allocations out of a gather).
+  template <class U>
+  void reserve(i64 most) {
+    const std::size_t bytes = std::size_t(std::max<i64>(1, most)) * sizeof(U);
+    if (block_.size() >= bytes) return;
+    APSP_CUDA_TRY(cudaSetDevice(ordinal_));
+    block_ = DeviceBuffer<char>();  // freed before the larger one is allocated
+    block_ = DeviceBuffer<char>(bytes);
+  }
+
+  /// gather() into this object's device buffer (grown where a block needs more: reserve()) and
+  /// the block's download to `host` (block_elems entries) queued on `stream`; the caller waits.
   template <class U>
   void issue(const U* src, bool next_hops, i64 u0, i64 u1, U* host, cudaStream_t stream) {
     const std::size_t bytes = std::size_t(o_.block_elems(rank_, u0, u1)) * sizeof(U);
@@ -93,7 +103,7 @@ class UserGather {
     if (block_.size() < bytes) {
       APSP_CUDA_TRY(cudaSetDevice(ordinal_));
       APSP_CUDA_TRY(cudaStreamSynchronize(stream));  // the old buffer's last download
-      block_ = DeviceBuffer<char>(bytes);
+      reserve<U>(o_.block_elems(rank_, u0, u1));
     }
     U* block = reinterpret_cast<U*>(block_.get());
     gather(src, next_hops, u0, u1, block, stream);
@@ -144,7 +154,7 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
   APSP_EXPECTS(int(w.gpus_.size()) == w.grid_.P,
                "the in-process gather needs every worker of the grid in this process");
   const i64 n = o.n;
-  const auto stripes = o.stripes(i64(sizeof(R)), kStripeBytes);
+  const auto stripes = o.stripes(i64(sizeof(R)), dist::stripe_bytes(kStripeBytes));
   if (stripes.empty()) return 0;
   const std::size_t P = w.gpus_.size();
   Gpu<T>& a = *w.gpus_.front();  // assembles every stripe
@@ -172,23 +182,40 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
   }
   DeviceBuffer<U> recv(std::size_t(P > 1 ? most_recv : 1));
   DeviceBuffer<R> stripe(std::size_t(per * n));
-  DeviceBuffer<U> own(std::size_t(std::max<i64>(1, o.block_elems(side[0]->rank(), 0, per))));
-  for (const TileRange& st : stripes)  // GPU 0's own block (stripes differ in their rows)
-    if (own.size() < std::size_t(o.block_elems(side[0]->rank(), st.begin, st.end)))
-      own = DeviceBuffer<U>(std::size_t(o.block_elems(side[0]->rank(), st.begin, st.end)));
-  cudaEvent_t t_begin = nullptr, t_end = nullptr, done[2] = {nullptr, nullptr};
-  APSP_CUDA_TRY(cudaEventCreate(&t_begin));
-  APSP_CUDA_TRY(cudaEventCreate(&t_end));
-  for (cudaEvent_t& e : done) APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  i64 most_own = 1;
+  for (const TileRange& st : stripes)
+    most_own = std::max(most_own, o.block_elems(side[0]->rank(), st.begin, st.end));
+  DeviceBuffer<U> own{std::size_t(most_own)};  // GPU 0's own block
+  // Events, destroyed on every way out (each on its GPU).
+  struct Events {
+    std::vector<std::pair<int, cudaEvent_t>> made;
+    cudaEvent_t make(int device, unsigned flags) {
+      APSP_CUDA_TRY(cudaSetDevice(device));
+      cudaEvent_t e = nullptr;
+      APSP_CUDA_TRY(cudaEventCreateWithFlags(&e, flags));
+      made.push_back({device, e});
+      return e;
+    }
+    ~Events() {
+      for (auto [dev, e] : made) {
+        cudaSetDevice(dev);
+        cudaEventDestroy(e);
+      }
+    }
+  } events;
+  cudaEvent_t t_begin = events.make(a.ordinal, cudaEventDefault);
+  cudaEvent_t t_end = events.make(a.ordinal, cudaEventDefault);
+  cudaEvent_t done[2] = {events.make(a.ordinal, cudaEventDisableTiming),
+                         events.make(a.ordinal, cudaEventDisableTiming)};
   std::vector<cudaEvent_t> gathered(P, nullptr);
   std::vector<DeviceBuffer<U>> blocks(P);  // the others' blocks, on their GPUs
   for (std::size_t x = 1; x < P; ++x) {
     Gpu<T>& q = *w.gpus_[x];
-    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-    APSP_CUDA_TRY(cudaEventCreateWithFlags(&gathered[x], cudaEventDisableTiming));
+    gathered[x] = events.make(q.ordinal, cudaEventDisableTiming);
     i64 most = 1;
     for (const TileRange& st : stripes)
       most = std::max(most, o.block_elems(side[x]->rank(), st.begin, st.end));
+    APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
     blocks[x] = DeviceBuffer<U>(std::size_t(most));
     // Direct pulls over NVLink / PCIe where the GPUs allow it (else the copies are staged).
     int can = 0;
@@ -202,18 +229,6 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
         APSP_CUDA_TRY(e);
     }
   }
-  struct Cleanup {
-    std::vector<std::pair<int, cudaEvent_t>> events;
-    ~Cleanup() {
-      for (auto [dev, e] : events)
-        if (e) {
-          cudaSetDevice(dev);
-          cudaEventDestroy(e);
-        }
-    }
-  } cleanup;
-  for (cudaEvent_t e : {t_begin, t_end, done[0], done[1]}) cleanup.events.push_back({a.ordinal, e});
-  for (std::size_t x = 1; x < P; ++x) cleanup.events.push_back({w.gpus_[x]->ordinal, gathered[x]});
   PinnedArray<R> stage[2];
   for (auto& st : stage) st.resize(per * n);
 
