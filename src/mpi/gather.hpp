@@ -41,6 +41,43 @@ struct StripeSource {
   bool copies = false;
 };
 
+/// Rank 0's receiving side of a stripe gather: two sets of buffers by stripe parity, so that
+/// stripe s+1's receives are posted (post) while stripe s, waited for (wait), is handed out.
+template <class U>
+class StripeReceiver {
+ public:
+  StripeReceiver(MPI_Comm world, int P, int tag0) : world_(world), P_(P), tag0_(tag0) {
+    for (auto& r : recv_) r.resize(std::size_t(P));
+  }
+  /// Posts the receives of stripe s: count(q) entries from every rank q > 0, none where count(q)
+  /// < 0 (that rank sends no message for it; a message of 0 entries is received).
+  template <class Count>
+  void post(std::size_t s, const Count& count) {
+    const int b = int(s % 2);
+    reqs_[b].clear();
+    for (int q = 1; q < P_; ++q) {
+      const i64 c = count(q);
+      if (c < 0) continue;
+      if (recv_[b][std::size_t(q)].size() < c) recv_[b][std::size_t(q)].resize(c);
+      reqs_[b].emplace_back();
+      APSP_MPI_TRY(MPI_Irecv(recv_[b][std::size_t(q)].get(), mpi_count(c), mpi_type<U>(), q,
+                             tag0_ + int(s), world_, &reqs_[b].back()));
+    }
+  }
+  void wait(std::size_t s) {
+    std::vector<MPI_Request>& r = reqs_[s % 2];
+    APSP_MPI_TRY(MPI_Waitall(int(r.size()), r.data(), MPI_STATUSES_IGNORE));
+  }
+  /// What rank q sent of stripe s (after wait(s)).
+  const U* from(std::size_t s, int q) const { return recv_[s % 2][std::size_t(q)].get(); }
+
+ private:
+  MPI_Comm world_;
+  int P_, tag0_;
+  std::vector<cpu::AlignedBuffer<U>> recv_[2];
+  std::vector<MPI_Request> reqs_[2];
+};
+
 /// Gathers a matrix to rank 0 in stripes of whole tile rows (about kStripeBytes each), in row
 /// order: the other ranks send their local rows of every stripe (MPI_Isend), rank 0 receives
 /// stripe s+1 while it reassembles stripe s and hands it to `sink`, or copies it into `whole`
@@ -82,29 +119,19 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
     return;
   }
   // Rank 0: receive stripe s+1 while stripe s is assembled and handed out.
-  std::vector<cpu::AlignedBuffer<U>> recv[2];
-  std::vector<MPI_Request> reqs[2];
-  for (auto& r : recv) r.resize(std::size_t(grid.P));
+  StripeReceiver<U> recv(world, grid.P, tag0);
   auto post = [&](std::size_t s) {
-    const int b = int(s % 2);
-    reqs[b].clear();
-    for (int q = 1; q < grid.P; ++q) {
+    recv.post(s, [&](int q) {
       const TileRange lr = rows_of(q, stripes[s]);
-      if (lr.empty()) continue;
-      const i64 count = (lr.end - lr.begin) * B * src.ld_of(q);
-      if (recv[b][q].size() < count) recv[b][q].resize(count);
-      reqs[b].emplace_back();
-      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s),
-                             world, &reqs[b].back()));
-    }
+      return lr.empty() ? i64(-1) : (lr.end - lr.begin) * B * src.ld_of(q);
+    });
   };
   cpu::AlignedBuffer<U> out;
   if (sink && !stripes.empty()) out.resize(std::min<i64>(stripes.front().end * B, src.R * B) * n);
   std::exception_ptr failed;
   if (!stripes.empty()) post(0);
   for (std::size_t s = 0; s < stripes.size(); ++s) {
-    const int b = int(s % 2);
-    APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
+    recv.wait(s);
     if (s + 1 < stripes.size()) post(s + 1);
     const i64 row0 = stripes[s].begin * B;
     const i64 rows = std::min(stripes[s].end * B, n) - row0;
@@ -121,7 +148,7 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
         const int q = grid.rank_of(qr, qc);
         const TileRange lr = rows_of(q, stripes[s]);
         const i64 q_ld = src.ld_of(q);
-        const U* base = q == 0 ? own_rows : recv[b][q].get();
+        const U* base = q == 0 ? own_rows : recv.from(s, q);
         const U* from = base + ((I / grid.Pr - lr.begin) * B + gi % B) * q_ld;
         for (i64 lj = 0; lj * B < q_ld; ++lj) {
           const i64 j0 = (lj * grid.Pc + qc) * B;
@@ -209,20 +236,12 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
     APSP_MPI_TRY(MPI_Waitall(2, last, MPI_STATUSES_IGNORE));
     return;
   }
-  std::vector<cpu::AlignedBuffer<U>> recv[2];
-  std::vector<MPI_Request> reqs[2];
-  for (auto& r : recv) r.resize(std::size_t(grid.P));
+  StripeReceiver<U> recv(world, grid.P, tag0);
   auto post = [&](std::size_t s) {
-    const int b = int(s % 2);
-    reqs[b].clear();
-    for (int q = 1; q < grid.P; ++q) {
+    recv.post(s, [&](int q) {
       const i64 count = o.block_elems(q, stripes[s].begin, stripes[s].end);
-      if (count == 0) continue;
-      if (recv[b][q].size() < count) recv[b][q].resize(count);
-      reqs[b].emplace_back();
-      APSP_MPI_TRY(MPI_Irecv(recv[b][q].get(), mpi_count(count), mpi_type<U>(), q, tag0 + int(s),
-                             world, &reqs[b].back()));
-    }
+      return count == 0 ? i64(-1) : count;  // the rank sends nothing (as it does, above)
+    });
   };
   cpu::AlignedBuffer<U> out;
   if (sink && grid.P > 1 && !stripes.empty())
@@ -230,8 +249,7 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
   std::exception_ptr failed;
   if (!stripes.empty()) post(0);
   for (std::size_t s = 0; s < stripes.size(); ++s) {
-    const int b = int(s % 2);
-    APSP_MPI_TRY(MPI_Waitall(int(reqs[b].size()), reqs[b].data(), MPI_STATUSES_IGNORE));
+    recv.wait(s);
     if (s + 1 < stripes.size()) post(s + 1);
     const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
     const U* own = o.block_elems(0, u0, u1) > 0 ? src.block(u0, u1, 0) : nullptr;
@@ -248,7 +266,7 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
     const std::vector<i64> firsts = dist::stripe_firsts(o, u0, u1);
     U* dst = sink ? out.get() : whole + u0 * whole_stride;
     const i64 dst_ld = sink ? n : whole_stride;
-    auto block = [&](int q) -> const U* { return q == 0 ? own : recv[b][q].get(); };
+    auto block = [&](int q) -> const U* { return q == 0 ? own : recv.from(s, q); };
     auto same = [](U x) { return x; };
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (i64 u = u0; u < u1; ++u)
