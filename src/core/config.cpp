@@ -73,7 +73,8 @@ const Entry kTable[] = {
    "a GPU of its own; docs/distributed.md)."},
   {Knob::GatherStripe, "APSP_GATHER_STRIPE", Type::Int, "auto",
    "multi-gpu and mpi: bytes of output per stripe when a sparse order's result is handed out in "
-   "the user's order (auto: 64 MiB multi-gpu, 32 MiB mpi; small values for tests).", "", "bytes",
+   "the user's order (auto: 64 MiB multi-gpu, 32 MiB mpi; mpi takes rank 0's; small values for "
+   "tests).", "", "bytes",
    1},
   {Knob::WriteThreads, "APSP_WRITE_THREADS", Type::Int, "auto",
    "Threads per large output append, 0 or 1: one write at a time (auto: 1 on ext2/3/4, xfs, "
