@@ -162,7 +162,8 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
   for (std::size_t x = 0; x < P; ++x)
     side.push_back(std::make_unique<UserGather<T>>(*w.gpus_[x], o, w.ld_, next_hops));
   // On GPU 0: every grid row's user rows and every grid column's user columns, the others'
-  // blocks (at recv_at[x]), the stripe; events: each GPU's gather done, GPU 0's part timed.
+  // blocks (packed one after the other in recv), the stripe; events: each GPU's gather done,
+  // GPU 0's part timed.
   APSP_CUDA_TRY(cudaSetDevice(a.ordinal));
   auto upload = [](const std::vector<std::int32_t>& v) {
     DeviceBuffer<int> d(std::max<std::size_t>(1, v.size()));
