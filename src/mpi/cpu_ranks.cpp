@@ -183,47 +183,15 @@ class MpiRounds final : public LookaheadOps {
     run_tasks(tasks, int(t % 2), set == TileSet::Behind ? &reqs_[(t + 1) % 2] : nullptr);
   }
 
-  /// Hands the result to rank 0 in stripes of tile rows (of user rows with `user`: an ordered
-  /// graph's result in the user's order); rank 0 passes each to `sink` or, without one, copies it
-  /// into `whole` (rows x stride). Distances when next_hops is false, else next hops.
+  /// Hands the result to rank 0 (gather_host_local): distances when next_hops is false, else
+  /// next hops; in the user's order with `user` (an ordered graph's result).
   template <class U>
   void gather(bool next_hops, const RowSink& sink, U* whole, i64 whole_stride, Dtype dtype,
               const dist::UserOrder* user) {
     const U* local =
         next_hops ? reinterpret_cast<const U*>(N_.get()) : reinterpret_cast<const U*>(D_.get());
-    if (user) {
-      AlignedBuffer<U> block[2];
-      UserSource<U> src;
-      src.order = user;
-      src.rank = L_.grid.rank_of(L_.pr, L_.pc);
-      src.block = [&](i64 u0, i64 u1, int slot) -> const U* {
-        const TileRange r = user->rows_in(L_.pr, u0, u1);
-        const i64 C = user->cols(L_.pc);
-        AlignedBuffer<U>& b = block[slot & 1];
-#pragma omp parallel for schedule(static) num_threads(threads_)
-        for (i64 k = r.begin; k < r.end; ++k)
-          dist::user_block_row(*user, src.rank, k, local, ld_, next_hops,
-                               b.get() + (k - r.begin) * C);
-        return b.get();
-      };
-      src.prepare = [&](i64 most) {
-        for (AlignedBuffer<U>& b : block) b.resize(std::max<i64>(1, most));
-      };
-      gather_user_to_root(world_, src, next_hops, sink, whole, whole_stride, dtype, threads_);
-      return;
-    }
-    StripeSource<U> src;
-    src.grid = L_.grid;
-    src.rank = L_.grid.rank_of(L_.pr, L_.pc);
-    src.n = L_.n;
-    src.R = L_.R;
-    src.B = B_;
-    const Grid grid = L_.grid;
-    const i64 R = L_.R, B = B_, ld = ld_;
-    src.ld_of = [grid, R, B](int q) { return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B; };
-    src.rows = [local, B, ld](TileRange lr, int) { return local + lr.begin * B * ld; };
-    src.copies = false;
-    gather_to_root(world_, src, next_hops, sink, whole, whole_stride, dtype, threads_);
+    gather_host_local(world_, L_, ld_, local, next_hops, user, sink, whole, whole_stride, dtype,
+                      threads_);
   }
 
  private:

@@ -282,4 +282,47 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
   if (failed) std::rethrow_exception(failed);
 }
 
+/// A rank whose local matrix is in host memory (`local`, ld elements a row, the layout L; the
+/// CPU ranks) hands it to rank 0: in stripes of tile rows (gather_to_root), or with `user` in
+/// the user's order (gather_user_to_root, its blocks gathered on the host). Rank 0 passes each
+/// stripe to `sink` or, without one, copies it into `whole` (rows x whole_stride). Collective.
+template <class U>
+void gather_host_local(MPI_Comm world, const Layout& L, i64 ld, const U* local, bool next_hops,
+                       const dist::UserOrder* user, const RowSink& sink, U* whole,
+                       i64 whole_stride, Dtype dtype, int threads) {
+  const int rank = L.grid.rank_of(L.pr, L.pc);
+  if (user) {
+    cpu::AlignedBuffer<U> block[2];
+    UserSource<U> src;
+    src.order = user;
+    src.rank = rank;
+    src.block = [&](i64 u0, i64 u1, int slot) -> const U* {
+      const TileRange r = user->rows_in(L.pr, u0, u1);
+      const i64 C = user->cols(L.pc);
+      cpu::AlignedBuffer<U>& b = block[slot & 1];
+#pragma omp parallel for schedule(static) num_threads(threads)
+      for (i64 k = r.begin; k < r.end; ++k)
+        dist::user_block_row(*user, rank, k, local, ld, next_hops, b.get() + (k - r.begin) * C);
+      return b.get();
+    };
+    src.prepare = [&](i64 most) {
+      for (cpu::AlignedBuffer<U>& b : block) b.resize(std::max<i64>(1, most));
+    };
+    gather_user_to_root(world, src, next_hops, sink, whole, whole_stride, dtype, threads);
+    return;
+  }
+  StripeSource<U> src;
+  src.grid = L.grid;
+  src.rank = rank;
+  src.n = L.n;
+  src.R = L.R;
+  src.B = L.B;
+  const Grid grid = L.grid;
+  const i64 R = L.R, B = L.B;
+  src.ld_of = [grid, R, B](int q) { return Layout::tiles_of(R, grid.Pc, grid.col_of(q)) * B; };
+  src.rows = [local, B, ld](TileRange lr, int) { return local + lr.begin * B * ld; };
+  src.copies = false;
+  gather_to_root(world, src, next_hops, sink, whole, whole_stride, dtype, threads);
+}
+
 }  // namespace apsp::detail::mpi
