@@ -257,7 +257,7 @@ TEST(Sparse, UnpermutedRestoresRowsColumnsAndVertexValues) {
 // The block-cyclic backends' user order (dist/user_order.hpp, as the multi-gpu and mpi backends
 // hand an ordered result out): every worker's blocks of stripes of user rows, merged, equal the
 // unpermuted matrix, on every grid shape, with stripes of one row and of several, next hops
-// renamed, and an int32 block widened to int64 on the way.
+// renamed.
 TEST(Sparse, UserOrderBlocksMergeToTheUnpermutedMatrix) {
   const std::int64_t B = 8, n = 45, positions = 64;  // 8 tiles of 8; 19 padding positions
   detail::Permutation p;
@@ -296,7 +296,7 @@ TEST(Sparse, UserOrderBlocksMergeToTheUnpermutedMatrix) {
         }
     }
     for (const std::int64_t per : {1, 7, 45}) {
-      std::vector<std::int64_t> wide(std::size_t(n * n), -7);
+      std::vector<std::int32_t> dist(std::size_t(n * n), -7);
       std::vector<std::int32_t> next(std::size_t(n * n), -7);
       for (std::int64_t u0 = 0; u0 < n; u0 += per) {
         const std::int64_t u1 = std::min(n, u0 + per);
@@ -319,18 +319,18 @@ TEST(Sparse, UserOrderBlocksMergeToTheUnpermutedMatrix) {
         }
         const std::vector<std::int64_t> firsts = detail::dist::stripe_firsts(o, u0, u1);
         for (std::int64_t u = u0; u < u1; ++u) {
-          detail::dist::merge_user_row<std::int64_t, std::int32_t>(
+          detail::dist::merge_user_row(
               o, u, firsts, [&](int q) { return dist_blocks[std::size_t(q)].data(); },
-              wide.data() + u * n, [](std::int32_t x) { return std::int64_t(x) + 1; });
-          detail::dist::merge_user_row<std::int32_t, std::int32_t>(
+              dist.data() + u * n);
+          detail::dist::merge_user_row(
               o, u, firsts, [&](int q) { return next_blocks[std::size_t(q)].data(); },
-              next.data() + u * n, [](std::int32_t x) { return x; });
+              next.data() + u * n);
         }
       }
       for (std::int64_t u = 0; u < n; ++u)
         for (std::int64_t v = 0; v < n; ++v) {
           const std::int64_t a = p.new_of_old[std::size_t(u)], b = p.new_of_old[std::size_t(v)];
-          ASSERT_EQ(wide[std::size_t(u * n + v)], value(a, b) + 1)
+          ASSERT_EQ(dist[std::size_t(u * n + v)], value(a, b))
               << "per " << per << " (" << u << "," << v << ")";
           ASSERT_EQ(next[std::size_t(u * n + v)], u == v ? -1 : v)
               << "per " << per << " (" << u << "," << v << ")";

@@ -14,11 +14,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
 #include "apsp/errors.hpp"
 #include "dist/block_cyclic.hpp"
+#include "order/ordering.hpp"
 
 namespace apsp::detail::dist {
 
@@ -86,6 +88,13 @@ struct UserOrder {
   }
 };
 
+/// Where the user's rows and columns of `perm`'s ordered graph live on `grid` (tile B); null
+/// without an order (the result is then in the user's order already).
+inline std::unique_ptr<UserOrder> user_order_of(const Grid& grid, i64 B, const Permutation* perm) {
+  if (!perm || perm->empty()) return nullptr;
+  return std::make_unique<UserOrder>(UserOrder::of(grid, B, perm->new_of_old, perm->old_of_new));
+}
+
 /// Bytes of output a user-order stripe holds: APSP_GATHER_STRIPE, else `dflt`.
 inline i64 stripe_bytes(i64 dflt) {
   return config::get_int(config::Knob::GatherStripe).value_or(dflt);
@@ -120,25 +129,22 @@ inline std::vector<i64> stripe_firsts(const UserOrder& o, i64 u0, i64 u1) {
 
 /// User row u of a stripe into `dst` (column v at v) from the blocks of u's grid row's workers:
 /// block(rank) is worker rank's block of the stripe (user_block_row's rows, from row
-/// firsts[pr]; stripe_firsts). Each entry goes through convert (U -> R; the identity where
-/// R = U, whose rows a Pr x 1 grid copies whole).
-template <class R, class U, class Block, class Convert>
+/// firsts[pr]; stripe_firsts). A Pr x 1 grid's rows are copied whole.
+template <class U, class Block>
 void merge_user_row(const UserOrder& o, i64 u, const std::vector<i64>& firsts, const Block& block,
-                    R* dst, const Convert& convert) {
+                    U* dst) {
   const Grid& g = o.grid;
   const int pr = o.row_grid[std::size_t(u)];
   const i64 k = o.row_index[std::size_t(u)] - firsts[std::size_t(pr)];
   for (int pc = 0; pc < g.Pc; ++pc) {
     const i64 C = o.cols(pc);
     const U* src = block(g.rank_of(pr, pc)) + k * C;
-    if constexpr (std::is_same_v<R, U>) {
-      if (g.Pc == 1) {  // every user column, ascending: 0 .. n-1
-        std::memcpy(dst, src, std::size_t(C) * sizeof(U));
-        continue;
-      }
+    if (g.Pc == 1) {  // every user column, ascending: 0 .. n-1
+      std::memcpy(dst, src, std::size_t(C) * sizeof(U));
+      continue;
     }
     const std::int32_t* cu = o.col_users[std::size_t(pc)].data();
-    for (i64 j = 0; j < C; ++j) dst[cu[j]] = convert(src[j]);
+    for (i64 j = 0; j < C; ++j) dst[cu[j]] = src[j];
   }
 }
 

@@ -451,7 +451,7 @@ void run_cpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int block, const 
   Comm row_comm, col_comm;
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));
-  const std::unique_ptr<dist::UserOrder> user = user_order_of(grid, B, perm);
+  const std::unique_ptr<dist::UserOrder> user = dist::user_order_of(grid, B, perm);
 
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);

@@ -19,7 +19,6 @@
 
 #include "dist/user_order.hpp"
 #include "mpi/mpi_common.hpp"
-#include "order/ordering.hpp"
 
 namespace apsp::detail::mpi {
 
@@ -169,15 +168,6 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
   if (failed) std::rethrow_exception(failed);
 }
 
-/// Where the user's rows and columns of `perm`'s ordered graph live on `grid` (tile B); null
-/// without an order (the result is then in the user's order already).
-inline std::unique_ptr<dist::UserOrder> user_order_of(const Grid& grid, i64 B,
-                                                      const Permutation* perm) {
-  if (!perm || perm->empty()) return nullptr;
-  return std::make_unique<dist::UserOrder>(
-      dist::UserOrder::of(grid, B, perm->new_of_old, perm->old_of_new));
-}
-
 /// One rank's side of gathering a sparse order's result in the user's order (gather_user_to_root).
 template <class U>
 struct UserSource {
@@ -267,10 +257,9 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
     U* dst = sink ? out.get() : whole + u0 * whole_stride;
     const i64 dst_ld = sink ? n : whole_stride;
     auto block = [&](int q) -> const U* { return q == 0 ? own : recv.from(s, q); };
-    auto same = [](U x) { return x; };
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (i64 u = u0; u < u1; ++u)
-      dist::merge_user_row<U, U>(o, u, firsts, block, dst + (u - u0) * dst_ld, same);
+      dist::merge_user_row(o, u, firsts, block, dst + (u - u0) * dst_ld);
     if (sink && !failed) {
       try {
         sink(RowBlock{u0, u1 - u0, n, n, dtype, out.get()});

@@ -173,7 +173,7 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   const i64 B = multigpu::kGpuTile;
   const Grid grid = agreed_grid(world, size);
   const Layout lay(grid, rank, n, B);
-  const std::unique_ptr<dist::UserOrder> user = user_order_of(grid, B, perm);
+  const std::unique_ptr<dist::UserOrder> user = dist::user_order_of(grid, B, perm);
   Comm row_comm, col_comm;
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pr, lay.pc, &row_comm.c));
   APSP_MPI_TRY(MPI_Comm_split(world, lay.pc, lay.pr, &col_comm.c));

@@ -110,12 +110,9 @@ class MultiGpuBackend final : public BackendImpl {
     const std::vector<int> devs = devices_of(o);
     // With a plan g is the ordered graph (solve.cpp) and the result is handed out in the user's
     // order (its vertex count; sinks or whole matrices of it).
-    const bool ordered = plan_ && perm_ && !perm_->empty();
-    APSP_EXPECTS(!plan_ || ordered, "multi-gpu: a tile plan without its vertex order");
-    std::unique_ptr<dist::UserOrder> user;
-    if (ordered)
-      user = std::make_unique<dist::UserOrder>(dist::UserOrder::of(
-          Grid::for_run(int(devs.size())), kTile, perm_->new_of_old, perm_->old_of_new));
+    const std::unique_ptr<dist::UserOrder> user =
+        dist::user_order_of(Grid::for_run(int(devs.size())), kTile, plan_ ? perm_.get() : nullptr);
+    APSP_EXPECTS(!plan_ || user, "multi-gpu: a tile plan without its vertex order");
     const Graph::WeightRange range = g.validated_weight_range();
     run_ladder(dist.dtype(), range.max_abs_weight, range.min_weight, timings, rounds_,
                [&](auto t, auto r, Rung rung) {
