@@ -168,6 +168,77 @@ TEST(SparseGpu, FractionalWeights) {
   }
 }
 
+// Elimination-tree batches (order/batches.hpp): several rounds a launch must give the rounds'
+// result bit for bit (same candidates from the same panels), in every dtype; APSP_ND_BATCH=0
+// runs the rounds one after another.
+TEST(SparseGpu, BatchedRoundsEqualRoundsInOrder) {
+  REQUIRE_CUDA_AND_METIS();
+  const Graph grid = generate_grid(70, 73, 0, 9, 5);  // zero weights too
+  const Graph geo = generate_geometric(5003, 4, 10, 9);
+  Graph frac = geo, big = geo;
+  for (double& w : frac.weight) w = w * 0.37 + 0.013;
+  frac.integer_weights = false;
+  for (double& w : big.weight) w *= 3e8;  // distances past 2^30: int64 rounds
+  Graph directed = geo;                    // every third link one way only
+  directed.directed = true;
+  for (std::size_t e = 0, m = geo.src.size(); e < m; ++e) {
+    if (!geo.directed && e % 3) {
+      directed.src.push_back(geo.dst[e]);
+      directed.dst.push_back(geo.src[e]);
+      directed.weight.push_back(geo.weight[e] + 5);
+    }
+  }
+  struct Run {
+    const char* name;
+    const Graph* g;
+    Dtype t;
+  };
+  for (const Run& r : {Run{"grid int32", &grid, Dtype::Int32}, Run{"geo int32", &geo, Dtype::Int32},
+                       Run{"directed int32", &directed, Dtype::Int32},
+                       Run{"big int64", &big, Dtype::Int64},
+                       Run{"fractional float64", &frac, Dtype::Float64},
+                       Run{"fractional float32", &frac, Dtype::Float32}}) {
+    SCOPED_TRACE(r.name);
+    Result in_order;
+    {
+      const ScopedEnv off("APSP_ND_BATCH", "0");
+      in_order = solve(*r.g, opts(Backend::Cuda, Order::NestedDissection, r.t));
+    }
+    const Result batched = solve(*r.g, opts(Backend::Cuda, Order::NestedDissection, r.t));
+    EXPECT_EQ(batched.rounds, in_order.rounds);
+    EXPECT_EQ(compare(batched.dist, in_order.dist), "");
+    if (r.t == Dtype::Int32 || r.t == Dtype::Int64) {
+      EXPECT_EQ(compare(batched.dist, solve(*r.g, opts(Backend::Cpu, Order::None, r.t)).dist), "");
+    }
+  }
+  // The CLI's trace says how many rounds ran in batches (int32 rounds: the packed int16x2 ones
+  // run one after another).
+  const ScopedEnv int32_rounds("APSP_CUDA_INT16", "0");
+  test::TempDir dir;
+  ASSERT_EQ(test::run_cli({"generate", dir / "g.bin", "--kind", "grid", "--rows", "90", "--cols",
+                           "90"})
+                .exit_code,
+            0);
+  test::CommandResult traced;
+  {
+    const ScopedEnv trace("APSP_TRACE", "1");
+    traced = test::run_cli(
+        {"solve", dir / "g.bin", dir / "b.bin", "--backend", "cuda", "--order", "nd", "-q"});
+  }
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  const std::size_t at = traced.err.find(" heights: ");
+  ASSERT_NE(at, std::string::npos) << traced.err;
+  EXPECT_GT(std::atoll(traced.err.c_str() + at + 10), 0) << traced.err.substr(at, 80);
+  {
+    const ScopedEnv off("APSP_ND_BATCH", "0");
+    ASSERT_EQ(test::run_cli({"solve", dir / "g.bin", dir / "o.bin", "--backend", "cuda",
+                             "--order", "nd", "-q"})
+                  .exit_code,
+              0);
+  }
+  EXPECT_EQ(test::read_bytes(dir / "b.bin"), test::read_bytes(dir / "o.bin"));
+}
+
 TEST(SparseGpu, PathsWalkInTheUsersOrder) {
   REQUIRE_CUDA_AND_METIS();
   for (const std::int64_t V : {2, 65, 129, 1000}) {

@@ -62,6 +62,9 @@ const Entry kTable[] = {
    "(0: --paths stays on int32 rounds)."},
   {Knob::CudaGraph, "APSP_CUDA_GRAPH", Type::Switch, "auto",
    "Launch the rounds as one captured CUDA graph (auto: up to 32 rounds, V <= 4096)."},
+  {Knob::NdBatch, "APSP_ND_BATCH", Type::Bool, "1",
+   "cuda, sparse order: run the rounds of independent subtrees together, a batch of them a "
+   "launch (0: one round after another; docs/sparse.md)."},
   {Knob::Grid, "APSP_GRID", Type::Shape, "auto",
    "Worker grid of the multi-gpu and mpi backends; R * C must be the worker count (auto: the "
    "most square)."},

@@ -25,6 +25,7 @@ enum class Knob {
   CudaInt16,
   CudaInt16Paths,
   CudaGraph,
+  NdBatch,
   Grid,
   MgProfile,
   MpiGpu,

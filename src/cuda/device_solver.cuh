@@ -20,6 +20,7 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/graph.hpp"
+#include "core/config.hpp"
 #include "core/host_copy.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
@@ -29,6 +30,7 @@
 #include "cuda/host_arcs.hpp"
 #include "cuda/launch.cuh"
 #include "cuda/pacer.cuh"
+#include "order/batches.hpp"
 #include "order/ordering.hpp"
 #include "order/symbolic.hpp"
 
@@ -37,6 +39,10 @@ namespace apsp::cuda {
 namespace {
 
 inline constexpr std::int64_t kEdgeChunk = std::int64_t(1) << 22;  // edges per upload (64 MiB)
+/// Elimination-tree batches of a sparse order (order/batches.hpp): rounds a batch (P* slots), and
+/// the rest tiles from which a round runs on its own (it fills the GPU by itself).
+inline constexpr std::int64_t kBatchSlots = 64;
+inline constexpr std::int64_t kBatchAloneTiles = 4096;
 
 /// Device memory a solve of n vertices needs (bytes), for check_fits and its message.
 inline std::size_t device_bytes_needed(std::int64_t n, std::size_t elem, std::int64_t edges) {
@@ -76,6 +82,9 @@ class DeviceFw final : public detail::RoundOps {
   /// order: perm maps this matrix's positions (the ordered graph's vertices, padding included) to
   /// the user's vertices. Uploads the per-round tile lists and the permutation (synchronizes).
   void set_order(const detail::TilePlan& plan, const detail::Permutation& perm);
+  /// set_order()'s elimination-tree batches (APSP_ND_BATCH): the plan's rounds grouped by height
+  /// (order/batches.hpp), their tasks uploaded; nothing when the plan is no tree or the knob off.
+  void set_batches(const detail::TilePlan& plan);
   /// With set_order(): seconds the GPU spent gathering the result into the user's order.
   double unpermute_seconds() const { return gather_ms_ / 1000; }
   std::int64_t n_pad() const { return n_pad_; }
@@ -252,6 +261,9 @@ class DeviceFw final : public detail::RoundOps {
   /// The whole round sequence captured into an executable graph (caller destroys it); replaying
   /// it on this stream re-runs every round on the current matrix.
   gpuGraphExec_t capture();
+  /// With set_order(): whether the rounds run in elimination-tree batches, and their shape.
+  bool batched() const { return batched_; }
+  const detail::RoundBatches& batches() const { return batches_; }
 
   /// Copies the leading n x n block to host memory with row stride `host_stride` elements.
   void download(T* host, std::int64_t host_stride) { download_matrix(d_.get(), host, host_stride); }
@@ -345,6 +357,11 @@ class DeviceFw final : public detail::RoundOps {
   template <class U>
   void gather(U* out, const U* src, bool is_dist, bool packed, std::int64_t r0, std::int64_t rows);
 
+  /// Every round: in order (run_rounds), or with set_order()'s batches in their schedule (a
+  /// round alone as usual, a batch as three launches). `abandon` is asked before each step.
+  bool run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon);
+  void run_batch(const detail::RoundBatch& b);
+
   bool read_flag() {
     int bad = 0;
     APSP_CUDA_TRY(gpuMemcpyAsync(&bad, flag_.get(), sizeof(int), gpuMemcpyDeviceToHost, stream_));
@@ -373,8 +390,15 @@ class DeviceFw final : public detail::RoundOps {
   bool ordered_ = false;
   std::vector<RoundLists> lists_at_;
   DeviceBuffer<int> lists_, new_of_old_, old_of_new_;
+  // set_order() (APSP_ND_BATCH on): the rounds' batches, their tasks (closure, panels, rest,
+  // contributions: one int4 array, sections at the task_ offsets) and P* / P*^T slots.
+  bool batched_ = false;
+  detail::RoundBatches batches_;
+  std::int64_t task_panels_ = 0, task_rest_ = 0, task_contrib_ = 0;
+  DeviceBuffer<detail::BatchRound> batch_rounds_;
+  DeviceBuffer<int4> batch_tasks_;
   float gather_ms_ = 0;
-  DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_;
+  DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_, batch_pS_, batch_pT_;
   DeviceBuffer<std::int32_t> next_;
   // start_next()'s stream, its arc lists (CSR by source) and whether its kernel may still run.
   struct NextJob {

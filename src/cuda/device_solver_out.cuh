@@ -57,17 +57,94 @@ void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutat
   APSP_CUDA_TRY(gpuMemcpy(old_of_new_.get(), perm.old_of_new.data(),
                           perm.old_of_new.size() * sizeof(int), gpuMemcpyHostToDevice));
   ordered_ = true;
+  set_batches(plan);
+}
+
+template <class T>
+void DeviceFw<T>::set_batches(const detail::TilePlan& plan) {
+  batched_ = false;
+  batches_ = detail::RoundBatches{};
+  if (!config::get_bool(config::Knob::NdBatch)) return;
+  // The batches' panels share the dense rounds' scratch (R tile columns each).
+  batches_ = detail::batch_rounds(plan, {R_, R_, kBatchSlots, kBatchAloneTiles});
+  const detail::RoundBatches& b = batches_;
+  if (!b.ok || b.batches.empty()) {
+    detail::trace(b.ok ? "cuda: no round batches (no two rounds of equal height are small)"
+                       : "cuda: no round batches (the plan is no elimination tree)");
+    return;
+  }
+  static_assert(sizeof(detail::BatchTask) == sizeof(int4), "a task is an int4");
+  std::vector<detail::BatchTask> tasks;
+  tasks.reserve(b.closure.size() + b.panels.size() + b.rest.size() + b.contrib.size());
+  for (const auto* part : {&b.closure, &b.panels, &b.rest, &b.contrib}) {
+    if (part == &b.panels) task_panels_ = std::int64_t(tasks.size());
+    if (part == &b.rest) task_rest_ = std::int64_t(tasks.size());
+    if (part == &b.contrib) task_contrib_ = std::int64_t(tasks.size());
+    tasks.insert(tasks.end(), part->begin(), part->end());
+  }
+  batch_tasks_ = DeviceBuffer<int4>(tasks.size());
+  APSP_CUDA_TRY(gpuMemcpy(batch_tasks_.get(), tasks.data(), tasks.size() * sizeof(int4),
+                          gpuMemcpyHostToDevice));
+  batch_rounds_ = DeviceBuffer<detail::BatchRound>(b.rounds.size());
+  APSP_CUDA_TRY(gpuMemcpy(batch_rounds_.get(), b.rounds.data(),
+                          b.rounds.size() * sizeof(detail::BatchRound), gpuMemcpyHostToDevice));
+  std::int64_t slots = 0;
+  for (const detail::RoundBatch& r : b.batches) slots = std::max(slots, r.nrounds);
+  batch_pS_ = DeviceBuffer<T>(std::size_t(slots) * kTile * kTile);
+  batch_pT_ = DeviceBuffer<T>(std::size_t(slots) * kTile * kTile);
+  batched_ = true;
+  detail::trace(("cuda: " + std::to_string(R_) + " rounds in " + std::to_string(b.heights) +
+                 " heights: " + std::to_string(b.batched_rounds) + " in " +
+                 std::to_string(b.batches.size()) + " batches, " +
+                 std::to_string(std::int64_t(b.items.size() - b.batches.size())) + " alone; " +
+                 std::to_string(tasks.size()) + " tasks")
+                    .c_str());
+}
+
+template <class T>
+void DeviceFw<T>::run_batch(const detail::RoundBatch& b) {
+  BatchArgs<T> a{d_.get(),         n_pad_,           rowp_.get(),
+                 n_pad_,           colT_.get(),      csT_.get(),
+                 n_pad_,           batch_pS_.get(),  batch_pT_.get(),
+                 batch_rounds_.get(), nullptr,       batch_tasks_.get() + task_contrib_};
+  a.tasks = batch_tasks_.get() + b.closure0;
+  launch_closure_batched<T>(a, b.nclosure, stream_);
+  a.tasks = batch_tasks_.get() + task_panels_ + b.panel0;
+  launch_gemm_batched<T, GemmMode::Panels>(a, b.npanel, stream_);
+  a.tasks = batch_tasks_.get() + task_rest_ + b.rest0;
+  launch_gemm_batched<T, GemmMode::Rest>(a, b.nrest, stream_);
+}
+
+template <class T>
+bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon) {
+  if (!batched_) return detail::run_rounds(*this, progress, abandon);
+  std::int64_t done = 0;
+  for (const detail::BatchItem& it : batches_.items) {
+    if (abandon && abandon()) return false;
+    if (it.batch < 0) {
+      close_pivot(it.round);
+      update_panels(it.round);
+      update_rest(it.round);
+      ++done;
+    } else {
+      const detail::RoundBatch& b = batches_.batches[std::size_t(it.batch)];
+      run_batch(b);
+      done += b.nrounds;
+    }
+    if (progress) progress(done, R_);
+  }
+  return true;
 }
 
 template <class T>
 bool DeviceFw<T>::rounds(bool use_graph, const ProgressFn& progress,
                          const std::function<bool()>& abandon) {
   if (!use_graph) {
-    if (!abandon) return detail::run_rounds(*this, progress);
+    if (!abandon) return run_schedule(progress, {});
     Pacer pace(stream_, true);
     std::int64_t t = 0;
     const bool done =
-        detail::run_rounds(*this, progress, [&] { return pace.before_round(t++) && abandon(); });
+        run_schedule(progress, [&] { return pace.before_round(t++) && abandon(); });
     if (!done) APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     return done;
   }
@@ -85,7 +162,7 @@ gpuGraphExec_t DeviceFw<T>::capture() {
   gpuGraph_t graph = nullptr;
   APSP_CUDA_TRY(gpuStreamBeginCapture(stream_, gpuStreamCaptureModeThreadLocal));
   try {
-    detail::run_rounds(*this, ProgressFn{});
+    run_schedule(ProgressFn{}, {});
   } catch (...) {
     (void)gpuStreamEndCapture(stream_, &graph);
     if (graph) (void)gpuGraphDestroy(graph);

@@ -78,6 +78,15 @@ void set_listed_attributes() {
   APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_listed<T>,
                                     gpuFuncAttributeMaxDynamicSharedMemorySize,
                                     int(closure_smem_bytes<T>())));
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_batched<T, GemmMode::Panels>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
+  APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_batched<T, GemmMode::Rest>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(gemm_smem_bytes<T>())));
+  APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_batched<T>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(closure_smem_bytes<T>())));
   if constexpr (std::is_same_v<T, int>) {
     APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_listed<int, GemmMode::ColPanelRep>,
                                       gpuFuncAttributeMaxDynamicSharedMemorySize,
@@ -167,6 +176,20 @@ void launch_gemm_listed(const RoundArgs<T>& a, const TileLists& l, gpuStream_t s
   else
     grid = dim3(unsigned(l.nrows), 1);
   minplus_gemm_listed<T, M><<<grid, gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a, l);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// Elimination-tree batches (order/batches.hpp): one block a task; a.tasks this launch's.
+template <class T>
+void launch_closure_batched(const BatchArgs<T>& a, std::int64_t tasks, gpuStream_t s) {
+  APSP_EXPECTS(tasks > 0 && tasks < (std::int64_t(1) << 31), "batched closure: bad task count");
+  closure_and_transpose_batched<T>
+      <<<unsigned(tasks), kClosureThreads, closure_smem_bytes<T>(), s>>>(a);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+template <class T, GemmMode M>
+void launch_gemm_batched(const BatchArgs<T>& a, std::int64_t tasks, gpuStream_t s) {
+  APSP_EXPECTS(tasks > 0 && tasks < (std::int64_t(1) << 31), "batched GEMM: bad task count");
+  minplus_gemm_batched<T, M><<<unsigned(tasks), gemm_threads<T>(), gemm_smem_bytes<T>(), s>>>(a);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 /// out (rows x n) = user rows [u0, u0 + rows) of the ordered matrix d (ld), columns in the user's
