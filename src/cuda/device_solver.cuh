@@ -359,7 +359,9 @@ class DeviceFw final : public detail::RoundOps {
 
   /// Every round: in order (run_rounds), or with set_order()'s batches in their schedule (a
   /// round alone as usual, a batch as three launches). `abandon` is asked before each step.
-  bool run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon);
+  /// timed (not while capturing): the steps' GPU times on the trace (APSP_TRACE).
+  bool run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon,
+                    bool timed = false);
   void run_batch(const detail::RoundBatch& b);
 
   bool read_flag() {

@@ -116,11 +116,25 @@ void DeviceFw<T>::run_batch(const detail::RoundBatch& b) {
 }
 
 template <class T>
-bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon) {
+bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon,
+                               bool timed) {
   if (!batched_) return detail::run_rounds(*this, progress, abandon);
+  // timed (APSP_TRACE): an event before each step and after the last; their GPU times summed
+  // for the rounds run alone and for the batches, with the rest tiles each did.
+  std::vector<gpuEvent_t> ev(timed ? batches_.items.size() + 1 : 0, nullptr);
+  struct Destroy {
+    std::vector<gpuEvent_t>& ev;
+    ~Destroy() {
+      for (gpuEvent_t e : ev)
+        if (e) (void)gpuEventDestroy(e);
+    }
+  } destroy{ev};
+  for (gpuEvent_t& e : ev) APSP_CUDA_TRY(gpuEventCreate(&e));
   std::int64_t done = 0;
-  for (const detail::BatchItem& it : batches_.items) {
+  for (std::size_t i = 0; i < batches_.items.size(); ++i) {
+    const detail::BatchItem& it = batches_.items[i];
     if (abandon && abandon()) return false;
+    if (timed) APSP_CUDA_TRY(gpuEventRecord(ev[i], stream_));
     if (it.batch < 0) {
       close_pivot(it.round);
       update_panels(it.round);
@@ -133,6 +147,38 @@ bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<b
     }
     if (progress) progress(done, R_);
   }
+  if (!timed) return true;
+  APSP_CUDA_TRY(gpuEventRecord(ev.back(), stream_));
+  APSP_CUDA_TRY(gpuEventSynchronize(ev.back()));
+  double ms[2] = {0, 0}, tiles[2] = {0, 0};
+  std::int64_t steps[2] = {0, 0};
+  for (std::size_t i = 0; i < batches_.items.size(); ++i) {
+    const detail::BatchItem& it = batches_.items[i];
+    float m = 0;
+    APSP_CUDA_TRY(gpuEventElapsedTime(&m, ev[i], ev[i + 1]));
+    const int k = it.batch < 0 ? 0 : 1;
+    ms[k] += m;
+    ++steps[k];
+    if (it.batch < 0) {
+      const RoundLists& l = lists_at_[std::size_t(it.round)];
+      tiles[0] += double(l.nrows) * l.ncols;
+    } else {
+      const detail::RoundBatch& b = batches_.batches[std::size_t(it.batch)];
+      for (std::int64_t r = b.round0; r < b.round0 + b.nrounds; ++r)
+        tiles[1] += double(batches_.rounds[std::size_t(r)].nrows) *
+                    batches_.rounds[std::size_t(r)].ncols;
+    }
+  }
+  const double per_tile = double(kTile) * kTile * kTile;
+  auto part = [&](int k, const char* what) {
+    return std::to_string(steps[k]) + " " + what + " " + std::to_string(ms[k]) + " ms (" +
+           std::to_string(std::int64_t(tiles[k])) + " rest tiles, " +
+           std::to_string(ms[k] > 0 ? tiles[k] * per_tile / (ms[k] * 1e9) : 0.0) +
+           " T updates/s)";
+  };
+  detail::trace(("cuda: schedule GPU time: " + part(0, "rounds alone") + "; " +
+                 part(1, "batches"))
+                    .c_str());
   return true;
 }
 
@@ -140,11 +186,11 @@ template <class T>
 bool DeviceFw<T>::rounds(bool use_graph, const ProgressFn& progress,
                          const std::function<bool()>& abandon) {
   if (!use_graph) {
-    if (!abandon) return run_schedule(progress, {});
+    if (!abandon) return run_schedule(progress, {}, detail::tracing());
     Pacer pace(stream_, true);
     std::int64_t t = 0;
-    const bool done =
-        run_schedule(progress, [&] { return pace.before_round(t++) && abandon(); });
+    const bool done = run_schedule(
+        progress, [&] { return pace.before_round(t++) && abandon(); }, detail::tracing());
     if (!done) APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     return done;
   }
