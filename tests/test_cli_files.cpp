@@ -356,12 +356,15 @@ TEST(CliFiles, OutputsThatNameTheSameFileAreRefused) {
   fs::create_hard_link(d / "a.bin", d / "b.json");
   refused(test::run_cli({"solve", in, d / "a.bin", "--stats", d / "b.json", "-q"}), "--stats");
   EXPECT_EQ(slurp(d / "a.bin"), "keep");
-  // stdout twice.
+  // stdout twice (run in d: the old code made a file named '-' in the working directory).
+  const fs::path cwd = fs::current_path();
+  fs::current_path(d.path());
   for (const std::string& s : {std::string("-"), std::string("/dev/stdout")}) {
     const auto r = test::run_cli({"solve", in, "-", "--stats", s, "-q"});
     refused(r, "--stats");
     EXPECT_TRUE(r.out.empty()) << s;
   }
+  fs::current_path(cwd);
   EXPECT_EQ(entries(d.path()),
             (std::vector<std::string>{"a.bin", "alias", "b.json", "in.bin", "z", "z.next"}));
   // metrics: the .csv table is not where its summary goes (stdout).
