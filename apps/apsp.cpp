@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
                   "check against a reference (full for V <= 2048, else 16 sampled sources)");
   auto* stats_opt = solve
                         ->add_option("--stats", sa.stats_file,
-                                     "print stage timings to stderr, or append JSON to FILE")
+                                     "print stage timings to stderr, or append JSON to FILE "
+                                     "(- = stdout)")
                         ->expected(0, 1);
   solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
 

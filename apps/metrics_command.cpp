@@ -172,6 +172,10 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
     if (apsp::io::same_file(a.in, a.out))
       throw apsp::UsageError(a.out + ": the output would overwrite the input " + a.in);
     apsp::io::check_output_path(a.out);
+    // The summary of a .csv run goes to stdout: the table must not be that file too.
+    if (!json_out && !to_stream && apsp::io::same_output(a.out, "-"))
+      throw apsp::UsageError(a.out +
+                             ": OUT and stdout (where the summary goes) name the same file");
   }
   apsp::ReadOptions ro;
   ro.format = apsp::parse_input_format(a.input_format);

@@ -60,14 +60,21 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
 }
 
-/// The --stats FILE is checked with the outputs, before the input is read.
+/// The --stats FILE ("-": stdout) is checked with the outputs, before the input is read: it is
+/// appended to, so it must be writable, and neither the input nor another output.
 void check_stats_file(const SolveArgs& a) {
   if (!a.stats || a.stats_file.empty()) return;
   if (apsp::io::same_file(a.in, a.stats_file))
     throw apsp::UsageError(a.stats_file + ": the stats file would overwrite the input " + a.in);
-  apsp::io::check_output_path(a.stats_file);
-  if (::access(a.stats_file.c_str(), F_OK) == 0 && ::access(a.stats_file.c_str(), W_OK) != 0)
+  const apsp::io::OutputTarget t = apsp::io::resolve_output(a.stats_file);
+  if (t.stream_fd < 0 && t.exists && ::access(t.path.c_str(), W_OK) != 0)
     throw apsp::Error(a.stats_file + ": cannot write stats file: " + std::strerror(errno));
+  apsp::io::check_output_path(a.stats_file);
+  if (apsp::io::same_output(a.stats_file, a.out))
+    throw apsp::UsageError(a.stats_file + ": --stats and OUT (" + a.out + ") name the same file");
+  if (a.paths && apsp::io::same_output(a.stats_file, apsp::next_path_for(a.out)))
+    throw apsp::UsageError(a.stats_file + ": --stats and the --paths file (" +
+                           apsp::next_path_for(a.out) + ") name the same file");
 }
 
 }  // namespace
@@ -119,6 +126,8 @@ int run_solve(const SolveArgs& a) {
   if (a.stats) {
     if (a.stats_file.empty()) {
       print_stats(a, f, std::cerr, false);
+    } else if (a.stats_file == "-") {  // stdout, as for IN and OUT
+      print_stats(a, f, std::cout, true);
     } else {
       std::ofstream file(a.stats_file, std::ios::app);
       if (!file) throw apsp::Error("cannot write stats file " + a.stats_file);

@@ -270,6 +270,183 @@ TEST(OutputTemps, StaleTemporaryFilesOfAProcessAreFoundAndRemoved) {
   EXPECT_TRUE(entries(d.path()).empty());
 }
 
+// ---- replacing an output, outputs that collide ----------------------------------------------
+
+TEST(CliFiles, ReplacedOutputKeepsItsModeAndOwner) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  const bool root = ::geteuid() == 0;
+  // 0751 and 0604: modes that no umask gives a new file.
+  for (const auto& [name, mode] : {std::pair<std::string, mode_t>{"out.bin", 0751},
+                                   std::pair<std::string, mode_t>{"out.bin.next", 0604}}) {
+    test::write_bytes(d / name, "old", 3);
+    ASSERT_EQ(::chmod((d / name).c_str(), mode), 0);
+    if (root) {
+      ASSERT_EQ(::chown((d / name).c_str(), 65534, 65534), 0);
+    }
+  }
+  fs::create_hard_link(d / "out.bin", d / "hard.bin");
+  const auto r = test::run_cli({"solve", d / "in.bin", d / "out.bin", "--paths", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(slurp(d / "out.bin"), kSmallResult);
+  for (const auto& [name, mode] : {std::pair<std::string, mode_t>{"out.bin", 0751},
+                                   std::pair<std::string, mode_t>{"out.bin.next", 0604}}) {
+    struct stat st {};
+    ASSERT_EQ(::stat((d / name).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, mode) << name;
+    if (root) {
+      EXPECT_EQ(st.st_uid, 65534u) << name;
+      EXPECT_EQ(st.st_gid, 65534u) << name;
+    }
+  }
+  // The output is a new file: a hard link to the old one keeps the old data (docs/io.md).
+  EXPECT_EQ(slurp(d / "hard.bin"), "old");
+  EXPECT_EQ(entries(d.path()),
+            (std::vector<std::string>{"hard.bin", "in.bin", "out.bin", "out.bin.next"}));
+}
+
+TEST(CliFiles, ReadOnlyOutputIsRefusedBeforeTheSolve) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  test::write_bytes(d / "out.bin", "old", 3);
+  ASSERT_EQ(::chmod((d / "out.bin").c_str(), 0444), 0);
+  // Root may write any file: the CLI then runs as nobody, who owns the folder and the file.
+  const std::string setpriv = "/usr/bin/setpriv";
+  const bool as_nobody = ::geteuid() == 0;
+  auto run = [&](const std::string& out) {
+    if (!as_nobody) return test::run_cli({d / "in.bin", out});
+    return test::run_program(
+        setpriv, {"--reuid=65534", "--regid=65534", "--clear-groups", APSP_CLI, d / "in.bin", out});
+  };
+  if (as_nobody) {
+    if (::access(setpriv.c_str(), X_OK) != 0)
+      GTEST_SKIP() << "running as root, and no " << setpriv << " to run the CLI as nobody";
+    ASSERT_EQ(::chown(d.path().c_str(), 65534, 65534), 0);
+    ASSERT_EQ(::chown((d / "out.bin").c_str(), 65534, 65534), 0);
+    const auto ok = run(d / "ok.bin");  // a writable output works for that user
+    if (ok.exit_code != 0) GTEST_SKIP() << "the CLI does not run as nobody here: " << ok.err;
+    fs::remove(d / "ok.bin");
+  }
+  const auto r = run(d / "out.bin");
+  expect_one_line(r, 1, "out.bin: cannot replace the existing file: Permission denied");
+  EXPECT_EQ(slurp(d / "out.bin"), "old");
+  EXPECT_EQ(entries(d.path()), (std::vector<std::string>{"in.bin", "out.bin"}));
+}
+
+TEST(CliFiles, OutputsThatNameTheSameFileAreRefused) {
+  test::TempDir d, io;
+  small_graph(d / "in.bin");
+  const std::string in = d / "in.bin";
+  auto refused = [](const test::CommandResult& r, const std::string& option) {
+    expect_one_line(r, 2, option);
+    EXPECT_NE(r.err.find("name the same file"), std::string::npos) << context(r);
+  };
+  refused(test::run_cli({"solve", in, d / "r.npy", "--stats", d / "r.npy", "-q"}), "--stats");
+  refused(test::run_cli({"solve", in, d / "r.bin", "--paths", "--stats", d / "r.bin.next", "-q"}),
+          "--paths");
+  fs::create_directory_symlink(d.path(), d / "alias");  // the same file through a folder link
+  refused(test::run_cli({"solve", in, d / "r.bin", "--stats", d / "alias/r.bin", "-q"}), "--stats");
+  // OUT -> OUT.next: the distances would go where the next hops go.
+  test::write_bytes(d / "z.next", "keep", 4);
+  fs::create_symlink("z.next", d / "z");
+  refused(test::run_cli({"solve", in, d / "z", "--paths", "-q"}), "--paths");
+  EXPECT_EQ(slurp(d / "z.next"), "keep");
+  // Hard links: the same inode.
+  test::write_bytes(d / "a.bin", "keep", 4);
+  fs::create_hard_link(d / "a.bin", d / "b.json");
+  refused(test::run_cli({"solve", in, d / "a.bin", "--stats", d / "b.json", "-q"}), "--stats");
+  EXPECT_EQ(slurp(d / "a.bin"), "keep");
+  // stdout twice (run in d: the old code made a file named '-' in the working directory).
+  const fs::path cwd = fs::current_path();
+  fs::current_path(d.path());
+  for (const std::string& s : {std::string("-"), std::string("/dev/stdout")}) {
+    const auto r = test::run_cli({"solve", in, "-", "--stats", s, "-q"});
+    refused(r, "--stats");
+    EXPECT_TRUE(r.out.empty()) << s;
+  }
+  fs::current_path(cwd);
+  EXPECT_EQ(entries(d.path()),
+            (std::vector<std::string>{"a.bin", "alias", "b.json", "in.bin", "z", "z.next"}));
+  // metrics: the .csv table is not where its summary goes (stdout).
+  fs::create_symlink(io / "stdout", d / "t.csv");
+  const auto m = wait_cli(spawn_cli(io, {"metrics", in, d / "t.csv", "-q"})).r;
+  expect_one_line(m, 2, "stdout");
+  EXPECT_TRUE(m.out.empty());
+}
+
+TEST(CliFiles, PathsIntoDevNullDiscardTheNextHops) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  // What the old code made (a regular file in /dev), so that its absence below means something.
+  if (fs::is_regular_file("/dev/null.next")) fs::remove("/dev/null.next");
+  auto r = test::run_cli({"solve", d / "in.bin", "/dev/null", "--paths", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_FALSE(fs::exists("/dev/null.next"));
+  fs::create_symlink("/dev/null", d / "null.bin");
+  r = test::run_cli({"solve", d / "in.bin", d / "null.bin", "--paths", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(entries(d.path()), (std::vector<std::string>{"in.bin", "null.bin"}));
+  // Any other device or FIFO has no place for OUT.next.
+  fs::create_symlink("/dev/zero", d / "zero.bin");
+  r = test::run_cli({"solve", d / "in.bin", d / "zero.bin", "--paths", "-q"});
+  expect_one_line(r, 2, "--paths needs an output file");
+  ASSERT_EQ(::mkfifo((d / "fifo").c_str(), 0600), 0);
+  const int reader = ::open((d / "fifo").c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);  // held open: a writer's open() does not wait
+  r = test::run_cli({"solve", d / "in.bin", d / "fifo", "--paths", "-q"});
+  ::close(reader);
+  expect_one_line(r, 2, "--paths needs an output file");
+  EXPECT_EQ(entries(d.path()),
+            (std::vector<std::string>{"fifo", "in.bin", "null.bin", "zero.bin"}));
+}
+
+TEST(CliFiles, TemporaryOutputsOfDeadProcessesAreRemoved) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  const pid_t dead = ::fork();  // a PID that no process has once it is reaped
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ASSERT_EQ(::waitpid(dead, nullptr, 0), dead);
+  const std::string out = d / "out.bin", long_out = d / (std::string(250, 'n') + ".bin");
+  std::vector<std::string> gone, kept;
+  for (const std::string& t : {out, long_out})
+    for (unsigned k : {0u, 3u}) gone.push_back(io::temp_path_for(t, long(dead), k));
+  kept.push_back(io::temp_path_for(out, long(::getpid()), 0));   // alive: this test
+  kept.push_back(io::temp_path_for(out, long(dead), 0) + ".x");  // not the exact pattern
+  kept.push_back(io::temp_path_for(out, long(dead), 0) + "x");
+  kept.push_back(io::temp_path_for(d / "other.bin", long(dead), 0));  // another output's
+  for (const auto& f : gone) test::write_bytes(f, "x", 1);
+  for (const auto& f : kept) test::write_bytes(f, "x", 1);
+  fs::create_directory(io::temp_path_for(out, long(dead), 5));  // not a regular file
+  kept.push_back(io::temp_path_for(out, long(dead), 5));
+  if (::geteuid() == 0) {  // another user's
+    kept.push_back(io::temp_path_for(out, long(dead), 7));
+    test::write_bytes(kept.back(), "x", 1);
+    ASSERT_EQ(::chown(kept.back().c_str(), 65534, 65534), 0);
+  }
+  for (const std::string& t : {out, long_out}) {
+    const auto r = test::run_cli({d / "in.bin", t});
+    ASSERT_EQ(r.exit_code, 0) << context(r);
+    EXPECT_EQ(slurp(t), kSmallResult);
+  }
+  for (const auto& f : gone) EXPECT_FALSE(fs::exists(f)) << f;
+  for (const auto& f : kept) EXPECT_TRUE(fs::exists(f)) << f;
+}
+
+TEST(CliFiles, StatsDashIsStdout) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(d.path());  // where a file named '-' would appear
+  const auto r = test::run_cli({"solve", "in.bin", "out.bin", "--stats", "-", "-q"});
+  fs::current_path(cwd);
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(r.out.rfind("{\"input\": \"in.bin\", \"vertices\": 3", 0), 0u) << r.out;
+  EXPECT_EQ(lines(r.out), 1) << r.out;
+  EXPECT_EQ(slurp(d / "out.bin"), kSmallResult);
+  EXPECT_EQ(entries(d.path()), (std::vector<std::string>{"in.bin", "out.bin"}));
+}
+
 // ---- inputs -------------------------------------------------------------------------------------
 
 TEST(CliFiles, DashIsStdin) {

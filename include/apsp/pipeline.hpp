@@ -16,7 +16,8 @@
 
 namespace apsp {
 
-/// Where the next-hop matrix of a paths run goes: OUT.next, or STEM.next.npy for OUT = STEM.npy.
+/// Where the next-hop matrix of a paths run goes: OUT.next, or STEM.next.npy for OUT = STEM.npy;
+/// /dev/null where OUT is the null device (also through links).
 std::string next_path_for(const std::string& output);
 
 struct FileSolveOptions {
@@ -44,9 +45,10 @@ struct FileSolveResult {
 };
 
 /// The checks solve_file() makes before it reads anything (a caller that forks or prints first
-/// may make them itself): every output can be created, none is the input (also through links),
-/// and a paths run has a file to put the next hops beside. Throws UsageError / Error naming the
-/// path. Under mpirun only rank 0 checks (the others' hosts need not have its folders).
+/// may make them itself): every output can be created, none is the input or another output
+/// (also through links), and a paths run has a file to put the next hops beside (a regular file
+/// or a new one; the null device discards both). Throws UsageError / Error naming the path.
+/// Under mpirun only rank 0 checks (the others' hosts need not have its folders).
 void check_file_outputs(const FileSolveOptions& options);
 
 /// Reads options.input, solves, writes options.output (and with paths next_path_for(output)).

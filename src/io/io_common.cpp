@@ -143,6 +143,38 @@ void remove_stale_temps(const std::string& target, long pid) noexcept {
   }
 }
 
+void remove_dead_temps(const std::string& target) noexcept {
+  try {
+    const std::filesystem::path tp(target);
+    const std::string dir = tp.has_parent_path() ? tp.parent_path().string() : std::string(".");
+    const long self = long(::getpid());
+    const uid_t uid = ::geteuid();
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      // ".NAME.tmp.PID" or ".NAME.tmp.PID.K": PID and K from after the last ".tmp.", then the
+      // whole name must be what temp_path_for() makes of them (NAME is cut by PID's length).
+      const std::string name = e.path().filename().string();
+      const std::size_t at = name.rfind(".tmp.");
+      if (name.size() < 2 || name[0] != '.' || at == std::string::npos) continue;
+      const std::string_view tail = std::string_view(name).substr(at + 5);
+      const std::size_t dot = tail.find('.');
+      std::int64_t pid = 0, k = 0;
+      if (!parse_int(tail.substr(0, dot), pid) || pid <= 0 || pid == self || pid > 1 << 30)
+        continue;
+      if (dot != std::string_view::npos &&
+          (!parse_int(tail.substr(dot + 1), k) || k <= 0 || k > 0xffffffffLL))
+        continue;
+      if (std::filesystem::path(temp_path_for(target, long(pid), unsigned(k))).filename() != name)
+        continue;
+      struct stat st {};
+      if (::lstat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != uid) continue;
+      if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
+      ::unlink(e.path().c_str());
+    }
+  } catch (...) {
+  }
+}
+
 OutputTarget resolve_output(const std::string& path) {
   if (path.empty()) throw UsageError("output path is empty");
   OutputTarget t;
@@ -200,6 +232,8 @@ void check_output_path(const std::string& path) {
     throw Error(path + ": cannot create output file in " + dir + ": " + errno_text(errno));
   if (p.filename().string().size() > 255)
     throw Error(path + ": cannot create output file: File name too long");
+  if (t.exists && ::access(t.path.c_str(), W_OK) != 0)
+    throw Error(path + ": cannot replace the existing file: " + errno_text(errno));
 }
 
 bool same_file(const std::string& input, const std::string& output) {
@@ -214,4 +248,31 @@ bool same_file(const std::string& input, const std::string& output) {
   if (!S_ISREG(sa.st_mode) || !S_ISREG(sb.st_mode)) return false;  // a terminal or pipe may be both
   return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
+
+bool is_null_device(const std::string& path) {
+  struct stat st {};
+  struct stat dev_null {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) &&
+         ::stat("/dev/null", &dev_null) == 0 && st.st_rdev == dev_null.st_rdev;
+}
+
+bool same_output(const std::string& a, const std::string& b) {
+  const OutputTarget ta = resolve_output(a), tb = resolve_output(b);
+  if (ta.stream_fd >= 0 && ta.stream_fd == tb.stream_fd) return true;
+  auto stat_of = [](const OutputTarget& t, struct stat& st) {
+    return t.stream_fd >= 0 ? ::fstat(t.stream_fd, &st) == 0 : ::stat(t.path.c_str(), &st) == 0;
+  };
+  struct stat sa {};
+  struct stat sb {};
+  const bool ea = stat_of(ta, sa), eb = stat_of(tb, sb);
+  if ((ea && S_ISCHR(sa.st_mode)) || (eb && S_ISCHR(sb.st_mode))) return false;
+  if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  if (ta.stream_fd >= 0 || tb.stream_fd >= 0) return false;  // a descriptor and a new file
+  // Neither exists, or one does: the same name once the folders' links are resolved.
+  std::error_code ec1, ec2;
+  const auto ca = std::filesystem::weakly_canonical(ta.path, ec1);
+  const auto cb = std::filesystem::weakly_canonical(tb.path, ec2);
+  return !ec1 && !ec2 && ca == cb;
+}
+
 }  // namespace apsp::io

@@ -94,16 +94,29 @@ struct OutputTarget {
 };
 OutputTarget resolve_output(const std::string& path);
 /// Throws Error naming `path` unless an output can be created there: the target's directory
-/// exists and is writable (or it is a stream that can be written). For the CLI, before a solve.
+/// exists and is writable (or it is a stream that can be written), and an existing file there
+/// may be written by this user (access(W_OK); root may replace a read-only file, as cp does).
+/// For the CLI, before a solve.
 void check_output_path(const std::string& path);
 /// Whether an input and an output path (after links; "-" is stdin as the input, stdout as the
 /// output) are the same regular file (device and inode).
 bool same_file(const std::string& input, const std::string& output);
+/// Whether two outputs would land in the same file: the same descriptor ("-", /dev/stdout,
+/// /dev/fd/N), the same path after symbolic links (also in the folders), or the same device and
+/// inode (hard links, a descriptor that is that file). Character devices (/dev/null, a terminal)
+/// take any number of writers and are never the same output, unless named by one descriptor.
+bool same_output(const std::string& a, const std::string& b);
+/// Whether `path` (after links) is the null device (/dev/null's device number).
+bool is_null_device(const std::string& path);
 /// The temporary file for `target`: ".NAME.tmp.PID[.k]" beside it, NAME cut so that the name
 /// stays within NAME_MAX.
 std::string temp_path_for(const std::string& target, long pid, unsigned k);
 /// Removes the temporary files that process `pid` left for `target` (it was killed).
 void remove_stale_temps(const std::string& target, long pid) noexcept;
+/// Removes the temporary files for `target` (the file after links) that processes which no longer
+/// exist left behind (SIGKILL, a crash): names exactly temp_path_for(target, PID, k) with
+/// kill(PID, 0) failing with ESRCH, regular files owned by this user. OutputFile calls it.
+void remove_dead_temps(const std::string& target) noexcept;
 /// Removes every temporary output file this process has open now. Async-signal-safe: for a
 /// SIGINT/SIGTERM/SIGHUP handler, which then re-raises the signal.
 void remove_temp_files() noexcept;
@@ -115,7 +128,10 @@ void unregister_temp(int slot);
 unsigned next_temp_number();
 
 /// Writes to a temporary file (temp_path_for) beside the target (resolve_output: through
-/// symbolic links) and renames it over the target in commit(). The destructor removes the
+/// symbolic links) and renames it over the target in commit(), with the mode (and, where
+/// permitted, the owner and group) of the file it replaces; an existing target this user may not
+/// write is refused by the constructor, and other processes' dead temporary files for the target
+/// are removed there (remove_dead_temps). The destructor removes the
 /// temporary file unless commit() succeeded, so an exception anywhere leaves no partial output;
 /// remove_temp_files() removes it on a signal. A stream target ("-", /dev/stdout, a FIFO, a
 /// device) is written directly, one write() after another.
@@ -189,6 +205,9 @@ class OutputFile {
   void copy_into_map(const char* base, std::int64_t rows, std::size_t row_bytes,
                      std::size_t stride);
   [[noreturn]] void fail_write(std::uint64_t at, int err) const;
+  /// Before the rename over an existing regular file: its owner and group (where permitted)
+  /// and its permission bits onto the temporary file.
+  void keep_owner_and_mode();
   void stop_prefill();
   void populate_ahead();
   void stop_ahead();

@@ -104,6 +104,11 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
     return;
   }
   target_ = t.path;
+  // Replaced, never written through: a file this user may not write is refused (root may, as
+  // with cp). Temporary files of this target left by killed processes go first.
+  if (t.exists && ::access(target_.c_str(), W_OK) != 0)
+    throw Error(path + ": cannot replace the existing file: " + errno_text(errno));
+  remove_dead_temps(target_);
   const std::filesystem::path p(target_);
   const std::string dir = p.has_parent_path() ? p.parent_path().string() + "/" : std::string();
   mmap_wanted_ = output_write_mapped();
@@ -300,6 +305,23 @@ void OutputFile::append(const char* base, std::int64_t rows, std::size_t row_byt
   written_ += n;
 }
 
+void OutputFile::keep_owner_and_mode() {
+  struct stat old {};
+  struct stat now {};
+  if (::stat(target_.c_str(), &old) != 0 || !S_ISREG(old.st_mode) || ::fstat(fd_, &now) != 0)
+    return;  // a new output: the umask's mode
+  // Owner first (a change of owner clears set-id bits); only root or a group member may give the
+  // file away, so EPERM and the like leave it ours, as intended.
+  if (old.st_uid != now.st_uid || old.st_gid != now.st_gid) {
+    if (::fchown(fd_, old.st_uid, old.st_gid) != 0 && old.st_gid != now.st_gid)
+      (void)::fchown(fd_, uid_t(-1), old.st_gid);  // the group alone, if we are in it
+    (void)::fstat(fd_, &now);
+  }
+  const mode_t mode = old.st_mode & 07777;
+  if ((now.st_mode & 07777) != mode && ::fchmod(fd_, mode) != 0)
+    throw Error(path_ + ": cannot give the new file the mode of the old one: " + errno_text(errno));
+}
+
 void OutputFile::commit() {
   stop_prefill();
   stop_ahead();
@@ -321,6 +343,7 @@ void OutputFile::commit() {
   if (preallocated_ && end < reserved_ && ::ftruncate(fd_, off_t(end)) != 0)
     throw Error(path_ + ": write failed (truncate to " + std::to_string(end) +
                 " bytes): " + errno_text(errno));
+  if (!direct_) keep_owner_and_mode();
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) throw Error(path_ + ": write failed (close): " + errno_text(errno));

@@ -23,9 +23,14 @@ namespace apsp {
 void check_file_outputs(const FileSolveOptions& o) {
   std::vector<std::string> outs{o.output};
   if (o.solve.paths) {
-    if (io::resolve_output(o.output).stream_fd >= 0)
+    const io::OutputTarget t = io::resolve_output(o.output);
+    if (t.stream_fd >= 0)
       throw UsageError(o.output +
                        ": --paths needs an output file (it writes the next hops beside it)");
+    if (t.stream && !io::is_null_device(o.output))
+      throw UsageError(o.output +
+                       ": --paths needs an output file (it writes the next hops beside it), not "
+                       "a FIFO or device");
     outs.push_back(next_path_for(o.output));
   }
   for (const auto& out : outs) {
@@ -33,6 +38,8 @@ void check_file_outputs(const FileSolveOptions& o) {
       throw UsageError(out + ": the output would overwrite the input " + o.input);
     io::check_output_path(out);
   }
+  if (outs.size() == 2 && io::same_output(outs[0], outs[1]))
+    throw UsageError(o.output + ": OUT and the --paths file " + outs[1] + " name the same file");
 }
 
 namespace detail {
