@@ -6,6 +6,8 @@
 //   i j | info [--config] | bench --backend B
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -31,6 +33,19 @@ std::string one_line(std::string s) {
     if (c == '\n' || c == '\r') c = ' ';
   return s;
 }
+
+/// A vertex id or a count. (CLI::NonNegativeNumber checks a double and prints its bound, a number
+/// of 309 digits.)
+const CLI::Validator kNonNegativeInteger(
+    [](std::string& s) -> std::string {
+      std::int64_t v = 0;
+      const char* end = s.data() + s.size();
+      const auto r = std::from_chars(s.data(), end, v);
+      if (s.empty() || r.ec != std::errc() || r.ptr != end || v < 0)
+        return "must be a non-negative integer, got '" + s + "'";
+      return std::string();
+    },
+    "NONNEGATIVE");
 
 }  // namespace
 
@@ -117,7 +132,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("-E,--edges", ga.edges, "edges (default: min(5000000, V*(V-1)/4))")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeInteger);
   gen->add_option("--scale", ga.scale, "rmat: 2^scale vertices")
       ->capture_default_str()
       ->check(CLI::Range(0, 30));
@@ -178,8 +193,8 @@ int main(int argc, char** argv) {
   std::int64_t path_i = 0, path_j = 0;
   auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");
   pathc->add_option("DIST", path_dist, "distance matrix written by solve --paths")->required();
-  pathc->add_option("i", path_i, "source vertex")->required()->check(CLI::NonNegativeNumber);
-  pathc->add_option("j", path_j, "target vertex")->required()->check(CLI::NonNegativeNumber);
+  pathc->add_option("i", path_i, "source vertex")->required()->check(kNonNegativeInteger);
+  pathc->add_option("j", path_j, "target vertex")->required()->check(kNonNegativeInteger);
   pathc->add_option("--next", path_next, "next-hop matrix (default: DIST.next / STEM.next.npy)");
 
   bool info_config = false, info_markdown = false;

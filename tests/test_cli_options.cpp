@@ -71,6 +71,27 @@ TEST(CliOptions, OutOfRangeNumbersAreUsageErrors) {
   }
 }
 
+TEST(CliOptions, CountsAndVertexIdsSayWhatTheyMustBe) {
+  // "Value -1 not in range 0.000000 to 179769313486231570814527423731704356798070567525844996..."
+  test::TempDir d;
+  write_graph(d / "in.bin", 4, {0, 1, 5, 1, 2, 7, 2, 3, 1});
+  const std::string in = d / "in.bin";
+  const std::vector<std::vector<std::string>> cases{
+      {"path", in, "-1", "2"},
+      {"path", in, "0", "x"},
+      {"path", in, "1.5", "2"},
+      {"generate", d / "o.bin", "-E", "-1"},
+      {"generate", d / "o.bin", "-E", "ten"},
+  };
+  for (const auto& args : cases) {
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[2] << " " << args[3] << ": " << r.err;
+    EXPECT_NE(r.err.find("must be a non-negative integer, got '"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("179769"), std::string::npos) << r.err;
+    EXPECT_LT(r.err.size(), 160u) << r.err;
+  }
+}
+
 TEST(CliOptions, ManyThreadsAreClampedNotACrash) {
   test::TempDir d;
   write_graph(d / "in.bin", 4, {0, 1, 5, 1, 2, 7, 2, 3, 1});

@@ -122,6 +122,31 @@ TEST(IoWeights, IntegersUpTo2To53AreExact) {
   EXPECT_EQ(read_graph(dir / "g.gr").weight[0], max);
 }
 
+TEST(IoWeights, IntegersWrittenAsRealsFollowTheIntegerRule) {
+  // 9007199254740993.0 and 9.007199254740993e15 were read as ...992 (and solved as int64) where
+  // 9007199254740993 is refused.
+  test::TempDir dir;
+  for (const std::string w : {"9007199254740993.0", "9.007199254740993e15", "-9007199254740993.",
+                              "90071992547409930e-1", "1.00000000000000001E17"}) {
+    write_text(dir / "g.txt", "0 1 5\n1 0 " + w + "\n");
+    expect_input_error(dir / "g.txt", "line 2", "weight " + w + " is beyond");
+    write_text(dir / "g.mtx",
+               "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 " + w + "\n");
+    expect_input_error(dir / "g.mtx", "line 3", "2^53, which apsp holds exactly");
+  }
+  // 2^53 itself, fractions (a real, rounded) and digits that stop above the ones (a rounded
+  // real, as the graph writers put integral weights beyond 2^53) are read.
+  write_text(dir / "g.txt",
+             "0 1 9007199254740992.0\n1 2 9007199254740992.5\n2 3 1e20\n3 0 "
+             "1.152921504606847e+18\n");
+  const Graph g = read_graph(dir / "g.txt");
+  ASSERT_EQ(g.num_edges(), 4u);
+  EXPECT_EQ(g.weight[0], 9007199254740992.0);
+  EXPECT_EQ(g.weight[1], 9007199254740992.0);
+  EXPECT_EQ(g.weight[2], 1e20);
+  EXPECT_EQ(g.weight[3], 1152921504606846976.0);
+}
+
 TEST(IoWeights, RealsThatDoNotFitFloat64AreRefused) {
   test::TempDir dir;
   write_text(dir / "g.txt", "0 1 1e400\n");
@@ -219,6 +244,15 @@ TEST(IoVertexCount, CommentsAndTheOptionSetV) {
   EXPECT_NE(msg.find("line 1 says vertices: 3"), std::string::npos) << msg;
   write_text(p, "# vertices: 0\n0 1 2\n");
   expect_input_error(p, "line 1", "vertex count");
+  // The count is digits: 3.5 read as 3, 5abc as 5; -5 and +4 were ignored.
+  for (const char* bad : {"3.5", "5abc", "-5", "+4", "", "x"}) {
+    write_text(p, "# comment\n# vertices: " + std::string(bad) + "\n0 1 2\n");
+    expect_input_error(p, "line 2", "expected a vertex count in 1..");
+  }
+  write_text(p, "# Nodes: 7.5 Edges: 1\n0 1 2\n");
+  expect_input_error(p, "line 1", "after 'nodes:'");
+  write_text(p, "# vertices: 12, directed\n0 1 2\n");
+  EXPECT_EQ(read_graph(p).num_vertices, 12);
 
   ReadOptions o;
   o.num_vertices = 20;
@@ -287,6 +321,70 @@ TEST(IoSniff, WhatFitsNoFormatIsUnknownNotNthuByLuck) {
   ReadOptions o;
   o.format = InputFormat::Nthu;
   expect_input_error(dir / "g.foo", "offset", "", o);
+}
+
+TEST(IoSniff, MatrixMarketUnderAnEdgeListNameIsReadAsMatrixMarket) {
+  // The banner was a `%` comment, the size line an edge, ids 1-based read 0-based, `symmetric`
+  // ignored: a wrong answer with exit 0.
+  test::TempDir dir;
+  const std::string mm =
+      "%%MatrixMarket matrix coordinate integer symmetric\n% a comment\n3 3 2\n2 1 4\n3 2 5\n";
+  write_text(dir / "g.mtx", mm);
+  const Graph want = read_graph(dir / "g.mtx");
+  ASSERT_EQ(want.num_vertices, 3);
+  ASSERT_FALSE(want.directed);
+  for (const char* name : {"g.txt", "g.csv", "g.el"}) {
+    write_text(dir / name, mm);
+    expect_same_graph(read_graph(dir / name), want, name);
+  }
+  // Told to read an edge list, the reader says what the file is.
+  ReadOptions o;
+  o.format = InputFormat::EdgeList;
+  const std::string msg = expect_input_error(dir / "g.txt", "line 1", "a Matrix Market file", o);
+  EXPECT_NE(msg.find("--input-format mtx"), std::string::npos) << msg;
+}
+
+TEST(IoSniff, AUtf8ByteOrderMarkIsSkipped) {
+  // Windows editors start text with EF BB BF: "expected an integer vertex id, got '\ufeff0'".
+  test::TempDir dir;
+  const std::string bom = "\xEF\xBB\xBF";
+  for (const char* name : {"g.txt", "g.foo", "g.bin"}) {
+    write_text(dir / name, bom + "0 1 5\n1 2 7\n");
+    const Graph g = read_graph(dir / name);
+    EXPECT_EQ(g.num_vertices, 3) << name;
+    EXPECT_EQ(g.num_edges(), 2u) << name;
+  }
+  const std::string mm = "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 3\n";
+  write_text(dir / "g.mtx", bom + mm);
+  EXPECT_EQ(read_graph(dir / "g.mtx").num_edges(), 1u);
+  write_text(dir / "g.gr", bom + "p sp 2 1\na 1 2 3\n");
+  EXPECT_EQ(read_graph(dir / "g.gr").num_edges(), 1u);
+  write_text(dir / "g.txt", bom + mm);
+  EXPECT_EQ(read_graph(dir / "g.txt").weight.at(0), 3.0);
+  write_text(dir / "d.txt", bom + "0 1\ninf 0\n");
+  const Matrix m = read_matrix(dir / "d.txt");
+  EXPECT_EQ(m.dtype(), Dtype::Int32);
+  EXPECT_EQ(m.at<std::int32_t>(0, 1), 1);
+}
+
+TEST(IoMatrixText, AFiniteValueAtTheSentinelWidensTheType) {
+  // `0 1073741823` read as int32, where 1073741823 means unreachable: a reachable pair was lost.
+  test::TempDir dir;
+  const std::string p = dir / "d.txt";
+  write_text(p, "0 1073741823\n1 0\n");
+  Matrix m = read_matrix(p);
+  EXPECT_EQ(m.dtype(), Dtype::Int64);
+  EXPECT_EQ(m.at<std::int64_t>(0, 1), 1073741823);
+  write_text(p, "0 1073741822\n1 0\n");
+  EXPECT_EQ(read_matrix(p).dtype(), Dtype::Int32);
+  write_text(p, "0 4611686018427387903\n1 0\n");  // int64's sentinel
+  m = read_matrix(p);
+  EXPECT_EQ(m.dtype(), Dtype::Float64);
+  EXPECT_EQ(m.at<double>(0, 1), 4611686018427387903.0);
+  write_text(p, "0 4611686018427387902\ninf 0\n");
+  m = read_matrix(p);
+  EXPECT_EQ(m.dtype(), Dtype::Int64);
+  EXPECT_EQ(m.at<std::int64_t>(1, 0), std::int64_t{4611686018427387903});
 }
 
 TEST(IoSniff, InputFormatByName) {

@@ -96,8 +96,9 @@ class MatrixStreamWriter {
 };
 
 /// Reads a matrix written by write_matrix: NTHU (int32, must be square), npy or text. Auto: .npy
-/// content (its magic) or name -> npy, a text name -> text (`inf` reads as the integer sentinel
-/// when every other value is an integer), else NTHU.
+/// content (its magic) or name -> npy, a text name -> text (int32, else int64, when every value
+/// is an integer below the type's sentinel, `inf` reading as the sentinel; else float64), else
+/// NTHU.
 Matrix read_matrix(const std::string& path, OutputFormat format = OutputFormat::Auto);
 
 /// Writes a graph in the format `format` names, or (Auto) its path names (graph_format_for), so

@@ -226,7 +226,7 @@ def graph(src, dst, weight=None, num_vertices=None, directed=True):
 
 _INPUT_FORMATS = ("nthu", "dimacs", "mtx", "edgelist")
 _MATRIX_FORMATS = ("nthu", "npy", "text")
-_GRAPH_FORMATS = ("nthu", "edgelist")
+_GRAPH_FORMATS = ("nthu", "dimacs", "mtx", "edgelist")
 
 
 def _path_arg(path):
@@ -269,10 +269,15 @@ def read_matrix(path, format=None):
 def write(path, obj, format=None):
     """Writes a distance matrix (2-D array) or an :class:`apsp.Graph` to ``path``.
 
-    Matrices: ``format`` None (by extension: .npy NumPy, .txt text, else NTHU binary) or "nthu",
-    "npy", "text". NTHU output is V*V int32 with 1073741823 for unreachable: a float matrix is
-    converted (inf -> 1073741823) when every finite value is an integer below that, else refused.
-    Graphs: "nthu" (default) or "edgelist" (default for .txt/.el/.csv/.tsv).
+    Matrices: ``format`` None (by extension, as ``apsp solve IN OUT`` names its output: .npy
+    NumPy; .txt/.csv/.tsv text, values separated by a space, a comma, a tab; .bin, .out, .nthu,
+    .next, numeric extensions and none NTHU binary; any other extension is a ValueError) or
+    "nthu", "npy", "text" under any name. NTHU output is V*V int32 (square matrices only) with
+    1073741823 for unreachable: a float matrix is converted (inf -> 1073741823) when every
+    finite value is an integer below that, else refused.
+    Graphs: ``format`` None (by name, as ``apsp generate``: .gr DIMACS, .mtx Matrix Market,
+    .txt/.el/.wel/.csv/.tsv edge list, each also .gz; NTHU binary otherwise) or "nthu", "dimacs",
+    "mtx", "edgelist".
     The file is written to a temporary name and renamed only on success.
     """
     path = _path_arg(path)
@@ -282,7 +287,8 @@ def write(path, obj, format=None):
                              f"not .npy; for a .npy file write its distances: "
                              f"apsp.write({path!r}, apsp.shortest_path(graph))")
         if format is None:
-            format = "edgelist" if os.path.splitext(path)[1].lower() in (".txt", ".el", ".csv", ".tsv") else "nthu"
+            named = _core.graph_format_named(path)
+            format = "nthu" if named == "auto" else named
         if format not in _GRAPH_FORMATS:
             raise ValueError(f"unknown graph format {format!r} (expected one of {', '.join(_GRAPH_FORMATS)})")
         _core.write_graph(path, obj, format)
@@ -294,8 +300,14 @@ def write(path, obj, format=None):
         raise ValueError(f"matrix must be 2-D, got shape {m.shape}")
     fmt = format
     if fmt is None:
-        ext = os.path.splitext(path)[1].lower()
-        fmt = "npy" if ext == ".npy" else "text" if ext == ".txt" else "nthu"
+        try:
+            fmt = _core.output_format_for(path)  # the CLI's rule for OUT
+        except ValueError as e:
+            raise ValueError(str(e).replace("use --output-format nthu|npy|text",
+                                            "pass format='nthu', 'npy' or 'text'")) from None
+    if fmt == "nthu" and m.shape[0] != m.shape[1]:
+        raise ValueError(f"{path}: NTHU output is a V x V matrix (its size tells V), got shape "
+                         f"{m.shape}; write other shapes as .npy or text")
     if fmt == "nthu" and m.dtype.kind == "f":
         m = _float_to_nthu(m)
     elif m.dtype.kind in "biu" and m.dtype not in (np.int32, np.int64):

@@ -179,7 +179,7 @@ class Input:
         self.kind, self.obj, self.n = kind, obj, n
         self.edges = None        # number of edges (an estimate for a dense Graph: V * V)
         self.negative = False    # any negative weight
-        self.float_whole_max = None  # float weights that are all whole: their max |w| (else None)
+        self.whole_max = None    # all weights whole (integers too): their max |w|, else None
 
 
 def inspect(graph, num_vertices, caller="shortest_path"):
@@ -228,11 +228,12 @@ def _weights_stats(inp, w):
         return
     if w.dtype.kind in "iub":
         inp.negative = bool(w.dtype.kind == "i" and w.min() < 0)
+        inp.whole_max = max(abs(float(w.max())), abs(float(w.min())))
         return
     finite = w[np.isfinite(w)]
     inp.negative = bool(finite.size and finite.min() < 0)
     if finite.size and np.all(finite == np.floor(finite)):
-        inp.float_whole_max = float(np.abs(finite).max())
+        inp.whole_max = float(np.abs(finite).max())
 
 
 def scan(inp):
@@ -249,8 +250,8 @@ def scan(inp):
         if s["specials"]:
             arr = np.where(np.isnan(arr) | np.isneginf(arr), arr.dtype.type(0), arr)
         inp.obj, inp.edges, inp.negative = arr, s["edges"], s["negatives"] > 0
-        if arr.dtype.kind == "f" and s["integral"]:
-            inp.float_whole_max = s["max_abs"]
+        if s["integral"]:
+            inp.whole_max = s["max_abs"]
     elif kind == "sparse":
         if obj.format == "coo" and not getattr(obj, "has_canonical_format", False):
             obj = inp.obj = obj.tocsr()
@@ -313,8 +314,9 @@ def to_graph(inp, directed, unweighted, reverse, num_vertices):
 
 
 def auto_dtype(inp, n, dtype):
-    """dtype=None for whole-number float weights too large for exact int64 distances: float64
-    (what SciPy returns), instead of the solver's refusal."""
-    if dtype is None and inp.float_whole_max is not None and max(n - 1, 1) * inp.float_whole_max >= _INT64_EXACT:
+    """dtype=None for whole-number weights (integer arrays too) too large for exact int64
+    distances: float64 (what SciPy returns for any input), instead of the solver's refusal."""
+    whole = inp.whole_max
+    if dtype is None and whole is not None and max(n - 1, 1) * whole >= _INT64_EXACT:
         return "float64"
     return dtype

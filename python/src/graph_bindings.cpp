@@ -330,15 +330,27 @@ void bind_graph(py::module_& m) {
         const apsp::Graph edges =
             graph.is_dense() ? graph.edges_from_dense() : apsp::Graph{};  // writers read edges
         const apsp::Graph& g = graph.is_dense() ? edges : graph;
-        if (format == "nthu")
-          apsp::write_graph_nthu(path, g);
-        else if (format == "edgelist")
-          apsp::write_graph_edgelist(path, g);
-        else
-          throw apsp::UsageError("unknown graph output format '" + format +
-                                 "' (expected nthu or edgelist)");
+        apsp::write_graph(path, g, apsp::parse_graph_format(format));
       },
-      py::arg("path"), py::arg("graph"), py::arg("format"));
+      py::arg("path"), py::arg("graph"), py::arg("format"),
+      "Writes a graph as apsp::write_graph does (format: nthu, dimacs, mtx, edgelist or auto).");
+  m.def(
+      "graph_format_named",
+      [](const std::string& path) -> std::string {
+        switch (apsp::input_format_for(path)) {
+          case apsp::InputFormat::Nthu:
+            return "nthu";
+          case apsp::InputFormat::Dimacs:
+            return "dimacs";
+          case apsp::InputFormat::MatrixMarket:
+            return "mtx";
+          case apsp::InputFormat::EdgeList:
+            return "edgelist";
+          default:
+            return "auto";
+        }
+      },
+      py::arg("path"), "The graph format a name says (a final .gz set aside), auto for none.");
 
   m.def(
       "generate_uniform",

@@ -254,6 +254,21 @@ void bind_matrix(py::module_& m) {
       },
       py::arg("path"), py::arg("matrix"), py::arg("format"));
   m.def(
+      "output_format_for",
+      [](const std::string& path) -> std::string {
+        switch (apsp::output_format_for(path)) {
+          case apsp::OutputFormat::Npy:
+            return "npy";
+          case apsp::OutputFormat::Text:
+            return "text";
+          default:
+            return "nthu";
+        }
+      },
+      py::arg("path"),
+      "The format the CLI writes a result named `path` in: nthu, npy or text (ValueError for an "
+      "extension it refuses).");
+  m.def(
       "read_matrix",
       [](const std::string& path, const std::string& format) {
         const apsp::OutputFormat f = apsp::parse_output_format(format);

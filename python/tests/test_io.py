@@ -128,3 +128,86 @@ def test_read_takes_num_vertices_and_bounded_devices(tmp_path):
         apsp.read(str(p), num_vertices=0)
     with pytest.raises(ValueError, match="/dev/zero"):
         apsp.read("/dev/zero", format="nthu")
+
+
+def test_write_names_the_format_as_the_cli_does(tmp_path):
+    # .csv, .tsv, .foo, .npy.gz, .xlsx were all written as NTHU binary (a float matrix to .csv:
+    # "NTHU output holds int32 distances"); apsp.write now asks the CLI's own rule.
+    d = np.array([[0, 1.5], [np.inf, 0]])
+    apsp.write(tmp_path / "d.csv", d)
+    assert (tmp_path / "d.csv").read_text() == "0,1.5\ninf,0\n"
+    apsp.write(tmp_path / "d.tsv", d)
+    assert (tmp_path / "d.tsv").read_text() == "0\t1.5\ninf\t0\n"
+    np.testing.assert_array_equal(apsp.read_matrix(tmp_path / "d.csv"), d)
+    for name in ("d.foo", "d.npy.gz", "d.xlsx"):
+        with pytest.raises(ValueError, match=r"unknown output extension .* format='nthu', 'npy'"):
+            apsp.write(tmp_path / name, d)
+        assert not (tmp_path / name).exists()
+    apsp.write(tmp_path / "d.foo", d, format="text")  # an explicit format, under any name
+    assert (tmp_path / "d.foo").read_text() == "0 1.5\ninf 0\n"
+    # the names the CLI writes NTHU binary to
+    i = np.array([[0, 7], [apsp.UNREACHABLE_INT32, 0]], dtype=np.int32)
+    for name in ("d.bin", "d.out", "d.nthu", "d.next", "c01.1", "noext"):
+        apsp.write(tmp_path / name, i)
+        assert (tmp_path / name).read_bytes() == i.astype("<i4").tobytes(), name
+
+
+def test_write_refuses_nthu_output_that_is_not_square(tmp_path):
+    # a 2x3 int32 array became an NTHU file nothing could read
+    m = np.arange(6, dtype=np.int32).reshape(2, 3)
+    for name, fmt in (("d.bin", None), ("d.out", None), ("d.npy", "nthu")):
+        with pytest.raises(ValueError, match=r"NTHU output is a V x V matrix .* shape \(2, 3\)"):
+            apsp.write(tmp_path / name, m, format=fmt)
+        assert not (tmp_path / name).exists()
+    apsp.write(tmp_path / "d.npy", m)  # formats that store the shape take it
+    apsp.write(tmp_path / "d.txt", m)
+    np.testing.assert_array_equal(np.load(tmp_path / "d.npy"), m)
+    np.testing.assert_array_equal(apsp.read_matrix(tmp_path / "d.txt"), m)
+
+
+def test_write_graph_in_every_format_its_name_says(tmp_path):
+    # g.gr, g.mtx, g.txt.gz said "rename it, or let the name choose the format"
+    g = apsp.graph([0, 1, 2], [1, 2, 0], [5, -1, 3], num_vertices=4)
+    want = apsp.shortest_path(g)
+    for name in ("g.gr", "g.mtx", "g.txt.gz", "g.mtx.gz", "g.csv", "g.bin", "g.dat"):
+        apsp.write(tmp_path / name, g)
+        h = apsp.read(tmp_path / name)
+        assert h.num_vertices == 4, name
+        np.testing.assert_array_equal(apsp.shortest_path(h), want, err_msg=name)
+    assert "p sp 4 3" in (tmp_path / "g.gr").read_text()
+    apsp.write(tmp_path / "h.gr", g, format="dimacs")
+    with pytest.raises(ValueError, match="the name says DIMACS, but .* as an edge list"):
+        apsp.write(tmp_path / "x.gr", g, format="edgelist")
+    with pytest.raises(ValueError, match="unknown graph format 'xml'"):
+        apsp.write(tmp_path / "x.bin", g, format="xml")
+
+
+def test_read_matrix_text_never_takes_a_distance_for_the_sentinel(tmp_path):
+    # a finite 1073741823 read back as int32, i.e. as UNREACHABLE_INT32
+    g = tmp_path / "cyc.txt"
+    g.write_text("0 1 1073741823\n1 0 1073741823\n")
+    apsp.solve_file(g, tmp_path / "cyc.out.txt", backend="cpu")
+    m = apsp.read_matrix(tmp_path / "cyc.out.txt")
+    assert m.dtype == np.int64 and m[0, 1] == 1073741823 and m[0, 1] != apsp.UNREACHABLE_INT64
+    (tmp_path / "m.txt").write_text("0 4611686018427387903\ninf 0\n")  # int64's sentinel, finite
+    m = apsp.read_matrix(tmp_path / "m.txt")
+    assert m.dtype == np.float64 and m[0, 1] == 2.0**62 and np.isinf(m[1, 0])
+
+
+def test_read_matrix_market_under_an_edge_list_name(tmp_path):
+    # read as an edge list: the size line an edge, 1-based ids 0-based, `symmetric` ignored
+    mm = "%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 4\n3 2 5\n"
+    (tmp_path / "g.mtx").write_text(mm)
+    (tmp_path / "g.txt").write_text(mm)
+    want = apsp.shortest_path(apsp.read(tmp_path / "g.mtx"))
+    assert want[0, 2] == 9 and want[2, 0] == 9
+    np.testing.assert_array_equal(apsp.shortest_path(apsp.read(tmp_path / "g.txt")), want)
+    with pytest.raises(apsp.InputError, match="a Matrix Market file .* format=mtx"):
+        apsp.read(tmp_path / "g.txt", format="edgelist")
+
+
+def test_read_skips_a_utf8_byte_order_mark(tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_bytes(b"\xef\xbb\xbf0 1 5\n1 2 7\n")
+    g = apsp.read(p)
+    assert g.num_vertices == 3 and g.num_edges == 2 and apsp.shortest_path(g)[0, 2] == 12

@@ -275,6 +275,24 @@ def test_whole_floats_too_large_for_int64_fall_back_to_float64():
         apsp.shortest_path(D, dtype=np.int64)  # asked for explicitly: still refused
 
 
+def test_integer_weights_too_large_for_int64_fall_back_to_float64():
+    # int64 weights whose (V-1)*max|w| reaches 2**62 raised "use dtype=np.float64"; SciPy converts
+    # any input to float64 and returns that
+    w = 3 * 10**18
+    D = np.array([[0, w, 0], [0, 0, w], [0, 0, 0]], dtype=np.int64)
+    want = csgraph.shortest_path(D)
+    assert want.dtype == np.float64
+    for g in (D, sp.csr_matrix(D), (np.array([0, 1]), np.array([1, 2]), np.array([w, w])),
+              np.ma.masked_equal(D, 0)):
+        d = apsp.shortest_path(g)
+        assert d.dtype == np.float64
+        np.testing.assert_array_equal(d, want)
+    np.testing.assert_array_equal(apsp.floyd_warshall(D), want)
+    assert apsp.solve(D).dtype == "float64"
+    with pytest.raises(ValueError, match="int64 cannot be exact"):
+        apsp.shortest_path(D, dtype=np.int64)  # asked for explicitly: still refused
+
+
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64, None])
 def test_results_are_contiguous(dtype):
     D = np.random.default_rng(2).integers(0, 9, (70, 70))  # 70: the solver pads rows to 96

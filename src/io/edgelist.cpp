@@ -151,8 +151,8 @@ void parse_piece(const char* begin, std::size_t n, const IdLimit& limit, Piece& 
 }
 
 /// Finds "key" (lower case) in a comment and the count after it: "# Nodes: 12 Edges: 30".
-/// Returns -1 when the key is absent or no digits follow it, -2 when the count is outside
-/// 1..kMaxVertices.
+/// Returns -1 when the key is absent, -2 when the word after it (up to a blank or a comma) is not
+/// a count in 1..kMaxVertices written in digits (3.5, 5abc, -5, +4 and nothing are refused).
 std::int64_t count_after(std::string_view comment, std::string_view key) {
   std::string low(comment);
   std::transform(low.begin(), low.end(), low.begin(),
@@ -162,10 +162,12 @@ std::int64_t count_after(std::string_view comment, std::string_view key) {
   std::string_view rest = std::string_view(comment).substr(k + key.size());
   while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
   std::size_t d = 0;
-  while (d < rest.size() && rest[d] >= '0' && rest[d] <= '9') ++d;
-  if (d == 0) return -1;
+  while (d < rest.size() && !is_blank(rest[d]) && rest[d] != ',') ++d;
+  const std::string_view word = rest.substr(0, d);
+  bool digits = !word.empty();
+  for (const char c : word) digits &= c >= '0' && c <= '9';
   std::int64_t v = 0;
-  if (!parse_int(rest.substr(0, d), v) || v < 1 || v > kMaxVertices) return -2;
+  if (!digits || !parse_int(word, v) || v < 1 || v > kMaxVertices) return -2;
   return v;
 }
 
@@ -197,7 +199,8 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
         if (c == -2)
           fail_at_line(file, lines.line_no(),
                        "expected a vertex count in 1.." + std::to_string(kMaxVertices) +
-                           " after '" + std::string(key) + "', got " + quote(trim(comment)));
+                           " (digits only) after '" + std::string(key) + "', got " +
+                           quote(trim(comment)));
         if (c > 0) {
           *slot = c;
           if (slot == &p.vertices) p.count_line = lines.line_no();
@@ -232,6 +235,11 @@ Graph read_edgelist(const InputFile& in) { return read_edgelist(InputBytes(in));
 
 Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
   const std::string& file = in.path();
+  // Read as an edge list, the banner would be a comment and the size line an edge.
+  if (has_mtx_banner(in))
+    fail_at_line(file, 1,
+                 "a Matrix Market file (its first line is the '%%MatrixMarket' banner), not an "
+                 "edge list: name it .mtx, or use --input-format mtx");
   const Prelude pre = read_prelude(file, in.chars(), in.size());
   const char* data = in.chars() + pre.body;
   const std::size_t n = in.size() - pre.body;

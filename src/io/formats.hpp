@@ -71,6 +71,11 @@ InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name);
 bool looks_like_text(const InputBytes& in);
 /// True when the bytes could be an NTHU graph: V >= 1, E >= 0 and exactly 8 + 12E bytes.
 bool has_nthu_size(const InputBytes& in);
+/// True when the first line starts with the Matrix Market banner `%%MatrixMarket` (any case).
+bool has_mtx_banner(const InputBytes& in);
+/// The bytes after a leading UTF-8 byte-order mark (EF BB BF, which Windows editors put before
+/// text), or all of them when there is none.
+InputBytes skip_utf8_bom(const InputBytes& in);
 
 // ---- graph writers' shared pieces (io.cpp) -----------------------------------------------------
 

@@ -186,11 +186,15 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
     inflated = io::gunzip(in);
     in = io::InputBytes(path, inflated.data(), inflated.size());
   }
+  // A byte-order mark before text is no part of it (never stripped from an NTHU file).
+  if (options.format != InputFormat::Nthu && !io::has_nthu_size(in)) in = io::skip_utf8_bom(in);
   InputFormat fmt = options.format;
   if (fmt == InputFormat::Auto) {
     fmt = input_format_for(path);
     if (fmt == InputFormat::Auto || fmt == InputFormat::Nthu)
       fmt = io::sniff_graph_format(in, fmt == InputFormat::Nthu);
+    else if (fmt == InputFormat::EdgeList && io::has_mtx_banner(in))
+      fmt = InputFormat::MatrixMarket;  // g.txt holding Matrix Market: its banner says so
   }
   Graph g;
   switch (fmt) {

@@ -78,6 +78,18 @@ bool has_nthu_size(const InputBytes& in) {
   return v >= 1 && e >= 0 && std::uint64_t(in.size()) == 8 + 12 * std::uint64_t(e);
 }
 
+bool has_mtx_banner(const InputBytes& in) {
+  constexpr std::string_view kBanner = "%%matrixmarket";
+  if (in.size() < kBanner.size()) return false;
+  return lower(std::string_view(in.chars(), kBanner.size())) == kBanner;
+}
+
+InputBytes skip_utf8_bom(const InputBytes& in) {
+  if (in.size() >= 3 && std::memcmp(in.bytes(), "\xEF\xBB\xBF", 3) == 0)
+    return InputBytes(in.path(), in.bytes() + 3, in.size() - 3);
+  return in;
+}
+
 InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
   const std::string& file = in.path();
   const std::size_t n = in.size();

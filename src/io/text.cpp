@@ -4,9 +4,9 @@
 // is `inf` whatever the dtype (the int32 sentinel 1073741823 and int64's 2^62-1 included), so a
 // text result reads the same whichever type the solver chose. Values are separated by a comma
 // for NAME.csv, a tab for NAME.tsv, else a space. Rows are formatted in parallel, a chunk at a
-// time. Reading back (blanks or commas) gives int32 when every finite value is an int32 (below
-// 1073741823 where `inf` appears, which then reads as that sentinel), likewise int64 (2^62-1),
-// float64 otherwise.
+// time. Reading back (blanks or commas) gives int32 when every finite value is an int32 below
+// its sentinel 1073741823 (`inf` reads as that sentinel), likewise int64 (2^62-1), float64
+// otherwise.
 #include <cmath>
 #include <limits>
 
@@ -83,14 +83,15 @@ void write_matrix_text(OutputFile& f, const Matrix& m) {
 
 Matrix read_matrix_text(const InputFile& in) { return read_matrix_text(InputBytes(in)); }
 
-Matrix read_matrix_text(const InputBytes& in) {
+Matrix read_matrix_text(const InputBytes& bytes) {
+  const InputBytes in = skip_utf8_bom(bytes);
   const std::string& file = in.path();
   LineReader lines(in.chars(), in.size());
   std::string_view line;
   std::vector<std::string_view> tok;
   std::vector<std::int64_t> ints;
   std::vector<double> reals;
-  bool all_int = true, all_int32 = true, has_inf = false;
+  bool all_int = true, all_int32 = true;
   std::int64_t rows = 0, cols = -1, max_int = std::numeric_limits<std::int64_t>::min();
   while (lines.next(line)) {
     const std::size_t nt = split_tokens(line, true, nullptr, 0);
@@ -113,7 +114,6 @@ Matrix read_matrix_text(const InputBytes& in) {
         continue;
       }
       if (t == "inf" || t == "+inf") {
-        has_inf = true;
         ints.push_back(0);
         reals.push_back(std::numeric_limits<double>::infinity());
         continue;
@@ -130,9 +130,10 @@ Matrix read_matrix_text(const InputBytes& in) {
   }
   if (rows == 0)
     fail_at_line(file, 1, "expected at least one row of numbers, but the file has none");
-  // `inf` becomes the integer type's sentinel only where no finite value reaches it.
-  if (has_inf) all_int32 &= max_int < std::int64_t(unreachable<std::int32_t>());
-  const bool int64_ok = !has_inf || max_int < unreachable<std::int64_t>();
+  // An integer type only where no finite value reaches its sentinel, `inf` or not: the reader
+  // of the matrix would take that value for unreachable.
+  all_int32 &= max_int < std::int64_t(unreachable<std::int32_t>());
+  const bool int64_ok = max_int < unreachable<std::int64_t>();
   const Dtype t = !all_int || !int64_ok ? Dtype::Float64 : all_int32 ? Dtype::Int32 : Dtype::Int64;
   Matrix m(rows, cols, t);
   for (std::int64_t i = 0; i < rows; ++i)

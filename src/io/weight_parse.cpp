@@ -25,6 +25,38 @@ WeightStatus parse_real_weight(std::string_view t, double& w) {
   return WeightStatus::Ok;
 }
 
+bool states_integer_beyond_exact(std::string_view t) {
+  std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
+  std::string digits;  // the mantissa's digits, without the point
+  std::int64_t point = -1;
+  for (; i < t.size(); ++i) {
+    if (t[i] >= '0' && t[i] <= '9')
+      digits += t[i];
+    else if (t[i] == '.' && point < 0)
+      point = std::int64_t(digits.size());
+    else
+      break;
+  }
+  if (point < 0) point = std::int64_t(digits.size());
+  std::int64_t exp = 0;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    std::string_view e = t.substr(i + 1);
+    if (!e.empty() && e[0] == '+') e.remove_prefix(1);
+    const auto r = std::from_chars(e.data(), e.data() + e.size(), exp);
+    if (r.ec != std::errc() || exp > 100000 || exp < -100000) return false;
+  }
+  // digits[0, units) are the integer part; a token whose digits stop above the ones place
+  // (1e20) states a rounded real, and one with a non-zero fraction is not an integer.
+  const std::int64_t units = point + exp;
+  if (units <= 0 || std::int64_t(digits.size()) < units) return false;
+  for (std::size_t k = std::size_t(units); k < digits.size(); ++k)
+    if (digits[k] != '0') return false;
+  std::string_view whole = std::string_view(digits).substr(0, std::size_t(units));
+  while (!whole.empty() && whole[0] == '0') whole.remove_prefix(1);
+  constexpr std::string_view kMax = "9007199254740992";  // 2^53
+  return whole.size() > kMax.size() || (whole.size() == kMax.size() && whole > kMax);
+}
+
 }  // namespace detail
 
 std::string weight_error(WeightStatus status, std::string_view token) {

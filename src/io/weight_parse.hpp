@@ -4,7 +4,10 @@
 // Graph weights are doubles (apsp/graph.hpp), exact for integers up to 2^53. A token written as
 // an integer (optional sign, decimal digits) is parsed as an integer (never through double) and
 // refused beyond +-2^53, and beyond int64 with the same message; a token written as a real is
-// the nearest double and must be finite (no overflow to inf, no underflow of a non-zero to 0).
+// the nearest double and must be finite (no overflow to inf, no underflow of a non-zero to 0). A
+// real that states an integer to its ones digit (9007199254740993.0, 9.007199254740993e15) is an
+// integer in another notation and follows the integer rule; one whose digits stop above the ones
+// (1e20, 1.152921504606847e+18) is a real, read as the nearest double.
 #pragma once
 
 #include <charconv>
@@ -29,6 +32,8 @@ enum class WeightStatus : std::uint8_t {
 
 namespace detail {
 WeightStatus parse_real_weight(std::string_view t, double& w);
+/// Whether a real token (no '+' sign) states an integer beyond +-2^53 to its ones digit.
+bool states_integer_beyond_exact(std::string_view t);
 }  // namespace detail
 
 /// Parses a weight token (`t` has no surrounding blanks). `integral` says whether the value is
@@ -55,6 +60,8 @@ inline WeightStatus parse_weight(std::string_view t, bool integers_only, double&
   if (integers_only) return WeightStatus::NotAnInteger;
   const WeightStatus st = detail::parse_real_weight(s, w);
   integral = st == WeightStatus::Ok && w == std::floor(w);
+  if (integral && std::fabs(w) >= double(kMaxExactWeight) && detail::states_integer_beyond_exact(s))
+    return WeightStatus::BeyondExact;
   return st;
 }
 
