@@ -231,19 +231,26 @@ if has sanitize; then
     note "compute-sanitizer $tool (V=129 every dtype, graph path; V=200 dups/loops; V=300 int16x2 kept + fallback; paths V<=300 every dtype): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_$tool.log" | tail -1))"
   done
   # The sparse rounds' elimination-tree batches (docs/sparse.md): a geometric graph whose leaves'
-  # rounds run in batches, int32 rounds, against the cpu backend's bytes.
+  # rounds run in batches (int32 rounds), and a grid whose distances fit the int16x2 rounds
+  # (batches over word tiles), against the cpu backend's bytes.
   SD=/tmp/apsp-sanitize-nd
   mkdir -p "$SD"
-  if "$APSP" generate "$SD/g.bin" --kind geometric -V 1500 -k 4 >/dev/null 2>&1 &&
-    "$APSP" solve "$SD/g.bin" "$SD/cpu.bin" --backend cpu --order none -q 2>/dev/null; then
-    for tool in memcheck racecheck; do
-      APSP_CUDA_INT16=0 APSP_TRACE=1 timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool $tool \
-        --error-exitcode 9 "$APSP" solve "$SD/g.bin" "$SD/nd.bin" --backend cuda --order nd -q \
-        >"$OUTDIR/sanitize_nd_$tool.log" 2>&1
-      rc=$?
-      same=$(cmp -s "$SD/nd.bin" "$SD/cpu.bin" && echo "output == cpu" || echo "OUTPUT DIFFERS")
-      note "compute-sanitizer $tool (--order nd, geometric V=1500, $(grep -o '[0-9]* in [0-9]* batches' "$OUTDIR/sanitize_nd_$tool.log" | head -1)): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_nd_$tool.log" | tail -1)); $same"
-      rm -f "$SD/nd.bin"
+  if "$APSP" generate "$SD/geo.bin" --kind geometric -V 1500 -k 4 >/dev/null 2>&1 &&
+    "$APSP" generate "$SD/grid.bin" --kind grid --rows 40 --cols 40 >/dev/null 2>&1 &&
+    "$APSP" solve "$SD/geo.bin" "$SD/geo.cpu" --backend cpu --order none -q 2>/dev/null &&
+    "$APSP" solve "$SD/grid.bin" "$SD/grid.cpu" --backend cpu --order none -q 2>/dev/null; then
+    for spec in "geo 0 int32" "grid 1 int16x2"; do
+      set -- $spec
+      for tool in memcheck racecheck; do
+        log=$OUTDIR/sanitize_nd_$1_$tool.log
+        APSP_CUDA_INT16=$2 APSP_TRACE=1 timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer \
+          --tool $tool --error-exitcode 9 "$APSP" solve "$SD/$1.bin" "$SD/nd.bin" --backend cuda \
+          --order nd --stats -q >"$log" 2>&1
+        rc=$?
+        same=$(cmp -s "$SD/nd.bin" "$SD/$1.cpu" && echo "output == cpu" || echo "OUTPUT DIFFERS")
+        note "compute-sanitizer $tool (--order nd, $1 V=1500-1600, $3 rounds: $(grep -o '[0-9]* in [0-9]* batches' "$log" | head -1); ran $(grep -oE 'int16x2|int32' "$log" | tail -1)): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)); $same"
+        rm -f "$SD/nd.bin"
+      done
     done
   else
     note "compute-sanitizer --order nd: no METIS in this build (or generate failed): skipped"

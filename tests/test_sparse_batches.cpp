@@ -56,14 +56,17 @@ std::vector<T> matrix_of(const Graph& g, std::int64_t n) {
 }
 
 /// The cuda kernels' data flow on the host, tiles of B: column-panel scratch csT / colT and
-/// row-panel scratch rowp of (B, R*B) each, P* / P*^T per slot.
+/// row-panel scratch rowp of (B, R*B) each, P* / P*^T per slot. words: the int16x2 rounds' rest
+/// and row panels, whose column unit is a word tile of two tiles (rowp twice as wide).
 template <class T>
 class KernelModel {
  public:
-  KernelModel(std::vector<T> d, std::int64_t n, std::int64_t B, std::int64_t slots)
-      : d_(std::move(d)), n_(n), B_(B), R_(n / B), ld_(R_ * B),
-        csT_(std::size_t(B * ld_)), colT_(std::size_t(B * ld_)), rowp_(std::size_t(B * ld_)),
-        pS_(std::size_t(slots * B * B)), pT_(std::size_t(slots * B * B)) {}
+  KernelModel(std::vector<T> d, std::int64_t n, std::int64_t B, std::int64_t slots,
+              bool words = false)
+      : d_(std::move(d)), n_(n), B_(B), R_(n / B), ld_(R_ * B), words_(words),
+        csT_(std::size_t(B * ld_)), colT_(std::size_t(B * ld_)),
+        rowp_(std::size_t(B * ld_ * (words ? 2 : 1))), pS_(std::size_t(slots * B * B)),
+        pT_(std::size_t(slots * B * B)) {}
 
   const std::vector<T>& d() const { return d_; }
 
@@ -92,7 +95,10 @@ class KernelModel {
       const BatchRound& r = s.rounds[std::size_t(k[0])];
       if (k[1] == 0) {
         write_once(4, r.col_at + k[3]);
-        row_panel(r, k[2], k[3]);
+        for (int h = 0; h < (words_ ? 2 : 1); ++h) {
+          const std::int64_t J = words_ ? 2 * std::int64_t(k[2]) + h : k[2];
+          if (J < R_) row_panel(r, J, word_slot(k[3], h));
+        }
       } else {
         write_once(2, r.row_at + k[3]);
         col_panel(r, k[2], k[3]);
@@ -104,7 +110,10 @@ class KernelModel {
       write_once(0, std::int64_t(k[0]) * R_ + k[1]);
       for (std::int32_t c = 0; c < k[3]; ++c) {
         const BatchTask& e = s.contrib[std::size_t(k[2] + c)];
-        rest(s.rounds[std::size_t(e[0])], k[0], e[1], k[1], e[2]);
+        for (int h = 0; h < (words_ ? 2 : 1); ++h) {
+          const std::int64_t J = words_ ? 2 * std::int64_t(k[1]) + h : k[1];
+          if (J < R_) rest(s.rounds[std::size_t(e[0])], k[0], e[1], J, word_slot(e[2], h));
+        }
       }
     }
   }
@@ -113,6 +122,8 @@ class KernelModel {
   /// every tile, the dense) rounds do.
   void run_round(std::int32_t t, const std::vector<std::int32_t>& rows,
                  const std::vector<std::int32_t>& cols) {
+    const bool words = words_;
+    words_ = false;  // a round alone addresses tiles
     const BatchRound r{t, std::int32_t(rows.size()), std::int32_t(cols.size()), 0, 0, 0};
     close(r);
     for (std::size_t i = 0; i < rows.size(); ++i) transpose(r, rows[i], std::int32_t(i));
@@ -121,12 +132,17 @@ class KernelModel {
     for (std::size_t i = 0; i < rows.size(); ++i)
       for (std::size_t j = 0; j < cols.size(); ++j)
         rest(r, rows[i], std::int32_t(i), cols[j], std::int32_t(j));
+    words_ = words;
   }
 
  private:
   T& at(std::int64_t i, std::int64_t j) { return d_[std::size_t(i * n_ + j)]; }
+  /// The row-panel slot of column position q (with words: half h of word position q).
+  std::int64_t word_slot(std::int64_t q, int h) const { return words_ ? 2 * q + h : q; }
   static T relax(T a, T b, T c) { return std::min(a + b, c); }
   T* pS(const BatchRound& r) { return pS_.data() + r.slot * B_ * B_; }
+  std::int64_t ldp() const { return std::int64_t(rowp_.size()) / B_; }
+  std::int64_t col_base(const BatchRound& r) const { return words_ ? 2 * r.col_at : r.col_at; }
   T* pT(const BatchRound& r) { return pT_.data() + r.slot * B_ * B_; }
 
   void close(const BatchRound& r) {  // P* = FW closure of D[t,t], in k order
@@ -150,13 +166,13 @@ class KernelModel {
   }
   // rowp tile at position q = min(D[t, J], P* (x) D[t, J]).
   void row_panel(const BatchRound& r, std::int64_t J, std::int64_t q) {
-    const std::int64_t t0 = std::int64_t(r.t) * B_, c0 = (r.col_at + q) * B_;
+    const std::int64_t t0 = std::int64_t(r.t) * B_, c0 = (col_base(r) + q) * B_;
     for (std::int64_t i = 0; i < B_; ++i)
       for (std::int64_t j = 0; j < B_; ++j) {
         T c = at(t0 + i, J * B_ + j);
         for (std::int64_t m = 0; m < B_; ++m)
           c = relax(pT(r)[m * B_ + i], at(t0 + m, J * B_ + j), c);
-        rowp_[std::size_t(i * ld_ + c0 + j)] = c;
+        rowp_[std::size_t(i * ldp() + c0 + j)] = c;
       }
   }
   // colT tile at position p = (min(D[I, t], D[I, t] (x) P*))^T, from csT.
@@ -172,18 +188,20 @@ class KernelModel {
   }
   // D[I, J] = min(D[I, J], colT[:, p]^T (x) rowp[:, q]).
   void rest(const BatchRound& r, std::int64_t I, std::int64_t p, std::int64_t J, std::int64_t q) {
-    const std::int64_t a0 = (r.row_at + p) * B_, b0 = (r.col_at + q) * B_;
+    const std::int64_t a0 = (r.row_at + p) * B_, b0 = (col_base(r) + q) * B_;
     for (std::int64_t i = 0; i < B_; ++i)
       for (std::int64_t j = 0; j < B_; ++j) {
         T c = at(I * B_ + i, J * B_ + j);
         for (std::int64_t m = 0; m < B_; ++m)
-          c = relax(colT_[std::size_t(m * ld_ + a0 + i)], rowp_[std::size_t(m * ld_ + b0 + j)], c);
+          c = relax(colT_[std::size_t(m * ld_ + a0 + i)],
+                    rowp_[std::size_t(m * ldp() + b0 + j)], c);
         at(I * B_ + i, J * B_ + j) = c;
       }
   }
 
   std::vector<T> d_;
   std::int64_t n_, B_, R_, ld_;
+  bool words_;
   std::vector<T> csT_, colT_, rowp_, pS_, pT_;
 };
 
@@ -232,7 +250,7 @@ void expect_batches_equal_rounds(const Case& c, BatchLimits lim, const char* wha
     dense.run_round(std::int32_t(t), all, all);
     seq.run_round(std::int32_t(t), listed(p.rows, p.row_start, t), listed(p.cols, p.col_start, t));
   }
-  KernelModel<T> batched(matrix_of<T>(c.g, c.n), c.n, B, lim.slots);
+  KernelModel<T> batched(matrix_of<T>(c.g, c.n), c.n, B, lim.slots, lim.words);
   for (const detail::BatchItem& it : s.items) {
     if (it.batch >= 0) {
       batched.run_batch(s, s.batches[std::size_t(it.batch)]);
@@ -292,6 +310,10 @@ TEST(SparseBatches, ModelOfTheKernelsEqualsTheDenseRounds) {
   // Tight limits: batches split by scratch and slots, big rounds alone.
   expect_batches_equal_rounds<std::int64_t>(g8, {12, 12, 3, 1 << 30}, "scratch of 12 tiles");
   expect_batches_equal_rounds<std::int64_t>(g8, {1 << 20, 1 << 20, 2, 20}, "2 slots, alone >= 20");
+  // Word columns (the int16x2 rounds): rounds sharing a word tile are one rest task.
+  expect_batches_equal_rounds<std::int64_t>(g8, {1 << 20, 1 << 20, 64, 1 << 30, true}, "words");
+  expect_batches_equal_rounds<double>(nd_case(fractional(grid), 8, 24),
+                                      {1 << 20, 1 << 20, 64, 1 << 30, true}, "fractional, words");
   const Graph geo = generate_geometric(301, 4, 50, 7);
   expect_batches_equal_rounds<std::int64_t>(nd_case(geo, 8, 16), roomy, "geometric V=301");
   expect_batches_equal_rounds<double>(nd_case(fractional(geo), 8, 16), roomy, "fractional geo");
@@ -381,7 +403,9 @@ TEST(SparseBatches, PlansThatAreNoTreeRunInOrder) {
   c.n = 96;
   c.plan = detail::symbolic_tiles(g, bounds, 96);
   const RoundBatches s = detail::batch_rounds(c.plan, {1 << 20, 1 << 20, 64, 1 << 30});
-  if (s.ok) EXPECT_EQ(s.batched_rounds, 0) << "a random graph's rounds form a chain";
+  if (s.ok) {
+    EXPECT_EQ(s.batched_rounds, 0) << "a random graph's rounds form a chain";
+  }
   // A hand-made plan that is no tree: 0's and 1's parent is 2, yet round 1 lists tile 0 (no
   // descendant of 1) as a column.
   TilePlan p;

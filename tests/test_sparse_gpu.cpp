@@ -188,17 +188,28 @@ TEST(SparseGpu, BatchedRoundsEqualRoundsInOrder) {
       directed.weight.push_back(geo.weight[e] + 5);
     }
   }
+  Graph far = geo;  // distances past the int16x2 cap: packed rounds, then int32 ones
+  for (double& w : far.weight) w *= 40;
   struct Run {
     const char* name;
     const Graph* g;
     Dtype t;
+    const char* int16 = "0";   // APSP_CUDA_INT16
+    const char* graph = "0";   // APSP_CUDA_GRAPH: 1 captures the batches into a CUDA graph
+    const char* rounds = "";   // the rounds the result must say
   };
-  for (const Run& r : {Run{"grid int32", &grid, Dtype::Int32}, Run{"geo int32", &geo, Dtype::Int32},
-                       Run{"directed int32", &directed, Dtype::Int32},
-                       Run{"big int64", &big, Dtype::Int64},
-                       Run{"fractional float64", &frac, Dtype::Float64},
-                       Run{"fractional float32", &frac, Dtype::Float32}}) {
+  for (const Run& r :
+       {Run{"grid int32", &grid, Dtype::Int32}, Run{"geo int32", &geo, Dtype::Int32},
+        Run{"directed int32", &directed, Dtype::Int32}, Run{"big int64", &big, Dtype::Int64},
+        Run{"fractional float64", &frac, Dtype::Float64},
+        Run{"fractional float32", &frac, Dtype::Float32},
+        Run{"grid int32, one CUDA graph", &grid, Dtype::Int32, "0", "1"},
+        Run{"grid int16x2", &grid, Dtype::Int32, "1", "0", "int16x2"},
+        Run{"directed int16x2", &directed, Dtype::Int32, "1", "0", "int16x2"},
+        Run{"far int16x2 -> int32", &far, Dtype::Int32, "1", "0", "int16x2 -> int32"}}) {
     SCOPED_TRACE(r.name);
+    const ScopedEnv int16("APSP_CUDA_INT16", r.int16);
+    const ScopedEnv graph("APSP_CUDA_GRAPH", r.graph);
     Result in_order;
     {
       const ScopedEnv off("APSP_ND_BATCH", "0");
@@ -206,6 +217,9 @@ TEST(SparseGpu, BatchedRoundsEqualRoundsInOrder) {
     }
     const Result batched = solve(*r.g, opts(Backend::Cuda, Order::NestedDissection, r.t));
     EXPECT_EQ(batched.rounds, in_order.rounds);
+    if (*r.rounds) {
+      EXPECT_EQ(batched.rounds, r.rounds);
+    }
     EXPECT_EQ(compare(batched.dist, in_order.dist), "");
     if (r.t == Dtype::Int32 || r.t == Dtype::Int64) {
       EXPECT_EQ(compare(batched.dist, solve(*r.g, opts(Backend::Cpu, Order::None, r.t)).dist), "");

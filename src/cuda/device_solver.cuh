@@ -262,8 +262,8 @@ class DeviceFw final : public detail::RoundOps {
   /// it on this stream re-runs every round on the current matrix.
   gpuGraphExec_t capture();
   /// With set_order(): whether the rounds run in elimination-tree batches, and their shape.
-  bool batched() const { return batched_; }
-  const detail::RoundBatches& batches() const { return batches_; }
+  bool batched() const { return batches_.on; }
+  const detail::RoundBatches& batches() const { return batches_.host; }
 
   /// Copies the leading n x n block to host memory with row stride `host_stride` elements.
   void download(T* host, std::int64_t host_stride) { download_matrix(d_.get(), host, host_stride); }
@@ -360,9 +360,11 @@ class DeviceFw final : public detail::RoundOps {
   /// Every round: in order (run_rounds), or with set_order()'s batches in their schedule (a
   /// round alone as usual, a batch as three launches). `abandon` is asked before each step.
   /// timed (not while capturing): the steps' GPU times on the trace (APSP_TRACE).
+  /// packed: the int16x2 rounds (s16_round_part; batches over word tiles).
   bool run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon,
-                    bool timed = false);
+                    bool timed = false, bool packed = false);
   void run_batch(const detail::RoundBatch& b);
+  void run_batch16(const detail::RoundBatch& b);
 
   bool read_flag() {
     int bad = 0;
@@ -392,13 +394,17 @@ class DeviceFw final : public detail::RoundOps {
   bool ordered_ = false;
   std::vector<RoundLists> lists_at_;
   DeviceBuffer<int> lists_, new_of_old_, old_of_new_;
-  // set_order() (APSP_ND_BATCH on): the rounds' batches, their tasks (closure, panels, rest,
-  // contributions: one int4 array, sections at the task_ offsets) and P* / P*^T slots.
-  bool batched_ = false;
-  detail::RoundBatches batches_;
-  std::int64_t task_panels_ = 0, task_rest_ = 0, task_contrib_ = 0;
-  DeviceBuffer<detail::BatchRound> batch_rounds_;
-  DeviceBuffer<int4> batch_tasks_;
+  // set_order() (APSP_ND_BATCH on): the rounds' batches (batches16_: the int16x2 rounds', by
+  // word tiles), each with its tasks (closure, panels, rest, contributions: one int4 array,
+  // sections at the offsets) and rounds on the device; the P* / P*^T slots are shared.
+  struct BatchSet {
+    detail::RoundBatches host;
+    DeviceBuffer<detail::BatchRound> rounds;
+    DeviceBuffer<int4> tasks;
+    std::int64_t panels = 0, rest = 0, contrib = 0;
+    bool on = false;
+  };
+  BatchSet batches_, batches16_;
   float gather_ms_ = 0;
   DeviceBuffer<T> d_, rowp_, colT_, csT_, pS_, pT_, batch_pS_, batch_pT_;
   DeviceBuffer<std::int32_t> next_;

@@ -31,13 +31,13 @@ void DeviceFw<T>::build_s16(const Graph& g) {
 template <class T>
 bool DeviceFw<T>::rounds_packed(const ProgressFn& progress, int band_lo,
                                 const std::function<bool()>& abandon) {
-  PackedRounds ops(*this);
   Pacer pace(stream_, bool(abandon));
   std::int64_t t = 0;
   const bool done =
-      abandon
-          ? detail::run_rounds(ops, progress, [&] { return pace.before_round(t++) && abandon(); })
-          : detail::run_rounds(ops, progress);
+      abandon ? run_schedule(
+                    progress, [&] { return pace.before_round(t++) && abandon(); },
+                    detail::tracing(), true)
+              : run_schedule(progress, {}, detail::tracing(), true);
   if (!done) {
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     release_s16();

@@ -62,66 +62,152 @@ void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutat
 
 template <class T>
 void DeviceFw<T>::set_batches(const detail::TilePlan& plan) {
-  batched_ = false;
-  batches_ = detail::RoundBatches{};
+  batches_ = BatchSet{};
+  batches16_ = BatchSet{};
   if (!config::get_bool(config::Knob::NdBatch)) return;
-  // The batches' panels share the dense rounds' scratch (R tile columns each).
-  batches_ = detail::batch_rounds(plan, {R_, R_, kBatchSlots, kBatchAloneTiles});
-  const detail::RoundBatches& b = batches_;
+  // The batches' panels share the dense rounds' scratch (R tile columns each; the int16x2
+  // rounds' row panels R word tiles of it).
+  const detail::BatchLimits lim{R_, R_, kBatchSlots, kBatchAloneTiles, false};
+  batches_.host = detail::batch_rounds(plan, lim);
+  const detail::RoundBatches& b = batches_.host;
   if (!b.ok || b.batches.empty()) {
     detail::trace(b.ok ? "cuda: no round batches (no two rounds of equal height are small)"
                        : "cuda: no round batches (the plan is no elimination tree)");
+    batches_ = BatchSet{};
     return;
   }
   static_assert(sizeof(detail::BatchTask) == sizeof(int4), "a task is an int4");
-  std::vector<detail::BatchTask> tasks;
-  tasks.reserve(b.closure.size() + b.panels.size() + b.rest.size() + b.contrib.size());
-  for (const auto* part : {&b.closure, &b.panels, &b.rest, &b.contrib}) {
-    if (part == &b.panels) task_panels_ = std::int64_t(tasks.size());
-    if (part == &b.rest) task_rest_ = std::int64_t(tasks.size());
-    if (part == &b.contrib) task_contrib_ = std::int64_t(tasks.size());
-    tasks.insert(tasks.end(), part->begin(), part->end());
+  auto upload = [](BatchSet& set) {
+    const detail::RoundBatches& h = set.host;
+    std::vector<detail::BatchTask> tasks;
+    tasks.reserve(h.closure.size() + h.panels.size() + h.rest.size() + h.contrib.size());
+    for (const auto* part : {&h.closure, &h.panels, &h.rest, &h.contrib}) {
+      if (part == &h.panels) set.panels = std::int64_t(tasks.size());
+      if (part == &h.rest) set.rest = std::int64_t(tasks.size());
+      if (part == &h.contrib) set.contrib = std::int64_t(tasks.size());
+      tasks.insert(tasks.end(), part->begin(), part->end());
+    }
+    set.tasks = DeviceBuffer<int4>(tasks.size());
+    APSP_CUDA_TRY(gpuMemcpy(set.tasks.get(), tasks.data(), tasks.size() * sizeof(int4),
+                            gpuMemcpyHostToDevice));
+    set.rounds = DeviceBuffer<detail::BatchRound>(h.rounds.size());
+    APSP_CUDA_TRY(gpuMemcpy(set.rounds.get(), h.rounds.data(),
+                            h.rounds.size() * sizeof(detail::BatchRound), gpuMemcpyHostToDevice));
+    set.on = true;
+    return std::int64_t(tasks.size());
+  };
+  std::int64_t tasks = 0;
+  try {
+    tasks = upload(batches_);
+    if constexpr (std::is_same_v<T, int>) {  // the int16x2 rounds: columns in word tiles
+      batches16_.host = detail::batch_rounds(plan, {R_, R_, kBatchSlots, kBatchAloneTiles, true});
+      tasks += upload(batches16_);
+    }
+    std::int64_t slots = 0;
+    for (const detail::RoundBatch& r : b.batches) slots = std::max(slots, r.nrounds);
+    batch_pS_ = DeviceBuffer<T>(std::size_t(slots) * kTile * kTile);
+    batch_pT_ = DeviceBuffer<T>(std::size_t(slots) * kTile * kTile);
+  } catch (const ResourceError& e) {  // no room for the tasks: the rounds one by one
+    batches_ = BatchSet{};
+    batches16_ = BatchSet{};
+    batch_pS_ = DeviceBuffer<T>();
+    batch_pT_ = DeviceBuffer<T>();
+    detail::trace((std::string("cuda: no round batches (") + e.what() + ")").c_str());
+    return;
   }
-  batch_tasks_ = DeviceBuffer<int4>(tasks.size());
-  APSP_CUDA_TRY(gpuMemcpy(batch_tasks_.get(), tasks.data(), tasks.size() * sizeof(int4),
-                          gpuMemcpyHostToDevice));
-  batch_rounds_ = DeviceBuffer<detail::BatchRound>(b.rounds.size());
-  APSP_CUDA_TRY(gpuMemcpy(batch_rounds_.get(), b.rounds.data(),
-                          b.rounds.size() * sizeof(detail::BatchRound), gpuMemcpyHostToDevice));
-  std::int64_t slots = 0;
-  for (const detail::RoundBatch& r : b.batches) slots = std::max(slots, r.nrounds);
-  batch_pS_ = DeviceBuffer<T>(std::size_t(slots) * kTile * kTile);
-  batch_pT_ = DeviceBuffer<T>(std::size_t(slots) * kTile * kTile);
-  batched_ = true;
   detail::trace(("cuda: " + std::to_string(R_) + " rounds in " + std::to_string(b.heights) +
                  " heights: " + std::to_string(b.batched_rounds) + " in " +
                  std::to_string(b.batches.size()) + " batches, " +
                  std::to_string(std::int64_t(b.items.size() - b.batches.size())) + " alone; " +
-                 std::to_string(tasks.size()) + " tasks")
+                 std::to_string(tasks) + " tasks")
                     .c_str());
 }
 
 template <class T>
 void DeviceFw<T>::run_batch(const detail::RoundBatch& b) {
-  BatchArgs<T> a{d_.get(),         n_pad_,           rowp_.get(),
-                 n_pad_,           colT_.get(),      csT_.get(),
-                 n_pad_,           batch_pS_.get(),  batch_pT_.get(),
-                 batch_rounds_.get(), nullptr,       batch_tasks_.get() + task_contrib_};
-  a.tasks = batch_tasks_.get() + b.closure0;
+  const BatchSet& s = batches_;
+  BatchArgs<T> a{d_.get(),     n_pad_,      rowp_.get(),     n_pad_,
+                 colT_.get(),  csT_.get(),  n_pad_,          batch_pS_.get(),
+                 batch_pT_.get(), s.rounds.get(), nullptr,   s.tasks.get() + s.contrib};
+  a.tasks = s.tasks.get() + b.closure0;
   launch_closure_batched<T>(a, b.nclosure, stream_);
-  a.tasks = batch_tasks_.get() + task_panels_ + b.panel0;
+  a.tasks = s.tasks.get() + s.panels + b.panel0;
   launch_gemm_batched<T, GemmMode::Panels>(a, b.npanel, stream_);
-  a.tasks = batch_tasks_.get() + task_rest_ + b.rest0;
+  a.tasks = s.tasks.get() + s.rest + b.rest0;
   launch_gemm_batched<T, GemmMode::Rest>(a, b.nrest, stream_);
 }
 
 template <class T>
+void DeviceFw<T>::run_batch16(const detail::RoundBatch& b) {
+  static_assert(std::is_same_v<T, int>, "int16x2 rounds");
+  const BatchSet& s = batches16_;
+  const std::int64_t l16 = ld16();
+  unsigned* pT16 = reinterpret_cast<unsigned*>(batch_pT_.get());
+  // As s16_round_part: the closure on the packed matrix, the column panels in int32 stored
+  // replicated (colT), the row panels over word tiles (rowp, here n_pad words a row: R word
+  // tiles of scratch), the rest over word tiles.
+  BatchArgs<int> ai{nullptr,      n_pad_,     rowp_.get(),     n_pad_,
+                    colT_.get(),  csT_.get(), n_pad_,          batch_pS_.get(),
+                    batch_pT_.get(), s.rounds.get(), nullptr,  s.tasks.get() + s.contrib};
+  BatchArgs<unsigned> aw{d16_.get(),
+                         l16,
+                         reinterpret_cast<unsigned*>(rowp_.get()),
+                         n_pad_,
+                         reinterpret_cast<unsigned*>(colT_.get()),
+                         nullptr,
+                         n_pad_,
+                         nullptr,
+                         pT16,
+                         s.rounds.get(),
+                         nullptr,
+                         s.tasks.get() + s.contrib};
+  ai.tasks = s.tasks.get() + b.closure0;
+  launch_closure_s16_batched(ai, d16_.get(), l16, pT16, b.nclosure, stream_);
+  if (b.nrowpanel > 0) {
+    aw.tasks = s.tasks.get() + s.panels + b.panel0;
+    launch_gemm_batched<unsigned, GemmMode::RowPanel>(aw, b.nrowpanel, stream_);
+  }
+  ai.tasks = s.tasks.get() + s.panels + b.panel0 + b.nrowpanel;
+  launch_gemm_batched<int, GemmMode::ColPanelRep>(ai, b.npanel - b.nrowpanel, stream_);
+  aw.tasks = s.tasks.get() + s.rest + b.rest0;
+  launch_gemm_batched<unsigned, GemmMode::Rest>(aw, b.nrest, stream_);
+}
+
+template <class T>
 bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<bool()>& abandon,
-                               bool timed) {
-  if (!batched_) return detail::run_rounds(*this, progress, abandon);
+                               bool timed, bool packed) {
+  const BatchSet& set = packed ? batches16_ : batches_;
+  if (!set.on) {
+    if constexpr (std::is_same_v<T, int>) {
+      if (packed) {
+        PackedRounds ops(*this);
+        return detail::run_rounds(ops, progress, abandon);
+      }
+    }
+    return detail::run_rounds(*this, progress, abandon);
+  }
+  // One round on its own, one batch (int16x2 rounds: only where T is int).
+  auto alone = [&](std::int64_t t) {
+    if constexpr (std::is_same_v<T, int>) {
+      if (packed) {
+        for (int part = 0; part < 4; ++part) s16_round_part(t, part);
+        return;
+      }
+    }
+    close_pivot(t);
+    update_panels(t);
+    update_rest(t);
+  };
+  auto batch = [&](const detail::RoundBatch& b) {
+    if constexpr (std::is_same_v<T, int>) {
+      if (packed) return run_batch16(b);
+    }
+    run_batch(b);
+  };
+  const detail::RoundBatches& sched = set.host;
   // timed (APSP_TRACE): an event before each step and after the last; their GPU times summed
   // for the rounds run alone and for the batches, with the rest tiles each did.
-  std::vector<gpuEvent_t> ev(timed ? batches_.items.size() + 1 : 0, nullptr);
+  std::vector<gpuEvent_t> ev(timed ? sched.items.size() + 1 : 0, nullptr);
   struct Destroy {
     std::vector<gpuEvent_t>& ev;
     ~Destroy() {
@@ -131,18 +217,16 @@ bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<b
   } destroy{ev};
   for (gpuEvent_t& e : ev) APSP_CUDA_TRY(gpuEventCreate(&e));
   std::int64_t done = 0;
-  for (std::size_t i = 0; i < batches_.items.size(); ++i) {
-    const detail::BatchItem& it = batches_.items[i];
+  for (std::size_t i = 0; i < sched.items.size(); ++i) {
+    const detail::BatchItem& it = sched.items[i];
     if (abandon && abandon()) return false;
     if (timed) APSP_CUDA_TRY(gpuEventRecord(ev[i], stream_));
     if (it.batch < 0) {
-      close_pivot(it.round);
-      update_panels(it.round);
-      update_rest(it.round);
+      alone(it.round);
       ++done;
     } else {
-      const detail::RoundBatch& b = batches_.batches[std::size_t(it.batch)];
-      run_batch(b);
+      const detail::RoundBatch& b = sched.batches[std::size_t(it.batch)];
+      batch(b);
       done += b.nrounds;
     }
     if (progress) progress(done, R_);
@@ -152,8 +236,8 @@ bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<b
   APSP_CUDA_TRY(gpuEventSynchronize(ev.back()));
   double ms[2] = {0, 0}, tiles[2] = {0, 0};
   std::int64_t steps[2] = {0, 0};
-  for (std::size_t i = 0; i < batches_.items.size(); ++i) {
-    const detail::BatchItem& it = batches_.items[i];
+  for (std::size_t i = 0; i < sched.items.size(); ++i) {
+    const detail::BatchItem& it = sched.items[i];
     float m = 0;
     APSP_CUDA_TRY(gpuEventElapsedTime(&m, ev[i], ev[i + 1]));
     const int k = it.batch < 0 ? 0 : 1;
@@ -162,11 +246,11 @@ bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<b
     if (it.batch < 0) {
       const RoundLists& l = lists_at_[std::size_t(it.round)];
       tiles[0] += double(l.nrows) * l.ncols;
-    } else {
-      const detail::RoundBatch& b = batches_.batches[std::size_t(it.batch)];
+    } else {  // the tiles' rounds (batches_ has them by tile, also for the int16x2 rounds)
+      const detail::RoundBatch& b = batches_.host.batches[std::size_t(it.batch)];
       for (std::int64_t r = b.round0; r < b.round0 + b.nrounds; ++r)
-        tiles[1] += double(batches_.rounds[std::size_t(r)].nrows) *
-                    batches_.rounds[std::size_t(r)].ncols;
+        tiles[1] += double(batches_.host.rounds[std::size_t(r)].nrows) *
+                    batches_.host.rounds[std::size_t(r)].ncols;
     }
   }
   const double per_tile = double(kTile) * kTile * kTile;
@@ -176,8 +260,8 @@ bool DeviceFw<T>::run_schedule(const ProgressFn& progress, const std::function<b
            std::to_string(ms[k] > 0 ? tiles[k] * per_tile / (ms[k] * 1e9) : 0.0) +
            " T updates/s)";
   };
-  detail::trace(("cuda: schedule GPU time: " + part(0, "rounds alone") + "; " +
-                 part(1, "batches"))
+  detail::trace((std::string("cuda: schedule GPU time") + (packed ? " (int16x2)" : "") + ": " +
+                 part(0, "rounds alone") + "; " + part(1, "batches"))
                     .c_str());
   return true;
 }

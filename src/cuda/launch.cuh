@@ -100,6 +100,18 @@ void set_listed_attributes() {
     APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_s16_listed,
                                       gpuFuncAttributeMaxDynamicSharedMemorySize,
                                       int(closure_smem_bytes<int>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_batched<int, GemmMode::ColPanelRep>,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(gemm_smem_bytes<int>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_batched<unsigned, GemmMode::RowPanel>,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(gemm_smem_bytes<unsigned>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(minplus_gemm_batched<unsigned, GemmMode::Rest>,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(gemm_smem_bytes<unsigned>())));
+    APSP_CUDA_TRY(gpuFuncSetAttribute(closure_and_transpose_s16_batched,
+                                      gpuFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(closure_smem_bytes<int>())));
   }
 }
 
@@ -184,6 +196,13 @@ void launch_closure_batched(const BatchArgs<T>& a, std::int64_t tasks, gpuStream
   APSP_EXPECTS(tasks > 0 && tasks < (std::int64_t(1) << 31), "batched closure: bad task count");
   closure_and_transpose_batched<T>
       <<<unsigned(tasks), kClosureThreads, closure_smem_bytes<T>(), s>>>(a);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+inline void launch_closure_s16_batched(const BatchArgs<int>& a, unsigned* d16, std::int64_t ld16,
+                                       unsigned* pT16, std::int64_t tasks, gpuStream_t s) {
+  APSP_EXPECTS(tasks > 0 && tasks < (std::int64_t(1) << 31), "batched closure: bad task count");
+  closure_and_transpose_s16_batched<<<unsigned(tasks), kClosureThreads, closure_smem_bytes<int>(),
+                                      s>>>(a, d16, ld16, pT16);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class T, GemmMode M>

@@ -3,7 +3,6 @@
 #include "order/batches.hpp"
 
 #include <algorithm>
-#include <map>
 #include <utility>
 
 #include "apsp/errors.hpp"
@@ -21,23 +20,38 @@ std::vector<std::int32_t> with_pivot(const std::vector<std::int32_t>& list,
   return out;
 }
 
+/// Round k's columns as the batch addresses them: tiles, or the word tiles holding them.
+std::vector<std::int32_t> columns_of(const TilePlan& p, std::int64_t k, bool words) {
+  std::vector<std::int32_t> cols = with_pivot(p.cols, p.col_start, k);
+  if (!words) return cols;
+  std::vector<std::int32_t> w;
+  for (const std::int32_t c : cols)
+    if (w.empty() || w.back() != c / 2) w.push_back(c / 2);
+  return w;
+}
+
 /// Appends batch `rs` (its rounds, in order) with its tasks to b.
-void add_batch(RoundBatches& b, const TilePlan& p, const std::vector<std::int64_t>& rs) {
+void add_batch(RoundBatches& b, const TilePlan& p, const std::vector<std::int64_t>& rs,
+               bool words) {
   RoundBatch batch;
   batch.round0 = std::int64_t(b.rounds.size());
   batch.nrounds = std::int64_t(rs.size());
   batch.closure0 = std::int64_t(b.closure.size());
   batch.panel0 = std::int64_t(b.panels.size());
   batch.rest0 = std::int64_t(b.rest.size());
-  // Tiles lowered by more than one round of the batch, with their contributions.
-  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<BatchTask>> shared;
-  std::vector<std::pair<BatchTask, BatchTask>> own;  // {I, J}, its one contribution
+  // Every (tile written, contribution) of the batch's rest, then grouped by the tile.
+  struct Write {
+    std::int64_t key;  // I * (R + 1) + J
+    BatchTask c;
+  };
+  std::vector<Write> writes;
+  std::vector<BatchTask> col_panels;
   std::int64_t row_at = 0, col_at = 0;
   for (std::size_t s = 0; s < rs.size(); ++s) {
     const std::int64_t k = rs[s];
     const std::int32_t t = std::int32_t(k);
     const std::vector<std::int32_t> rows = with_pivot(p.rows, p.row_start, k);
-    const std::vector<std::int32_t> cols = with_pivot(p.cols, p.col_start, k);
+    const std::vector<std::int32_t> cols = columns_of(p, k, words);
     const std::int32_t ri = std::int32_t(b.rounds.size());
     b.rounds.push_back(BatchRound{t, std::int32_t(rows.size()), std::int32_t(cols.size()),
                                   std::int32_t(s), row_at, col_at});
@@ -48,37 +62,33 @@ void add_batch(RoundBatches& b, const TilePlan& p, const std::vector<std::int64_
     for (std::size_t j = 0; j < cols.size(); ++j)
       b.panels.push_back({ri, 0, cols[j], std::int32_t(j)});
     for (std::size_t i = 0; i < rows.size(); ++i)
-      b.panels.push_back({ri, 1, rows[i], std::int32_t(i)});
+      col_panels.push_back({ri, 1, rows[i], std::int32_t(i)});
     for (std::size_t i = 0; i < rows.size(); ++i)
-      for (std::size_t j = 0; j < cols.size(); ++j) {
-        const BatchTask c{ri, std::int32_t(i), std::int32_t(j), 0};
-        if (rows[i] > t && cols[j] > t)  // ancestor x ancestor: other rounds may lower it too
-          shared[{rows[i], cols[j]}].push_back(c);
-        else
-          own.push_back({BatchTask{rows[i], cols[j], 0, 1}, c});
-      }
+      for (std::size_t j = 0; j < cols.size(); ++j)
+        writes.push_back({std::int64_t(rows[i]) * (p.R + 1) + cols[j],
+                          BatchTask{ri, std::int32_t(i), std::int32_t(j), 0}});
   }
-  std::vector<const std::pair<const std::pair<std::int32_t, std::int32_t>,
-                              std::vector<BatchTask>>*>
-      many;
-  for (const auto& e : shared) {
-    if (e.second.size() == 1) {
-      own.push_back({BatchTask{e.first.first, e.first.second, 0, 1}, e.second[0]});
-    } else {
-      many.push_back(&e);
-    }
+  batch.nrowpanel = std::int64_t(b.panels.size()) - batch.panel0;
+  b.panels.insert(b.panels.end(), col_panels.begin(), col_panels.end());
+  // Ancestor x ancestor tiles (and, with words, word tiles two rounds share) get several
+  // contributions: one task each, the longest first.
+  std::stable_sort(writes.begin(), writes.end(),
+                   [](const Write& x, const Write& y) { return x.key < y.key; });
+  std::vector<std::pair<std::size_t, std::size_t>> groups;  // [first, last) in writes
+  for (std::size_t i = 0; i < writes.size();) {
+    std::size_t e = i + 1;
+    while (e < writes.size() && writes[e].key == writes[i].key) ++e;
+    groups.push_back({i, e});
+    i = e;
   }
-  std::stable_sort(many.begin(), many.end(),
-                   [](const auto* a, const auto* c) { return a->second.size() > c->second.size(); });
-  for (const auto* e : many) {
-    b.rest.push_back({e->first.first, e->first.second, std::int32_t(b.contrib.size()),
-                      std::int32_t(e->second.size())});
-    b.contrib.insert(b.contrib.end(), e->second.begin(), e->second.end());
-  }
-  for (auto& [task, c] : own) {
-    task[2] = std::int32_t(b.contrib.size());
-    b.rest.push_back(task);
-    b.contrib.push_back(c);
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) {
+    return x.second - x.first > y.second - y.first;
+  });
+  for (const auto& [first, last] : groups) {
+    const std::int64_t key = writes[first].key;
+    b.rest.push_back({std::int32_t(key / (p.R + 1)), std::int32_t(key % (p.R + 1)),
+                      std::int32_t(b.contrib.size()), std::int32_t(last - first)});
+    for (std::size_t i = first; i < last; ++i) b.contrib.push_back(writes[i].c);
   }
   batch.nclosure = std::int64_t(b.closure.size()) - batch.closure0;
   batch.npanel = std::int64_t(b.panels.size()) - batch.panel0;
@@ -150,7 +160,7 @@ RoundBatches batch_rounds(const TilePlan& p, const BatchLimits& lim) {
     std::int64_t rows = 0, cols = 0;
     auto flush = [&] {
       if (batch.size() == 1) b.items.push_back(BatchItem{batch[0], -1});
-      if (batch.size() > 1) add_batch(b, p, batch);
+      if (batch.size() > 1) add_batch(b, p, batch, lim.words);
       batch.clear();
       rows = cols = 0;
     };

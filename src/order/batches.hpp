@@ -33,19 +33,24 @@ struct BatchRound {
 /// A launch task: four int32, as the kernels read them (int4).
 using BatchTask = std::array<std::int32_t, 4>;
 
-/// A batch: rounds[round0, +nrounds) and its tasks, all run by three launches.
+/// A batch: rounds[round0, +nrounds) and its tasks, run by three launches (int16x2: four).
 ///  closure: {round, X, position of X among the round's rows, 0}; X = -1: close the pivot
 ///           (position: the pivot's); else transpose tile X of the pivot column.
-///  panels:  {round, 0, J, position among its columns}: the row panel at tile column J;
-///           {round, 1, I, position among its rows}: the column panel at tile row I.
+///  panels:  first the row panels, {round, 0, J, position among its columns}: the row panel at
+///           column J (nrowpanel of them); then the column panels, {round, 1, I, position among
+///           its rows}: the column panel at tile row I.
 ///  rest:    {I, J, first, count}: tile (I, J) lowered by contributions first .. first+count-1
 ///           of `contrib`, in turn, each {round, position of I among its rows, of J among its
-///           columns, 0}. Tasks with several contributions come first (they take longest).
+///           columns, 0}. Every tile the batch writes is one task, whichever rounds lower it;
+///           tasks with several contributions come first (they take longest).
+/// With word columns (int16x2 rounds: a column "tile" J is the 256-column word tile J holding
+/// tiles 2J and 2J + 1) a round's columns are the word tiles holding its listed columns, and
+/// two rounds may write one word tile although no tile of it is lowered by both: one task.
 /// Rounds are indexed into RoundBatches::rounds.
 struct RoundBatch {
   std::int64_t round0 = 0, nrounds = 0;
   std::int64_t closure0 = 0, nclosure = 0;
-  std::int64_t panel0 = 0, npanel = 0;
+  std::int64_t panel0 = 0, npanel = 0, nrowpanel = 0;
   std::int64_t rest0 = 0, nrest = 0;
 };
 
@@ -71,10 +76,13 @@ struct BatchLimits {
   std::int64_t col_tiles = 0;    ///< tile columns of the row-panel scratch (sum of ncols)
   std::int64_t slots = 0;        ///< rounds a batch (P* / P*^T slots)
   std::int64_t alone_tiles = 0;  ///< a round with at least this many rest tiles runs alone
+  bool words = false;            ///< columns as int16x2 word tiles (RoundBatch)
 };
 
 /// The schedule for plan p (tiles of equal width). Rounds of equal height go together; a
 /// height's big rounds (alone_tiles), and batches of one round, run alone (as plain rounds).
+/// The same plan and limits give the same items (which rounds run together) with or without
+/// words; the rounds' columns, panels and rest tasks differ.
 RoundBatches batch_rounds(const TilePlan& p, const BatchLimits& limits);
 
 }  // namespace apsp::detail

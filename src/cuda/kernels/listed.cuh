@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cuda/kernels/distances.cuh"
+#include "cuda/kernels/int16x2.cuh"
 #include "order/batches.hpp"
 
 // Internal linkage, as in distances.cuh.
@@ -85,16 +86,32 @@ __global__ void __launch_bounds__(kClosureThreads) closure_and_transpose_batched
   closure_block(batch_round_args(b, k.x, X, k.z, 0, 0), k.y < 0 ? 0u : 1u + unsigned(X));
 }
 
+/// int16x2 batches (word columns): the pivots closed on the packed matrix d16 (ld16 words a
+/// row) and the pivot columns transposed into csT (int32), as closure_and_transpose_s16; P*^T
+/// goes to pT16 (replicated words), slot by slot like b.pT. Tasks as closure_and_transpose_batched.
+__global__ void __launch_bounds__(kClosureThreads)
+    closure_and_transpose_s16_batched(BatchArgs<int> b, unsigned* d16, std::int64_t ld16,
+                                      unsigned* pT16) {
+  const int4 k = b.tasks[blockIdx.x];
+  const detail::BatchRound br = b.rounds[k.x];
+  const int X = k.y < 0 ? br.t : k.y;
+  const std::int64_t rs = (br.row_at + k.z - X) * kTile;
+  const std::int64_t slot = std::int64_t(br.slot) * kTile * kTile;
+  const RoundArgsS16 a{d16, ld16, b.csT + rs, b.ldc, b.pS + slot, pT16 + slot, br.t};
+  closure_block_s16(a, k.y < 0 ? 0u : 1u + unsigned(X));
+}
+
 /// A batch's panels (M = Panels: task {round, 0, J, position}: the row panel at tile column J;
-/// {round, 1, I, position}: the column panel at tile row I) or rest (M = Rest: task {I, J,
-/// first, count}: tile (I, J) lowered by each contribution {round, p, q} in turn; the blocks of
-/// a launch write distinct tiles).
+/// {round, 1, I, position}: the column panel at tile row I; M = RowPanel / ColPanelRep: the
+/// int16x2 rounds' row panels over word tiles / column panels in int32, replicated) or rest
+/// (M = Rest: task {I, J, first, count}: tile (I, J) lowered by each contribution {round, p, q}
+/// in turn; the blocks of a launch write distinct tiles).
 template <class T, GemmMode M>
 __global__ void APSP_LAUNCH_BOUNDS(gemm_threads<T>(), gemm_min_blocks<T>())
     minplus_gemm_batched(BatchArgs<T> b) {
   const int4 k = b.tasks[blockIdx.x];
-  if constexpr (M == GemmMode::Panels) {
-    const bool row = k.y == 0;
+  if constexpr (M != GemmMode::Rest) {
+    const bool row = M == GemmMode::RowPanel || (M == GemmMode::Panels && k.y == 0);
     gemm_tile<T, M>(row ? batch_round_args(b, k.x, 0, 0, k.z, k.w)
                         : batch_round_args(b, k.x, k.z, k.w, 0, 0),
                     unsigned(k.z), row ? 0u : 1u);
