@@ -235,10 +235,11 @@ if has sanitize; then
   # (batches over word tiles), against the cpu backend's bytes.
   SD=/tmp/apsp-sanitize-nd
   mkdir -p "$SD"
-  if "$APSP" generate "$SD/geo.bin" --kind geometric -V 1500 -k 4 >/dev/null 2>&1 &&
-    "$APSP" generate "$SD/grid.bin" --kind grid --rows 40 --cols 40 >/dev/null 2>&1 &&
-    "$APSP" solve "$SD/geo.bin" "$SD/geo.cpu" --backend cpu --order none -q 2>/dev/null &&
-    "$APSP" solve "$SD/grid.bin" "$SD/grid.cpu" --backend cpu --order none -q 2>/dev/null; then
+  if "$APSP" generate "$SD/geo.bin" --kind geometric -V 1500 -k 4 >"$OUTDIR/sanitize_nd_setup.log" 2>&1 &&
+    "$APSP" generate "$SD/grid.bin" --kind grid --rows 40 --cols 40 >>"$OUTDIR/sanitize_nd_setup.log" 2>&1 &&
+    "$APSP" solve "$SD/geo.bin" "$SD/geo_cpu.bin" --backend cpu --order none -q 2>>"$OUTDIR/sanitize_nd_setup.log" &&
+    "$APSP" solve "$SD/grid.bin" "$SD/grid_cpu.bin" --backend cpu --order none -q 2>>"$OUTDIR/sanitize_nd_setup.log" &&
+    "$APSP" solve "$SD/grid.bin" /dev/null --backend cpu --order nd -q 2>>"$OUTDIR/sanitize_nd_setup.log"; then
     for spec in "geo 0 int32" "grid 1 int16x2"; do
       set -- $spec
       for tool in memcheck racecheck; do
@@ -247,13 +248,13 @@ if has sanitize; then
           --tool $tool --error-exitcode 9 "$APSP" solve "$SD/$1.bin" "$SD/nd.bin" --backend cuda \
           --order nd --stats -q >"$log" 2>&1
         rc=$?
-        same=$(cmp -s "$SD/nd.bin" "$SD/$1.cpu" && echo "output == cpu" || echo "OUTPUT DIFFERS")
+        same=$(cmp -s "$SD/nd.bin" "$SD/${1}_cpu.bin" && echo "output == cpu" || echo "OUTPUT DIFFERS")
         note "compute-sanitizer $tool (--order nd, $1 V=1500-1600, $3 rounds: $(grep -o '[0-9]* in [0-9]* batches' "$log" | head -1); ran $(grep -oE 'int16x2|int32' "$log" | tail -1)): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)); $same"
         rm -f "$SD/nd.bin"
       done
     done
   else
-    note "compute-sanitizer --order nd: no METIS in this build (or generate failed): skipped"
+    note "compute-sanitizer --order nd: skipped ($(tail -1 "$OUTDIR/sanitize_nd_setup.log"))"
   fi
 fi
 
