@@ -8,11 +8,13 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <vector>
 
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
 #include "io/formats.hpp"
+#include "io/weight_parse.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -147,6 +149,54 @@ TEST(IoWeights, IntegersWrittenAsRealsFollowTheIntegerRule) {
   EXPECT_EQ(g.weight[3], 1152921504606846976.0);
 }
 
+TEST(IoWeights, WholeDoublesBeyond2To53ReadBackAsWritten) {
+  // put_weight writes 2^53 + 2 as 9.007199254740994e+15, which states ...994 to its ones digit;
+  // it was refused as an integer beyond 2^53, though it reads back as exactly that double.
+  std::vector<double> ws = {9007199254740994.0, 1152921504606846976.0, 12345678901234568.0, 1e18};
+  std::uint64_t x = 20261127;  // SplitMix64
+  for (int i = 0; i < 20000; ++i) {
+    x += 0x9e3779b97f4a7c15u;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    // Whole doubles spread over [2^53, 1e18] by their exponent; every one beyond 2^53 is whole.
+    const double lo = std::log2(9007199254740992.0), hi = std::log2(1e18);
+    const double w = std::exp2(lo + (hi - lo) * double(z >> 11) / double(std::uint64_t{1} << 53));
+    ws.push_back(i % 2 ? w : -w);
+  }
+  for (const double w : ws) {
+    ASSERT_EQ(w, std::floor(w));
+    char buf[32];
+    const char* end = io::put_weight(buf, buf + sizeof buf, w);
+    const std::string t(buf, std::size_t(end - buf));
+    double back = 0;
+    bool integral = false;
+    ASSERT_EQ(io::parse_weight(t, false, back, integral), io::WeightStatus::Ok) << t;
+    EXPECT_EQ(back, w) << t;
+    EXPECT_TRUE(integral) << t;
+  }
+  // The same tokens through a reader: 2^53 + 2 and 2^60 as put_weight writes them, and stated
+  // in full.
+  test::TempDir dir;
+  write_text(dir / "g.txt",
+             "0 1 9.007199254740994e+15\n1 2 1.2345678901234568e+16\n2 3 9007199254740994.0\n"
+             "3 0 1152921504606846976e0\n");
+  const Graph g = read_graph(dir / "g.txt");
+  ASSERT_EQ(g.num_edges(), 4u);
+  EXPECT_EQ(g.weight[0], 9007199254740994.0);
+  EXPECT_EQ(g.weight[1], 12345678901234568.0);
+  EXPECT_EQ(g.weight[2], 9007199254740994.0);
+  EXPECT_EQ(g.weight[3], 1152921504606846976.0);
+  // What would round is still refused: these state integers no double holds.
+  for (const std::string w : {"9.007199254740993e15", "-9007199254740995.0",
+                              "1.2345678901234567e+16", "1152921504606846977.0"}) {
+    double v = 0;
+    bool integral = false;
+    EXPECT_EQ(io::parse_weight(w, false, v, integral), io::WeightStatus::BeyondExact) << w;
+  }
+}
+
 TEST(IoWeights, RealsThatDoNotFitFloat64AreRefused) {
   test::TempDir dir;
   write_text(dir / "g.txt", "0 1 1e400\n");
@@ -244,8 +294,9 @@ TEST(IoVertexCount, CommentsAndTheOptionSetV) {
   EXPECT_NE(msg.find("line 1 says vertices: 3"), std::string::npos) << msg;
   write_text(p, "# vertices: 0\n0 1 2\n");
   expect_input_error(p, "line 1", "vertex count");
-  // The count is digits: 3.5 read as 3, 5abc as 5; -5 and +4 were ignored.
-  for (const char* bad : {"3.5", "5abc", "-5", "+4", "", "x"}) {
+  // A number after the key is a count in digits: 3.5 read as 3, 5abc as 5; -5 and +4 were
+  // ignored.
+  for (const char* bad : {"3.5", "5abc", "-5", "+4", ".5", "12.;", "77360.5."}) {
     write_text(p, "# comment\n# vertices: " + std::string(bad) + "\n0 1 2\n");
     expect_input_error(p, "line 2", "expected a vertex count in 1..");
   }
@@ -253,6 +304,18 @@ TEST(IoVertexCount, CommentsAndTheOptionSetV) {
   expect_input_error(p, "line 1", "after 'nodes:'");
   write_text(p, "# vertices: 12, directed\n0 1 2\n");
   EXPECT_EQ(read_graph(p).num_vertices, 12);
+  // Prose is no count (it stopped the read): a word that is not a number is ignored, and a
+  // sentence's '.', ';' or ',' may end the digits.
+  for (const char* prose : {"# Number of nodes: unknown", "# vertices:", "# vertices: x",
+                            "# Nodes: -", "# vertices: ... later"}) {
+    write_text(p, std::string(prose) + "\n0 1 2\n");
+    EXPECT_EQ(read_graph(p).num_vertices, 2) << prose;
+  }
+  for (const char* count :
+       {"# Nodes: 77360.", "# vertices: 77360;", "# The graph has Nodes: 77360."}) {
+    write_text(p, std::string(count) + "\n0 1 2\n");
+    EXPECT_EQ(read_graph(p).num_vertices, 77360) << count;
+  }
 
   ReadOptions o;
   o.num_vertices = 20;

@@ -117,6 +117,7 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
         directed, unweighted, dtype, backend, block, threads, num_vertices)
     paths = _inputs.flag(paths, "paths")
     inp = _inputs.inspect(graph, num_vertices, "solve")
+    inp.exact = not unweighted  # no weight is read then
     if inp.n is not None:
         _inputs.check_memory(inp.n * inp.n * (np.dtype(dtype).itemsize if dtype else 4), f"V = {inp.n}: the result")
     _inputs.scan(inp)
@@ -147,10 +148,13 @@ def solve_file(input, output, *, format=None, output_format=None, undirected=Fal
         raise FileNotFoundError(f"no such file: {input!r}")
     _, _, dtype, backend, block, threads, num_vertices = _inputs.check_common(
         True, False, dtype, backend, block, threads, num_vertices)
-    return _core.solve_file(input, output, backend, dtype, 0 if block is None else block,
-                            0 if threads is None else threads, _inputs.flag(paths, "paths"),
-                            format or "auto", output_format or "auto", _inputs.flag(undirected, "undirected"),
-                            num_vertices or 0)
+    try:
+        return _core.solve_file(input, output, backend, dtype, 0 if block is None else block,
+                                0 if threads is None else threads, _inputs.flag(paths, "paths"),
+                                format or "auto", output_format or "auto",
+                                _inputs.flag(undirected, "undirected"), num_vertices or 0)
+    except NegativeCycleError as err:  # SciPy-catchable, as solve() raises it
+        raise _inputs.negative_cycle(err) from None
 
 
 def next_hop(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, **kwargs):
@@ -159,8 +163,9 @@ def next_hop(graph, directed=True, unweighted=False, dtype=None, backend="auto",
     ``next_hop[i, j]`` is the vertex after i on a shortest i -> j path, -1 when j is unreachable
     from i or i == j. ``path(next_hop, i, j)`` lists the vertices of that path.
     """
-    return shortest_path(graph, "auto", directed, False, unweighted, dtype=dtype, backend=backend, block=block,
-                         return_next_hop=True, **kwargs)
+    return _csgraph.native_shortest_path(graph, "auto", directed, False, unweighted, dtype=dtype,
+                                         backend=backend, block=block, return_next_hop=True,
+                                         **kwargs)
 
 
 # ---- paths -----------------------------------------------------------------------------------

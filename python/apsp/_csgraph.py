@@ -95,7 +95,7 @@ def _per_source_cost(n, k, arcs, threads):
 
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf, min_only=False, *,
            dtype=None, backend="auto", block=None, threads=None, return_next_hop=False, num_vertices=None,
-           overwrite=False, caller="shortest_path"):
+           overwrite=False, caller="shortest_path", native=False):
     method = _check_method(method)
     directed, unweighted, dtype, backend, block, threads, num_vertices = inputs.check_common(
         directed, unweighted, dtype, backend, block, threads, num_vertices)
@@ -123,6 +123,9 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, 
         raise ValueError(f"limit= and min_only= are per-source options: they do not combine with {', '.join(fw_only)}")
 
     inp = inputs.inspect(csgraph, num_vertices, caller)
+    # SciPy reads every input as float64, rounding integer weights beyond 2**53; so do its
+    # stand-ins. apsp's own entry points (native) and integer dtype= results refuse them.
+    inp.exact = (native or dtype in ("int32", "int64")) and not unweighted
     if inp.kind == "edges":  # V comes from the ids: build the graph now (that checks them too)
         g_fwd, n = inputs.to_graph(inp, directed, unweighted, False, num_vertices)
         inp = inputs.Input("graph", g_fwd, n)
@@ -277,6 +280,14 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
                   num_vertices=num_vertices, overwrite=overwrite)
 
 
+def native_shortest_path(csgraph, method="auto", directed=True, return_predecessors=False,
+                         unweighted=False, indices=None, **kwargs):
+    """shortest_path for apsp's own entry points (next_hop, apsp.networkx): integer weights
+    beyond 2**53 raise ValueError instead of being rounded as SciPy's float64 reading would."""
+    return _solve(csgraph, method, directed, return_predecessors, unweighted, indices, native=True,
+                  **kwargs)
+
+
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, *,
                    dtype=None, backend="auto", block=None, threads=None, return_next_hop=False, num_vertices=None):
     """``scipy.sparse.csgraph.floyd_warshall``: all pairs by apsp's blocked Floyd-Warshall."""
@@ -289,7 +300,10 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
              min_only=False, *, threads=None, num_vertices=None):
     """``scipy.sparse.csgraph.dijkstra``: Dijkstra from each of ``indices`` (all vertices if None).
 
-    ``limit``: distances above it are inf (and not explored). ``min_only=True``: one multi-source
+    ``limit``: distances above it are inf (with non-negative weights not explored, as in SciPy;
+    with negative weights the exact distances are cut, never a path: a vertex beyond the limit
+    keeps its predecessor where one within it is reached through it).
+    ``min_only=True``: one multi-source
     run; returns the distance to each vertex from its nearest source (ties: the source listed
     first), and with ``return_predecessors`` also the predecessors and that source (each V
     entries, -9999 for none). Negative weights are solved exactly (Johnson potentials) rather than

@@ -20,6 +20,7 @@ _DTYPES = ("int32", "int64", "float32", "float64")
 #: alone could exhaust memory).
 MAX_BLOCK = 4096
 _INT64_EXACT = 2**62 - 1  # the solver's int64 bound on (V-1) * max|w|
+_WEIGHT_EXACT = 2**53  # the largest |w| of an integer weight: beyond, float64 weights round it
 
 
 # ---- argument checking -----------------------------------------------------------------------
@@ -93,7 +94,7 @@ def check_common(directed, unweighted, dtype, backend, block, threads, num_verti
 _COMPAT_CLASSES = {}
 
 
-def _negative_cycle_class():
+def negative_cycle_class():
     """apsp.NegativeCycleError, or (when the caller has imported scipy.sparse.csgraph, the only way
     to name SciPy's class) a subclass of both apsp's and SciPy's NegativeCycleError."""
     csgraph = sys.modules.get("scipy.sparse.csgraph")
@@ -114,7 +115,7 @@ def negative_cycle(err, reverse=False):
     cycle = err.cycle
     if reverse and cycle is not None:
         cycle = list(reversed(cycle))
-    new = _negative_cycle_class()(str(err))
+    new = negative_cycle_class()(str(err))
     new.cycle = cycle
     return new
 
@@ -141,8 +142,9 @@ _DENSE_IN_PLACE = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32),
 def dense_array(a):
     """A dense graph as an ndarray the solver views in place (no copy for int32, int64, float32,
     float64 in native byte order, whatever the strides); other dtypes are converted, once: bool and
-    integers up to 16 bits to int32, uint32 to int64, uint64 to float64 (as the solver would read
-    it), float16 / longdouble to float64."""
+    integers up to 16 bits to int32, uint32 to int64, uint64 to float64 (exact: scan() first
+    refuses entries beyond 2**53, or rounds them for SciPy's reading), float16 / longdouble to
+    float64."""
     arr = numeric_array(a, "graph")
     if arr.dtype in _DENSE_IN_PLACE:
         return arr
@@ -172,11 +174,36 @@ def _hint_for_non_graph(graph, caller):
                         f"(row i is nodes[i])")
 
 
+def exact_weights(w, exact, label):
+    """The one check of integer weights: apsp's weights are float64, exact for integers up to
+    2**53. An integer array holding one beyond +-2**53 raises ValueError naming it (label(k): the
+    entry at flat index k) when exact, as the CLI refuses such a weight in a file; else (SciPy's
+    reading of any input) it is returned as float64, rounded. Other arrays are returned as is."""
+    w = np.asarray(w)
+    if w.dtype.kind not in "iu" or w.dtype.itemsize < 8 or w.size == 0:
+        return w
+    if w.dtype.kind == "u":
+        big = w > np.uint64(_WEIGHT_EXACT)
+    else:
+        big = (w > _WEIGHT_EXACT) | (w < -_WEIGHT_EXACT)
+    if not big.any():
+        return w
+    if not exact:
+        return w.astype(np.float64)
+    k = int(np.argmax(big.reshape(-1)))
+    value = int(w.reshape(-1)[k])
+    sign = "-" if value < 0 else ""
+    raise ValueError(f"{label(k)} = {value} is beyond {sign}2^53, which apsp holds exactly "
+                     f"(integer weights are exact or refused): pass float64 weights, e.g. "
+                     f"w.astype(np.float64), to have them rounded to the nearest double")
+
+
 class Input:
     """A graph input measured but not yet scanned. kind: dense, masked, sparse, edges, graph."""
 
     def __init__(self, kind, obj, n):
         self.kind, self.obj, self.n = kind, obj, n
+        self.exact = True        # integer weights beyond 2**53 refused (else rounded, as SciPy)
         self.edges = None        # number of edges (an estimate for a dense Graph: V * V)
         self.negative = False    # any negative weight
         self.whole_max = None    # all weights whole (integers too): their max |w|, else None
@@ -245,8 +272,15 @@ def scan(inp):
         if inp.n == 0:
             inp.edges = 0
             return inp
+        # The diagonal is no edge: an entry there is not a weight.
+        off_diagonal = lambda a: np.where(np.eye(inp.n, dtype=bool), 0, a)  # noqa: E731
+        dense_label = lambda k: f"graph[{k // inp.n}, {k % inp.n}]"  # noqa: E731
+        if np.asarray(obj).dtype == np.uint64:  # dense_array makes it float64: check first
+            obj = exact_weights(off_diagonal(obj), inp.exact, dense_label)
         arr = dense_array(obj)
         s = _core.dense_scan(arr)
+        if s["beyond_exact"]:  # int64 entries beyond 2**53 off the diagonal
+            arr = exact_weights(off_diagonal(arr), inp.exact, dense_label)
         if s["specials"]:
             arr = np.where(np.isnan(arr) | np.isneginf(arr), arr.dtype.type(0), arr)
         inp.obj, inp.edges, inp.negative = arr, s["edges"], s["negatives"] > 0
@@ -271,13 +305,16 @@ def scan(inp):
     return inp
 
 
-def _graph_from_edges(src, dst, weight, num_vertices, directed, reverse, unweighted):
+def _graph_from_edges(src, dst, weight, num_vertices, directed, reverse, unweighted, exact=True,
+                      label=lambda k: f"weight[{k}]"):
     src = numeric_array(src, "src", allow_float=False)
     dst = numeric_array(dst, "dst", allow_float=False)
     if weight is not None:
         weight = numeric_array(weight, "weight")
         if weight.ndim == 0:
             weight = np.broadcast_to(weight, src.shape)
+        if not unweighted:
+            weight = exact_weights(weight, exact, label)
     n = -1 if num_vertices is None else num_vertices
     return _core.graph_from_edges(src, dst, weight, n, directed, reverse, unweighted)
 
@@ -296,18 +333,22 @@ def to_graph(inp, directed, unweighted, reverse, num_vertices):
         return g, g.num_vertices
     if kind == "edges":
         weight = obj[2] if len(obj) == 3 else None
-        g = _graph_from_edges(obj[0], obj[1], weight, num_vertices, directed, reverse, unweighted)
+        g = _graph_from_edges(obj[0], obj[1], weight, num_vertices, directed, reverse, unweighted,
+                              inp.exact)
         return g, g.num_vertices
     n = inp.n
     if n == 0:
         return None, 0
     if kind == "sparse":
         coo = obj.tocoo(copy=False)  # keeps explicit zeros: they are zero-weight edges
-        return _graph_from_edges(coo.row, coo.col, coo.data, n, directed, reverse, unweighted), n
+        return _graph_from_edges(coo.row, coo.col, coo.data, n, directed, reverse, unweighted,
+                                 inp.exact, lambda k: f"graph[{coo.row[k]}, {coo.col[k]}]"), n
     if kind == "masked":
         # SciPy's reading: every unmasked entry is an edge, zeros included
         src, dst = np.nonzero(~np.ma.getmaskarray(obj))
-        return _graph_from_edges(src, dst, np.ma.getdata(obj)[src, dst], n, directed, reverse, unweighted), n
+        weight = np.ma.getdata(obj)[src, dst]
+        return _graph_from_edges(src, dst, weight, n, directed, reverse, unweighted, inp.exact,
+                                 lambda k: f"graph[{src[k]}, {dst[k]}]"), n
     # Made only to be solved: solve() scans the matrix itself (range, integer-ness), so the
     # Graph skips from_dense's scan (scan=False).
     return _core.graph_from_dense(obj, directed, reverse, unweighted, False), n

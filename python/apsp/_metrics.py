@@ -30,13 +30,17 @@ def _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, clo
         directed, unweighted, dtype, backend, None, threads, num_vertices)
     wf_improved = _inputs.flag(wf_improved, "wf_improved")
     inp = _inputs.inspect(graph, num_vertices, caller)
+    inp.exact = not unweighted  # no weight is read then
     _inputs.scan(inp)
     g, n = _inputs.to_graph(inp, directed, unweighted, False, num_vertices)
     if n == 0:
         raise ValueError("the graph has no vertices")
     dtype = _inputs.auto_dtype(inp, n, dtype)
-    return _core.metrics(g, backend, dtype, 0, 0 if threads is None else threads, closeness, harmonic,
-                         wf_improved)
+    try:
+        return _core.metrics(g, backend, dtype, 0, 0 if threads is None else threads, closeness,
+                             harmonic, wf_improved)
+    except _core.NegativeCycleError as err:  # SciPy-catchable, as solve() raises it
+        raise _inputs.negative_cycle(err) from None
 
 
 def _value(res, name, infinite_ok):

@@ -46,7 +46,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from . import _csgraph
+from . import _csgraph, _inputs
 from ._core import NegativeCycleError
 
 __all__ = ["floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance", "floyd_warshall",
@@ -77,13 +77,14 @@ _UNBOUNDED_CLASSES = {}
 def _unbounded(err, nodes):
     """networkx.NetworkXUnbounded for apsp's NegativeCycleError `err`, with the cycle's labels."""
     nx = _nx()
-    base = nx.NetworkXUnbounded
-    cls = _UNBOUNDED_CLASSES.get(base)
+    # apsp's class, or the one that is SciPy's too when SciPy's csgraph is imported
+    base, apsp_cls = nx.NetworkXUnbounded, _inputs.negative_cycle_class()
+    cls = _UNBOUNDED_CLASSES.get((base, apsp_cls))
     if cls is None:
-        cls = type("NegativeCycleError", (base, NegativeCycleError),
+        cls = type("NegativeCycleError", (base, apsp_cls),
                    {"__module__": "apsp.networkx",
                     "__doc__": "A negative cycle: networkx.NetworkXUnbounded and apsp.NegativeCycleError."})
-        _UNBOUNDED_CLASSES[base] = cls
+        _UNBOUNDED_CLASSES[(base, apsp_cls)] = cls
     cycle = None if err.cycle is None else [nodes[i] for i in err.cycle]
     where = "" if cycle is None else ": " + " -> ".join(map(repr, cycle + cycle[:1]))
     new = cls(f"Negative cycle detected{where}")
@@ -190,8 +191,10 @@ def _edges(a):
 
 def _solve(a, return_predecessors=False, indices=None):
     try:
-        return _csgraph.shortest_path(_edges(a), directed=a.directed, return_predecessors=return_predecessors,
-                                      unweighted=a.weight is None, indices=indices, num_vertices=len(a.nodes))
+        return _csgraph.native_shortest_path(_edges(a), directed=a.directed,
+                                             return_predecessors=return_predecessors,
+                                             unweighted=a.weight is None, indices=indices,
+                                             num_vertices=len(a.nodes))
     except NegativeCycleError as err:
         raise _unbounded(err, a.nodes) from None
 

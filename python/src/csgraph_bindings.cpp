@@ -31,13 +31,16 @@ void check_signals() {
 
 /// What the Python layer needs to know about a dense V x V array before choosing a solver: its
 /// edge count (entries not 0, NaN or +-inf, off the diagonal), NaN / -inf entries (SciPy: no
-/// edge), the weight range and integer-ness. Stripes of rows are scanned in parallel with the GIL
-/// released; between stripes Ctrl-C is looked for, so a long scan stays interruptible.
+/// edge), the weight range and integer-ness, and int64 entries beyond +-2^53 (float64 weights
+/// would round them: _inputs.exact_weights refuses them). Stripes of rows are scanned in parallel
+/// with the GIL released; between stripes Ctrl-C is looked for, so a long scan stays
+/// interruptible.
 py::dict dense_scan(const py::array& a) {
   const View v = view_of(a, 2, "graph");
   if (v.rows != v.cols) throw py::value_error("graph should be a square array");
   const std::int64_t n = v.rows;
-  std::int64_t edges = 0, specials = 0, negatives = 0;
+  constexpr std::int64_t kExact = std::int64_t{1} << 53;
+  std::int64_t edges = 0, specials = 0, negatives = 0, beyond_exact = 0;
   double max_abs = 0, min_w = 0;
   bool integral = true;
   const std::int64_t stripe =
@@ -48,10 +51,10 @@ py::dict dense_scan(const py::array& a) {
       py::gil_scoped_release nogil;
       visit_numeric(v, "graph", true, [&](auto tag) {
         using T = decltype(tag);
-        std::int64_t e = 0, sp = 0, neg = 0;
+        std::int64_t e = 0, sp = 0, neg = 0, big = 0;
         double hi = max_abs, lo = min_w;
         bool whole = integral;
-#pragma omp parallel for schedule(static) reduction(+ : e, sp, neg) reduction(max : hi) \
+#pragma omp parallel for schedule(static) reduction(+ : e, sp, neg, big) reduction(max : hi) \
     reduction(min : lo) reduction(&& : whole) if ((r1 - r0) * n > (1 << 18))
         for (std::int64_t i = r0; i < r1; ++i) {
           const char* row = v.data + i * v.row_stride;
@@ -66,6 +69,7 @@ py::dict dense_scan(const py::array& a) {
               if (x == std::numeric_limits<T>::infinity()) continue;
             }
             if (x == T(0) || i == j) continue;
+            if constexpr (std::is_same_v<T, std::int64_t>) big += x > kExact || x < -kExact;
             const double w = double(x);
             ++e;
             neg += w < 0;
@@ -79,6 +83,7 @@ py::dict dense_scan(const py::array& a) {
         edges += e;
         specials += sp;
         negatives += neg;
+        beyond_exact += big;
         max_abs = hi;
         min_w = lo;
         integral = whole;
@@ -90,6 +95,7 @@ py::dict dense_scan(const py::array& a) {
   out["edges"] = edges;
   out["specials"] = specials;
   out["negatives"] = negatives;
+  out["beyond_exact"] = beyond_exact;
   out["max_abs"] = max_abs;
   out["min_weight"] = min_w;
   out["integral"] = integral;

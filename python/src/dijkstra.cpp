@@ -91,6 +91,7 @@ struct Scratch {
   std::vector<HeapItem> heap;
   std::vector<std::int32_t> rank, source, order;
   std::vector<std::int32_t> pred;  // when the caller wants none but the limit cut needs them
+  std::vector<char> on_path;       // the limit cut: on the path of a vertex within the limit
 
   std::int32_t* pred_or_own(std::int32_t* p, bool need, std::int64_t n) {
     if (p || !need) return p;
@@ -159,25 +160,31 @@ bool dijkstra(const Arcs& a, const std::vector<Seed>& seeds, double prune, doubl
 }
 
 /// Johnson's restore, d = d' + h(v) - offset (offset: h(s), or 0 for min_only labels that start
-/// at -h(s)), then the limit: a vertex above it, or reached through one, becomes unreachable.
-/// `order` lists the reached vertices parents first.
+/// at -h(s)), then the limit on the exact distances: a vertex above it becomes unreachable. The
+/// limit cuts distances, never paths: with negative weights a vertex within it may be reached
+/// through one above it (0 -> 2 -> 1 of weights 3, -2, limit 1), which keeps its predecessor
+/// (and source) so that the path reads back. `order` lists the reached vertices parents first;
+/// `on_path` is scratch of n entries.
 void restore_and_limit(const std::vector<double>& h, double offset, double limit,
                        const std::vector<std::int32_t>& order, double* d, std::int32_t* pred,
-                       std::int32_t* source) {
+                       std::int32_t* source, std::int64_t n, std::vector<char>& on_path) {
   for (const std::int32_t v : order) {
     const auto x = std::size_t(v);
     d[x] = d[x] + h[x] - offset;
   }
   if (!(limit < kInf)) return;
-  // Parents come first in `order`, so a cut parent is known before its children.
+  on_path.assign(std::size_t(n), 0);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {  // children first
+    const auto x = std::size_t(*it);
+    if ((d[x] <= limit || on_path[x]) && pred[x] >= 0) on_path[std::size_t(pred[x])] = 1;
+  }
   for (const std::int32_t v : order) {
     const auto x = std::size_t(v);
-    const bool parent_cut = pred && pred[x] >= 0 && std::isinf(d[std::size_t(pred[x])]);
-    if (d[x] > limit || parent_cut) {
-      d[x] = kInf;
-      if (pred) pred[x] = kNoVertex;
-      if (source) source[x] = kNoVertex;
-    }
+    if (d[x] <= limit) continue;
+    d[x] = kInf;
+    if (on_path[x]) continue;
+    pred[x] = kNoVertex;
+    if (source) source[x] = kNoVertex;
   }
 }
 
@@ -233,7 +240,7 @@ bool per_source_shortest_paths(const apsp::Graph& g, const std::vector<std::int3
     std::int32_t* p = sc.pred_or_own(pred, cut_after, n);
     if (!dijkstra<true>(arcs, seeds, prune, dist, p, sc, cut_after, stop)) return false;
     if (source_of) std::copy(sc.source.begin(), sc.source.end(), source_of);
-    if (cut_after) restore_and_limit(h, 0.0, o.limit, sc.order, dist, p, source_of);
+    if (cut_after) restore_and_limit(h, 0.0, o.limit, sc.order, dist, p, source_of, n, sc.on_path);
     return true;
   }
 
@@ -254,7 +261,8 @@ bool per_source_shortest_paths(const apsp::Graph& g, const std::vector<std::int3
         std::int32_t* p = sc.pred_or_own(pred ? pred + i * n : nullptr, cut_after, n);
         seed[0] = {s, 0.0, 0};
         if (!dijkstra<false>(arcs, seed, prune, d, p, sc, cut_after, stop)) break;
-        if (cut_after) restore_and_limit(h, h[std::size_t(s)], o.limit, sc.order, d, p, nullptr);
+        if (cut_after)
+          restore_and_limit(h, h[std::size_t(s)], o.limit, sc.order, d, p, nullptr, n, sc.on_path);
         stop();
       }
     } catch (...) {

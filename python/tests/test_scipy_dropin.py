@@ -132,14 +132,47 @@ def test_limit_like_scipy(limit, kind):
         np.testing.assert_array_equal(p == -9999, want_p == -9999)
 
 
-def test_limit_with_negative_weights_cuts_paths_through_far_vertices():
-    # 0 -> 1 (10) -> 2 (-9): d(0, 2) = 1 but its path leaves the limit at vertex 1; as with
-    # pruning, neither is reported
+def test_limit_with_negative_weights_cuts_exact_distances_not_paths():
+    # 0 -> 1 (10) -> 2 (-9): d(0, 2) = 1 <= limit although its path passes vertex 1 beyond it; the
+    # limit cut vertex 2 too (with negative weights the exact distances are what apsp promises)
     g = sp.csr_matrix(([10.0, -9.0, 2.0], ([0, 1, 0], [1, 2, 3])), shape=(4, 4))
     d, p = apsp.dijkstra(g, indices=0, limit=5, return_predecessors=True)
-    np.testing.assert_array_equal(d, [0, np.inf, np.inf, 2])
-    np.testing.assert_array_equal(p, [-9999, -9999, -9999, 0])
+    np.testing.assert_array_equal(d, [0, np.inf, 1, 2])
+    # vertex 1 is beyond the limit but keeps its predecessor: 2's path reads back through it
+    np.testing.assert_array_equal(p, [-9999, 0, 1, 0])
+    assert apsp.path_from_predecessors(np.tile(p, (4, 1)), 0, 2) == [0, 1, 2]
     np.testing.assert_array_equal(apsp.dijkstra(g, indices=0), [0, 10, 1, 2])
+    # the issue's graph: 0 -> 2 (3) -> 1 (-2), limit 1 gave [0, inf, inf]
+    g = sp.csr_matrix(([3.0, -2.0], ([0, 2], [2, 1])), shape=(3, 3))
+    np.testing.assert_array_equal(apsp.dijkstra(g, indices=0), [0, 1, 3])
+    for limit in (1, 2.5):
+        np.testing.assert_array_equal(apsp.dijkstra(g, indices=0, limit=limit), [0, 1, np.inf])
+        d, p, s = apsp.dijkstra(g, indices=[0], limit=limit, min_only=True,
+                                return_predecessors=True)
+        np.testing.assert_array_equal(d, [0, 1, np.inf])
+        np.testing.assert_array_equal(p, [-9999, 2, 0])
+        np.testing.assert_array_equal(s, [0, 0, 0])
+    np.testing.assert_array_equal(apsp.dijkstra(g, indices=0, limit=3), [0, 1, 3])
+    np.testing.assert_array_equal(apsp.dijkstra(g, indices=0, limit=0.5), [0, np.inf, np.inf])
+    np.testing.assert_array_equal(apsp.dijkstra(g, indices=[0, 2], limit=1),
+                                  [[0, 1, np.inf], [np.inf, -2, 0]])
+
+
+@pytest.mark.parametrize("limit", [0, 2, 5.5, 9])
+def test_limit_with_negative_weights_equals_the_full_rows_cut(limit):
+    G, _ = random_csr(120, 0.04, "neg", seed_of("limitneg"))
+    idx = [0, 7, 31]
+    full = apsp.dijkstra(G, indices=idx)
+    assert np.isfinite(full).sum() > 3 * len(idx) and (G.data < 0).any()
+    np.testing.assert_array_equal(apsp.dijkstra(G, indices=idx, limit=limit),
+                                  np.where(full <= limit, full, np.inf))
+    d, p = apsp.dijkstra(G, indices=idx, limit=limit, return_predecessors=True)
+    for r, i in enumerate(idx):  # every vertex within the limit has its whole path back to i
+        for j in np.flatnonzero(np.isfinite(d[r])):
+            v, steps = j, 0
+            while v != i:
+                v, steps = p[r, v], steps + 1
+                assert v >= 0 and steps <= 120
 
 
 @pytest.mark.parametrize("kind", ["int", "zero", "neg"])
@@ -288,8 +321,10 @@ def test_integer_weights_too_large_for_int64_fall_back_to_float64():
         assert d.dtype == np.float64
         np.testing.assert_array_equal(d, want)
     np.testing.assert_array_equal(apsp.floyd_warshall(D), want)
-    assert apsp.solve(D).dtype == "float64"
-    with pytest.raises(ValueError, match="int64 cannot be exact"):
+    # apsp's own entry points and integer dtype= refuse integer weights beyond 2**53
+    with pytest.raises(ValueError, match=r"graph\[0, 1\] = 3000000000000000000 is beyond 2\^53"):
+        apsp.solve(D)
+    with pytest.raises(ValueError, match=r"beyond 2\^53"):
         apsp.shortest_path(D, dtype=np.int64)  # asked for explicitly: still refused
 
 

@@ -151,8 +151,10 @@ void parse_piece(const char* begin, std::size_t n, const IdLimit& limit, Piece& 
 }
 
 /// Finds "key" (lower case) in a comment and the count after it: "# Nodes: 12 Edges: 30".
-/// Returns -1 when the key is absent, -2 when the word after it (up to a blank or a comma) is not
-/// a count in 1..kMaxVertices written in digits (3.5, 5abc, -5, +4 and nothing are refused).
+/// Returns -1 when the key is absent or the word after it (up to a blank or a comma) is not
+/// number-like (prose: "Nodes: unknown"), -2 when a number-like word (a digit, or a sign or '.'
+/// before one, first) is not a count in 1..kMaxVertices in digits (3.5, 5abc, -5, +4 are
+/// refused). One '.', ';' or ',' after the digits ends a sentence: "Nodes: 77360." is 77360.
 std::int64_t count_after(std::string_view comment, std::string_view key) {
   std::string low(comment);
   std::transform(low.begin(), low.end(), low.begin(),
@@ -163,9 +165,14 @@ std::int64_t count_after(std::string_view comment, std::string_view key) {
   while (!rest.empty() && is_blank(rest.front())) rest.remove_prefix(1);
   std::size_t d = 0;
   while (d < rest.size() && !is_blank(rest[d]) && rest[d] != ',') ++d;
-  const std::string_view word = rest.substr(0, d);
-  bool digits = !word.empty();
-  for (const char c : word) digits &= c >= '0' && c <= '9';
+  std::string_view word = rest.substr(0, d);
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  const std::size_t lead =
+      !word.empty() && (word[0] == '+' || word[0] == '-' || word[0] == '.') ? 1 : 0;
+  if (lead >= word.size() || !is_digit(word[lead])) return -1;
+  if (word.back() == '.' || word.back() == ';' || word.back() == ',') word.remove_suffix(1);
+  bool digits = true;
+  for (const char c : word) digits &= is_digit(c);
   std::int64_t v = 0;
   if (!digits || !parse_int(word, v) || v < 1 || v > kMaxVertices) return -2;
   return v;

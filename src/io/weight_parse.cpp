@@ -25,7 +25,7 @@ WeightStatus parse_real_weight(std::string_view t, double& w) {
   return WeightStatus::Ok;
 }
 
-bool states_integer_beyond_exact(std::string_view t) {
+bool states_integer_other_than(std::string_view t, double w) {
   std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
   std::string digits;  // the mantissa's digits, without the point
   std::int64_t point = -1;
@@ -53,8 +53,11 @@ bool states_integer_beyond_exact(std::string_view t) {
     if (digits[k] != '0') return false;
   std::string_view whole = std::string_view(digits).substr(0, std::size_t(units));
   while (!whole.empty() && whole[0] == '0') whole.remove_prefix(1);
-  constexpr std::string_view kMax = "9007199254740992";  // 2^53
-  return whole.size() > kMax.size() || (whole.size() == kMax.size() && whole > kMax);
+  // A whole double below 2^1024 has at most 309 decimal digits.
+  char exact[320];
+  const auto r =
+      std::to_chars(exact, exact + sizeof exact, std::fabs(w), std::chars_format::fixed, 0);
+  return r.ec != std::errc() || whole != std::string_view(exact, std::size_t(r.ptr - exact));
 }
 
 }  // namespace detail

@@ -5,9 +5,10 @@
 // an integer (optional sign, decimal digits) is parsed as an integer (never through double) and
 // refused beyond +-2^53, and beyond int64 with the same message; a token written as a real is
 // the nearest double and must be finite (no overflow to inf, no underflow of a non-zero to 0). A
-// real that states an integer to its ones digit (9007199254740993.0, 9.007199254740993e15) is an
-// integer in another notation and follows the integer rule; one whose digits stop above the ones
-// (1e20, 1.152921504606847e+18) is a real, read as the nearest double.
+// real that states an integer to its ones digit beyond 2^53 is refused when that integer is not
+// the double it reads as (9007199254740993.0, 9.007199254740993e15 would round) and kept when it
+// is (9.007199254740994e+15, as put_weight writes 2^53 + 2); one whose digits stop above the
+// ones (1e20, 1.152921504606847e+18) is a real, read as the nearest double.
 #pragma once
 
 #include <charconv>
@@ -32,8 +33,9 @@ enum class WeightStatus : std::uint8_t {
 
 namespace detail {
 WeightStatus parse_real_weight(std::string_view t, double& w);
-/// Whether a real token (no '+' sign) states an integer beyond +-2^53 to its ones digit.
-bool states_integer_beyond_exact(std::string_view t);
+/// Whether a real token (no '+' sign) states an integer to its ones digit that is not exactly
+/// `w`, the whole double it parsed to: reading it would round silently.
+bool states_integer_other_than(std::string_view t, double w);
 }  // namespace detail
 
 /// Parses a weight token (`t` has no surrounding blanks). `integral` says whether the value is
@@ -60,15 +62,17 @@ inline WeightStatus parse_weight(std::string_view t, bool integers_only, double&
   if (integers_only) return WeightStatus::NotAnInteger;
   const WeightStatus st = detail::parse_real_weight(s, w);
   integral = st == WeightStatus::Ok && w == std::floor(w);
-  if (integral && std::fabs(w) >= double(kMaxExactWeight) && detail::states_integer_beyond_exact(s))
+  if (integral && std::fabs(w) >= double(kMaxExactWeight) &&
+      detail::states_integer_other_than(s, w))
     return WeightStatus::BeyondExact;
   return st;
 }
 
 /// Writes w as text that parse_weight() reads back to the same double: an integer within +-2^53
-/// as an integer token; a larger integral value in scientific notation (its shortest fixed form
-/// would be an integer token beyond 2^53, refused on reading); anything else in the shortest form
-/// that round-trips. Returns the end of the text (needs at most 32 bytes).
+/// as an integer token; a larger integral value in its shortest scientific form (an integer token
+/// beyond 2^53 is refused on reading; the scientific form states either w itself, which is kept,
+/// or fewer digits than the ones, a real); anything else in the shortest form that round-trips.
+/// Returns the end of the text (needs at most 32 bytes).
 inline char* put_weight(char* p, char* end, double w) {
   if (w == std::floor(w) && std::fabs(w) <= double(kMaxExactWeight))
     return std::to_chars(p, end, std::int64_t(w)).ptr;
