@@ -91,7 +91,10 @@ int main(int argc, char** argv) {
   solve->add_option("--type", sa.type,
                     "int32|int64|float32|float64 (default: int32, int64 when int32 cannot be "
                     "exact, float64 for fractional weights)");
-  solve->add_option("--block", sa.block, "tile size (default: the backend's)")
+  solve
+      ->add_option("--block", sa.block,
+                   "cpu, mpi CPU ranks: tile size, rounded up to a multiple of 32 (default: 256, "
+                   "128 for 8-byte types); the GPU backends use their own")
       ->check(CLI::Range(1, kMaxBlock));
   solve->add_option("--threads", sa.threads, "CPU threads (default: all)")
       ->check(CLI::Range(1, kMaxThreads));
@@ -127,18 +130,24 @@ int main(int argc, char** argv) {
   apsp_cli::GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
   gen->add_option("OUT", ga.out, "output file")->required();
-  gen->add_option("--kind", ga.kind, "uniform|rmat|grid|geometric|mesh")->capture_default_str();
-  gen->add_option("-V,--vertices", ga.vertices, "vertices (uniform, geometric)")
+  gen->add_option("--kind", ga.kind,
+                  "uniform (-V, -E, --wmin, --wmax) | rmat (--scale, -E, --wmin, --wmax) | grid "
+                  "(--rows, --cols, --wmin, --wmax) | geometric (-V, -k, --unit) | mesh (--rows, "
+                  "--cols, --unit); another kind's option is an error")
+      ->capture_default_str();
+  gen->add_option("-V,--vertices", ga.vertices, "uniform, geometric: vertices")
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
-  gen->add_option("-E,--edges", ga.edges, "edges (default: min(5000000, V*(V-1)/4))")
+  gen->add_option("-E,--edges", ga.edges,
+                  "uniform, rmat: edges (default: uniform min(5000000, V*(V-1)/4), rmat "
+                  "16 * 2^scale)")
       ->check(kNonNegativeInteger);
   gen->add_option("--scale", ga.scale, "rmat: 2^scale vertices")
       ->capture_default_str()
       ->check(CLI::Range(0, 30));
-  gen->add_option("--rows", ga.rows, "grid rows")
+  gen->add_option("--rows", ga.rows, "grid, mesh: rows (required)")
       ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
-  gen->add_option("--cols", ga.cols, "grid columns")
+  gen->add_option("--cols", ga.cols, "grid, mesh: columns (required)")
       ->check(CLI::Range(std::int64_t{1}, apsp::kMaxVertices));
   gen->add_option("-k,--neighbors", ga.k, "geometric: links to the k nearest points")
       ->capture_default_str()
@@ -147,8 +156,8 @@ int main(int argc, char** argv) {
                   "geometric, mesh: weight of a link one mean point spacing long (lengths rounded)")
       ->capture_default_str()
       ->check(CLI::Range(1e-9, 1e9));
-  gen->add_option("--wmin", ga.wmin, "smallest weight")->capture_default_str();
-  gen->add_option("--wmax", ga.wmax, "largest weight")->capture_default_str();
+  gen->add_option("--wmin", ga.wmin, "uniform, rmat, grid: smallest weight")->capture_default_str();
+  gen->add_option("--wmax", ga.wmax, "uniform, rmat, grid: largest weight")->capture_default_str();
   gen->add_option("--seed", ga.seed, "random seed")->capture_default_str();
   gen->add_option("--format", ga.format, "auto|nthu|dimacs|mtx|edgelist (auto: by OUT's extension)")
       ->capture_default_str();
@@ -246,7 +255,11 @@ int main(int argc, char** argv) {
       apsp::detail::report_exit(rc);
       return rc;
     }
-    if (*gen) return apsp_cli::run_generate(ga);
+    if (*gen) {
+      for (const CLI::Option* o : gen->get_options())
+        if (o->count() > 0 && o->nonpositional()) ga.given.push_back(o->get_name(false, true));
+      return apsp_cli::run_generate(ga);
+    }
     if (*metrics) {
       apsp_cli::Progress progress(!metrics_quiet);
       const int rc = apsp_cli::run_metrics(ma, progress.fn());

@@ -2,8 +2,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <string_view>
 
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
@@ -38,7 +40,47 @@ void Progress::finish() {
   shown_ = false;
 }
 
+namespace {
+/// The options (long names) that each generator reads; --kind, --seed and --format: all.
+struct KindOptions {
+  const char* kind;
+  std::vector<std::string_view> uses;
+};
+const KindOptions kKindOptions[] = {
+    {"uniform", {"--vertices", "--edges", "--wmin", "--wmax"}},
+    {"rmat", {"--scale", "--edges", "--wmin", "--wmax"}},
+    {"grid", {"--rows", "--cols", "--wmin", "--wmax"}},
+    {"geometric", {"--vertices", "--neighbors", "--unit"}},
+    {"mesh", {"--rows", "--cols", "--unit"}},
+};
+
+/// An option given for a kind that would ignore it is a usage error naming both.
+void check_generate_options(const GenerateArgs& a) {
+  const KindOptions* k = nullptr;
+  for (const auto& c : kKindOptions)
+    if (a.kind == c.kind) k = &c;
+  if (!k)
+    throw apsp::UsageError("unknown generator '" + a.kind +
+                           "' (expected uniform, rmat, grid, geometric or mesh)");
+  for (std::string name : a.given) {  // "-V,--vertices"
+    const std::string_view lname = std::string_view(name).substr(name.rfind(',') + 1);
+    if (lname == "--kind" || lname == "--seed" || lname == "--format" ||
+        std::find(k->uses.begin(), k->uses.end(), lname) != k->uses.end())
+      continue;
+    std::replace(name.begin(), name.end(), ',', '/');
+    std::string uses;
+    for (std::string_view u : k->uses) uses.append(uses.empty() ? "" : ", ").append(u);
+    throw apsp::UsageError("generate --kind " + a.kind + " does not use " + name + " (it takes " +
+                           uses + ", --seed)");
+  }
+  if ((a.kind == "grid" || a.kind == "mesh") && (a.rows == 0 || a.cols == 0))
+    throw apsp::UsageError("generate --kind " + a.kind +
+                           " needs --rows and --cols (each at least 1)");
+}
+}  // namespace
+
 int run_generate(const GenerateArgs& a) {
+  check_generate_options(a);
   const apsp::GraphFormat f = apsp::parse_graph_format(a.format);
   if (f == apsp::GraphFormat::Auto)
     (void)apsp::graph_format_for(a.out);  // refused before generating
@@ -54,11 +96,8 @@ int run_generate(const GenerateArgs& a) {
     g = apsp::generate_grid(a.rows, a.cols, a.wmin, a.wmax, a.seed);
   } else if (a.kind == "geometric") {
     g = apsp::generate_geometric(a.vertices, a.k, a.unit, a.seed);
-  } else if (a.kind == "mesh") {
+  } else {  // mesh (check_generate_options)
     g = apsp::generate_mesh(a.rows, a.cols, a.unit, a.seed);
-  } else {
-    throw apsp::UsageError("unknown generator '" + a.kind +
-                           "' (expected uniform, rmat, grid, geometric or mesh)");
   }
   apsp::write_graph(a.out, g, f);
   return 0;
@@ -81,10 +120,14 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
   }
   for (std::size_t k = 0; k < p.size(); ++k) std::cout << (k ? " -> " : "") << p[k];
   std::cout << "\n";
-  apsp::visit_dtype(dist.dtype(), [&](auto tag) {
+  // The shortest text that reads back as the same value, as `solve` writes text matrices (an
+  // ostream's 6 significant digits printed 1234567.75 as 1.23457e+06).
+  char buf[64];
+  const char* end = apsp::visit_dtype(dist.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    std::cout << "length: " << dist.at<T>(i, j) << "\n";
+    return std::to_chars(buf, buf + sizeof buf, dist.at<T>(i, j)).ptr;
   });
+  std::cout << "length: " << std::string_view(buf, std::size_t(end - buf)) << "\n";
   return 0;
 }
 

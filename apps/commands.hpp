@@ -49,6 +49,7 @@ struct GenerateArgs {
   int scale = 10, k = 4;
   double unit = 1000;
   std::uint64_t seed = 1;
+  std::vector<std::string> given;  ///< the options on the command line, e.g. "-V,--vertices"
 };
 int run_generate(const GenerateArgs& a);
 

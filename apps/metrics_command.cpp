@@ -5,7 +5,8 @@
 // eccentricity, closeness, harmonic, reachable) and a JSON summary of the graph-wide values.
 // Outputs go through io::OutputFile (temporary file, renamed on success). Graph-wide values
 // that need strong connectivity are refused on a graph without it: named in --metrics, an error;
-// by default, the summary says why instead. --infinite reports them as infinite (JSON null).
+// by default, the summary says why instead. Eccentricity named in --metrics is refused the same
+// way (by default the table has inf). --infinite reports them as infinite (JSON null).
 #include "metrics_command.hpp"
 
 #include <cmath>
@@ -202,14 +203,16 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   } catch (const apsp::UsageError& e) {
     throw apsp::UsageError(a.in + ": " + e.what());
   }
-  // A graph-wide value named in --metrics that the graph cannot have is an error (no output).
+  // Eccentricity or a graph-wide value named in --metrics that the graph cannot have (NetworkX
+  // raises for each) is an error (no output).
   if (s.named && !a.infinite && !m.strongly_connected()) {
-    const char* refused = s.diameter    ? "diameter"
-                          : s.radius    ? "radius"
-                          : s.aspl      ? "average_shortest_path_length"
-                          : s.center    ? "center"
-                          : s.periphery ? "periphery"
-                                        : nullptr;
+    const char* refused = s.eccentricity ? "eccentricity"
+                          : s.diameter   ? "diameter"
+                          : s.radius     ? "radius"
+                          : s.aspl       ? "average_shortest_path_length"
+                          : s.center     ? "center"
+                          : s.periphery  ? "periphery"
+                                         : nullptr;
     if (refused) {
       try {
         (void)m.diameter();
@@ -223,6 +226,10 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   std::string summary = "{\n";
   summary.append(summary_json(a, g, m, s)).append("\n}\n");
   if (a.out.empty()) {
+    // Per-vertex values named in --metrics are printed with the summary, as OUT.json has them;
+    // the default run prints the summary alone.
+    if (s.named && (s.eccentricity || s.closeness || s.harmonic || s.reachable))
+      summary.insert(summary.size() - 3, vertices_json(m, s));  // before "\n}\n"
     std::cout << summary;
     return 0;
   }

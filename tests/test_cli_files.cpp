@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -270,6 +271,19 @@ TEST(OutputTemps, StaleTemporaryFilesOfAProcessAreFoundAndRemoved) {
   EXPECT_TRUE(entries(d.path()).empty());
 }
 
+// A PID proves a process dead on this host only: on file systems other hosts may write, the
+// temporary files of dead-looking PIDs are left alone (remove_dead_temps).
+TEST(OutputTemps, NetworkAndClusterFileSystemsAreShared) {
+  for (std::uint32_t t :
+       {0x6969u, 0x517Bu, 0xFF534D42u, 0xFE534D42u, 0x0BD00BD0u, 0x47504653u, 0x00C36400u,
+        0x5346414Fu, 0x6B414653u, 0x19830326u, 0x65735546u, 0x01021997u, 0x7461636Fu, 0x01161970u})
+    EXPECT_TRUE(io::shared_filesystem(t)) << std::hex << t;
+  // ext4, xfs, btrfs, tmpfs, f2fs, zfs, overlayfs: local.
+  for (std::uint32_t t :
+       {0xEF53u, 0x58465342u, 0x9123683Eu, 0x01021994u, 0xF2F52010u, 0x2FC12FC1u, 0x794C7630u})
+    EXPECT_FALSE(io::shared_filesystem(t)) << std::hex << t;
+}
+
 // ---- replacing an output, outputs that collide ----------------------------------------------
 
 TEST(CliFiles, ReplacedOutputKeepsItsModeAndOwner) {
@@ -303,6 +317,30 @@ TEST(CliFiles, ReplacedOutputKeepsItsModeAndOwner) {
   EXPECT_EQ(slurp(d / "hard.bin"), "old");
   EXPECT_EQ(entries(d.path()),
             (std::vector<std::string>{"hard.bin", "in.bin", "out.bin", "out.bin.next"}));
+}
+
+// Only the permission bits are copied: root replacing a set-uid file (given to its owner by
+// fchown) made the new data file set-uid that owner.
+TEST(CliFiles, ReplacedSetIdOutputGetsOnlyItsPermissionBits) {
+  test::TempDir d;
+  small_graph(d / "in.bin");
+  const bool root = ::geteuid() == 0;
+  test::write_bytes(d / "out.bin", "old", 3);
+  if (root) {
+    ASSERT_EQ(::chown((d / "out.bin").c_str(), 65534, 65534), 0);
+  }
+  ASSERT_EQ(::chmod((d / "out.bin").c_str(), 06751), 0);  // after chown, which clears set-id
+  struct stat st {};
+  ASSERT_EQ(::stat((d / "out.bin").c_str(), &st), 0);
+  if ((st.st_mode & 06000) == 0) GTEST_SKIP() << "set-id bits do not stick here";
+  const auto r = test::run_cli({"solve", d / "in.bin", d / "out.bin", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(slurp(d / "out.bin"), kSmallResult);
+  ASSERT_EQ(::stat((d / "out.bin").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0751u);
+  if (root) {
+    EXPECT_EQ(st.st_uid, 65534u);
+  }
 }
 
 TEST(CliFiles, ReadOnlyOutputIsRefusedBeforeTheSolve) {
@@ -402,6 +440,10 @@ TEST(CliFiles, PathsIntoDevNullDiscardTheNextHops) {
 
 TEST(CliFiles, TemporaryOutputsOfDeadProcessesAreRemoved) {
   test::TempDir d;
+  struct statfs sfs {};
+  ASSERT_EQ(::statfs(d.path().c_str(), &sfs), 0);
+  if (io::shared_filesystem(std::uint32_t(sfs.f_type)))
+    GTEST_SKIP() << d.path() << " is on a network file system: no cleanup there";
   small_graph(d / "in.bin");
   const pid_t dead = ::fork();  // a PID that no process has once it is reaped
   if (dead == 0) ::_exit(0);

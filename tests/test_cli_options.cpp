@@ -92,6 +92,56 @@ TEST(CliOptions, CountsAndVertexIdsSayWhatTheyMustBe) {
   }
 }
 
+// `generate --kind rmat -V 100` wrote 1024 vertices: an option the kind ignores is an error
+// naming both, and grid / mesh without a shape name --rows / --cols ("mesh 0 x 0 needs ...").
+TEST(CliOptions, GenerateRefusesOptionsItsKindDoesNotUse) {
+  test::TempDir d;
+  const std::string out = d / "g.bin";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--kind", "rmat", "-V", "100"}, "--kind rmat does not use -V/--vertices"},
+      {{"--kind", "rmat", "--unit", "5"}, "--kind rmat does not use --unit"},
+      {{"--kind", "grid", "--rows", "3", "--cols", "3", "-E", "10"},
+       "grid does not use -E/--edges"},
+      {{"--kind", "uniform", "--rows", "5"}, "--kind uniform does not use --rows"},
+      {{"-k", "3"}, "--kind uniform does not use -k/--neighbors"},
+      {{"--kind", "geometric", "--wmin", "1"}, "--kind geometric does not use --wmin"},
+      {{"--kind", "geometric", "--scale", "4"}, "--kind geometric does not use --scale"},
+      {{"--kind", "mesh", "--rows", "3", "--cols", "3", "--wmax", "9"}, "mesh does not use --wmax"},
+      {{"--kind", "mesh", "-V", "100"}, "--kind mesh does not use -V/--vertices"},
+      {{"--kind", "mesh"}, "--kind mesh needs --rows and --cols"},
+      {{"--kind", "grid", "--cols", "4"}, "--kind grid needs --rows and --cols"},
+  };
+  for (const auto& [extra, want] : cases) {
+    std::vector<std::string> args{"generate", out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << want << ": " << r.err;
+    EXPECT_NE(r.err.find(want), std::string::npos) << r.err;
+    EXPECT_EQ(lines(r.err), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << want;
+  }
+  // Every option a kind reads, given explicitly, still works.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--kind", "uniform", "-V", "30", "-E", "60", "--wmin", "1",
+                                 "--wmax", "9"},
+        {"--kind", "rmat", "--scale", "5", "-E", "100", "--wmin", "1", "--wmax", "9"},
+        {"--kind", "grid", "--rows", "4", "--cols", "5", "--wmin", "1", "--wmax", "9"},
+        {"--kind", "geometric", "-V", "40", "-k", "3", "--unit", "10"},
+        {"--kind", "mesh", "--rows", "4", "--cols", "5", "--unit", "10"}}) {
+    std::vector<std::string> args{"generate", out, "--seed", "3", "--format", "nthu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = test::run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << extra[1] << ": " << r.err;
+    EXPECT_TRUE(fs::exists(out)) << extra[1];
+    fs::remove(out);
+  }
+  // The help says what each kind reads and rmat's own -E default.
+  const auto h = test::run_cli({"generate", "--help"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("rmat (--scale, -E, --wmin, --wmax)"), std::string::npos) << h.out;
+  EXPECT_NE(h.out.find("rmat 16 * 2^scale"), std::string::npos) << h.out;
+}
+
 TEST(CliOptions, ManyThreadsAreClampedNotACrash) {
   test::TempDir d;
   write_graph(d / "in.bin", 4, {0, 1, 5, 1, 2, 7, 2, 3, 1});

@@ -139,6 +139,33 @@ TEST(CliPaths, PathPrintsVerticesAndLength) {
   EXPECT_EQ(p.out, "2\nlength: 0\n");
 }
 
+// Float lengths in the shortest text that reads back the same (std::to_chars, as solve's text
+// output): an ostream's default 6 digits printed 1.23457e+06, 6e+15 and 0.3 for these.
+TEST(CliPaths, PathPrintsFloatLengthsExactly) {
+  test::TempDir dir;
+  const std::string el =
+      "0 1 1234567.75\n2 3 0.1\n3 4 0.2\n5 6 3000000000000002\n6 7 3000000000000002\n";
+  test::write_bytes(dir / "g.txt", el.data(), el.size());
+  const auto s =
+      test::run_cli({"solve", dir / "g.txt", dir / "out.npy", "--paths", "--backend", "cpu", "-q"});
+  ASSERT_EQ(s.exit_code, 0) << context(s);
+  ASSERT_EQ(read_matrix(dir / "out.npy").dtype(), Dtype::Float64);
+  const std::map<std::string, std::string> want{
+      {"0 1", "0 -> 1\nlength: 1234567.75\n"},
+      {"2 4", "2 -> 3 -> 4\nlength: 0.30000000000000004\n"},
+      {"5 7", "5 -> 6 -> 7\nlength: 6000000000000004\n"},
+      {"5 6", "5 -> 6\nlength: 3000000000000002\n"},
+      {"3 3", "3\nlength: 0\n"}};
+  for (const auto& [ij, text] : want) {
+    const auto p = test::run_cli({"path", dir / "out.npy", ij.substr(0, 1), ij.substr(2)});
+    ASSERT_EQ(p.exit_code, 0) << ij << ": " << context(p);
+    EXPECT_EQ(p.out, text) << ij;
+  }
+  const auto none = test::run_cli({"path", dir / "out.npy", "1", "0"});
+  EXPECT_EQ(none.exit_code, 8) << context(none);  // docs/paths.md said 1
+  EXPECT_EQ(none.out, "no path from 1 to 0\n");
+}
+
 TEST(CliPaths, PathUnreachableAndBadArguments) {
   test::TempDir dir;
   write_nthu(dir / "in.bin", example());

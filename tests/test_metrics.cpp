@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <ostream>
 #include <random>
@@ -343,6 +344,50 @@ TEST(MetricsCli, OrderNdGivesTheSameTableAsNone) {
   const auto table = test::read_bytes(dir / "nd.csv");
   EXPECT_GT(table.size(), 900u);
   EXPECT_EQ(table, test::read_bytes(dir / "none.csv"));
+}
+
+// NetworkX raises for the eccentricity of a graph that is not strongly connected: named in
+// --metrics, so does the CLI (it wrote inf and exited 0); by default the table has inf.
+TEST(MetricsCli, NamedEccentricityIsRefusedWithoutStrongConnectivity) {
+  test::TempDir dir;
+  const std::string in = dir / "d2.txt", out = dir / "e.csv";
+  test::write_bytes(in, "0 1 1\n", 6);
+  auto r = test::run_cli({"metrics", in, out, "--metrics", "eccentricity", "-q"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("eccentricity: graph is not strongly connected"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--infinite"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  r = test::run_cli({"metrics", in, out, "--metrics", "eccentricity", "--infinite", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto table = test::read_bytes(out);
+  EXPECT_EQ(std::string(table.begin(), table.end()), "vertex,eccentricity\n0,1\n1,inf\n");
+  r = test::run_cli({"metrics", in, out, "-q"});  // the default run: every column, inf included
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto all = test::read_bytes(out);
+  EXPECT_EQ(std::string(all.begin(), all.end()),
+            "vertex,eccentricity,closeness,harmonic,reachable\n0,1,0,0,1\n1,inf,1,1,0\n");
+}
+
+// Without OUT, per-vertex values named in --metrics were computed and then printed nowhere.
+TEST(MetricsCli, NamedPerVertexValuesWithoutOutGoToStdout) {
+  test::TempDir dir;
+  const std::string in = dir / "d2.txt";
+  test::write_bytes(in, "0 1 1\n", 6);
+  auto r = test::run_cli(
+      {"metrics", in, "--metrics", "eccentricity,closeness,reachable", "--infinite", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"eccentricity\": [1, null]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"closeness\": [0, 1]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"reachable\": [1, 0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"strongly_connected\": false"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - 4), "]\n}\n") << r.out;  // one JSON object
+  r = test::run_cli({"metrics", in, "--metrics", "wiener_index", "-q"});  // graph-wide only
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('['), std::string::npos) << r.out;
+  r = test::run_cli({"metrics", in, "-q"});  // the default run: the summary alone
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("\"closeness\""), std::string::npos) << r.out;
 }
 
 }  // namespace

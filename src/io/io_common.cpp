@@ -143,10 +143,38 @@ void remove_stale_temps(const std::string& target, long pid) noexcept {
   }
 }
 
+bool shared_filesystem(std::uint32_t f_type) noexcept {
+  // linux/magic.h names most; Lustre, GPFS and BeeGFS come from their own sources, GFS2 from
+  // linux/gfs2_ondisk.h. Both AFS values: OpenAFS and the kernel's kAFS.
+  switch (f_type) {
+    case 0x6969:      // NFS_SUPER_MAGIC
+    case 0x517B:      // SMB_SUPER_MAGIC
+    case 0xFF534D42:  // CIFS_SUPER_MAGIC
+    case 0xFE534D42:  // SMB2_SUPER_MAGIC
+    case 0x0BD00BD0:  // Lustre (LL_SUPER_MAGIC)
+    case 0x47504653:  // GPFS ("GPFS")
+    case 0x00C36400:  // CEPH_SUPER_MAGIC
+    case 0x5346414F:  // AFS_SUPER_MAGIC
+    case 0x6B414653:  // AFS_FS_MAGIC (kAFS)
+    case 0x19830326:  // BeeGFS
+    case 0x65735546:  // FUSE_SUPER_MAGIC (sshfs, glusterfs, s3fs, ...)
+    case 0x01021997:  // V9FS_MAGIC
+    case 0x7461636F:  // OCFS2_SUPER_MAGIC
+    case 0x01161970:  // GFS2_MAGIC
+      return true;
+    default:
+      return false;
+  }
+}
+
 void remove_dead_temps(const std::string& target) noexcept {
   try {
     const std::filesystem::path tp(target);
     const std::string dir = tp.has_parent_path() ? tp.parent_path().string() : std::string(".");
+    // A PID is only known dead on this host: where other hosts may write the same folder, a
+    // temporary file of a live job elsewhere would look dead here. Leave them all.
+    struct statfs fs {};
+    if (::statfs(dir.c_str(), &fs) != 0 || shared_filesystem(std::uint32_t(fs.f_type))) return;
     const long self = long(::getpid());
     const uid_t uid = ::geteuid();
     std::error_code ec;

@@ -116,7 +116,13 @@ void remove_stale_temps(const std::string& target, long pid) noexcept;
 /// Removes the temporary files for `target` (the file after links) that processes which no longer
 /// exist left behind (SIGKILL, a crash): names exactly temp_path_for(target, PID, k) with
 /// kill(PID, 0) failing with ESRCH, regular files owned by this user. OutputFile calls it.
+/// Nothing is removed on a network or cluster file system (shared_filesystem), or where the
+/// folder's file system cannot be told.
 void remove_dead_temps(const std::string& target) noexcept;
+/// Whether a statfs() f_type (its low 32 bits) is a network or cluster file system (NFS, SMB,
+/// CIFS, Lustre, GPFS, CephFS, AFS, BeeGFS, FUSE, 9p, OCFS2, GFS2), where a writer may run on
+/// another host and kill(PID, 0) there proves nothing.
+bool shared_filesystem(std::uint32_t f_type) noexcept;
 /// Removes every temporary output file this process has open now. Async-signal-safe: for a
 /// SIGINT/SIGTERM/SIGHUP handler, which then re-raises the signal.
 void remove_temp_files() noexcept;

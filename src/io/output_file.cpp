@@ -317,7 +317,9 @@ void OutputFile::keep_owner_and_mode() {
       (void)::fchown(fd_, uid_t(-1), old.st_gid);  // the group alone, if we are in it
     (void)::fstat(fd_, &now);
   }
-  const mode_t mode = old.st_mode & 07777;
+  // The permission bits only: a set-uid or set-gid old file (given to root's fchown above) must
+  // not make the new data file one too; sticky is meaningless on a regular file.
+  const mode_t mode = old.st_mode & 0777;
   if ((now.st_mode & 07777) != mode && ::fchmod(fd_, mode) != 0)
     throw Error(path_ + ": cannot give the new file the mode of the old one: " + errno_text(errno));
 }
