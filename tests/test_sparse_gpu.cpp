@@ -253,6 +253,22 @@ TEST(SparseGpu, BatchedRoundsEqualRoundsInOrder) {
   EXPECT_EQ(test::read_bytes(dir / "b.bin"), test::read_bytes(dir / "o.bin"));
 }
 
+// With a sparse order the cuda backend asks the sampled evidence before the packed rung, where
+// it pays against the order's short rounds: a 160 x 160 grid, weights 500..1000, passes
+// int16x2's band within a few dozen edges of a sampled source, so int32 rounds run at once (no
+// packed pass, no rebuild). (On an 80 x 80 grid the rounds are too short for the evidence to pay:
+// there the packed rounds are tried and abandoned beside it.) The result streams (V = 25600).
+TEST(SparseGpu, EvidenceSkipsThePackedRungForAnOrder) {
+  REQUIRE_CUDA_AND_METIS();
+  const Graph g = generate_grid(160, 160, 500, 1000, 7);
+  SolveOptions o = opts(Backend::Cuda, Order::NestedDissection, Dtype::Int32);
+  std::int64_t rows = 0;
+  o.dist_sink = [&rows](const RowBlock& b) { rows += b.rows; };
+  const Result r = solve(g, o);
+  EXPECT_EQ(r.rounds, "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; int32");
+  EXPECT_EQ(rows, g.num_vertices);
+}
+
 TEST(SparseGpu, PathsWalkInTheUsersOrder) {
   REQUIRE_CUDA_AND_METIS();
   for (const std::int64_t V : {2, 65, 129, 1000}) {
