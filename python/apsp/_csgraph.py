@@ -261,7 +261,8 @@ def shortest_path(csgraph, method="auto", directed=True, return_predecessors=Fal
         Floyd-Warshall solver's own type, returned as is (integer types mark unreachable with
         apsp.UNREACHABLE_INT32 / UNREACHABLE_INT64).
     backend : "auto", "cpu", "cuda", "multi-gpu", "mpi" (Floyd-Warshall; "auto" keeps graphs under
-    1024 vertices on the cpu, larger ones go to a usable GPU); block : tile size (1..4096);
+    1024 vertices on the cpu, larger ones go to a usable GPU); block : the cpu backend's tile
+    size (1..4096, rounded up to a multiple of 32; the GPU backends use their own tile);
     threads : CPU threads (None = all); return_next_hop : also the int32 next-hop matrix (-1 = none);
     num_vertices : V for an edge-list tuple.
 
