@@ -205,15 +205,6 @@ class KernelModel {
   std::vector<T> csT_, colT_, rowp_, pS_, pT_;
 };
 
-/// Round t's plan list with t inserted.
-std::vector<std::int32_t> listed(const std::vector<std::int32_t>& l,
-                                 const std::vector<std::int64_t>& start, std::int64_t t) {
-  std::vector<std::int32_t> out(l.begin() + start[std::size_t(t)],
-                                l.begin() + start[std::size_t(t) + 1]);
-  out.insert(std::lower_bound(out.begin(), out.end(), std::int32_t(t)), std::int32_t(t));
-  return out;
-}
-
 struct Case {
   Graph g;          // the ordered graph
   TilePlan plan;
@@ -248,7 +239,7 @@ void expect_batches_equal_rounds(const Case& c, BatchLimits lim, const char* wha
   KernelModel<T> dense(matrix_of<T>(c.g, c.n), c.n, B, 1), seq = dense;
   for (std::int64_t t = 0; t < p.R; ++t) {
     dense.run_round(std::int32_t(t), all, all);
-    seq.run_round(std::int32_t(t), listed(p.rows, p.row_start, t), listed(p.cols, p.col_start, t));
+    seq.run_round(std::int32_t(t), p.rows_with_pivot(t), p.cols_with_pivot(t));
   }
   KernelModel<T> batched(matrix_of<T>(c.g, c.n), c.n, B, lim.slots, lim.words);
   for (const detail::BatchItem& it : s.items) {
@@ -256,8 +247,8 @@ void expect_batches_equal_rounds(const Case& c, BatchLimits lim, const char* wha
       batched.run_batch(s, s.batches[std::size_t(it.batch)]);
       if (testing::Test::HasFatalFailure()) return;
     } else {
-      batched.run_round(std::int32_t(it.round), listed(p.rows, p.row_start, it.round),
-                        listed(p.cols, p.col_start, it.round));
+      batched.run_round(std::int32_t(it.round), p.rows_with_pivot(it.round),
+                        p.cols_with_pivot(it.round));
     }
   }
   // Bit for bit (memcmp semantics through the values' bytes).
@@ -275,8 +266,8 @@ void expect_batches_equal_rounds(const Case& c, BatchLimits lim, const char* wha
     for (std::int64_t k = 0; k < n; ++k)
       for (std::int64_t i = 0; i < n; ++i)
         for (std::int64_t j = 0; j < n; ++j)
-          f[std::size_t(i * n + j)] =
-              std::min(f[std::size_t(i * n + j)], f[std::size_t(i * n + k)] + f[std::size_t(k * n + j)]);
+          f[std::size_t(i * n + j)] = std::min(
+              f[std::size_t(i * n + j)], f[std::size_t(i * n + k)] + f[std::size_t(k * n + j)]);
     EXPECT_EQ(batched.d(), f);
   }
 }

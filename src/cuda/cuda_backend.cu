@@ -213,7 +213,7 @@ class CudaBackend final : public BackendImpl {
     auto t0 = Clock::now();
     std::optional<detail::HostBusy> busy(std::in_place);  // the build's copies have the cores
     cuda::DeviceFw<T> fw(g.num_vertices, s, !s16);
-    if (ordered) fw.set_order(*plan_, *perm_);  // g is the ordered graph (solve.cpp)
+    if (ordered) fw.set_order(*plan_, *perm_, s16);  // g is the ordered graph (solve.cpp)
     trace("cuda: device buffers allocated");
     if constexpr (std::is_same_v<T, int>) {
       if (s16) fw.build_s16(g);  // synchronizes

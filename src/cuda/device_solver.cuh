@@ -81,10 +81,13 @@ class DeviceFw final : public detail::RoundOps {
   /// (the plan's tiles must be this matrix's kTile tiles), and every download leaves in the user's
   /// order: perm maps this matrix's positions (the ordered graph's vertices, padding included) to
   /// the user's vertices. Uploads the per-round tile lists and the permutation (synchronizes).
-  void set_order(const detail::TilePlan& plan, const detail::Permutation& perm);
+  /// packed: int16x2 rounds will be tried (their batches are made too).
+  void set_order(const detail::TilePlan& plan, const detail::Permutation& perm,
+                 bool packed = false);
   /// set_order()'s elimination-tree batches (APSP_ND_BATCH): the plan's rounds grouped by height
-  /// (order/batches.hpp), their tasks uploaded; nothing when the plan is no tree or the knob off.
-  void set_batches(const detail::TilePlan& plan);
+  /// (order/batches.hpp), their tasks uploaded (with `packed` the int16x2 rounds' too, over word
+  /// tiles); nothing when the plan is no tree or the knob off.
+  void set_batches(const detail::TilePlan& plan, bool packed);
   /// With set_order(): seconds the GPU spent gathering the result into the user's order.
   double unpermute_seconds() const { return gather_ms_ / 1000; }
   std::int64_t n_pad() const { return n_pad_; }
@@ -261,9 +264,6 @@ class DeviceFw final : public detail::RoundOps {
   /// The whole round sequence captured into an executable graph (caller destroys it); replaying
   /// it on this stream re-runs every round on the current matrix.
   gpuGraphExec_t capture();
-  /// With set_order(): whether the rounds run in elimination-tree batches, and their shape.
-  bool batched() const { return batches_.on; }
-  const detail::RoundBatches& batches() const { return batches_.host; }
 
   /// Copies the leading n x n block to host memory with row stride `host_stride` elements.
   void download(T* host, std::int64_t host_stride) { download_matrix(d_.get(), host, host_stride); }

@@ -11,7 +11,8 @@ namespace apsp::cuda {
 namespace {
 
 template <class T>
-void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutation& perm) {
+void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutation& perm,
+                            bool packed) {
   APSP_EXPECTS(plan.n == n_pad_ && plan.R == R_ && plan.n == n_,
                "cuda: tile plan for another matrix");
   APSP_EXPECTS(std::int64_t(perm.old_of_new.size()) == n_, "cuda: permutation for another matrix");
@@ -20,21 +21,11 @@ void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutat
                  "cuda: tile plan without uniform 128-wide tiles");
   std::vector<int> all;
   lists_at_.assign(std::size_t(R_), RoundLists{});
-  // Round t's list of `tiles` with t itself inserted (the pivot row / column is written back by
-  // the rest update; tile (t, t) is left as closed: min(P*, P* (x) P*) = P*).
-  auto with_t = [](const std::vector<std::int32_t>& tiles, std::int64_t b, std::int64_t e, int t) {
-    std::vector<int> out(tiles.begin() + b, tiles.begin() + e);
-    out.insert(std::lower_bound(out.begin(), out.end(), t), t);
-    return out;
-  };
+  // Round t's lists with t itself inserted (the pivot row / column is written back by the rest
+  // update; tile (t, t) is left as closed: min(P*, P* (x) P*) = P*); int16x2: the word tiles.
   for (std::int64_t t = 0; t < R_; ++t) {
-    const std::vector<int> rows = with_t(plan.rows, plan.row_start[std::size_t(t)],
-                                         plan.row_start[std::size_t(t + 1)], int(t));
-    const std::vector<int> cols = with_t(plan.cols, plan.col_start[std::size_t(t)],
-                                         plan.col_start[std::size_t(t + 1)], int(t));
-    std::vector<int> words;  // int16x2: the 256-column word tiles holding the columns
-    for (const int c : cols)
-      if (words.empty() || words.back() != c / 2) words.push_back(c / 2);
+    const std::vector<int> rows = plan.rows_with_pivot(t), cols = plan.cols_with_pivot(t);
+    const std::vector<int> words = detail::word_tiles(cols);
     RoundLists& l = lists_at_[std::size_t(t)];
     l.rows = std::int64_t(all.size());
     l.nrows = int(rows.size());
@@ -57,11 +48,11 @@ void DeviceFw<T>::set_order(const detail::TilePlan& plan, const detail::Permutat
   APSP_CUDA_TRY(gpuMemcpy(old_of_new_.get(), perm.old_of_new.data(),
                           perm.old_of_new.size() * sizeof(int), gpuMemcpyHostToDevice));
   ordered_ = true;
-  set_batches(plan);
+  set_batches(plan, packed);
 }
 
 template <class T>
-void DeviceFw<T>::set_batches(const detail::TilePlan& plan) {
+void DeviceFw<T>::set_batches(const detail::TilePlan& plan, bool packed) {
   batches_ = BatchSet{};
   batches16_ = BatchSet{};
   if (!config::get_bool(config::Knob::NdBatch)) return;
@@ -99,7 +90,8 @@ void DeviceFw<T>::set_batches(const detail::TilePlan& plan) {
   std::int64_t tasks = 0;
   try {
     tasks = upload(batches_);
-    if constexpr (std::is_same_v<T, int>) {  // the int16x2 rounds: columns in word tiles
+    if (packed) {  // the int16x2 rounds: columns in word tiles
+      APSP_EXPECTS((std::is_same_v<T, int>), "cuda: int16x2 rounds for an int32 matrix only");
       batches16_.host = detail::batch_rounds(plan, {R_, R_, kBatchSlots, kBatchAloneTiles, true});
       tasks += upload(batches16_);
     }
@@ -163,10 +155,8 @@ void DeviceFw<T>::run_batch16(const detail::RoundBatch& b) {
                          s.tasks.get() + s.contrib};
   ai.tasks = s.tasks.get() + b.closure0;
   launch_closure_s16_batched(ai, d16_.get(), l16, pT16, b.nclosure, stream_);
-  if (b.nrowpanel > 0) {
-    aw.tasks = s.tasks.get() + s.panels + b.panel0;
-    launch_gemm_batched<unsigned, GemmMode::RowPanel>(aw, b.nrowpanel, stream_);
-  }
+  aw.tasks = s.tasks.get() + s.panels + b.panel0;
+  launch_gemm_batched<unsigned, GemmMode::RowPanel>(aw, b.nrowpanel, stream_);
   ai.tasks = s.tasks.get() + s.panels + b.panel0 + b.nrowpanel;
   launch_gemm_batched<int, GemmMode::ColPanelRep>(ai, b.npanel - b.nrowpanel, stream_);
   aw.tasks = s.tasks.get() + s.rest + b.rest0;

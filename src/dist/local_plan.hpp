@@ -64,12 +64,9 @@ struct LocalPlan {
     p.rounds.resize(std::size_t(L.R));
     std::vector<int> rows, cols, words;
     for (i64 t = 0; t < L.R; ++t) {
-      // Round t's global list from [b, e) with t inserted, filtered to what L owns, local.
-      auto local = [&](const std::vector<std::int32_t>& list, std::int64_t b, std::int64_t e,
-                       bool row, std::vector<int>& out) {
+      // Round t's global list (t inserted), filtered to what L owns, local.
+      auto local = [&](const std::vector<std::int32_t>& global, bool row, std::vector<int>& out) {
         out.clear();
-        std::vector<i64> global(list.begin() + b, list.begin() + e);
-        global.insert(std::lower_bound(global.begin(), global.end(), t), t);
         for (const i64 x : global) {
           if (x < 0 || x >= L.R) throw Error(bad + "lists a tile outside the matrix");
           if (row ? L.owns_row(x) : L.owns_col(x))
@@ -81,11 +78,9 @@ struct LocalPlan {
           if (out[k] <= out[k - 1]) throw Error(bad + "with unsorted or repeated tiles");
       };
       const std::size_t T = std::size_t(t);
-      local(plan.rows, plan.row_start[T], plan.row_start[T + 1], true, rows);
-      local(plan.cols, plan.col_start[T], plan.col_start[T + 1], false, cols);
-      words.clear();
-      for (const int c : cols)
-        if (words.empty() || words.back() != c / 2) words.push_back(c / 2);
+      local(plan.rows_with_pivot(t), true, rows);
+      local(plan.cols_with_pivot(t), false, cols);
+      words = word_tiles(cols);  // local word blocks: local columns 2w and 2w + 1
       Round& r = p.rounds[T];
       r.rows = p.append(rows);
       r.cols = p.append(cols);

@@ -11,23 +11,9 @@ namespace apsp::detail {
 
 namespace {
 
-/// Round k's listed rows (or columns) with k inserted, increasing.
-std::vector<std::int32_t> with_pivot(const std::vector<std::int32_t>& list,
-                                     const std::vector<std::int64_t>& start, std::int64_t k) {
-  std::vector<std::int32_t> out(list.begin() + start[std::size_t(k)],
-                                list.begin() + start[std::size_t(k) + 1]);
-  out.insert(std::lower_bound(out.begin(), out.end(), std::int32_t(k)), std::int32_t(k));
-  return out;
-}
-
 /// Round k's columns as the batch addresses them: tiles, or the word tiles holding them.
 std::vector<std::int32_t> columns_of(const TilePlan& p, std::int64_t k, bool words) {
-  std::vector<std::int32_t> cols = with_pivot(p.cols, p.col_start, k);
-  if (!words) return cols;
-  std::vector<std::int32_t> w;
-  for (const std::int32_t c : cols)
-    if (w.empty() || w.back() != c / 2) w.push_back(c / 2);
-  return w;
+  return words ? word_tiles(p.cols_with_pivot(k)) : p.cols_with_pivot(k);
 }
 
 /// Appends batch `rs` (its rounds, in order) with its tasks to b.
@@ -50,7 +36,7 @@ void add_batch(RoundBatches& b, const TilePlan& p, const std::vector<std::int64_
   for (std::size_t s = 0; s < rs.size(); ++s) {
     const std::int64_t k = rs[s];
     const std::int32_t t = std::int32_t(k);
-    const std::vector<std::int32_t> rows = with_pivot(p.rows, p.row_start, k);
+    const std::vector<std::int32_t> rows = p.rows_with_pivot(k);
     const std::vector<std::int32_t> cols = columns_of(p, k, words);
     const std::int32_t ri = std::int32_t(b.rounds.size());
     b.rounds.push_back(BatchRound{t, std::int32_t(rows.size()), std::int32_t(cols.size()),

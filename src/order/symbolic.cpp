@@ -10,6 +10,30 @@
 namespace apsp::detail {
 
 namespace {
+std::vector<std::int32_t> with_pivot(const std::vector<std::int32_t>& list,
+                                     const std::vector<std::int64_t>& start, std::int64_t t) {
+  std::vector<std::int32_t> out(list.begin() + start[std::size_t(t)],
+                                list.begin() + start[std::size_t(t) + 1]);
+  out.insert(std::lower_bound(out.begin(), out.end(), std::int32_t(t)), std::int32_t(t));
+  return out;
+}
+}  // namespace
+
+std::vector<std::int32_t> TilePlan::rows_with_pivot(std::int64_t t) const {
+  return with_pivot(rows, row_start, t);
+}
+std::vector<std::int32_t> TilePlan::cols_with_pivot(std::int64_t t) const {
+  return with_pivot(cols, col_start, t);
+}
+
+std::vector<std::int32_t> word_tiles(const std::vector<std::int32_t>& cols) {
+  std::vector<std::int32_t> w;
+  for (const std::int32_t c : cols)
+    if (w.empty() || w.back() != c / 2) w.push_back(c / 2);
+  return w;
+}
+
+namespace {
 
 std::int64_t tiles_of(std::int64_t n, std::int64_t B) { return B > 0 ? (n + B - 1) / B : 0; }
 

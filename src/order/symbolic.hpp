@@ -28,7 +28,16 @@ struct TilePlan {
   /// Element updates of the plan (pivot + panels + rest, summed over rounds) over the dense
   /// rounds' dense_n^3 (dense_n: the matrix size without any ordering).
   double work_fraction = 1.0;
+
+  /// Round t's rows (columns) with t itself inserted, increasing: the tiles its panels and rest
+  /// run over (the pivot row and column are written back by the rest update).
+  std::vector<std::int32_t> rows_with_pivot(std::int64_t t) const;
+  std::vector<std::int32_t> cols_with_pivot(std::int64_t t) const;
 };
+
+/// The 256-column word tiles (int16x2 rounds: word tile w holds tiles 2w and 2w + 1) that hold
+/// the increasing tile columns `cols`, increasing.
+std::vector<std::int32_t> word_tiles(const std::vector<std::int32_t>& cols);
 
 /// The plan for the graph g (vertices in the order the rounds see them) on an n-vertex padded
 /// matrix with tiles of B (the last tile may be narrower).
