@@ -166,6 +166,26 @@ TEST(CliPaths, PathPrintsFloatLengthsExactly) {
   EXPECT_EQ(none.out, "no path from 1 to 0\n");
 }
 
+// A graph without arcs between distinct vertices: its next-hop matrix is -1 everywhere, all 0xFF
+// bytes in NTHU form, which read_matrix took for text (bytes >= 0x80 are printable there) and
+// refused with a line of raw bytes.
+TEST(CliPaths, PathOnAGraphWithoutArcs) {
+  test::TempDir dir;
+  const std::string el = "# vertices: 3\n1 1 5\n";  // a self loop only
+  test::write_bytes(dir / "g.txt", el.data(), el.size());
+  for (const char* out : {"out.bin", "out.txt", "out"}) {
+    const auto s =
+        test::run_cli({"solve", dir / "g.txt", dir / out, "--paths", "--backend", "cpu", "-q"});
+    ASSERT_EQ(s.exit_code, 0) << out << ": " << context(s);
+    const auto none = test::run_cli({"path", dir / out, "0", "1"});
+    EXPECT_EQ(none.exit_code, 8) << out << ": " << context(none);
+    EXPECT_EQ(none.out, "no path from 0 to 1\n") << out;
+    const auto self = test::run_cli({"path", dir / out, "1", "1"});
+    EXPECT_EQ(self.exit_code, 0) << out << ": " << context(self);
+    EXPECT_EQ(self.out, "1\nlength: 0\n") << out;
+  }
+}
+
 TEST(CliPaths, PathUnreachableAndBadArguments) {
   test::TempDir dir;
   write_nthu(dir / "in.bin", example());

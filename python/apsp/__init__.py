@@ -149,7 +149,7 @@ def solve_file(input, output, *, format=None, output_format=None, undirected=Fal
     _, _, dtype, backend, block, threads, num_vertices = _inputs.check_common(
         True, False, dtype, backend, block, threads, num_vertices)
     try:
-        return _core.solve_file(input, output, backend, dtype, 0 if block is None else block,
+        return _core.solve_file(_fs(input), _fs(output), backend, dtype, 0 if block is None else block,
                                 0 if threads is None else threads, _inputs.flag(paths, "paths"),
                                 format or "auto", output_format or "auto",
                                 _inputs.flag(undirected, "undirected"), num_vertices or 0)
@@ -238,6 +238,12 @@ def _path_arg(path):
     return os.fspath(path)
 
 
+def _fs(path):
+    """A path as the native layer takes it: bytes in the file system's encoding, so that names
+    that are not UTF-8 (Python holds their bytes as surrogate escapes) reach the files they name."""
+    return os.fsencode(path)
+
+
 def read(path, format=None, undirected=False, *, num_vertices=None):
     """Reads a graph file into an :class:`apsp.Graph`.
 
@@ -257,7 +263,7 @@ def read(path, format=None, undirected=False, *, num_vertices=None):
     if num_vertices is not None and (isinstance(num_vertices, bool) or int(num_vertices) != num_vertices
                                      or num_vertices < 1):
         raise ValueError(f"num_vertices={num_vertices!r}: expected a positive integer or None")
-    return _core.read_graph(path, format or "auto", _inputs.flag(undirected, "undirected"),
+    return _core.read_graph(_fs(path), format or "auto", _inputs.flag(undirected, "undirected"),
                             0 if num_vertices is None else int(num_vertices))
 
 
@@ -268,7 +274,7 @@ def read_matrix(path, format=None):
         raise ValueError(f"unknown matrix format {format!r} (expected nthu or npy)")
     if not os.path.exists(path):
         raise FileNotFoundError(f"no such file: {path!r}")
-    return _core.read_matrix(path, format or "auto")
+    return _core.read_matrix(_fs(path), format or "auto")
 
 
 def write(path, obj, format=None):
@@ -292,11 +298,11 @@ def write(path, obj, format=None):
                              f"not .npy; for a .npy file write its distances: "
                              f"apsp.write({path!r}, apsp.shortest_path(graph))")
         if format is None:
-            named = _core.graph_format_named(path)
+            named = _core.graph_format_named(_fs(path))
             format = "nthu" if named == "auto" else named
         if format not in _GRAPH_FORMATS:
             raise ValueError(f"unknown graph format {format!r} (expected one of {', '.join(_GRAPH_FORMATS)})")
-        _core.write_graph(path, obj, format)
+        _core.write_graph(_fs(path), obj, format)
         return
     if format is not None and format not in _MATRIX_FORMATS:
         raise ValueError(f"unknown matrix format {format!r} (expected one of {', '.join(_MATRIX_FORMATS)})")
@@ -306,7 +312,7 @@ def write(path, obj, format=None):
     fmt = format
     if fmt is None:
         try:
-            fmt = _core.output_format_for(path)  # the CLI's rule for OUT
+            fmt = _core.output_format_for(_fs(path))  # the CLI's rule for OUT
         except ValueError as e:
             raise ValueError(str(e).replace("use --output-format nthu|npy|text",
                                             "pass format='nthu', 'npy' or 'text'")) from None
@@ -321,7 +327,7 @@ def write(path, obj, format=None):
         m = m.astype(np.float64)
     elif m.dtype.kind not in "iuf":
         raise TypeError(f"matrix must hold numbers, got dtype {m.dtype}")
-    _core.write_matrix(path, m, fmt)
+    _core.write_matrix(_fs(path), m, fmt)
 
 
 def _float_to_nthu(m):

@@ -53,7 +53,11 @@ PyObject* new_exception(py::module_& m, const char* name, const char* doc, PyObj
 
 void raise_negative_cycle(const apsp::NegativeCycleError& e) {
   py::object type = py::reinterpret_borrow<py::object>(g_negative_cycle_error);
-  py::object inst = type(e.what());
+  const std::string what = e.what();  // a file name in it may not be UTF-8
+  py::object msg = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(what.data(), Py_ssize_t(what.size()), "replace"));
+  if (!msg) throw py::error_already_set();
+  py::object inst = type(msg);
   inst.attr("cycle") = py::cast(e.cycle());
   PyErr_SetObject(g_negative_cycle_error, inst.ptr());
 }
@@ -74,21 +78,31 @@ std::string python_message(std::string msg) {
   return msg;
 }
 
+/// PyErr_SetString for a message that may hold bytes that are not UTF-8 (a file name, a token of
+/// a binary file): decoded with U+FFFD for such bytes; PyErr_SetString would give an empty str.
+void set_error(PyObject* type, const std::string& msg) {
+  const std::string text = python_message(msg);
+  PyObject* s = PyUnicode_DecodeUTF8(text.data(), Py_ssize_t(text.size()), "replace");
+  if (!s) return;  // MemoryError (or a codec error) already set
+  PyErr_SetObject(type, s);
+  Py_DECREF(s);
+}
+
 void translate(std::exception_ptr p) {
   try {
     if (p) std::rethrow_exception(p);
   } catch (const apsp::NegativeCycleError& e) {
     raise_negative_cycle(e);
   } catch (const apsp::InputError& e) {
-    PyErr_SetString(g_input_error, python_message(e.what()).c_str());
+    set_error(g_input_error, e.what());
   } catch (const apsp::UsageError& e) {
-    PyErr_SetString(PyExc_ValueError, python_message(e.what()).c_str());
+    set_error(PyExc_ValueError, e.what());
   } catch (const apsp::ResourceError& e) {
-    PyErr_SetString(PyExc_MemoryError, python_message(e.what()).c_str());
+    set_error(PyExc_MemoryError, e.what());
   } catch (const apsp::BackendUnavailable& e) {
-    PyErr_SetString(g_backend_unavailable_error, python_message(e.what()).c_str());
+    set_error(g_backend_unavailable_error, e.what());
   } catch (const apsp::Error& e) {
-    PyErr_SetString(g_error, python_message(e.what()).c_str());
+    set_error(g_error, e.what());
   }
 }
 

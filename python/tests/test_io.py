@@ -211,3 +211,24 @@ def test_read_skips_a_utf8_byte_order_mark(tmp_path):
     p.write_bytes(b"\xef\xbb\xbf0 1 5\n1 2 7\n")
     g = apsp.read(p)
     assert g.num_vertices == 3 and g.num_edges == 2 and apsp.shortest_path(g)[0, 2] == 12
+
+
+def test_read_matrix_next_hops_of_a_graph_without_arcs(tmp_path):
+    # all -1: 0xFF bytes only, once taken for text
+    g = tmp_path / "g.txt"
+    g.write_text("# vertices: 3\n")
+    apsp.solve_file(g, tmp_path / "d.bin", backend="cpu", paths=True)
+    nxt = apsp.read_matrix(tmp_path / "d.bin.next")
+    assert nxt.dtype == np.int32 and nxt.shape == (3, 3) and (nxt == -1).all()
+
+
+def test_error_messages_with_bytes_that_are_not_utf8(tmp_path):
+    # the message quotes the bad token; it reaches Python as a str (it came out empty before)
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"0 1 \xff\xfe7\n")
+    with pytest.raises(apsp.InputError, match=r"bad\.txt: line 1: .* got '\?\?7'"):
+        apsp.read(bad)
+    nonutf8 = tmp_path / "g\xe9.txt".encode("latin-1").decode("utf-8", "surrogateescape")
+    nonutf8.write_bytes(b"0 1 x\n")
+    with pytest.raises(apsp.InputError, match="line 1"):
+        apsp.read(nonutf8)

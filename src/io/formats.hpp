@@ -69,6 +69,10 @@ std::string strip_gz_suffix(const std::string& path);
 InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name);
 /// True when the first 64 KiB hold only printable ASCII, blanks, line ends and bytes >= 0x80.
 bool looks_like_text(const InputBytes& in);
+/// looks_like_text, and the bytes >= 0x80 form UTF-8 sequences (checked loosely: lead and
+/// continuation bytes). For a result matrix, whose text form is ASCII: an NTHU next-hop matrix of
+/// -1 only (no arcs) is all 0xFF bytes, printable for looks_like_text but never UTF-8.
+bool looks_like_utf8_text(const InputBytes& in);
 /// True when the bytes could be an NTHU graph: V >= 1, E >= 0 and exactly 8 + 12E bytes.
 bool has_nthu_size(const InputBytes& in);
 /// True when the first line starts with the Matrix Market banner `%%MatrixMarket` (any case).

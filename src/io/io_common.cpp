@@ -38,10 +38,22 @@ std::string errno_text(int e) { return std::string(std::strerror(e)); }
 std::string quote(std::string_view token) {
   constexpr std::size_t kMax = 40;
   const std::string_view shown = token.substr(0, kMax);
+  // Control bytes and bytes that are not part of a UTF-8 sequence are shown as '?' (binary
+  // data read as text must not reach a terminal, or a Python str, raw).
   std::string s(shown.size() + 2, '\'');
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    const char c = shown[i];
-    s[i + 1] = (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  for (std::size_t i = 0; i < shown.size();) {
+    const auto c = static_cast<unsigned char>(shown[i]);
+    const std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                                         : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool whole = len > 0 && i + len <= shown.size();
+    for (std::size_t k = 1; whole && k < len; ++k)
+      whole = (static_cast<unsigned char>(shown[i + k]) & 0xC0) == 0x80;
+    if (!whole || (len == 1 && (c < 0x20 || c == 0x7f))) {
+      s[i + 1] = '?';
+      ++i;
+      continue;
+    }
+    for (std::size_t k = 0; k < len; ++k, ++i) s[i + 1] = shown[i];
   }
   if (token.size() > kMax) s.insert(s.size() - 1, "...");
   return s;

@@ -70,6 +70,25 @@ bool looks_like_text(const InputBytes& in) {
   return n > 0;
 }
 
+bool looks_like_utf8_text(const InputBytes& in) {
+  if (!looks_like_text(in)) return false;
+  const std::size_t n = std::min(in.size(), kSniffBytes);
+  const unsigned char* p = in.bytes();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = p[i];
+    // Lead bytes of 2-, 3- and 4-byte sequences (C0, C1 and F5..FF never occur in UTF-8).
+    const std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+                                         : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (len == 0) return false;
+    for (std::size_t k = 1; k < len; ++k) {
+      if (i + k >= n) return n < in.size();  // a sequence cut by the sniffed prefix's end
+      if ((p[i + k] & 0xC0) != 0x80) return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
 bool has_nthu_size(const InputBytes& in) {
   if (in.size() < 8) return false;
   std::int32_t v = 0, e = -1;

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "io/io_common.hpp"
+
 namespace apsp::io {
 
 namespace detail {
@@ -63,11 +65,8 @@ bool states_integer_other_than(std::string_view t, double w) {
 }  // namespace detail
 
 std::string weight_error(WeightStatus status, std::string_view token) {
-  constexpr std::size_t kMax = 40;
-  std::string shown(token.substr(0, kMax));
-  for (char& c : shown)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
-  if (token.size() > kMax) shown += "...";
+  const std::string quoted = quote(token);  // '...', control and non-UTF-8 bytes as '?'
+  const std::string shown = quoted.substr(1, quoted.size() - 2);
   const bool negative = !token.empty() && token[0] == '-';
   switch (status) {
     case WeightStatus::Ok:
