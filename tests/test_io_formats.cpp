@@ -386,6 +386,41 @@ TEST(IoSniff, WhatFitsNoFormatIsUnknownNotNthuByLuck) {
   expect_input_error(dir / "g.foo", "offset", "", o);
 }
 
+// A .npy (a result, or a dense matrix saved by NumPy) given as a graph: was "binary, but not NTHU
+// (its header says V = 1297436307 ...)".
+TEST(IoSniff, NpyInputIsNamedAsAMatrix) {
+  test::TempDir dir;
+  Matrix m(3, 3, Dtype::Int32);
+  for (std::int64_t i = 0; i < 3; ++i)
+    for (std::int64_t j = 0; j < 3; ++j) m.at<std::int32_t>(i, j) = std::int32_t(i + j);
+  write_matrix(dir / "d.npy", m);
+  fs::copy_file(dir / "d.npy", dir / "d.bin");
+  for (const char* name : {"d.npy", "d.bin"}) {
+    const std::string msg = expect_input_error(dir / name, "offset 0", "holds a matrix, not a graph");
+    EXPECT_NE(msg.find("apsp.shortest_path"), std::string::npos) << msg;
+  }
+}
+
+// Messages print weights as they read back ("3312482775", not "3312482775.000000") and counts
+// with their noun ("1 arc").
+TEST(IoSniff, MessagesShowWeightsAndCountsAsWritten) {
+  test::TempDir dir;
+  Graph g;
+  g.num_vertices = 2;
+  g.add_edge(0, 1, 3312482775.0);
+  try {
+    write_graph_nthu(dir / "g.bin", g);
+    ADD_FAILURE() << "an int32 NTHU graph took 3312482775";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("weight 3312482775, not an int32"), std::string::npos)
+        << e.what();
+  }
+  write_text(dir / "t.gr", "p sp 3 2\na 1 2 3\n");
+  expect_input_error(dir / "t.gr", "line 2", "ends after 1 arc, but");
+  write_text(dir / "t.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 3\n");
+  expect_input_error(dir / "t.mtx", "line", "ends after 1 entry, but");
+}
+
 TEST(IoSniff, MatrixMarketUnderAnEdgeListNameIsReadAsMatrixMarket) {
   // The banner was a `%` comment, the size line an edge, ids 1-based read 0-based, `symmetric`
   // ignored: a wrong answer with exit 0.

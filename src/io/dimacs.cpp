@@ -83,8 +83,8 @@ Graph read_dimacs(const InputBytes& in) {
     fail_at_line(file, lines.line_no(), "no problem line 'p sp <vertices> <arcs>' in the file");
   if (arcs != m)
     fail_at_line(file, lines.line_no(),
-                 "the file ends after " + std::to_string(arcs) +
-                     " arcs, but the problem line says " + std::to_string(m));
+                 "the file ends after " + count_of(arcs, "arc", "arcs") +
+                     ", but the problem line says " + std::to_string(m));
   g.integer_weights = true;
   return g;
 }
@@ -105,7 +105,7 @@ void write_graph_dimacs(const std::string& path, const Graph& graph) {
     const double w = g.weight[e];
     if (!(w == std::floor(w) && std::fabs(w) <= double(io::kMaxExactWeight)))
       throw UsageError(path + ": cannot write DIMACS: edge " + std::to_string(e) + " has weight " +
-                       std::to_string(w) +
+                       io::shortest_text(w) +
                        ", not an integer within +-2^53 (DIMACS weights are integers); "
                        "write .mtx or .txt instead");
     arcs += (!g.directed && g.src[e] != g.dst[e]) ? 2 : 1;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstring>
@@ -57,6 +58,15 @@ std::string quote(std::string_view token) {
   }
   if (token.size() > kMax) s.insert(s.size() - 1, "...");
   return s;
+}
+
+std::string shortest_text(double v) {
+  char buf[32];
+  return std::string(buf, std::size_t(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
+}
+
+std::string count_of(std::int64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 bool parse_real(std::string_view t, double& v) {

@@ -33,6 +33,10 @@ namespace apsp::io {
 [[noreturn]] void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg);
 /// Quotes a token for a message, shortened to a readable length.
 std::string quote(std::string_view token);
+/// A double in the shortest text that reads back as the same double (std::to_chars), for messages.
+std::string shortest_text(double v);
+/// "1 entry", "2 entries": a count with its noun (`one`, `many`) for messages.
+std::string count_of(std::int64_t n, const char* one, const char* many);
 /// strerror(e) as a std::string (the text of an errno value, for one-line errors).
 std::string errno_text(int e);
 

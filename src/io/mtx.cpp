@@ -130,8 +130,8 @@ Graph read_mtx(const InputBytes& in) {
   }
   if (entries != nnz)
     fail_at_line(file, lines.line_no(),
-                 "the file ends after " + std::to_string(entries) +
-                     " entries, but the size line says " + std::to_string(nnz));
+                 "the file ends after " + count_of(entries, "entry", "entries") +
+                     ", but the size line says " + std::to_string(nnz));
   return g;
 }
 
@@ -149,7 +149,7 @@ void write_graph_mtx(const std::string& path, const Graph& graph) {
   bool integer = true;
   for (double w : g.weight) {
     if (!std::isfinite(w))
-      throw UsageError(path + ": cannot write Matrix Market: weight " + std::to_string(w) +
+      throw UsageError(path + ": cannot write Matrix Market: weight " + io::shortest_text(w) +
                        " is not finite");
     integer &= w == std::floor(w) && std::fabs(w) <= double(io::kMaxExactWeight);
   }

@@ -234,7 +234,7 @@ void write_graph_nthu(const std::string& path, const Graph& graph) {
     if (!(w >= double(io::kNthuMin) && w <= double(std::numeric_limits<std::int32_t>::max())) ||
         w != std::floor(w))
       throw UsageError(path + ": cannot write NTHU graph: edge " + std::to_string(e) +
-                       " has weight " + std::to_string(w) + ", not an int32");
+                       " has weight " + io::shortest_text(w) + ", not an int32");
     if (g.src[e] < 0 || g.src[e] >= g.num_vertices || g.dst[e] < 0 || g.dst[e] >= g.num_vertices)
       throw UsageError(path + ": cannot write NTHU graph: edge " + std::to_string(e) +
                        " has a vertex outside 0.." + std::to_string(g.num_vertices - 1));

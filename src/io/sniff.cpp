@@ -117,6 +117,12 @@ InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
     std::memcpy(&v, in.bytes(), 4);
     std::memcpy(&e, in.bytes() + 4, 4);
   }
+  // NumPy's magic (its V would be negative as an NTHU header): a result or a dense matrix.
+  if (n >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0)
+    fail_at_offset(file, 0,
+                   "a .npy file holds a matrix, not a graph; apsp solve reads NTHU binary, DIMACS, "
+                   "Matrix Market and edge lists (a dense adjacency matrix in .npy is solved from "
+                   "Python: apsp.shortest_path(numpy.load(FILE)))");
   const bool nthu_size = has_nthu_size(in);
   if (nthu_size && nthu_name) return InputFormat::Nthu;
   if (looks_like_text(in)) {
