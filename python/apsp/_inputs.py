@@ -94,9 +94,43 @@ def check_common(directed, unweighted, dtype, backend, block, threads, num_verti
 _COMPAT_CLASSES = {}
 
 
+def _reduce_error(self):
+    """__reduce__ of the exception classes made at run time (SciPy's / NetworkX's class too): they
+    cannot be pickled by name, as no module attribute holds them, so an instance pickles as the
+    recipe to make it again. The other side imports SciPy / NetworkX if it has not (they were
+    importable where the exception was raised) and gets the same class, message and .cycle."""
+    return (_rebuild_error, (type(self)._apsp_pickle_kind, self.args, dict(self.__dict__)))
+
+
+def error_class(kind):
+    """The exception class named by `kind`, importing what it needs: "scipy" (apsp's and SciPy's
+    NegativeCycleError), "networkx" (networkx.NetworkXUnbounded and apsp's), "networkx+scipy" (all
+    three). Where SciPy cannot be imported, the class is apsp's without SciPy's base."""
+    if kind.endswith("scipy"):
+        try:
+            import scipy.sparse.csgraph  # noqa: F401  (the only way to name SciPy's class)
+        except ImportError:
+            pass
+    apsp_cls = negative_cycle_class() if kind.endswith("scipy") else NegativeCycleError
+    if kind.startswith("networkx"):
+        from . import networkx as apsp_networkx
+        return apsp_networkx.unbounded_class(apsp_cls)
+    if kind != "scipy":
+        raise ValueError(f"unknown apsp exception kind {kind!r}")
+    return apsp_cls
+
+
+def _rebuild_error(kind, args, state):
+    cls = error_class(kind)
+    err = cls(*args)
+    err.__dict__.update(state)
+    return err
+
+
 def negative_cycle_class():
     """apsp.NegativeCycleError, or (when the caller has imported scipy.sparse.csgraph, the only way
-    to name SciPy's class) a subclass of both apsp's and SciPy's NegativeCycleError."""
+    to name SciPy's class) a subclass of both apsp's and SciPy's NegativeCycleError. Its instances
+    pickle (see _reduce_error)."""
     csgraph = sys.modules.get("scipy.sparse.csgraph")
     base = getattr(csgraph, "NegativeCycleError", None)
     if not isinstance(base, type) or not issubclass(base, BaseException) or issubclass(NegativeCycleError, base):
@@ -104,7 +138,8 @@ def negative_cycle_class():
     cls = _COMPAT_CLASSES.get(base)
     if cls is None:
         cls = type("NegativeCycleError", (NegativeCycleError, base),
-                   {"__module__": "apsp", "__doc__": NegativeCycleError.__doc__})
+                   {"__module__": "apsp", "__doc__": NegativeCycleError.__doc__,
+                    "__reduce__": _reduce_error, "_apsp_pickle_kind": "scipy"})
         _COMPAT_CLASSES[base] = cls
     return cls
 
