@@ -240,3 +240,13 @@ def test_known_differences_listed_in_the_readme_still_hold():
                 ac.shortest_path(C, method=m)
     C = np.array([[0, -1e16, 0], [0, 0, 1.5], [0, 0, 0]])  # fractional: rounded, as SciPy
     np.testing.assert_array_equal(ac.johnson(C), csgraph.johnson(C))
+    # a negative self loop: a negative cycle for every method (SciPy: johnson and bellman_ford
+    # too; its floyd_warshall and dijkstra ignore it)
+    L = np.array([[-1.0, 2.0], [0.0, 0.0]])
+    for f in ("johnson", "bellman_ford"):
+        with pytest.raises(csgraph.NegativeCycleError):
+            getattr(csgraph, f)(L)
+    np.testing.assert_array_equal(csgraph.floyd_warshall(L), [[0, 2], [np.inf, 0]])
+    for f in FUNCS:
+        with pytest.raises(csgraph.NegativeCycleError):
+            getattr(ac, f)(L)
