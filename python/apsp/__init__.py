@@ -2,7 +2,8 @@
 
 The entry points are those of ``scipy.sparse.csgraph``, with SciPy's signatures:
 :func:`shortest_path`, :func:`floyd_warshall`, :func:`dijkstra`, :func:`bellman_ford`,
-:func:`johnson` (also as ``apsp.csgraph``). They take a dense ndarray, a masked array, any
+:func:`johnson` (``apsp.csgraph`` has the same names reading every input as SciPy does: a tuple
+as a matrix, dense ``|w| <= 1e-8`` as no edge). They take a dense ndarray, a masked array, any
 ``scipy.sparse`` matrix, an edge list ``(src, dst, weight)`` or an :class:`apsp.Graph`. Whole
 V x V matrices come from apsp's blocked Floyd-Warshall (CPU or GPU); a few rows (``indices=``),
 ``limit=`` and ``min_only=`` from a per-source Dijkstra over the CPU threads. Negative weights are

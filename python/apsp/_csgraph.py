@@ -95,7 +95,7 @@ def _per_source_cost(n, k, arcs, threads):
 
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf, min_only=False, *,
            dtype=None, backend="auto", block=None, threads=None, return_next_hop=False, num_vertices=None,
-           overwrite=False, caller="shortest_path", native=False):
+           overwrite=False, caller="shortest_path", native=False, scipy=False):
     method = _check_method(method)
     directed, unweighted, dtype, backend, block, threads, num_vertices = inputs.check_common(
         directed, unweighted, dtype, backend, block, threads, num_vertices)
@@ -122,9 +122,13 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, 
     if per_source_only and fw_only:
         raise ValueError(f"limit= and min_only= are per-source options: they do not combine with {', '.join(fw_only)}")
 
-    inp = inputs.inspect(csgraph, num_vertices, caller)
-    # SciPy reads every input as float64, rounding integer weights beyond 2**53; so do its
-    # stand-ins. apsp's own entry points (native) and integer dtype= results refuse them.
+    # scipy=True (apsp.csgraph): SciPy's reading of the input, a tuple being a matrix like any
+    # array-like and dense entries with |w| <= 1e-8 no edge; else a tuple is an edge list and
+    # every nonzero dense entry an edge.
+    inp = inputs.inspect(csgraph, num_vertices, caller, scipy=scipy)
+    inp.scipy_null = scipy
+    # SciPy reads every input as float64, rounding integer weights beyond 2**53; so do the
+    # SciPy-named functions. apsp's own entry points (native) and integer dtype= results refuse them.
     inp.exact = (native or dtype in ("int32", "int64")) and not unweighted
     if inp.kind == "edges":  # V comes from the ids: build the graph now (that checks them too)
         g_fwd, n = inputs.to_graph(inp, directed, unweighted, False, num_vertices)
@@ -236,17 +240,22 @@ def run(g, backend, dtype, block, threads, paths, reverse=False, info=False, ord
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
                   overwrite=False, indices=None, *, dtype=None, backend="auto", block=None, threads=None,
                   return_next_hop=False, num_vertices=None):
-    """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments and results).
+    """Shortest path lengths, as ``scipy.sparse.csgraph.shortest_path`` (same arguments and results),
+    with apsp's reading of tuples and tiny dense weights (``apsp.csgraph.shortest_path`` reads
+    them as SciPy does).
 
     Parameters
     ----------
     csgraph : ndarray, numpy.ma masked array, scipy.sparse matrix, (src, dst[, weight]) tuple or apsp.Graph
         Dense: entry (i, j) is the weight of edge i -> j; **0, NaN and +-inf mean "no edge"** (as
-        in SciPy). Sparse: every stored entry is an edge, **explicit zeros are zero-weight edges**
-        (COO duplicates add up; other formats' parallel entries keep the lightest). Masked: every
-        unmasked entry is an edge. Tuple: edge k is src[k] -> dst[k] (V is ``num_vertices`` or
-        max id + 1; +inf weight = no edge). Negative weights are fine (Johnson reweighting) unless
-        they close a negative cycle.
+        in SciPy) and every other entry is an edge, however small (SciPy, and apsp.csgraph, also
+        drop ``|w| <= 1e-8``). Sparse: every stored entry is an edge, **explicit zeros are
+        zero-weight edges** (COO duplicates add up; other formats' parallel entries keep the
+        lightest). Masked: every unmasked entry is an edge. Tuple: an edge list, edge k is
+        src[k] -> dst[k] (V is ``num_vertices`` or max id + 1; +inf weight = no edge); a tuple
+        that would also read as a square matrix (2 or 3 items, each a list or tuple of that
+        length, not all NumPy arrays) raises ValueError. Negative weights are fine (Johnson
+        reweighting) unless they close a negative cycle.
     method : 'auto', 'FW', 'D', 'BF' or 'J'
         'FW': apsp's blocked Floyd-Warshall; 'D', 'BF', 'J': per-source Dijkstra (Johnson
         potentials for negative weights); 'auto': whichever is estimated faster.

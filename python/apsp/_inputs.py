@@ -94,9 +94,43 @@ def check_common(directed, unweighted, dtype, backend, block, threads, num_verti
 _COMPAT_CLASSES = {}
 
 
+def _reduce_error(self):
+    """__reduce__ of the exception classes made at run time (SciPy's / NetworkX's class too): they
+    cannot be pickled by name, as no module attribute holds them, so an instance pickles as the
+    recipe to make it again. The other side imports SciPy / NetworkX if it has not (they were
+    importable where the exception was raised) and gets the same class, message and .cycle."""
+    return (_rebuild_error, (type(self)._apsp_pickle_kind, self.args, dict(self.__dict__)))
+
+
+def error_class(kind):
+    """The exception class named by `kind`, importing what it needs: "scipy" (apsp's and SciPy's
+    NegativeCycleError), "networkx" (networkx.NetworkXUnbounded and apsp's), "networkx+scipy" (all
+    three). Where SciPy cannot be imported, the class is apsp's without SciPy's base."""
+    if kind.endswith("scipy"):
+        try:
+            import scipy.sparse.csgraph  # noqa: F401  (the only way to name SciPy's class)
+        except ImportError:
+            pass
+    apsp_cls = negative_cycle_class() if kind.endswith("scipy") else NegativeCycleError
+    if kind.startswith("networkx"):
+        from . import networkx as apsp_networkx
+        return apsp_networkx.unbounded_class(apsp_cls)
+    if kind != "scipy":
+        raise ValueError(f"unknown apsp exception kind {kind!r}")
+    return apsp_cls
+
+
+def _rebuild_error(kind, args, state):
+    cls = error_class(kind)
+    err = cls(*args)
+    err.__dict__.update(state)
+    return err
+
+
 def negative_cycle_class():
     """apsp.NegativeCycleError, or (when the caller has imported scipy.sparse.csgraph, the only way
-    to name SciPy's class) a subclass of both apsp's and SciPy's NegativeCycleError."""
+    to name SciPy's class) a subclass of both apsp's and SciPy's NegativeCycleError. Its instances
+    pickle (see _reduce_error)."""
     csgraph = sys.modules.get("scipy.sparse.csgraph")
     base = getattr(csgraph, "NegativeCycleError", None)
     if not isinstance(base, type) or not issubclass(base, BaseException) or issubclass(NegativeCycleError, base):
@@ -104,7 +138,8 @@ def negative_cycle_class():
     cls = _COMPAT_CLASSES.get(base)
     if cls is None:
         cls = type("NegativeCycleError", (NegativeCycleError, base),
-                   {"__module__": "apsp", "__doc__": NegativeCycleError.__doc__})
+                   {"__module__": "apsp", "__doc__": NegativeCycleError.__doc__,
+                    "__reduce__": _reduce_error, "_apsp_pickle_kind": "scipy"})
         _COMPAT_CLASSES[base] = cls
     return cls
 
@@ -204,22 +239,59 @@ class Input:
     def __init__(self, kind, obj, n):
         self.kind, self.obj, self.n = kind, obj, n
         self.exact = True        # integer weights beyond 2**53 refused (else rounded, as SciPy)
+        self.scipy_null = False  # dense: |w| <= 1e-8 is no edge, as SciPy reads it (else only 0)
         self.edges = None        # number of edges (an estimate for a dense Graph: V * V)
         self.negative = False    # any negative weight
         self.whole_max = None    # all weights whole (integers too): their max |w|, else None
 
 
-def inspect(graph, num_vertices, caller="shortest_path"):
-    """An :class:`Input` with V, without reading any entry (shape errors are raised here)."""
+def _reads_as_square_matrix(t):
+    """True when np.asarray(t) would be a len(t) x len(t) matrix whose rows are not all NumPy
+    arrays: a tuple that SciPy (and apsp.csgraph) read as a matrix and apsp's own functions as an
+    edge list. Items that are all 1-D ndarrays are an edge list (rows of a matrix are not written
+    so), and so is any other tuple: it cannot be a square matrix."""
+    k = len(t)
+    if all(isinstance(item, np.ndarray) for item in t):
+        return False
+    for item in t:
+        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__"):
+            return False
+        try:
+            if len(item) != k or np.ndim(item) != 1:
+                return False
+        except (TypeError, ValueError):
+            return False
+    return True
+
+
+def check_edge_tuple(t):
+    """The rule for a tuple given to apsp's own functions: (src, dst) or (src, dst, weight) of 1-D
+    arrays; one that would also read as a square matrix (see _reads_as_square_matrix) is refused,
+    so that neither reading is ever taken silently."""
+    if len(t) not in (2, 3):
+        raise ValueError(f"an edge-list tuple is (src, dst) or (src, dst, weight), got {len(t)} items; "
+                         f"for a matrix pass an array, e.g. np.asarray(t)")
+    if _reads_as_square_matrix(t):
+        k = len(t)
+        names = "np.array(src), np.array(dst)" + (", np.array(weight)" if k == 3 else "")
+        raise ValueError(f"ambiguous tuple: {k} items of length {k} read as an edge list "
+                         f"(src, dst{', weight' if k == 3 else ''}) here but as a {k} x {k} matrix in "
+                         f"SciPy (and apsp.csgraph): pass np.asarray(t) for a matrix, or NumPy "
+                         f"arrays ({names}) for an edge list")
+
+
+def inspect(graph, num_vertices, caller="shortest_path", scipy=False):
+    """An :class:`Input` with V, without reading any entry (shape errors are raised here).
+    scipy=True: SciPy's reading (apsp.csgraph), where a tuple is an array-like like any other."""
     _hint_for_non_graph(graph, caller)
     if isinstance(graph, Graph):
         if num_vertices is not None and num_vertices != graph.num_vertices:
             raise ValueError(f"num_vertices={num_vertices} but the graph has {graph.num_vertices} vertices")
         return Input("graph", graph, graph.num_vertices)
-    if isinstance(graph, tuple):
-        if len(graph) not in (2, 3):
-            raise ValueError(f"an edge-list tuple is (src, dst) or (src, dst, weight), got {len(graph)} items")
+    if isinstance(graph, tuple) and not scipy:
+        check_edge_tuple(graph)
         return Input("edges", graph, None)  # V is known once the ids are read
+    obj = graph
     sp = sparse_module(graph)
     if sp is not None:
         if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
@@ -234,7 +306,11 @@ def inspect(graph, num_vertices, caller="shortest_path"):
         if graph.ndim != 2:
             raise ValueError(f"graph should have two dimensions (a square V x V matrix), got shape {graph.shape}")
         if graph.shape[0] != graph.shape[1]:
-            raise ValueError(f"graph should be a square array, got shape {graph.shape}")
+            hint = ""
+            if scipy and isinstance(obj, tuple):
+                hint = (f"; apsp.csgraph reads a tuple as SciPy does, as a matrix: for an edge list "
+                        f"(src, dst[, weight]) call apsp.{caller}")
+            raise ValueError(f"graph should be a square array, got shape {graph.shape}{hint}")
         n = graph.shape[0]
     if num_vertices is not None and num_vertices != n:
         raise ValueError(f"num_vertices={num_vertices} but the matrix is {n} x {n}")
@@ -263,9 +339,42 @@ def _weights_stats(inp, w):
         inp.whole_max = float(np.abs(finite).max())
 
 
+#: SciPy reads a dense matrix through np.ma.masked_values(graph, 0) (csgraph_masked_from_dense,
+#: null_value=0), whose default atol=1e-8 (and rtol * 0) masks every entry with |w| <= 1e-8, compared
+#: in the array's own float dtype: no edge, like 0. Integer arrays are compared with == 0.
+_SCIPY_NULL_ATOL = 1e-8
+_SCAN_CHUNK = 1 << 20  # entries per chunk of the scan below
+
+
+def scipy_null_entries(a, diagonal_only=False):
+    """The nonzero entries of the float matrix `a` that SciPy's dense reading masks (no edge), as
+    [(row slice, boolean mask of those rows)], or None when there are none. Rows are scanned in
+    chunks (no V x V temporary); a cheap bound finds candidates, np.isclose (what masked_values
+    calls) decides them. diagonal_only: only the diagonal's entries."""
+    n = a.shape[0]
+    if diagonal_only:
+        d = np.diagonal(a)
+        mask = (d != 0) & np.isclose(d, np.float64(0), rtol=1e-5, atol=_SCIPY_NULL_ATOL)
+        return [(slice(i, i + 1), np.eye(1, n, i, dtype=bool)) for i in np.flatnonzero(mask)] or None
+    step = max(1, _SCAN_CHUNK // max(a.shape[1], 1))
+    bound = 2 * _SCIPY_NULL_ATOL  # above any rounding of atol to a.dtype
+    found = []
+    for start in range(0, n, step):
+        rows = slice(start, min(start + step, n))
+        chunk = a[rows]
+        near = (chunk <= bound) & (chunk >= -bound) & (chunk != 0)
+        if not near.any():
+            continue
+        mask = near & np.isclose(chunk, np.float64(0), rtol=1e-5, atol=_SCIPY_NULL_ATOL)
+        if mask.any():
+            found.append((rows, mask))
+    return found or None
+
+
 def scan(inp):
     """Reads the entries once: edge count, negative weights, whole floats. A dense matrix with NaN
-    or -inf entries (SciPy: no edge) is replaced by a copy where they are 0; a COO matrix with
+    or -inf entries (SciPy: no edge) is replaced by a copy where they are 0, and so is one with
+    entries |w| <= 1e-8 when inp.scipy_null (SciPy's reading, apsp.csgraph); a COO matrix with
     duplicates by its CSR (duplicates add up, as SciPy reads them)."""
     kind, obj = inp.kind, inp.obj
     if kind == "dense":
@@ -277,10 +386,19 @@ def scan(inp):
         dense_label = lambda k: f"graph[{k // inp.n}, {k % inp.n}]"  # noqa: E731
         if np.asarray(obj).dtype == np.uint64:  # dense_array makes it float64: check first
             obj = exact_weights(off_diagonal(obj), inp.exact, dense_label)
+        original = np.asarray(obj)
         arr = dense_array(obj)
         s = _core.dense_scan(arr)
         if s["beyond_exact"]:  # int64 entries beyond 2**53 off the diagonal
             arr = exact_weights(off_diagonal(arr), inp.exact, dense_label)
+        if inp.scipy_null and original.dtype.kind == "f":
+            # whole numbers off the diagonal (dense_scan does not read it) cannot be tiny
+            tiny = scipy_null_entries(original, diagonal_only=bool(s["integral"]))
+            if tiny is not None:  # a copy where they are 0 (no edge); counts again without them
+                arr = np.array(arr)
+                for rows, mask in tiny:
+                    arr[rows][mask] = 0
+                s = _core.dense_scan(arr)
         if s["specials"]:
             arr = np.where(np.isnan(arr) | np.isneginf(arr), arr.dtype.type(0), arr)
         inp.obj, inp.edges, inp.negative = arr, s["edges"], s["negatives"] > 0

@@ -74,17 +74,26 @@ def _inf():
 _UNBOUNDED_CLASSES = {}
 
 
-def _unbounded(err, nodes):
-    """networkx.NetworkXUnbounded for apsp's NegativeCycleError `err`, with the cycle's labels."""
-    nx = _nx()
-    # apsp's class, or the one that is SciPy's too when SciPy's csgraph is imported
-    base, apsp_cls = nx.NetworkXUnbounded, _inputs.negative_cycle_class()
+def unbounded_class(apsp_cls):
+    """The class raised for a negative cycle: networkx.NetworkXUnbounded and `apsp_cls` (apsp's
+    NegativeCycleError, or the one that is SciPy's too). Its instances pickle (apsp._inputs'
+    _reduce_error: the other side rebuilds the same class)."""
+    base = _nx().NetworkXUnbounded
     cls = _UNBOUNDED_CLASSES.get((base, apsp_cls))
     if cls is None:
+        kind = "networkx" if apsp_cls is NegativeCycleError else "networkx+scipy"
         cls = type("NegativeCycleError", (base, apsp_cls),
                    {"__module__": "apsp.networkx",
-                    "__doc__": "A negative cycle: networkx.NetworkXUnbounded and apsp.NegativeCycleError."})
+                    "__doc__": "A negative cycle: networkx.NetworkXUnbounded and apsp.NegativeCycleError.",
+                    "__reduce__": _inputs._reduce_error, "_apsp_pickle_kind": kind})
         _UNBOUNDED_CLASSES[(base, apsp_cls)] = cls
+    return cls
+
+
+def _unbounded(err, nodes):
+    """networkx.NetworkXUnbounded for apsp's NegativeCycleError `err`, with the cycle's labels."""
+    # apsp's class, or the one that is SciPy's too when SciPy's csgraph is imported
+    cls = unbounded_class(_inputs.negative_cycle_class())
     cycle = None if err.cycle is None else [nodes[i] for i in err.cycle]
     where = "" if cycle is None else ": " + " -> ".join(map(repr, cycle + cycle[:1]))
     new = cls(f"Negative cycle detected{where}")

@@ -27,10 +27,12 @@ def random_csr(n, density, kind, seed):
 
 
 # ---- signatures --------------------------------------------------------------------------------
+@pytest.mark.parametrize("module", ["apsp", "apsp.csgraph"])
 @pytest.mark.parametrize("name", ["shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson"])
-def test_positional_parameters_are_scipys(name):
+def test_positional_parameters_are_scipys(name, module):
+    import importlib
     import inspect
-    ours = inspect.signature(getattr(apsp, name)).parameters
+    ours = inspect.signature(getattr(importlib.import_module(module), name)).parameters
     positional = [p.name for p in ours.values() if p.kind == p.POSITIONAL_OR_KEYWORD]
     want = {"shortest_path": ["csgraph", "method", "directed", "return_predecessors", "unweighted", "overwrite",
                               "indices"],
@@ -356,8 +358,14 @@ def test_dir_shows_the_api_only():
     assert set(apsp.__all__) <= set(names)
     assert not [n for n in names if n.startswith("_") and n != "__version__"]
     assert "np" not in names and "numbers" not in names and "os" not in names
+    import inspect
     import apsp.csgraph as cg
-    assert cg.shortest_path is apsp.shortest_path and cg.NegativeCycleError is apsp.NegativeCycleError
+    assert cg.NegativeCycleError is apsp.NegativeCycleError and cg.NO_PREDECESSOR == apsp.NO_PREDECESSOR
+    # apsp.csgraph's functions read the input as SciPy does (tuples, tiny dense weights), apsp's
+    # as apsp does; the signatures are the same
+    for name in ("shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson"):
+        assert getattr(cg, name) is not getattr(apsp, name)
+        assert inspect.signature(getattr(cg, name)) == inspect.signature(getattr(apsp, name))
 
 
 def test_readme_python_example_runs_verbatim():

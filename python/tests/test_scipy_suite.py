@@ -2,14 +2,16 @@
 
 Nothing of SciPy's is copied: the installed test module (Debian's python3-scipy ships it) is
 imported, its solver names (shortest_path, dijkstra, johnson, bellman_ford, floyd_warshall) are
-rebound to apsp's for the duration of each test, and its test functions are collected here as
-they are. SciPy's NegativeCycleError and construct_dist_matrix stay SciPy's, so the file also
+rebound to apsp.csgraph's, then to apsp's, for the duration of each test, and its test functions
+are collected here as they are. SciPy's NegativeCycleError and construct_dist_matrix stay SciPy's, so the file also
 checks that apsp's negative-cycle error is catchable as SciPy's class and that apsp's
 predecessors rebuild SciPy's distances.
 """
+import importlib
+
 import pytest
 
-import apsp
+import apsp  # noqa: F401  (the build under test)
 
 scipy_tests = pytest.importorskip("scipy.sparse.csgraph.tests.test_shortest_path",
                                   reason="SciPy's test files are not installed")
@@ -17,11 +19,14 @@ scipy_tests = pytest.importorskip("scipy.sparse.csgraph.tests.test_shortest_path
 SOLVERS = ("shortest_path", "dijkstra", "johnson", "bellman_ford", "floyd_warshall")
 
 
-@pytest.fixture(autouse=True)
-def _solvers_are_apsp(monkeypatch):
+@pytest.fixture(autouse=True, params=["apsp.csgraph", "apsp"])
+def _solvers_are_apsp(monkeypatch, request):
+    # apsp.csgraph (SciPy's reading of inputs) and apsp's own functions both pass SciPy's tests
+    module = importlib.import_module(request.param)
     for name in SOLVERS:
         if hasattr(scipy_tests, name):
-            monkeypatch.setattr(scipy_tests, name, getattr(apsp, name))
+            monkeypatch.setattr(scipy_tests, name, getattr(module, name))
+    return module
 
 
 for _name in dir(scipy_tests):
@@ -29,10 +34,11 @@ for _name in dir(scipy_tests):
         globals()[_name] = getattr(scipy_tests, _name)
 
 
-def test_the_rebinding_is_in_force():
+def test_the_rebinding_is_in_force(_solvers_are_apsp):
     # SciPy's tests above must call apsp, not SciPy: otherwise they would pass vacuously.
-    assert scipy_tests.shortest_path is apsp.shortest_path
-    assert scipy_tests.dijkstra is apsp.dijkstra
+    assert scipy_tests.shortest_path is _solvers_are_apsp.shortest_path
+    assert scipy_tests.dijkstra is _solvers_are_apsp.dijkstra
+    assert scipy_tests.shortest_path.__module__.startswith("apsp")
     assert scipy_tests.NegativeCycleError.__module__.startswith("scipy.")
     collected = [n for n in dir(scipy_tests) if n.startswith("test_")]
     assert len(collected) >= 20, collected
