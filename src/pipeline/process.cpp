@@ -90,7 +90,10 @@ void install_stop_handlers() {
   // it, leaving the temporary output behind and saying nothing. Ignored, the write fails with
   // EFBIG instead, and the error names the file ("File too large"); the temporary file goes
   // with the error.
-  ::signal(SIGXFSZ, SIG_IGN);
+  struct sigaction xfsz {};
+  if (::sigaction(SIGXFSZ, nullptr, &xfsz) == 0 && !(xfsz.sa_flags & SA_SIGINFO) &&
+      xfsz.sa_handler == SIG_DFL)
+    ::signal(SIGXFSZ, SIG_IGN);
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
@@ -98,7 +101,9 @@ void install_stop_handlers() {
   for (int s : stop_signals()) {
     struct sigaction old {};
     ::sigaction(s, nullptr, &old);
-    if (old.sa_handler == SIG_IGN) continue;  // nohup, or a parent that ignores SIGPIPE
+    // Only a default action is replaced: an ignored signal (nohup, a parent that ignores
+    // SIGPIPE) stays ignored, and a handler installed before main (a profiler's SIGPROF) stays.
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
     ::sigaction(s, &sa, nullptr);
   }
 }
