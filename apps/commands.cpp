@@ -281,8 +281,8 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
     throw apsp::Error(next_file + " was not written with " + dist_path +
                       " (their modification times differ): they may come from different "
                       "solves. Run `apsp solve IN " + dist_path +
-                      " --paths` again; for a pair copied without its times (cp without -p), "
-                      "`touch -r " + dist_path + " " + next_file + "`");
+                      " --paths` again; for one solve's pair copied without its times (cp without -p) "
+                      "or written by an apsp older than this check, `touch -r " + dist_path + " " + next_file + "`");
   const auto p = apsp::path_from_next(next, i, j);
   if (p.empty()) {
     std::cout << "no path from " << i << " to " << j << "\n";

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -221,6 +222,25 @@ TEST(CliRobust, StatsFileWriteErrorsAreReported) {
   const std::string s = slurp(d / "s.json");
   EXPECT_EQ(lines(s), 2) << s;
   EXPECT_EQ(s.rfind("{\"input\": ", 0), 0u) << s;
+}
+
+TEST(CliRobust, BenchReportsItsOutputErrors) {
+  test::TempDir d;
+  const std::vector<std::string> bench{"bench",     "--sizes",   "32", "--trials", "1",
+                                       "--threads", "1",         "--no-baselines"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = bench;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_one_line(test::run_cli(with({"--csv", "/dev/full"})), 1,
+                  "/dev/full: write failed after 0 bytes");
+  expect_one_line(run_setup(bench, nullptr, "/dev/full"), 1, "stdout: No space left on device");
+  // A CSV file appears whole, at the end.
+  const auto r = test::run_cli(with({"--csv", d / "b.csv"}));
+  ASSERT_EQ(r.exit_code, 0) << context(r);
+  EXPECT_EQ(slurp(d / "b.csv").rfind("V,dtype,variant,", 0), 0u);
+  EXPECT_TRUE(temps_in(d.path()).empty());
 }
 
 // ---- apsp path: which files belong together -----------------------------------------------------

@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <iomanip>
 #include <random>
+#include <sstream>
 #include <type_traits>
 #include <vector>
 
