@@ -277,12 +277,17 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
       next.cols() != dist.cols())
     throw apsp::UsageError(next_file + ": not an int32 next-hop matrix of the same shape as " +
                            dist_path);
-  if (dv.regular && nv.regular && !same_time(dv.mtime, nv.mtime))
+  if (dv.regular && nv.regular && !same_time(dv.mtime, nv.mtime)) {
+    const std::string solve_again = "`apsp solve IN " + dist_path + " --paths`";
+    const std::string touch = "`touch -r " + dist_path + " " + next_file + "`";
     throw apsp::Error(next_file + " was not written with " + dist_path +
                       " (their modification times differ): they may come from different "
-                      "solves. Run `apsp solve IN " + dist_path +
-                      " --paths` again; for one solve's pair copied without its times (cp without -p) "
-                      "or written by an apsp older than this check, `touch -r " + dist_path + " " + next_file + "`");
+                      "solves. Run " +
+                      solve_again +
+                      " again; for one solve's pair copied without its times (cp without -p) "
+                      "or written by an apsp older than this check, " +
+                      touch);
+  }
   const auto p = apsp::path_from_next(next, i, j);
   if (p.empty()) {
     std::cout << "no path from " << i << " to " << j << "\n";

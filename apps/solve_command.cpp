@@ -97,10 +97,10 @@ void append_stats(const std::string& name, const std::string& text) {
     created = false;
     fd = ::open(t.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   }
-  if (fd < 0)
-    throw apsp::Error(name + ": cannot write stats file: " + apsp::io::errno_text(errno));
+  if (fd < 0) throw apsp::Error(name + ": cannot write stats file: " + apsp::io::errno_text(errno));
   int err = 0;
-  const std::uint64_t done = apsp::io::put_rows(fd, -1, text.data(), 1, text.size(), text.size(), err);
+  const std::uint64_t done =
+      apsp::io::put_rows(fd, -1, text.data(), 1, text.size(), text.size(), err);
   if (err != 0) {
     // Our bytes end at the file position; cut them off if nothing came after them.
     const off_t end = ::lseek(fd, 0, SEEK_CUR);

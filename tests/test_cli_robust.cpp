@@ -132,7 +132,7 @@ TEST(CliRobust, FileSizeLimitIsAnErrorNotSigxfsz) {
   EXPECT_TRUE(fs::is_empty(out));
 }
 
-// ---- stop signals ---------------------------------------------------------------------------------
+// ---- stop signals -------------------------------------------------------------------------------
 
 /// Starts a solve of a graph slow enough to be interrupted, waits for its temporary output, and
 /// sends `sig`: the process dies of it and leaves no temporary file.
@@ -226,8 +226,8 @@ TEST(CliRobust, StatsFileWriteErrorsAreReported) {
 
 TEST(CliRobust, BenchReportsItsOutputErrors) {
   test::TempDir d;
-  const std::vector<std::string> bench{"bench",     "--sizes",   "32", "--trials", "1",
-                                       "--threads", "1",         "--no-baselines"};
+  const std::vector<std::string> bench{"bench", "--sizes",   "32", "--trials",
+                                       "1",     "--threads", "1",  "--no-baselines"};
   auto with = [&](std::vector<std::string> extra) {
     std::vector<std::string> a = bench;
     a.insert(a.end(), extra.begin(), extra.end());
