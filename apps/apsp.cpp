@@ -50,6 +50,7 @@ const CLI::Validator kNonNegativeInteger(
 }  // namespace
 
 int main(int argc, char** argv) {
+  apsp_cli::setup_stdout();
   // `apsp IN OUT`: the NTHU drop-in is `solve` with every default.
   std::vector<std::string> args(argv, argv + argc);
   static const char* commands[] = {"solve", "generate", "metrics", "path", "info", "bench"};
@@ -247,46 +248,54 @@ int main(int argc, char** argv) {
   }
 
   apsp::detail::install_stop_handlers();
+  // Every command's stdout is checked once it has finished (finish_stdout): a write that failed
+  // (/dev/full, a closed descriptor) is one error line and a non-zero exit, not a silent 0.
+  using apsp_cli::finish_stdout;
   try {
     if (!*info) apsp::config::check_all();  // a bad APSP_* value stops every command up front
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
-      const int rc = apsp_cli::run_solve(sa);
+      const int rc = finish_stdout(apsp_cli::run_solve(sa));
       apsp::detail::report_exit(rc);
       return rc;
     }
     if (*gen) {
       for (const CLI::Option* o : gen->get_options())
         if (o->count() > 0 && o->nonpositional()) ga.given.push_back(o->get_name(false, true));
-      return apsp_cli::run_generate(ga);
+      return finish_stdout(apsp_cli::run_generate(ga));
     }
     if (*metrics) {
       apsp_cli::Progress progress(!metrics_quiet);
       const int rc = apsp_cli::run_metrics(ma, progress.fn());
       progress.finish();
-      return rc;
+      return finish_stdout(rc);
     }
-    if (*pathc) return apsp_cli::run_path(path_dist, path_next, path_i, path_j);
-    if (*info) return apsp_cli::run_info(info_config, info_markdown);
+    if (*pathc) return finish_stdout(apsp_cli::run_path(path_dist, path_next, path_i, path_j));
+    if (*info) return finish_stdout(apsp_cli::run_info(info_config, info_markdown));
     if (*bench) {
       bc.dtype = apsp::parse_dtype(bench_type);
       bc.baselines = !no_baselines;
       bc.threads = std::min(bc.threads, apsp::detail::thread_cap());
       const apsp::Backend b = apsp::parse_backend(bench_backend);
-      if (b == apsp::Backend::Cpu) return apsp::detail::bench_cpu(bc, std::cout);
-      if (b == apsp::Backend::Cuda) return apsp::detail::bench_cuda(bc, std::cout);
+      if (b == apsp::Backend::Cpu) return finish_stdout(apsp::detail::bench_cpu(bc, std::cout));
+      if (b == apsp::Backend::Cuda) return finish_stdout(apsp::detail::bench_cuda(bc, std::cout));
       throw apsp::UsageError("apsp bench supports --backend cpu or cuda");
     }
+  } catch (const apsp::detail::OutputStreamFailed&) {  // bench: stdout failed, stop early
+    return finish_stdout(1);
   } catch (const apsp::Error& e) {
     std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
+    std::cout.flush();  // what was printed before the error; the error line is the one reported
     apsp::detail::report_exit(e.exit_code());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "apsp: error: out of memory\n");
+    std::cout.flush();
     apsp::detail::report_exit(4);
     return 4;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
+    std::cout.flush();
     apsp::detail::report_exit(1);
     return 1;
   }

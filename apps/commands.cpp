@@ -1,11 +1,17 @@
 // apps/commands.cpp — the small `apsp` subcommands (generate, path, info) and the progress line.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <streambuf>
 #include <string_view>
+#include <thread>
 
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
@@ -38,6 +44,89 @@ void Progress::operator()(std::int64_t done, std::int64_t total) {
 void Progress::finish() {
   if (shown_) std::fputc('\n', stderr);
   shown_ = false;
+}
+
+namespace {
+
+/// std::cout's buffer: 64 KiB written to descriptor 1 with write(), resumed after partial
+/// writes and EINTR; the first failure's errno is kept (std::cout's own stdio buffer loses it),
+/// and what comes after it is dropped. On a terminal each line goes out as it ends.
+class StdoutBuffer : public std::streambuf {
+ public:
+  StdoutBuffer() : line_(::isatty(1) == 1) { setp(buf_, buf_ + sizeof buf_); }
+  int error() const { return err_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+      if (line_ && c == '\n' && !drain()) return traits_type::eof();
+    }
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    if (err_) return 0;
+    const std::size_t k = std::size_t(n);
+    if (k > std::size_t(epptr() - pptr())) {
+      if (!drain()) return 0;
+      if (k >= sizeof buf_) return put(s, k) ? n : 0;
+    }
+    std::memcpy(pptr(), s, k);
+    pbump(int(k));
+    if (line_ && std::memchr(s, '\n', k) && !drain()) return 0;
+    return n;
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  bool put(const char* p, std::size_t n) {
+    while (n > 0 && !err_) {
+      const ssize_t w = ::write(1, p, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        err_ = w < 0 ? errno : EIO;
+        break;
+      }
+      p += w;
+      n -= std::size_t(w);
+    }
+    return !err_;
+  }
+  bool drain() {
+    const bool ok = put(pbase(), std::size_t(pptr() - pbase()));
+    setp(buf_, buf_ + sizeof buf_);
+    return ok;
+  }
+  char buf_[64 << 10];
+  int err_ = 0;
+  bool line_;
+};
+
+StdoutBuffer* g_stdout = nullptr;
+
+}  // namespace
+
+void setup_stdout() {
+  for (int fd : {1, 2})
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+      const int n = ::open("/dev/null", O_RDONLY);  // lowest free descriptor: fd itself
+      if (n >= 0 && n != fd) {
+        ::dup2(n, fd);
+        ::close(n);
+      }
+    }
+  g_stdout = new StdoutBuffer;  // never freed: std::cout may flush at exit
+  std::cout.rdbuf(g_stdout);
+}
+
+int finish_stdout(int rc) {
+  std::cout.flush();
+  const int e = g_stdout ? g_stdout->error() : 0;
+  if (e == 0 && std::cout) return rc;
+  std::fprintf(stderr, "apsp: error: stdout: %s\n", e ? std::strerror(e) : "write failed");
+  return rc == 0 ? 1 : rc;
 }
 
 namespace {
@@ -103,16 +192,102 @@ int run_generate(const GenerateArgs& a) {
   return 0;
 }
 
+namespace {
+
+/// One version of a file: the inode (device, number), size and modification time.
+struct FileVersion {
+  bool regular = false;  // only regular files are compared (a FIFO or device has no versions)
+  dev_t dev = 0;
+  ino_t ino = 0;
+  off_t size = 0;
+  timespec mtime{};
+};
+
+FileVersion version_of(const struct stat& st) {
+  return {S_ISREG(st.st_mode), st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+}
+
+bool same_time(const timespec& a, const timespec& b) {
+  return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+bool same_version(const FileVersion& a, const FileVersion& b) {
+  return a.regular == b.regular && a.dev == b.dev && a.ino == b.ino && a.size == b.size &&
+         same_time(a.mtime, b.mtime);
+}
+
+/// The version now at `path` (regular = false where it cannot be told).
+FileVersion version_at(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? version_of(st) : FileVersion{};
+}
+
+/// Reads the matrix at `path` and tells which version of the file was read: a regular file is
+/// held open over the read (so its inode is not reused meanwhile), and the name must still lead
+/// to that unchanged inode afterwards; `stable` is false when it did not (replaced or written
+/// during the read: read again). Errors are read_matrix()'s.
+apsp::Matrix read_versioned(const std::string& path, FileVersion& v, bool& stable) {
+  stable = true;
+  v = version_at(path);
+  const int fd = v.regular ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) {
+    if (fd >= 0) ::close(fd);
+    v = FileVersion{};
+    return apsp::read_matrix(path);  // not a regular file, or its own error message
+  }
+  v = version_of(st);
+  apsp::Matrix m;
+  try {
+    m = apsp::read_matrix(path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  struct stat after {};
+  stable = ::fstat(fd, &after) == 0 && same_version(version_of(after), v) &&
+           same_version(version_at(path), v);
+  ::close(fd);
+  return m;
+}
+
+}  // namespace
+
 int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i,
              std::int64_t j) {
   constexpr int kExitNoPath = 8;  // general errors are 1
   const std::string next_file = next_arg.empty() ? apsp::next_path_for(dist_path) : next_arg;
-  const apsp::Matrix dist = apsp::read_matrix(dist_path);
-  const apsp::Matrix next = apsp::read_matrix(next_file);
+  // The two files must be one solve's pair: `solve --paths` gives both the same modification
+  // time (docs/paths.md, "Which files belong together"). Both are read as they are at one
+  // moment: a solve replacing them meanwhile makes this read them again.
+  apsp::Matrix dist, next;
+  FileVersion dv, nv;
+  for (int attempt = 0;; ++attempt) {
+    bool d_stable = true, n_stable = true;
+    dist = read_versioned(dist_path, dv, d_stable);
+    next = read_versioned(next_file, nv, n_stable);
+    if (d_stable && n_stable && (!dv.regular || same_version(version_at(dist_path), dv))) break;
+    if (attempt == 20)
+      throw apsp::Error(dist_path + " and " + next_file +
+                        " kept changing while being read (a solve writing them?); try again "
+                        "once it has finished");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10 * (attempt + 1)));
+  }
   if (next.dtype() != apsp::Dtype::Int32 || next.rows() != dist.rows() ||
       next.cols() != dist.cols())
     throw apsp::UsageError(next_file + ": not an int32 next-hop matrix of the same shape as " +
                            dist_path);
+  if (dv.regular && nv.regular && !same_time(dv.mtime, nv.mtime)) {
+    const std::string solve_again = "`apsp solve IN " + dist_path + " --paths`";
+    const std::string touch = "`touch -r " + dist_path + " " + next_file + "`";
+    throw apsp::Error(next_file + " was not written with " + dist_path +
+                      " (their modification times differ): they may come from different "
+                      "solves. Run " +
+                      solve_again +
+                      " again; for one solve's pair copied without its times (cp without -p) "
+                      "or written by an apsp older than this check, " +
+                      touch);
+  }
   const auto p = apsp::path_from_next(next, i, j);
   if (p.empty()) {
     std::cout << "no path from " << i << " to " << j << "\n";
@@ -140,12 +315,13 @@ int run_info(bool config, bool markdown) {
   std::cout << "apsp "
             << "0.1.0"
             << "\n\nbackends:\n";
-  for (const auto& b : apsp::backends()) {
-    std::printf("  %-10s %-10s %s\n", b.name.c_str(),
-                !b.built   ? "not built"
-                : b.usable ? "usable"
-                           : "unusable",
-                b.detail.c_str());
+  for (const auto& b : apsp::backends()) {  // through std::cout: its errors are checked at exit
+    char line[64];
+    std::snprintf(line, sizeof line, "  %-10s %-10s ", b.name.c_str(),
+                  !b.built   ? "not built"
+                  : b.usable ? "usable"
+                             : "unusable");
+    std::cout << line << b.detail << "\n";
   }
   std::cout << "\nmeasured min-plus ceilings (../shared/DESIGN.md, 2026-11-21; `apsp bench` "
                "re-measures):\n"

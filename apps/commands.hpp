@@ -29,6 +29,17 @@ class Progress {
   std::chrono::steady_clock::time_point t0_;
 };
 
+/// Before anything else in main(): a closed descriptor 1 or 2 (`>&-`) gets /dev/null opened
+/// read-only in its place, so that no output file opened later lands there (and the commands'
+/// writes to it fail with EBADF, as they would on the closed descriptor); then std::cout gets a
+/// buffer of its own on descriptor 1 that keeps the first write error's errno.
+void setup_stdout();
+/// Flushes std::cout. When a write to stdout failed, prints "apsp: error: stdout: <reason>" and
+/// returns 1 if `rc` was 0 (else `rc`, which already tells of a failure); else returns `rc`.
+/// EPIPE reaches it only where SIGPIPE is ignored (by default SIGPIPE ends the process silently,
+/// exit 141, after removing the temporary files).
+int finish_stdout(int rc);
+
 struct SolveArgs {
   std::string in, out;
   std::string backend = "auto", type, input_format = "auto", output_format = "auto", order = "auto";

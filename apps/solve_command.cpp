@@ -1,12 +1,14 @@
 // apps/solve_command.cpp — `apsp solve IN OUT`: one apsp::solve_file() call, then the
 // verification verdict and the --stats report (text on stderr, or one JSON line appended to a
 // file). The pipeline itself (read, warm-up, streaming writers, prefill) is the library's.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <ostream>
 
@@ -77,6 +79,43 @@ void check_stats_file(const SolveArgs& a) {
                            apsp::next_path_for(a.out) + ") name the same file");
 }
 
+/// Appends one JSON line to the --stats FILE: a regular file gets it in one write() with
+/// O_APPEND (lines of solves running at once do not mix), and a failed write is reported and
+/// undone: a file this call created is removed, a partial line cut off again unless another
+/// writer appended after it. A stream or device (/dev/stderr, a FIFO) is written directly.
+void append_stats(const std::string& name, const std::string& text) {
+  const apsp::io::OutputTarget t = apsp::io::resolve_output(name);
+  if (t.stream_fd >= 0 || t.stream) {
+    apsp::io::OutputFile f(name);  // direct: its errors name the file and the offset
+    f.write(text.data(), text.size());
+    f.commit();
+    return;
+  }
+  bool created = true;
+  int fd = ::open(t.path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0 && errno == EEXIST) {
+    created = false;
+    fd = ::open(t.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  }
+  if (fd < 0) throw apsp::Error(name + ": cannot write stats file: " + apsp::io::errno_text(errno));
+  int err = 0;
+  const std::uint64_t done =
+      apsp::io::put_rows(fd, -1, text.data(), 1, text.size(), text.size(), err);
+  if (err != 0) {
+    // Our bytes end at the file position; cut them off if nothing came after them.
+    const off_t end = ::lseek(fd, 0, SEEK_CUR);
+    struct stat st {};
+    if (!created && done > 0 && end >= off_t(done) && ::fstat(fd, &st) == 0 && st.st_size == end)
+      (void)::ftruncate(fd, end - off_t(done));
+  }
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    if (created) ::unlink(t.path.c_str());
+    throw apsp::Error(name + ": write failed after " + std::to_string(done) + " bytes of " +
+                      std::to_string(text.size()) + ": " + apsp::io::errno_text(err));
+  }
+}
+
 }  // namespace
 
 int run_solve(const SolveArgs& a) {
@@ -129,16 +168,16 @@ int run_solve(const SolveArgs& a) {
     } else if (a.stats_file == "-") {  // stdout, as for IN and OUT
       print_stats(a, f, std::cout, true);
     } else {
-      std::ofstream file(a.stats_file, std::ios::app);
-      if (!file) throw apsp::Error("cannot write stats file " + a.stats_file);
-      print_stats(a, f, file, true);
+      std::ostringstream line;
+      print_stats(a, f, line, true);
+      append_stats(a.stats_file, line.str());
     }
   }
   // Everything is written and renamed: the process ends here, without the CUDA context's
   // teardown or freeing the matrices (the OS reclaims them). Not under MPI: MPI_Finalize runs
   // at exit.
   if (f.result.backend == "mpi") return rc;
-  std::cout.flush();
+  rc = finish_stdout(rc);
   std::cerr.flush();
   apsp::detail::end_process(rc);
 }

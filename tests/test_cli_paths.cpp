@@ -128,8 +128,10 @@ TEST(CliPaths, PathPrintsVerticesAndLength) {
   ASSERT_EQ(p.exit_code, 0) << context(p);
   EXPECT_EQ(p.out, "0 -> 4 -> 2\nlength: 17\n");
 
-  // --next names the next-hop file explicitly (here: a copy somewhere else).
+  // --next names the next-hop file explicitly (here: a copy somewhere else, with its time kept
+  // as `cp -p` keeps it: the pair is told by equal modification times, docs/paths.md).
   fs::copy_file(dir / "out.bin.next", dir / "hops.bin");
+  fs::last_write_time(dir / "hops.bin", fs::last_write_time(dir / "out.bin.next"));
   p = test::run_cli({"path", dir / "out.bin", "4", "1", "--next", dir / "hops.bin"});
   ASSERT_EQ(p.exit_code, 0) << context(p);
   EXPECT_EQ(p.out, "4 -> 2 -> 1\nlength: 13\n");

@@ -24,6 +24,14 @@ struct BenchConfig {
   std::string csv;  ///< also write rows here when non-empty
 };
 
+/// Thrown by a driver whose table could not be written to `out` (stdout full or closed): the
+/// CLI reports the write error itself (finish_stdout), and the rest of the run is not wasted.
+struct OutputStreamFailed {};
+/// Writes `text` to `path` as the solve's outputs are written: a temporary file renamed into
+/// place (io::OutputFile), or straight into a stream or device; throws Error naming the file.
+/// For --csv.
+void write_output_file(const std::string& path, const std::string& text);
+
 /// Each prints a table (size, variant, seconds, G or T updates/s, % of measured ceiling) to `out`
 /// and returns 0, or throws; bench_cuda throws BackendUnavailable where CUDA is not built.
 int bench_cpu(const BenchConfig& c, std::ostream& out);

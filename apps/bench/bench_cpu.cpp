@@ -5,8 +5,15 @@
 // SciPy's csgraph.floyd_warshall (bench/cpu/scipy_fw.py). Each line: seconds, G updates/s, % of
 // the min-plus ceiling measured in this process, and a check against our result.
 // What each line means: docs/cpu.md ("apsp bench --backend cpu"); results: bench/results/.
+#include <fcntl.h>
 #include <omp.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +37,8 @@
 #include "cpu/baselines.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/kernels.hpp"
+#include "io/io_common.hpp"
+#include "pipeline/process.hpp"
 
 #ifndef APSP_CPU_SCIPY_SCRIPT
 #define APSP_CPU_SCIPY_SCRIPT "bench/cpu/scipy_fw.py"
@@ -156,6 +165,67 @@ void write_nthu(const std::string& path, const Graph& g) {
   if (!f) throw Error("bench: cannot write " + path);
 }
 
+/// A file registered for removal on a stop signal for as long as this lives.
+class TempSlot {
+ public:
+  explicit TempSlot(const std::string& path) : slot_(io::register_temp(path)) {}
+  ~TempSlot() { io::unregister_temp(slot_); }
+  TempSlot(const TempSlot&) = delete;
+  TempSlot& operator=(const TempSlot&) = delete;
+
+ private:
+  int slot_;
+};
+
+/// Runs argv[0] (looked up in PATH) with its stdout and stderr read into the returned text. The
+/// child dies with this process (PR_SET_PDEATHSIG) and is killed by its stop signals
+/// (set_helper_process): a bench stopped during the SciPy run leaves no python behind. "" when
+/// it cannot be started.
+std::string run_helper(const std::vector<std::string>& args) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return "";
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  // Stop signals wait until the child's pid is registered (the handler kills it then).
+  sigset_t stop, old;
+  sigemptyset(&stop);
+  for (int sig : stop_signals()) sigaddset(&stop, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stop, &old);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the parent is already gone
+    for (int sig : stop_signals()) ::signal(sig, SIG_DFL);
+    ::signal(SIGXFSZ, SIG_DFL);
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::execvp(argv[0], argv.data());
+    ::_exit(127);
+  }
+  if (pid > 0) set_helper_process(pid);
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  ::close(fds[1]);
+  std::string text;
+  if (pid > 0) {
+    char buf[512];
+    for (;;) {
+      const ssize_t n = ::read(fds[0], buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      text.append(buf, std::size_t(n));
+    }
+    int st = 0;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    set_helper_process(0);
+  }
+  ::close(fds[0]);
+  return text;
+}
+
 // Runs SciPy on g; fills seconds and a check against our checksum (or a reason it did not run).
 void run_scipy(const Graph& g, const Matrix& ours, Row& row) {
   const std::string python = config::get_text(config::Knob::BenchPython);
@@ -169,14 +239,10 @@ void run_scipy(const Graph& g, const Matrix& ours, Row& row) {
   const std::string graph =
       (std::filesystem::temp_directory_path() / ("apsp-bench-" + std::to_string(getpid()) + ".bin"))
           .string();
+  // Removed by a stop signal too (io::remove_temp_files), like an output's temporary file.
+  const TempSlot slot(graph);
   write_nthu(graph, g);
-  const std::string cmd = "'" + python + "' '" + script + "' '" + graph + "' 2>&1";
-  std::string text;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) text += buf;
-    pclose(p);
-  }
+  const std::string text = run_helper({python, script, graph});
   std::filesystem::remove(graph);
   auto number = [&](const std::string& key, double& x) {
     const auto at = text.find("\"" + key + "\": ");
@@ -234,20 +300,26 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
   out << "\n";
   print_header(out);
 
-  std::unique_ptr<std::ofstream> csv;
+  // The CSV goes where the solve's outputs go: a temporary file, renamed over --csv at the end
+  // (a failed or interrupted run leaves no partial table), or straight into a stream.
+  std::unique_ptr<io::OutputFile> csv;
+  auto csv_put = [&](const std::string& line) { csv->write(line.data(), line.size()); };
   if (!c.csv.empty()) {
-    csv = std::make_unique<std::ofstream>(c.csv);
-    if (!*csv) throw Error("bench: cannot write " + c.csv);
-    *csv << "V,dtype,variant,threads,seconds,g_updates_per_s,pct_ceiling,check\n";
+    io::check_output_path(c.csv);
+    csv = std::make_unique<io::OutputFile>(c.csv);
+    csv_put("V,dtype,variant,threads,seconds,g_updates_per_s,pct_ceiling,check\n");
   }
   auto emit = [&](const Row& r) {
     print_row(out, r);
+    if (!out) throw OutputStreamFailed{};
     if (csv) {
       const double g =
           r.seconds > 0 ? double(r.V) * double(r.V) * double(r.V) / r.seconds / 1e9 : 0;
-      *csv << r.V << "," << dtype_name(t) << ",\"" << r.variant << "\"," << r.threads << ","
+      std::ostringstream line;
+      line << r.V << "," << dtype_name(t) << ",\"" << r.variant << "\"," << r.threads << ","
            << r.seconds << "," << g << "," << (r.seconds > 0 ? 100 * g / r.ceiling : 0) << ",\""
            << r.check << "\"\n";
+      csv_put(line.str());
     }
   };
 
@@ -325,7 +397,14 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
       emit(Row{V, "scipy floyd_warshall", 1, 0, ceil_1, "skipped (would take minutes)", 0});
     }
   }
+  if (csv) csv->commit();
   return 0;
+}
+
+void write_output_file(const std::string& path, const std::string& text) {
+  io::OutputFile f(path);
+  f.write(text.data(), text.size());
+  f.commit();
 }
 
 }  // namespace apsp::detail

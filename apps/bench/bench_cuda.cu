@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iomanip>
 #include <random>
+#include <sstream>
 #include <type_traits>
 #include <vector>
 
@@ -155,15 +156,17 @@ int bench_typed(const BenchConfig& c, std::ostream& out) {
         << std::setw(11) << std::setprecision(5) << r.seconds << std::setw(14)
         << std::setprecision(3) << r.tups / 1e12 << std::setw(10) << std::setprecision(1) << r.pct
         << "%  " << r.check << "\n";
-  if (!c.csv.empty()) {
-    std::ofstream f(c.csv);
+  if (!c.csv.empty()) {  // a temporary file renamed into place, errors reported (bench_cpu.cpp)
+    std::ostringstream f;
     f << "device,dtype,V,variant,seconds,tupdates_per_s,pct_ceiling,ceiling_tupdates,"
          "verification\n";
     for (const Row& r : rows)
       f << '"' << p.name << "\"," << dtype_name(DtypeOf<T>::value) << ',' << r.V << ',' << r.variant
         << ',' << r.seconds << ',' << r.tups / 1e12 << ',' << r.pct << ',' << ceiling / 1e12
         << ",\"" << r.check << "\"\n";
+    write_output_file(c.csv, f.str());
   }
+  if (!out) throw OutputStreamFailed{};
   for (const Row& r : rows)
     if (r.check.rfind("FAIL", 0) == 0) return 1;
   return 0;

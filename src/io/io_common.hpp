@@ -7,6 +7,8 @@
 // without per-line system calls. Writers never touch the target path until the data is complete.
 #pragma once
 
+#include <time.h>
+
 #include <atomic>
 #include <charconv>
 #include <chrono>
@@ -164,6 +166,24 @@ inline constexpr std::uint64_t kPrefillStep = std::uint64_t{2} << 20;
 /// the bytes written; err = errno of a failure (0: none; EIO for a call that wrote nothing).
 std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t rows,
                        std::size_t row_bytes, std::size_t stride, int& err);
+
+/// While one lives, every OutputFile::commit() on this thread gives its file (a regular file,
+/// not a stream) one modification and access time, the clock when the CommitTime was made,
+/// before the rename. The CLI's distance and next-hop files get the same time so that
+/// `apsp path` can tell a pair written together from files of different solves (docs/paths.md,
+/// "Which files belong together").
+class CommitTime {
+ public:
+  CommitTime();
+  ~CommitTime();
+  CommitTime(const CommitTime&) = delete;
+  CommitTime& operator=(const CommitTime&) = delete;
+  const timespec& time() const { return time_; }
+
+ private:
+  timespec time_{};
+  const timespec* prev_ = nullptr;
+};
 
 class OutputFile {
  public:

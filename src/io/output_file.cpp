@@ -10,6 +10,7 @@
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,7 +51,17 @@ constexpr std::size_t kSplitMinBytes = std::size_t{4} << 20;  // smaller appends
 constexpr std::size_t kPieceMinBytes = std::size_t{2} << 20;  // no thread gets less than this
 constexpr std::uint64_t kPieceAlign = 64 << 10;  // contiguous pieces start here in the file
 
+thread_local const timespec* g_commit_time = nullptr;  // CommitTime's, on this thread
+
 }  // namespace
+
+CommitTime::CommitTime() {
+  ::clock_gettime(CLOCK_REALTIME, &time_);
+  prev_ = g_commit_time;
+  g_commit_time = &time_;
+}
+
+CommitTime::~CommitTime() { g_commit_time = prev_; }
 
 std::uint64_t put_rows(int fd, std::int64_t off, const char* base, std::int64_t rows,
                        std::size_t row_bytes, std::size_t stride, int& err) {
@@ -150,6 +161,10 @@ void OutputFile::reserve(std::uint64_t bytes) {
   const std::string dir = std::filesystem::path(tmp_).parent_path().string();
   // A mapping needs the blocks allocated up front: a page fault that cannot get one is SIGBUS.
   if (!output_preallocates(dir) && !mmap_wanted_) return;
+  // The free space is read before the attempt: a failed fallocate() on ext4 keeps the blocks it
+  // got until the file is deleted, so afterwards the file system looks full.
+  struct statvfs vfs {};
+  const bool vfs_known = ::fstatvfs(fd_, &vfs) == 0;
   int r;
   do r = ::fallocate(fd_, 0, 0, off_t(bytes));
   while (r != 0 && errno == EINTR);
@@ -166,8 +181,7 @@ void OutputFile::reserve(std::uint64_t bytes) {
   if (e == ENOSPC || e == EDQUOT || e == EFBIG) {
     std::string msg = path_ + ": cannot reserve " + std::to_string(bytes) +
                       " bytes for the output: " + errno_text(e);
-    struct statvfs vfs {};
-    if (e == ENOSPC && ::fstatvfs(fd_, &vfs) == 0)
+    if (e == ENOSPC && vfs_known)
       msg +=
           " (" + std::to_string(std::uint64_t(vfs.f_bavail) * vfs.f_frsize) + " bytes free there)";
     throw Error(msg);
@@ -346,6 +360,11 @@ void OutputFile::commit() {
     throw Error(path_ + ": write failed (truncate to " + std::to_string(end) +
                 " bytes): " + errno_text(errno));
   if (!direct_) keep_owner_and_mode();
+  if (!direct_ && g_commit_time) {
+    const timespec times[2] = {*g_commit_time, *g_commit_time};
+    if (::futimens(fd_, times) != 0)
+      throw Error(path_ + ": cannot set the modification time: " + errno_text(errno));
+  }
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) throw Error(path_ + ": write failed (close): " + errno_text(errno));

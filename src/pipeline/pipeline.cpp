@@ -7,10 +7,13 @@
 // the output prefill (MatrixStreamWriter::prefill); the first stripe joins it.
 #include "apsp/pipeline.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -81,7 +84,11 @@ class Writers {
   }
 
   bool any() const { return dist_ || next_; }
+  /// The next hops first, then the distances, both with one modification time (CommitTime):
+  /// a reader that finds the new OUT.next beside the old OUT (a kill between the renames, or a
+  /// read during them) sees two times and refuses the pair (`apsp path`).
   void commit() {
+    const io::CommitTime same_time;
     if (next_) next_->commit();
     if (dist_) dist_->commit();
   }
@@ -95,6 +102,39 @@ class Writers {
   std::thread gate_;
   std::exception_ptr gate_error_;  // from the gate thread (a bad APSP_WRITE_* value), for the sink
   double seconds_ = 0;
+};
+
+/// A next-hop file left beside OUT by an earlier `solve --paths` (same modification time as the
+/// OUT it was written with) stops belonging to OUT once a solve without --paths replaces OUT.
+/// Noted before the commit; dropped after it, if it is still that file.
+class StaleNextHops {
+ public:
+  explicit StaleNextHops(const std::string& output) {
+    struct stat d {};
+    // No OUT yet, or a stream or device (nothing is written beside those).
+    if (output == "-" || ::stat(output.c_str(), &d) != 0 || !S_ISREG(d.st_mode)) return;
+    path_ = next_path_for(output);
+    // A regular file of its own (not a link, not OUT itself) with OUT's time to the nanosecond:
+    // written with OUT by apsp (or given OUT's time with `touch -r`).
+    if (::lstat(path_.c_str(), &next_) != 0 || !S_ISREG(next_.st_mode) ||
+        (next_.st_dev == d.st_dev && next_.st_ino == d.st_ino) ||
+        next_.st_mtim.tv_sec != d.st_mtim.tv_sec || next_.st_mtim.tv_nsec != d.st_mtim.tv_nsec)
+      return;
+    paired_ = true;
+  }
+  /// After OUT was replaced: removes the old pair's next-hop file if nothing changed it since.
+  void drop() const {
+    struct stat now {};
+    if (!paired_ || ::lstat(path_.c_str(), &now) != 0) return;
+    if (now.st_dev == next_.st_dev && now.st_ino == next_.st_ino &&
+        now.st_mtim.tv_sec == next_.st_mtim.tv_sec && now.st_mtim.tv_nsec == next_.st_mtim.tv_nsec)
+      (void)::unlink(path_.c_str());
+  }
+
+ private:
+  std::string path_;
+  struct stat next_ {};
+  bool paired_ = false;
 };
 
 }  // namespace
@@ -172,11 +212,15 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   out.wrote = writers.any() || !r.dist.empty();
   if (!out.wrote) return out;
   const auto t_write = Clock::now();
+  const std::optional<StaleNextHops> stale =
+      so.paths ? std::nullopt : std::optional<StaleNextHops>(std::in_place, o.output);
   if (o.verify) {
-    write_matrix(o.output, r.dist, of);
+    const io::CommitTime same_time;  // as Writers::commit(): next hops first, one time
     if (so.paths) write_matrix(next_path_for(o.output), r.next, of);
+    write_matrix(o.output, r.dist, of);
   }
   writers.commit();
+  if (stale) stale->drop();
   r.timings.write = writers.seconds() + since(t_write);
   trace("outputs committed");
   if (o.verify) out.verification = detail::verify(g, r.dist);

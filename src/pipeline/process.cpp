@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <vector>
 #include <string_view>
 
 #include "core/config.hpp"
@@ -30,6 +31,7 @@ namespace {
 
 int g_report_fd = -1;
 volatile pid_t g_worker = 0;  // in the parent: the child doing the work
+volatile pid_t g_helper = 0;  // a helper program run by a command (bench's SciPy baseline)
 
 bool under_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALRANKID"})
@@ -42,6 +44,12 @@ bool under_mpi() {
 /// with its default action, so the shell sees how the process ended.
 void on_stop_signal(int sig) {
   const int saved = errno;
+  if (const pid_t helper = g_helper; helper > 0) {
+    ::kill(helper, SIGKILL);  // it holds no output of ours: nothing to clean up there
+    int st = 0;
+    while (::waitpid(helper, &st, 0) < 0 && errno == EINTR) {
+    }
+  }
   if (const pid_t child = g_worker; child > 0) {
     ::kill(child, sig);
     int st = 0;
@@ -67,18 +75,40 @@ bool gpu_solve_possible(const std::string& backend) {
 #endif
 }
 
+const std::vector<int>& stop_signals() {
+  // Every signal whose default action ends the process and that someone may send on purpose:
+  // a terminal's INT, QUIT and HUP, kill's TERM, the USR and timer signals (a job scheduler's
+  // warning, `timeout -s ALRM`, a profiler's timer left armed), and PIPE (a reader that went
+  // away: stdout into `head`). Each removes the temporary outputs first.
+  static const std::vector<int> s{SIGINT,  SIGTERM, SIGHUP,    SIGQUIT, SIGUSR1,
+                                  SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE};
+  return s;
+}
+
 void install_stop_handlers() {
+  // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ at the first write past
+  // it, leaving the temporary output behind and saying nothing. Ignored, the write fails with
+  // EFBIG instead, and the error names the file ("File too large"); the temporary file goes
+  // with the error.
+  struct sigaction xfsz {};
+  if (::sigaction(SIGXFSZ, nullptr, &xfsz) == 0 && !(xfsz.sa_flags & SA_SIGINFO) &&
+      xfsz.sa_handler == SIG_DFL)
+    ::signal(SIGXFSZ, SIG_IGN);
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&sa.sa_mask, s);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) {
+  for (int s : stop_signals()) sigaddset(&sa.sa_mask, s);
+  for (int s : stop_signals()) {
     struct sigaction old {};
     ::sigaction(s, nullptr, &old);
-    if (old.sa_handler == SIG_IGN) continue;  // nohup: stays ignored
+    // Only a default action is replaced: an ignored signal (nohup, a parent that ignores
+    // SIGPIPE) stays ignored, and a handler installed before main (a profiler's SIGPROF) stays.
+    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
     ::sigaction(s, &sa, nullptr);
   }
 }
+
+void set_helper_process(pid_t pid) { g_helper = pid; }
 
 void detach_teardown(const std::string& backend, const std::vector<std::string>& outputs) {
   const std::optional<bool> detach = config::get_switch(config::Knob::DetachExit);
@@ -90,7 +120,7 @@ void detach_teardown(const std::string& backend, const std::vector<std::string>&
   // Stop signals wait until the child's pid is known here (the handler forwards to it).
   sigset_t stop, old;
   sigemptyset(&stop);
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop, s);
+  for (int s : stop_signals()) sigaddset(&stop, s);
   ::pthread_sigmask(SIG_BLOCK, &stop, &old);
   const pid_t pid = ::fork();
   if (pid < 0) {

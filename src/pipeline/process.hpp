@@ -5,6 +5,8 @@
 // neither is an APSP_ setting, which only core/config.cpp reads).
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -12,9 +14,17 @@
 
 namespace apsp::detail {
 
-/// SIGINT, SIGTERM, SIGHUP: remove this process's temporary outputs (and pass the signal to a
-/// forked worker), then die of the signal. An ignored signal (nohup) stays ignored.
+/// SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE
+/// (stop_signals()): kill a helper program (set_helper_process), remove this process's temporary
+/// outputs (and pass the signal to a forked worker), then die of the signal. An ignored signal
+/// (nohup) stays ignored. SIGXFSZ is ignored: a write past `ulimit -f` fails with EFBIG and is
+/// reported as an error like any other.
 void install_stop_handlers();
+/// The signals install_stop_handlers() catches.
+const std::vector<int>& stop_signals();
+/// A child process that must not outlive this one (0: none): the stop handler SIGKILLs and reaps
+/// it before the process dies of the signal. The child itself should ask for PR_SET_PDEATHSIG.
+void set_helper_process(pid_t pid);
 /// Where a GPU solve can run (or APSP_DETACH_EXIT=1), forks: the child returns and does the
 /// work; the parent waits for the child's report_exit() and exits with that code at once (the
 /// child's teardown then finishes on its own), or, when the child dies without a report, removes
