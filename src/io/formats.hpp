@@ -56,7 +56,8 @@ class ByteChunks {
   /// are allocated.
   unsigned char* room(std::size_t& avail, std::size_t most) {
     if (chunks_.empty() || used_ == chunks_.back().size()) {
-      const std::size_t next = chunks_.empty() ? kFirst : std::min(kLast, 2 * chunks_.back().size());
+      const std::size_t next =
+          chunks_.empty() ? kFirst : std::min(kLast, 2 * chunks_.back().size());
       chunks_.emplace_back(std::max<std::size_t>(1, std::min(next, most)));
       used_ = 0;
     }
