@@ -128,14 +128,9 @@ MetricsReducer::MetricsReducer(std::int64_t num_vertices, bool directed,
   m.n = num_vertices;
   m.directed = directed;
   m.opt = options;
-  const auto n = std::size_t(num_vertices);
-  m.ecc.assign(n, 0);
-  m.out_cnt.assign(n, 0);
-  if (m.columns()) {
-    m.in_cnt.assign(n, 0);
-    m.harm.assign(n, 0);
-    m.harm_part.assign(n, 0);
-  }
+  // The per-vertex arrays come with the first stripe (add()): by then solve() has checked V
+  // against the memory available, so a huge V is refused with its message, not by the
+  // allocator.
 }
 MetricsReducer::~MetricsReducer() = default;
 MetricsReducer::MetricsReducer(MetricsReducer&&) noexcept = default;
@@ -157,6 +152,13 @@ void MetricsReducer::add(const RowBlock& b) {
     m.have_dtype = true;
     m.dtype = b.dtype;
     const auto n = std::size_t(m.n);
+    m.ecc.assign(n, 0);
+    m.out_cnt.assign(n, 0);
+    if (m.columns()) {
+      m.in_cnt.assign(n, 0);
+      m.harm.assign(n, 0);
+      m.harm_part.assign(n, 0);
+    }
     if (is_integer(b.dtype)) {
       m.out_sum_i.assign(n, 0);
       if (m.columns()) m.in_sum_i.assign(n, 0);

@@ -4,6 +4,7 @@
 // graph writers' name check and output (io.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,6 +43,67 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices = 0);
 Matrix read_matrix_nthu(const InputBytes& in);
 Matrix read_matrix_npy(const InputBytes& in);
 Matrix read_matrix_text(const InputBytes& in);
+
+// ---- input bytes read piece by piece (streams, gzip) --------------------------------------------
+
+/// Bytes that arrive piece by piece (a pipe, an inflating .gz), held in chunks that grow from
+/// 64 KiB to 64 MiB, so that growing never copies (or holds twice) what came before; take()
+/// joins them once, freeing each chunk as it is copied: the peak is the data plus one chunk.
+class ByteChunks {
+ public:
+  static constexpr std::size_t kFirst = std::size_t{1} << 16, kLast = std::size_t{1} << 26;
+  /// Room for more bytes (a new chunk when the last is full): at most `most` (>= 1) new bytes
+  /// are allocated.
+  unsigned char* room(std::size_t& avail, std::size_t most) {
+    if (chunks_.empty() || used_ == chunks_.back().size()) {
+      const std::size_t next =
+          chunks_.empty() ? kFirst : std::min(kLast, 2 * chunks_.back().size());
+      chunks_.emplace_back(std::max<std::size_t>(1, std::min(next, most)));
+      used_ = 0;
+    }
+    avail = chunks_.back().size() - used_;
+    return chunks_.back().data() + used_;
+  }
+  void added(std::size_t k) {
+    used_ += k;
+    size_ += k;
+  }
+  std::size_t size() const { return size_; }
+  /// The first bytes (the first chunk holds at least kFirst of them, or all there are).
+  const unsigned char* front() const { return chunks_.empty() ? nullptr : chunks_[0].data(); }
+  /// All the bytes, the first `keep` of them at most, as one vector.
+  std::vector<unsigned char> take(std::size_t keep = SIZE_MAX) {
+    const std::size_t total = std::min(size_, keep);
+    std::vector<unsigned char> out;
+    if (chunks_.size() == 1) {
+      out = std::move(chunks_[0]);
+      out.resize(total);
+    } else {
+      out.reserve(total);  // pages are touched only as the chunks are copied in and freed
+      for (auto& c : chunks_) {
+        const std::size_t k = std::min(c.size(), total - out.size());
+        out.insert(out.end(), c.begin(), c.begin() + std::ptrdiff_t(k));
+        std::vector<unsigned char>().swap(c);
+      }
+    }
+    chunks_.clear();
+    size_ = used_ = 0;
+    return out;
+  }
+
+ private:
+  std::vector<std::vector<unsigned char>> chunks_;
+  std::size_t used_ = 0, size_ = 0;
+};
+
+/// The first 8 bytes of a graph input read piece by piece (input_file.cpp): 0 when they are no
+/// NTHU header (gzip magic, or no NUL byte: text), 1 when they are one that read_nthu rejects
+/// (V < 1 or E < 0: keep these 8 bytes and let it say why), else the size the header promises,
+/// 8 + 12 E. Throws ResourceError naming the file and offset 4 when that size and the 16 bytes an
+/// edge of the Graph read from it are more than the `cap` bytes of memory available (`source`
+/// says what limits them).
+std::uint64_t nthu_stream_size(const std::string& file, const unsigned char* head,
+                               std::uint64_t cap, const std::string& source);
 
 // ---- gzip (gzip.cpp) ---------------------------------------------------------------------------
 

@@ -3,14 +3,13 @@
 // member (as gunzip reads concatenated files), and then parsed like any other input; its errors
 // name the decompressed line or offset. Built without zlib, a gzip input or output is a clear
 // error instead.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <limits>
 #include <new>
 
 #include "apsp/errors.hpp"
+#include "core/memory_limit.hpp"
 #include "io/formats.hpp"
 
 #if defined(APSP_HAVE_ZLIB)
@@ -38,33 +37,25 @@ std::string strip_gz_suffix(const std::string& path) {
 
 namespace {
 
-/// The most a decompressed input may take: half the physical memory (a gzip bomb stops here with
-/// a message instead of the kernel's OOM killer).
-std::size_t inflate_limit() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 2
-                               : std::numeric_limits<std::size_t>::max();
-}
-
 constexpr std::size_t kStep = std::size_t{1} << 30;  // zlib counts in 32-bit uInt
 
 }  // namespace
 
 std::vector<unsigned char> gunzip(const InputBytes& in) {
+  // The inflated bytes may take no more than the host memory available (core/memory_limit: a
+  // gzip bomb stops here with a message instead of the kernel's OOM killer). They are inflated
+  // into chunks (ByteChunks: growing never holds two copies), with no allocation sized from the
+  // trailer's ISIZE (a damaged or truncated file makes it garbage). Graph data whose first 8
+  // inflated bytes are a binary NTHU header stop as soon as they are known to be invalid (V < 1,
+  // E < 0: read_nthu says why), to promise more than the memory holds, or to run past the size
+  // the header gives.
   const std::string& file = in.path();
   const std::size_t n = in.size();
-  const std::size_t limit = inflate_limit();
-  std::vector<unsigned char> out;
-  // The trailer's ISIZE is the last member's size mod 2^32: a hint for the first allocation.
-  if (n >= 18) {
-    const unsigned char* t = in.bytes() + n - 4;
-    const std::size_t hint = std::size_t(t[0]) | std::size_t(t[1]) << 8 | std::size_t(t[2]) << 16 |
-                             std::size_t(t[3]) << 24;
-    // Deflate expands at most ~1032:1, so a damaged trailer cannot ask for more than that.
-    const std::size_t most = n > limit / 1032 ? limit : n * 1032;
-    out.resize(
-        std::min({hint + 1, most, limit}));  // one byte more: a full buffer means "more to come"
-  }
+  const detail::MemoryLimit mem = detail::host_memory_limit();
+  const std::uint64_t limit = mem.bytes;
+  ByteChunks out;
+  std::uint64_t stop = UINT64_MAX;  // the size an NTHU header promises, once known
+  bool sniffed = false;
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK) throw std::bad_alloc();
   struct End {
@@ -74,6 +65,16 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   std::size_t in_pos = 0, out_pos = 0;
   bool member_done = false;
   for (;;) {
+    if (!sniffed && out_pos >= 8) {
+      sniffed = true;
+      const std::uint64_t want = nthu_stream_size(file, out.front(), limit, mem.source);
+      if (want == 1) return out.take(8);  // read_nthu rejects the header
+      if (want > 1) stop = want;
+    }
+    if (out_pos > stop)
+      fail_at_offset(file, std::size_t(stop),
+                     "more decompressed data than the NTHU header promises (" +
+                         std::to_string(stop) + " bytes)");
     if (member_done) {
       // Another member follows (concatenated .gz files), or zero padding (some tape tools), or
       // the data is complete.
@@ -88,19 +89,23 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
         fail_at_offset(file, in_pos, "unexpected bytes after the end of the gzip data");
       }
     }
-    if (out_pos == out.size()) {
-      if (out.size() >= limit)
-        throw ResourceError(file + ": decompressed data exceeds " + std::to_string(limit) +
-                            " bytes (half of this machine's memory)");
-      out.resize(std::min(limit, std::max<std::size_t>(out.size() * 2, std::size_t{1} << 20)));
-    }
+    if (out_pos >= limit)
+      throw ResourceError(file + ": decompressed offset " + std::to_string(out_pos) +
+                          ": the decompressed data is larger than the " + std::to_string(limit) +
+                          " bytes of memory available for it (" + mem.source + ")");
+    std::uint64_t most = limit - out_pos;
+    if (!sniffed) most = std::min<std::uint64_t>(most, 8 - out_pos);
+    if (stop != UINT64_MAX) most = std::min<std::uint64_t>(most, stop + 1 - out_pos);
+    std::size_t avail = 0;
+    unsigned char* at = out.room(avail, std::size_t(std::min<std::uint64_t>(most, SIZE_MAX)));
     zs.next_in = const_cast<unsigned char*>(in.bytes() + in_pos);
     zs.avail_in = uInt(std::min(kStep, n - in_pos));
-    zs.next_out = out.data() + out_pos;
-    zs.avail_out = uInt(std::min(kStep, out.size() - out_pos));
+    zs.next_out = at;
+    zs.avail_out = uInt(std::min<std::uint64_t>({kStep, avail, most}));
     const uInt had_in = zs.avail_in, had_out = zs.avail_out;
     const int rc = inflate(&zs, Z_NO_FLUSH);
     in_pos += had_in - zs.avail_in;
+    out.added(had_out - zs.avail_out);
     out_pos += had_out - zs.avail_out;
     if (rc == Z_STREAM_END) {
       member_done = true;
@@ -117,9 +122,7 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
     if (had_in == zs.avail_in && had_out == zs.avail_out)
       fail_at_offset(file, in_pos, "corrupt gzip data: inflate makes no progress");
   }
-  out.resize(out_pos);
-  out.shrink_to_fit();
-  return out;
+  return out.take();
 }
 
 std::vector<unsigned char> gzip_compress(const void* data, std::size_t n, const std::string& path) {

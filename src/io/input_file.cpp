@@ -30,6 +30,7 @@
 #include "core/host_copy.hpp"
 #include "core/memory_limit.hpp"
 #include "core/trace.hpp"
+#include "io/formats.hpp"
 
 namespace apsp::io {
 
@@ -183,49 +184,62 @@ InputFile::InputFile(const std::string& path, InputKind kind) : path_(path) {
   read_stream(f.fd, kind);
 }
 
+std::uint64_t nthu_stream_size(const std::string& file, const unsigned char* head,
+                               std::uint64_t cap, const std::string& source) {
+  if ((head[0] == 0x1f && head[1] == 0x8b) || !std::memchr(head, 0, 8)) return 0;
+  const std::int32_t V = le_i32(head), E = le_i32(head + 4);
+  if (!vertex_count_ok(V) || E < 0) return 1;
+  const std::uint64_t want = 8 + 12 * std::uint64_t(E);
+  // Reading it holds these bytes and the Graph built from them (int32 src, dst and a double
+  // weight: 16 bytes an edge) at once.
+  const std::uint64_t need = want + 16 * std::uint64_t(E);
+  if (need > cap)
+    throw ResourceError(file + ": offset 4: the header says E = " + std::to_string(E) + ": " +
+                        std::to_string(want) + " bytes of input and " +
+                        std::to_string(need - want) + " for the edges read from them, more than " +
+                        "the " + std::to_string(cap) + " bytes of memory available (" + source +
+                        "; set APSP_HOST_MEMORY to override)");
+  return want;
+}
+
 void InputFile::read_stream(int fd, InputKind kind) {
-  // No size to trust: read until EOF, but no further than a binary NTHU header says (kind Graph)
-  // and never past the memory available.
+  // No size to trust: read until EOF, but no further than a binary NTHU header says (kind Graph:
+  // a header promising more than the memory available is refused at once) and never past the
+  // memory available. The bytes are read into chunks (ByteChunks): growing never holds two
+  // copies, so the peak stays below the cap plus one chunk.
   const detail::MemoryLimit mem = detail::host_memory_limit();
   const std::uint64_t cap = mem.bytes;
   std::uint64_t stop = UINT64_MAX;  // where the header says the input ends, once known
   bool sniffed = kind != InputKind::Graph, bad_header = false;
-  buf_.resize(std::size_t{1} << 16);
+  ByteChunks got;
   std::size_t n = 0;
   for (;;) {
     if (!sniffed && n >= 8) {
       sniffed = true;
-      const bool gzip = buf_[0] == 0x1f && buf_[1] == 0x8b;
-      if (!gzip && std::memchr(buf_.data(), 0, 8)) {  // binary: an NTHU header (text has no NUL)
-        const std::int32_t V = le_i32(buf_.data()), E = le_i32(buf_.data() + 4);
-        bad_header = V < 1 || E < 0;
-        stop = bad_header ? 8 : 8 + 12 * std::uint64_t(E);
-      }
+      const std::uint64_t want = nthu_stream_size(path_, got.front(), cap, mem.source);
+      bad_header = want == 1;
+      if (want > 1) stop = want;
     }
-    if (bad_header) {
-      n = 8;  // the reader rejects the header; nothing after it matters
-      break;
-    }
+    if (bad_header) break;  // the reader rejects the header; nothing after it matters
     if (n > stop)
       fail_at_offset(
           path_, stop,
-          "more data than the header promises (E = " + std::to_string(le_i32(buf_.data() + 4)) +
+          "more data than the header promises (E = " + std::to_string(le_i32(got.front() + 4)) +
               ": " + std::to_string(stop) + " bytes)");
     if (n >= cap)
       throw ResourceError(path_ + ": offset " + std::to_string(n) +
                           ": the input is larger than the " + std::to_string(cap) +
                           " bytes of memory available for it (" + mem.source + ")");
-    if (n == buf_.size()) {
-      std::uint64_t grow = std::min<std::uint64_t>(std::uint64_t(buf_.size()) * 2, cap);
-      if (stop != UINT64_MAX) grow = std::min(grow, stop + 1);
-      buf_.resize(std::size_t(std::max<std::uint64_t>(grow, n + 1)));
-    }
-    std::size_t want = buf_.size() - n;
+    std::uint64_t most = cap - n;
+    if (stop != UINT64_MAX) most = std::min<std::uint64_t>(most, stop + 1 - n);
+    std::size_t avail = 0;
+    unsigned char* at = got.room(avail, std::size_t(std::min<std::uint64_t>(most, SIZE_MAX)));
+    std::size_t want = avail;
     if (!sniffed)
       want = std::min<std::size_t>(want, 8 - n);
-    else if (stop != UINT64_MAX)
-      want = std::size_t(std::min<std::uint64_t>(want, stop + 1 - n));
-    const ssize_t r = ::read(fd, buf_.data() + n, want);
+    else
+      want = std::size_t(std::min<std::uint64_t>(want, most));
+    const ssize_t r = ::read(fd, at, want);
     if (r < 0) {
       if (errno == EINTR) continue;
       throw InputError(path_, "offset " + std::to_string(n), "read failed: " + errno_text(errno));
@@ -235,10 +249,11 @@ void InputFile::read_stream(int fd, InputKind kind) {
       sniffed = true;  // shorter than a header: the reader says what is missing
       continue;
     }
+    got.added(std::size_t(r));
     n += std::size_t(r);
   }
-  buf_.resize(n);
-  size_ = n;
+  buf_ = got.take(bad_header ? 8 : n);
+  size_ = buf_.size();
   data_ = buf_.data();
 }
 
