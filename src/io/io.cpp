@@ -241,7 +241,8 @@ Matrix read_matrix(const std::string& path, OutputFormat format) {
   OutputFormat fmt = format;
   if (fmt == OutputFormat::Auto) {
     // By content first (an NTHU result holds zero bytes on its diagonal, so it never looks like
-    // text; a next-hop matrix of -1 only is all 0xFF bytes, never UTF-8), then by name; never a refusal for an unknown name: reading changes nothing.
+    // text; a next-hop matrix of -1 only is all 0xFF bytes, never UTF-8), then by name; never a
+    // refusal for an unknown name: reading changes nothing.
     const std::string ext = lower_extension(path);
     if (ext == ".npy" || (in.size() >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0))
       fmt = OutputFormat::Npy;

@@ -44,8 +44,7 @@ std::string quote(std::string_view token) {
   std::string s(shown.size() + 2, '\'');
   for (std::size_t i = 0; i < shown.size();) {
     const auto c = static_cast<unsigned char>(shown[i]);
-    const std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                                         : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    const std::size_t len = utf8_sequence_length(c);
     bool whole = len > 0 && i + len <= shown.size();
     for (std::size_t k = 1; whole && k < len; ++k)
       whole = (static_cast<unsigned char>(shown[i + k]) & 0xC0) == 0x80;

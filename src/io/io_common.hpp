@@ -33,6 +33,15 @@ namespace apsp::io {
 [[noreturn]] void fail_at_offset(const std::string& file, std::uint64_t offset,
                                  const std::string& msg);
 [[noreturn]] void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg);
+/// The length of the UTF-8 sequence that lead byte `c` starts (1 for ASCII), 0 for a byte that
+/// cannot start one (a continuation byte, C0, C1, F5..FF).
+constexpr std::size_t utf8_sequence_length(unsigned char c) {
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return 2;
+  if (c >= 0xE0 && c <= 0xEF) return 3;
+  if (c >= 0xF0 && c <= 0xF4) return 4;
+  return 0;
+}
 /// Quotes a token for a message, shortened to a readable length.
 std::string quote(std::string_view token);
 /// A double in the shortest text that reads back as the same double (std::to_chars), for messages.

@@ -76,9 +76,7 @@ bool looks_like_utf8_text(const InputBytes& in) {
   const unsigned char* p = in.bytes();
   for (std::size_t i = 0; i < n;) {
     const unsigned char c = p[i];
-    // Lead bytes of 2-, 3- and 4-byte sequences (C0, C1 and F5..FF never occur in UTF-8).
-    const std::size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                                         : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    const std::size_t len = utf8_sequence_length(c);
     if (len == 0) return false;
     for (std::size_t k = 1; k < len; ++k) {
       if (i + k >= n) return n < in.size();  // a sequence cut by the sniffed prefix's end
