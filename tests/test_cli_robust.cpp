@@ -279,6 +279,20 @@ TEST(CliPathPairs, ASolveWithoutPathsRemovesTheNextHopsOfTheOutputItReplaces) {
   EXPECT_NE(r.err.find(next), std::string::npos) << context(r);
 }
 
+// Equal whole-second times (FAT, ext3, files unpacked without nanoseconds) are no proof that
+// apsp wrote the two files together: such an OUT.next is kept (and `apsp path` would read it
+// only as far as those times say).
+TEST(CliPathPairs, WholeSecondTimesAreNeverTakenForAPair) {
+  Pair p;
+  const std::string out = p.d / "out.bin", next = out + ".next";
+  ASSERT_EQ(p.solve(p.g1, out, true).exit_code, 0);
+  const timespec whole[2] = {{1700000000, 0}, {1700000000, 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, out.c_str(), whole, 0), 0);
+  ASSERT_EQ(::utimensat(AT_FDCWD, next.c_str(), whole, 0), 0);
+  ASSERT_EQ(p.solve(p.g2, out, false).exit_code, 0);
+  EXPECT_TRUE(fs::exists(next)) << "a next-hop file with a whole-second time was removed";
+}
+
 TEST(CliPathPairs, ANextHopFileOfAnotherSolveIsKeptButRefused) {
   Pair p;
   const std::string out = p.d / "out.npy", next = p.d / "out.next.npy";

@@ -12,7 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
@@ -204,6 +206,48 @@ TEST(InputLimits, MetricsRefusesAHugeVertexCountAtOnce) {
   EXPECT_NE(r.err.find("V = 200000000 needs"), std::string::npos) << r.err;
   EXPECT_LT(s, 5.0) << r.err;
   EXPECT_LT(max_rss(RUSAGE_CHILDREN), std::uint64_t{1} << 30);
+}
+
+
+// A .npy's magic holds a NUL (its version bytes) and, read as an NTHU header, a valid-looking V
+// and E (1297436307, 88400): piped or gzipped, a .npy over ~1 MB got "more data than the header
+// promises" instead of the sniffer's "holds a matrix, not a graph".
+TEST(InputLimits, NpyStreamOrGzipIsNamedAsAMatrix) {
+  test::TempDir d;
+  Matrix m(600, 600, Dtype::Int32);  // 1.44 MB: past the 1060808 bytes the "header" promises
+  for (std::int64_t i = 0; i < 600; ++i)
+    for (std::int64_t j = 0; j < 600; ++j) m.at<std::int32_t>(i, j) = std::int32_t(i ^ j);
+  const std::string npy = d / "m.npy";
+  write_matrix(npy, m);
+  std::vector<unsigned char> bytes(std::size_t(std::filesystem::file_size(npy)));
+  {
+    std::FILE* f = std::fopen(npy.c_str(), "rb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fread(bytes.data(), 1, bytes.size(), f), bytes.size());
+    std::fclose(f);
+  }
+  const std::vector<unsigned char> gz = io::gzip_compress(bytes.data(), bytes.size(), npy);
+  test::write_bytes(d / "m.gz", gz.data(), gz.size());
+  std::string e = read_error(d / "m.gz");
+  EXPECT_NE(e.find("holds a matrix, not a graph"), std::string::npos) << e;
+  // Through a FIFO: a thread writes the whole file, then closes it.
+  const std::string fifo = d / "m.fifo";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  signal(SIGPIPE, SIG_IGN);
+  std::thread writer([&] {
+    const int fd = ::open(fifo.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    std::size_t off = 0;
+    while (off < bytes.size()) {
+      const ssize_t k = ::write(fd, bytes.data() + off, bytes.size() - off);
+      if (k <= 0) break;
+      off += std::size_t(k);
+    }
+    ::close(fd);
+  });
+  e = read_error(fifo);
+  writer.join();
+  EXPECT_NE(e.find("holds a matrix, not a graph"), std::string::npos) << e;
 }
 
 }  // namespace

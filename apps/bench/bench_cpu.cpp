@@ -217,10 +217,19 @@ std::string run_helper(const std::vector<std::string>& args) {
       if (n <= 0) break;
       text.append(buf, std::size_t(n));
     }
+    // Waited for without reaping it first (WNOWAIT): until the pid is cleared, with the stop
+    // signals held, the stop handler's kill() can only reach this child, never a process that
+    // got its pid after the reap.
+    siginfo_t info{};
+    while (::waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    sigset_t held;
+    ::pthread_sigmask(SIG_BLOCK, &stop, &held);
+    set_helper_process(0);
     int st = 0;
     while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }
-    set_helper_process(0);
+    ::pthread_sigmask(SIG_SETMASK, &held, nullptr);
   }
   ::close(fds[0]);
   return text;

@@ -51,8 +51,10 @@ struct FileSolveResult {
 /// Under mpirun only rank 0 checks (the others' hosts need not have its folders).
 void check_file_outputs(const FileSolveOptions& options);
 
-/// Reads options.input, solves, writes options.output (and with paths next_path_for(output)).
-/// NTHU output that certainly cannot hold a distance is refused before the solve. Throws what
+/// Reads options.input, solves, writes options.output (and with paths next_path_for(output),
+/// both with one modification time). Without paths, the next-hop file of the output it replaces
+/// (next_path_for(output) with that output's time to the nanosecond) is removed (docs/paths.md,
+/// "Which files belong together"). NTHU output that certainly cannot hold a distance is refused before the solve. Throws what
 /// read_graph, solve and the writers throw; solve's UsageError, ResourceError and
 /// NegativeCycleError name the input file.
 FileSolveResult solve_file(const FileSolveOptions& options);

@@ -137,7 +137,9 @@ def solve_file(input, output, *, format=None, output_format=None, undirected=Fal
     the result streams to the file as the backend hands it out, and the file appears only when
     complete. ``format``: the input's (as :func:`read`); ``output_format``: None (by the name:
     .npy, .txt/.csv/.tsv, else NTHU binary int32), "nthu", "npy" or "text". ``paths=True`` also
-    writes the next hops beside it (OUT.next, or STEM.next.npy). Returns a dict: backend, dtype,
+    writes the next hops beside it (OUT.next, or STEM.next.npy), both with one modification time
+    (``apsp path`` checks it); without it, the next-hop file of the OUT being replaced (the one with
+    OUT's time to the nanosecond) is removed (docs/paths.md). Returns a dict: backend, dtype,
     block, rounds, vertices, edges, notes and timings (read, build, h2d, compute, d2h, write).
     """
     input, output = _path_arg(input), _path_arg(output)

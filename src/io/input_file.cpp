@@ -186,7 +186,11 @@ InputFile::InputFile(const std::string& path, InputKind kind) : path_(path) {
 
 std::uint64_t nthu_stream_size(const std::string& file, const unsigned char* head,
                                std::uint64_t cap, const std::string& source) {
-  if ((head[0] == 0x1f && head[1] == 0x8b) || !std::memchr(head, 0, 8)) return 0;
+  // gzip, NumPy's magic (\x93NUMPY, then a version whose bytes hold a NUL: its V and E would
+  // look valid) and text (no NUL) are left to the sniffer.
+  if ((head[0] == 0x1f && head[1] == 0x8b) || std::memcmp(head, "\x93NUMPY", 6) == 0 ||
+      !std::memchr(head, 0, 8))
+    return 0;
   const std::int32_t V = le_i32(head), E = le_i32(head + 4);
   if (!vertex_count_ok(V) || E < 0) return 1;
   const std::uint64_t want = 8 + 12 * std::uint64_t(E);

@@ -115,8 +115,10 @@ class StaleNextHops {
     if (output == "-" || ::stat(output.c_str(), &d) != 0 || !S_ISREG(d.st_mode)) return;
     path_ = next_path_for(output);
     // A regular file of its own (not a link, not OUT itself) with OUT's time to the nanosecond:
-    // written with OUT by apsp (or given OUT's time with `touch -r`).
-    if (::lstat(path_.c_str(), &next_) != 0 || !S_ISREG(next_.st_mode) ||
+    // written with OUT by apsp (or given OUT's time with `touch -r`). A time without a fraction
+    // of a second is never taken for that: file systems with coarse times (FAT, ext3), and
+    // trees unpacked by tools that drop the nanoseconds, give unrelated files equal times.
+    if (::lstat(path_.c_str(), &next_) != 0 || !S_ISREG(next_.st_mode) || d.st_mtim.tv_nsec == 0 ||
         (next_.st_dev == d.st_dev && next_.st_ino == d.st_ino) ||
         next_.st_mtim.tv_sec != d.st_mtim.tv_sec || next_.st_mtim.tv_nsec != d.st_mtim.tv_nsec)
       return;
