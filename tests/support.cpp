@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -183,6 +185,24 @@ void write_bytes(const std::string& path, const void* data, std::size_t n) {
   std::ofstream f(path, std::ios::binary);
   f.write(static_cast<const char*>(data), std::streamsize(n));
   if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+std::vector<std::string> temps_in(const std::filesystem::path& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    if (n.find(".tmp.") != std::string::npos) v.push_back(n);
+  }
+  return v;
+}
+
+bool wait_for_temp(const std::filesystem::path& dir, double seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
+    if (!temps_in(dir).empty()) return true;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  return false;
 }
 
 std::vector<char> read_bytes(const std::string& path) {

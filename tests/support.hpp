@@ -112,6 +112,10 @@ CommandResult run_cli(const std::vector<std::string>& args);
 CommandResult run_program(const std::string& program, const std::vector<std::string>& args);
 
 /// Writes raw bytes to a file.
+/// The names in `dir` of apsp's temporary outputs (".tmp." in the name).
+std::vector<std::string> temps_in(const std::filesystem::path& dir);
+/// Waits up to `seconds` for a temporary output to appear in `dir`; true when one did.
+bool wait_for_temp(const std::filesystem::path& dir, double seconds = 30);
 void write_bytes(const std::string& path, const void* data, std::size_t n);
 /// Reads a whole file.
 std::vector<char> read_bytes(const std::string& path);

@@ -630,13 +630,6 @@ std::string slow_graph(const test::TempDir& d) {
   return in;
 }
 
-std::vector<std::string> temps_in(const fs::path& dir) {
-  std::vector<std::string> v;
-  for (const auto& n : entries(dir))
-    if (n.find(".tmp.") != std::string::npos) v.push_back(n);
-  return v;
-}
-
 std::vector<pid_t> children_of(pid_t pid) {
   std::ifstream f("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
   std::vector<pid_t> v;
@@ -652,12 +645,7 @@ void interrupt_solve(int sig, const std::vector<std::string>& env, bool kill_wor
   const fs::path outdir = d / "out";
   fs::create_directory(outdir);
   const Spawned s = spawn_cli(io, {in, (outdir / "out.txt").string(), "-q"}, "", env);
-  const auto t0 = Clock::now();
-  bool seen = false;
-  while (!seen && std::chrono::duration<double>(Clock::now() - t0).count() < 30) {
-    seen = !temps_in(outdir).empty();
-    if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
+  const bool seen = test::wait_for_temp(outdir);
   ASSERT_TRUE(seen) << "no temporary output appeared";
   const std::vector<pid_t> kids = children_of(s.pid);
   if (kill_worker) {
@@ -669,7 +657,8 @@ void interrupt_solve(int sig, const std::vector<std::string>& env, bool kill_wor
   const Finished f = wait_cli(s);
   EXPECT_TRUE(f.r.signaled) << context(f.r);
   EXPECT_EQ(f.r.exit_code, 128 + sig) << context(f.r);
-  EXPECT_TRUE(temps_in(outdir).empty()) << "temporary file left: " << temps_in(outdir)[0];
+  EXPECT_TRUE(test::temps_in(outdir).empty())
+      << "temporary file left: " << test::temps_in(outdir)[0];
   EXPECT_FALSE(fs::exists(outdir / "out.txt"));
   for (const pid_t k : kids) {
     std::ifstream stat("/proc/" + std::to_string(k) + "/stat");

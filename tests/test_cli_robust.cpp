@@ -84,15 +84,6 @@ void expect_one_line(const test::CommandResult& r, int code, const std::string& 
   EXPECT_NE(r.err.find(what), std::string::npos) << "does not say '" << what << "': " << context(r);
 }
 
-std::vector<std::string> temps_in(const fs::path& dir) {
-  std::vector<std::string> v;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    const std::string n = e.path().filename().string();
-    if (n.find(".tmp.") != std::string::npos) v.push_back(n);
-  }
-  return v;
-}
-
 std::string generate(const test::TempDir& d, const std::string& name, int V, int E, int seed) {
   const std::string p = d / name;
   const auto r = test::run_cli({"generate", p, "-V", std::to_string(V), "-E", std::to_string(E),
@@ -126,7 +117,7 @@ TEST(CliRobust, FileSizeLimitIsAnErrorNotSigxfsz) {
     expect_one_line(r, 1, "File too large");
     EXPECT_NE(r.err.find(target), std::string::npos)
         << "the error does not name the output: " << r.err;
-    EXPECT_TRUE(temps_in(out).empty()) << "temporary file left: " << temps_in(out)[0];
+    EXPECT_TRUE(test::temps_in(out).empty()) << "temporary file left: " << test::temps_in(out)[0];
     EXPECT_FALSE(fs::exists(target));
   }
   EXPECT_TRUE(fs::is_empty(out));
@@ -154,12 +145,7 @@ void interrupt_solve(int sig) {
     ::execl(APSP_CLI, APSP_CLI, in.c_str(), out.c_str(), "-q", static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  const auto t0 = Clock::now();
-  bool seen = false;
-  while (!seen && std::chrono::duration<double>(Clock::now() - t0).count() < 30) {
-    seen = !temps_in(outdir).empty();
-    if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(500));
-  }
+  const bool seen = test::wait_for_temp(outdir);
   EXPECT_TRUE(seen) << "no temporary output appeared";
   ::kill(pid, sig);
   int st = 0;
@@ -169,7 +155,8 @@ void interrupt_solve(int sig) {
   if (WIFSIGNALED(st)) {
     EXPECT_EQ(WTERMSIG(st), sig);
   }
-  EXPECT_TRUE(temps_in(outdir).empty()) << "temporary file left: " << temps_in(outdir)[0];
+  EXPECT_TRUE(test::temps_in(outdir).empty())
+      << "temporary file left: " << test::temps_in(outdir)[0];
   EXPECT_FALSE(fs::exists(outdir / "out.txt"));
 }
 
@@ -240,7 +227,7 @@ TEST(CliRobust, BenchReportsItsOutputErrors) {
   const auto r = test::run_cli(with({"--csv", d / "b.csv"}));
   ASSERT_EQ(r.exit_code, 0) << context(r);
   EXPECT_EQ(slurp(d / "b.csv").rfind("V,dtype,variant,", 0), 0u);
-  EXPECT_TRUE(temps_in(d.path()).empty());
+  EXPECT_TRUE(test::temps_in(d.path()).empty());
 }
 
 // ---- apsp path: which files belong together -----------------------------------------------------
