@@ -111,8 +111,9 @@ int main(int argc, char** argv) {
   solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
   solve
       ->add_option("--order", sa.order,
-                   "auto|none|nd: vertex order of the rounds; nd = METIS nested dissection, "
-                   "only tiles that can hold a path (sparse graphs; docs/sparse.md)")
+                   "auto|none|nd|sn: vertex order of the rounds; nd = METIS nested dissection, "
+                   "only tiles that can hold a path; sn = the sparse direct engine (supernodal "
+                   "factorization, then every row; cpu backend) (sparse graphs; docs/sparse.md)")
       ->capture_default_str();
   solve->add_option("--vertices", sa.vertices,
                     "the graph has N vertices (isolated high-numbered ones included; edge-list ids "
@@ -177,7 +178,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   metrics
       ->add_option("--order", ma.order,
-                   "auto|none|nd: vertex order of the rounds (as for solve; docs/sparse.md)")
+                   "auto|none|nd|sn: vertex order of the rounds (as for solve; docs/sparse.md)")
       ->capture_default_str();
   metrics->add_option("--type", ma.type, "int32|int64|float32|float64 (default as for solve)");
   metrics->add_option("--threads", ma.threads, "CPU threads (default: all)")

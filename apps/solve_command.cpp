@@ -57,6 +57,9 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
     os << "  order    " << r.order << ": ordering " << t.order << " s, symbolic " << t.symbolic
        << " s, " << 100 * r.work_fraction << "% of the dense work, unpermute " << t.unpermute
        << " s\n";
+  else if (r.order == "sn")
+    os << "  order    sn: ordering " << t.order << " s, symbolic " << t.symbolic << " s, "
+       << 100 * r.work_fraction << "% of the dense work (factor + rows)\n";
   else if (r.order != "none")
     os << "  order    " << r.order << "\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";

@@ -29,11 +29,13 @@ Backend parse_backend(const std::string& name);
 /// Vertex order of the rounds (docs/sparse.md). none: the user's order, every tile (the dense
 /// rounds); nd: METIS nested dissection with each round restricted to the tiles that can hold a
 /// finite distance (sparse graphs with small separators); auto: nd where the symbolic count says
-/// it pays, else none. Results are in the user's vertex order either way.
-enum class Order { Auto, None, NestedDissection };
-/// "auto", "none", "nd".
+/// it pays, else none; sn: the sparse direct engine (a supernodal min-plus factorization in a
+/// nested-dissection order, then every row from the factors; cpu backend; docs/sparse.md).
+/// Results are in the user's vertex order either way.
+enum class Order { Auto, None, NestedDissection, Supernodal };
+/// "auto", "none", "nd", "sn".
 const char* order_name(Order o);
-/// "auto", "none" or "nd"; throws UsageError otherwise.
+/// "auto", "none", "nd" or "sn"; throws UsageError otherwise.
 Order parse_order(const std::string& name);
 
 /// Called now and then during a solve with (rounds done, rounds total).

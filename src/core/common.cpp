@@ -75,14 +75,16 @@ const char* order_name(Order o) {
       return "none";
     case Order::NestedDissection:
       return "nd";
+    case Order::Supernodal:
+      return "sn";
   }
   return "?";
 }
 
 Order parse_order(const std::string& s) {
-  for (Order o : {Order::Auto, Order::None, Order::NestedDissection})
+  for (Order o : {Order::Auto, Order::None, Order::NestedDissection, Order::Supernodal})
     if (s == order_name(o)) return o;
-  throw UsageError("unknown order '" + s + "' (expected auto, none or nd)");
+  throw UsageError("unknown order '" + s + "' (expected auto, none, nd or sn)");
 }
 
 namespace detail {

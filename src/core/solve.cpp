@@ -20,6 +20,7 @@
 #include "core/options_check.hpp"
 #include "core/reference.hpp"
 #include "order/choice.hpp"
+#include "sparse/engine.hpp"
 
 namespace apsp {
 
@@ -147,6 +148,52 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
       "float64");
 }
 
+/// The last stage of every solve: Johnson's restore, the next-hop repair, and the sinks for a
+/// result that was not streamed.
+void hand_out_result(Result& result, const Graph& in, const std::vector<double>& h,
+                     const SolveOptions& options) {
+  // Johnson's potentials exist only without negative cycles, so the kernels never see one.
+  if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
+  // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);
+  // repair those columns. Streamed next hops (next_sink without a matrix) cannot be repaired here.
+  if (options.paths && !result.next.empty() && !result.dist.empty())
+    repair_next_hops(in, result.dist, result.next);
+  // Backends that did not stream leave the full matrices here: hand them to the sinks now.
+  auto hand_out = [](const Matrix& m, const RowSink& sink) {
+    if (!sink || m.empty()) return;
+    sink(RowBlock{0, m.rows(), m.cols(), m.stride(), m.dtype(), m.raw()});
+  };
+  hand_out(result.dist, options.dist_sink);
+  hand_out(result.next, options.next_sink);
+}
+
+/// --order sn: the sparse direct engine (src/sparse) on the host's CPU threads, result in the
+/// user's order.
+void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, Result& result) {
+  if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
+    throw UsageError(std::string("--order sn runs on the cpu backend only (asked: ") +
+                     backend_name(o.backend) + ")");
+  const std::int64_t n = g.num_vertices;
+  detail::check_host_memory(n, round_up(n, 32), t, o.paths);
+  const auto t0 = Clock::now();
+  detail::sparse::EngineRun run =
+      detail::sparse::solve_supernodal(g, t, o.paths, o.threads, o.progress);
+  result.timings.build = seconds_since(t0) - run.order_s - run.symbolic_s - run.factor_s -
+                         run.solve_s - run.paths_s;
+  result.timings.order = run.order_s;
+  result.timings.symbolic = run.symbolic_s;
+  result.timings.compute = run.factor_s + run.solve_s + run.paths_s;
+  result.dist = std::move(run.dist);
+  result.next = std::move(run.next);
+  result.order = "sn";
+  result.work_fraction = run.work_fraction;
+  result.rounds = dtype_name(t);
+  result.backend = "cpu";
+  result.notes.push_back("sparse direct engine: " + std::to_string(run.supernodes) +
+                         " supernodes, factor " + std::to_string(run.factor_s) + " s, rows " +
+                         std::to_string(run.solve_s) + " s");
+}
+
 }  // namespace
 
 namespace detail {
@@ -270,6 +317,11 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   }
   if (!options.dtype && t == Dtype::Int64)
     result.notes.push_back("distances computed in int64: (V-1)*max|w| reaches 2^30-1");
+  if (options.order == Order::Supernodal) {
+    run_supernodal(*g, t, options, result);
+    hand_out_result(result, *in, h, options);
+    return result;
+  }
 
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);
@@ -470,19 +522,7 @@ Result solve(const Graph& input, const SolveOptions& requested) {
         detail::unpermuted(result.next, order.perm, true, n_user_pad, backend->host_memory());
     result.timings.unpermute = seconds_since(t_unpermute);
   }
-  // Johnson's potentials exist only without negative cycles, so the kernels never see one.
-  if (!h.empty() && !result.dist.empty()) detail::restore(result.dist, h);
-  // Blocked FW can leave next-hop walks looping across zero-weight cycles (see paths.hpp);
-  // repair those columns. Streamed next hops (next_sink without a matrix) cannot be repaired here.
-  if (options.paths && !result.next.empty() && !result.dist.empty())
-    repair_next_hops(*in, result.dist, result.next);
-  // Backends that did not stream leave the full matrices here: hand them to the sinks now.
-  auto hand_out = [](const Matrix& m, const RowSink& sink) {
-    if (!sink || m.empty()) return;
-    sink(RowBlock{0, m.rows(), m.cols(), m.stride(), m.dtype(), m.raw()});
-  };
-  hand_out(result.dist, options.dist_sink);
-  hand_out(result.next, options.next_sink);
+  hand_out_result(result, *in, h, options);
   result.backend = backend->name();
   result.block = backend->effective_block(t, block);
   return result;

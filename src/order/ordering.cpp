@@ -38,8 +38,10 @@ class Dissector {
             std::int64_t align)
       : xadj_(xadj), adj_(adj), local_(xadj.size() - 1, -1), leaf_(leaf), align_(align) {}
 
-  void run(const std::vector<std::int32_t>& verts) {
-    if (std::int64_t(verts.size()) <= leaf_) return append(verts);
+  /// Dissects verts (appending them to the order) and returns the separator-tree nodes at the
+  /// top of what it appended (several where a subgraph without arcs is cut into leaves).
+  std::vector<std::int32_t> run(const std::vector<std::int32_t>& verts) {
+    if (std::int64_t(verts.size()) <= leaf_) return {append(verts)};
     // The subgraph induced by verts, in local numbering.
     for (std::size_t i = 0; i < verts.size(); ++i) local_[std::size_t(verts[i])] = idx_t(i);
     std::vector<idx_t> sx(verts.size() + 1, 0), sa;
@@ -51,7 +53,7 @@ class Dissector {
       sx[i + 1] = idx_t(sa.size());
     }
     for (const std::int32_t v : verts) local_[std::size_t(v)] = -1;
-    if (sa.empty()) return append(verts);
+    if (sa.empty()) return append_leaves(verts);
     idx_t nv = idx_t(verts.size()), sepsize = 0;
     idx_t options[METIS_NOPTIONS];
     METIS_SetDefaultOptions(options);
@@ -67,11 +69,14 @@ class Dissector {
     std::vector<std::int32_t> side[3];
     for (std::size_t i = 0; i < verts.size(); ++i)
       side[std::min<idx_t>(part[i], 2)].push_back(verts[i]);
-    if (side[0].empty() || side[1].empty()) return append(verts);  // no split: keep it whole
-    run(side[0]);
+    if (side[0].empty() || side[1].empty()) return {append(verts)};  // no split: keep it whole
+    std::vector<std::int32_t> kids = run(side[0]);
     pad();
-    run(side[1]);
-    append(side[2]);
+    const std::vector<std::int32_t> right = run(side[1]);
+    kids.insert(kids.end(), right.begin(), right.end());
+    const std::int32_t sep = append(side[2]);
+    for (const std::int32_t k : kids) parent_[std::size_t(k)] = sep;
+    return {sep};
   }
 
   /// Pads to a multiple of align and makes that position a tile bound.
@@ -81,10 +86,28 @@ class Dissector {
   }
   std::vector<std::int32_t> order_;
   std::vector<std::int64_t> cuts_{0};
+  /// The separator tree: node k holds order_[first_[k] .. first_[k + 1]) (first_ gets its last
+  /// bound from the caller), parent_[k] = -1 for a root. Nodes are in post-order.
+  std::vector<std::int64_t> first_;
+  std::vector<std::int32_t> parent_;
 
  private:
-  void append(const std::vector<std::int32_t>& v) {
+  /// Appends v as one tree node; returns its id.
+  std::int32_t append(const std::vector<std::int32_t>& v) {
+    first_.push_back(std::int64_t(order_.size()));
+    parent_.push_back(-1);
     order_.insert(order_.end(), v.begin(), v.end());
+    return std::int32_t(parent_.size() - 1);
+  }
+  /// Vertices without arcs among them: leaves of at most leaf_ vertices, siblings.
+  std::vector<std::int32_t> append_leaves(const std::vector<std::int32_t>& v) {
+    std::vector<std::int32_t> ids;
+    for (std::size_t b = 0; b < v.size(); b += std::size_t(leaf_)) {
+      const std::size_t e = std::min(v.size(), b + std::size_t(leaf_));
+      ids.push_back(append(std::vector<std::int32_t>(v.begin() + std::ptrdiff_t(b),
+                                                     v.begin() + std::ptrdiff_t(e))));
+    }
+    return ids;
   }
   const std::vector<idx_t>& xadj_;
   const std::vector<idx_t>& adj_;
@@ -95,29 +118,24 @@ class Dissector {
 
 }  // namespace
 
-TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
+#ifdef APSP_HAVE_METIS
+namespace {
+/// The symmetric adjacency of g without self loops or repeats, in CSR (METIS's idx_t).
+void symmetric_csr(const Graph& g, std::vector<idx_t>& xadj, std::vector<idx_t>& adj) {
   const std::int64_t n = g.num_vertices;
-  APSP_EXPECTS(layout.align > 0 && layout.leaf > 0 && B > 0 && B % layout.align == 0,
-               "nested dissection: tile size not a multiple of the alignment");
-#ifndef APSP_HAVE_METIS
-  (void)n;
-  (void)layout;
-  throw UsageError("--order nd needs METIS: " + metis_missing_reason());
-#else
-  // The symmetric adjacency without self loops or repeats, in CSR.
   std::vector<std::int64_t> deg(std::size_t(n) + 1, 0);
   for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
     ++deg[std::size_t(u) + 1];
     ++deg[std::size_t(v) + 1];
   });
   for (std::int64_t i = 0; i < n; ++i) deg[std::size_t(i) + 1] += deg[std::size_t(i)];
-  std::vector<idx_t> adj(std::size_t(deg[std::size_t(n)]));
+  adj.assign(std::size_t(deg[std::size_t(n)]), 0);
   std::vector<std::int64_t> fill(deg.begin(), deg.end() - 1);
   for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
     adj[std::size_t(fill[std::size_t(u)]++)] = idx_t(v);
     adj[std::size_t(fill[std::size_t(v)]++)] = idx_t(u);
   });
-  std::vector<idx_t> xadj(std::size_t(n) + 1, 0);
+  xadj.assign(std::size_t(n) + 1, 0);
   std::size_t out = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     auto b = adj.begin() + deg[std::size_t(i)], e = adj.begin() + deg[std::size_t(i) + 1];
@@ -127,21 +145,63 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
     xadj[std::size_t(i) + 1] = idx_t(out);
   }
   adj.resize(out);
+}
+
+Permutation permutation_of(std::vector<std::int32_t> old_of_new, std::int64_t n) {
+  Permutation p;
+  p.old_of_new = std::move(old_of_new);
+  p.new_of_old.assign(std::size_t(n), -1);
+  for (std::size_t i = 0; i < p.old_of_new.size(); ++i)
+    if (p.old_of_new[i] >= 0) p.new_of_old[std::size_t(p.old_of_new[i])] = std::int32_t(i);
+  return p;
+}
+}  // namespace
+#endif
+
+TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
+  const std::int64_t n = g.num_vertices;
+  APSP_EXPECTS(layout.align > 0 && layout.leaf > 0 && B > 0 && B % layout.align == 0,
+               "nested dissection: tile size not a multiple of the alignment");
+#ifndef APSP_HAVE_METIS
+  (void)n;
+  (void)layout;
+  throw UsageError("--order nd needs METIS: " + metis_missing_reason());
+#else
+  std::vector<idx_t> xadj, adj;
+  symmetric_csr(g, xadj, adj);
   Dissector d(xadj, adj, layout.leaf, layout.align);
   std::vector<std::int32_t> all(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) all[std::size_t(v)] = std::int32_t(v);
   d.run(all);
   d.pad();
   TiledOrder t;
-  t.perm.old_of_new = std::move(d.order_);
-  t.perm.new_of_old.assign(std::size_t(n), -1);
-  for (std::size_t i = 0; i < t.perm.old_of_new.size(); ++i)
-    if (t.perm.old_of_new[i] >= 0)
-      t.perm.new_of_old[std::size_t(t.perm.old_of_new[i])] = std::int32_t(i);
+  t.perm = permutation_of(std::move(d.order_), n);
   // Tiles: each stretch between two cuts in pieces of at most B.
   for (std::size_t c = 0; c + 1 < d.cuts_.size(); ++c)
     for (std::int64_t b = d.cuts_[c]; b < d.cuts_[c + 1]; b += B) t.bounds.push_back(b);
   t.bounds.push_back(d.cuts_.back());
+  return t;
+#endif
+}
+
+SeparatorTree separator_tree(const Graph& g, std::int64_t leaf) {
+  const std::int64_t n = g.num_vertices;
+  APSP_EXPECTS(leaf > 0, "separator tree: leaf size must be positive");
+#ifndef APSP_HAVE_METIS
+  (void)n;
+  throw UsageError("--order sn needs METIS: " + metis_missing_reason());
+#else
+  std::vector<idx_t> xadj, adj;
+  symmetric_csr(g, xadj, adj);
+  Dissector d(xadj, adj, leaf, 1);
+  std::vector<std::int32_t> all(static_cast<std::size_t>(n));
+  for (std::int64_t v = 0; v < n; ++v) all[std::size_t(v)] = std::int32_t(v);
+  d.run(all);
+  SeparatorTree t;
+  t.perm = permutation_of(std::move(d.order_), n);
+  t.first = std::move(d.first_);
+  t.first.push_back(n);
+  t.parent = std::move(d.parent_);
   return t;
 #endif
 }

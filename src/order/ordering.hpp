@@ -51,6 +51,22 @@ struct NdLayout {
 /// B (a multiple of layout.align). Throws UsageError when METIS is not built in.
 TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout = {});
 
+/// A nested-dissection order as a tree (the supernodes of the sparse direct engine, src/sparse):
+/// node k holds the positions [first[k], first[k + 1]) of the order, each separator after the
+/// subtrees it separates (so nodes are in post-order and children come before parents);
+/// parent[k] = -1 for a root. No padding: old_of_new is a permutation of 0..V-1.
+struct SeparatorTree {
+  Permutation perm;
+  std::vector<std::int64_t> first;
+  std::vector<std::int32_t> parent;
+  std::int64_t nodes() const { return std::int64_t(parent.size()); }
+};
+
+/// Nested dissection of g's symmetrised arcs by METIS vertex separators (as nested_dissection,
+/// fixed seed), down to leaves of at most `leaf` vertices; vertices without arcs among them are
+/// cut into sibling leaves of at most `leaf`. Throws UsageError when METIS is not built in.
+SeparatorTree separator_tree(const Graph& g, std::int64_t leaf);
+
 /// The edge-list graph g with vertex v renamed p.new_of_old[v] and p.old_of_new.size() vertices
 /// (same edges, weights, flags).
 Graph relabel(const Graph& g, const Permutation& p);

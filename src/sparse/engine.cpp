@@ -1,0 +1,253 @@
+// src/sparse/engine.cpp — rows of the closure from the supernodal factors on CPU threads.
+//
+// A block of nb sources (consecutive ordered positions) is an nb x V row block X, unreachable but
+// for each source's 0. Up sweep, over the sources' tree ancestors in increasing order: X[:, K] =
+// X[:, K] (x) D_K, then X[:, S_K] = min(X[:, S_K], X[:, K] (x) U_K). Down sweep, over every
+// supernode in decreasing order: X[:, K] = min(X[:, K], X[:, S_K] (x) L_K). Each step is one
+// min-plus GEMM of the CPU backend's kernels (L, U and D packed once); the finished rows go
+// straight to the result in the user's order (factor.hpp has why the chains are the distances).
+#include "sparse/engine.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <chrono>
+
+#include "core/reference.hpp"
+#include "cpu/kernels.hpp"
+#include "cpu/next_hops.hpp"
+#include "cpu/tile_ops.hpp"
+#include "sparse/factor.hpp"
+
+namespace apsp::detail::sparse {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+using cpu::i64;
+
+/// The factors packed as GEMM B operands: D (w x wp), L (s x wp), U (w x sp); padding columns
+/// unreachable, so a GEMM's padding columns leave C unchanged.
+template <class T>
+struct Packed {
+  std::vector<i64> d_at, l_at, u_at, wp, sp;
+  cpu::AlignedBuffer<T> v;
+};
+
+template <class T>
+Packed<T> pack(const SupernodalPlan& p, const Factors<T>& f, int nr) {
+  Packed<T> pk;
+  const i64 nodes = p.nodes();
+  for (auto* x : {&pk.d_at, &pk.l_at, &pk.u_at, &pk.wp, &pk.sp}) x->resize(std::size_t(nodes));
+  i64 at = 0;
+  for (i64 k = 0; k < nodes; ++k) {
+    const i64 w = p.width(k), s = p.struct_size(k), wp = round_up(w, nr), sp = round_up(s, nr);
+    pk.wp[std::size_t(k)] = wp;
+    pk.sp[std::size_t(k)] = sp;
+    pk.d_at[std::size_t(k)] = at;
+    pk.l_at[std::size_t(k)] = at + w * wp;
+    pk.u_at[std::size_t(k)] = at + w * wp + s * wp;
+    at += w * wp + s * wp + w * sp;
+  }
+  pk.v.resize(at);
+  const T inf = unreachable<T>();
+#pragma omp parallel
+  {
+    std::vector<T> tmp;
+#pragma omp for schedule(dynamic, 4)
+    for (i64 k = 0; k < nodes; ++k) {
+      const i64 w = p.width(k), s = p.struct_size(k), wp = pk.wp[std::size_t(k)];
+      const i64 sp = pk.sp[std::size_t(k)];
+      auto put = [&](const T* src, i64 rows, i64 cols, i64 cols_p, i64 dst_at) {
+        tmp.assign(std::size_t(rows * cols_p), inf);
+        for (i64 r = 0; r < rows; ++r) std::copy(src + r * cols, src + r * cols + cols, &tmp[r * cols_p]);
+        if (rows > 0 && cols_p > 0) cpu::pack_b(tmp.data(), cols_p, int(rows), cols_p, nr, pk.v.get() + dst_at);
+      };
+      put(f.d(k), w, w, wp, pk.d_at[std::size_t(k)]);
+      put(f.l(k), s, w, wp, pk.l_at[std::size_t(k)]);
+      put(f.u(k), w, s, sp, pk.u_at[std::size_t(k)]);
+    }
+  }
+  return pk;
+}
+
+/// Packs rows x cols(idx) of x (stride ld) as a GEMM A operand with strips of MR (rows % MR == 0).
+template <class T>
+void gather_pack_a(const T* x, i64 ld, i64 rows, const std::int32_t* idx, int k, int mr, T* dst) {
+  for (i64 s = 0; s < rows / mr; ++s) {
+    T* out = dst + s * i64(mr) * k;
+    const T* in = x + s * mr * ld;
+    for (int kk = 0; kk < k; ++kk)
+      for (int r = 0; r < mr; ++r) out[i64(kk) * mr + r] = in[r * ld + idx[kk]];
+  }
+}
+
+/// One thread's row blocks.
+template <class T>
+class RowSolver {
+ public:
+  RowSolver(const SupernodalPlan& p, const Packed<T>& pk, const cpu::KernelSet<T>& ks, i64 nb)
+      : p_(p), pk_(pk), ks_(ks), nb_(nb), ld_(round_up(p.n() + ks.nr, 16)) {
+    x_.resize(nb_ * ld_);
+    i64 widest = 1;
+    for (i64 k = 0; k < p.nodes(); ++k)
+      widest = std::max({widest, pk.sp[std::size_t(k)], pk.wp[std::size_t(k)]});
+    a_.resize(nb_ * widest);
+    c_.resize(nb_ * widest);
+    seen_.assign(std::size_t(p.nodes()), -1);
+  }
+
+  /// Rows q0 .. q0 + rows of the closure (ordered), written to `out` in the user's order.
+  void solve(i64 q0, i64 rows, Matrix& out) {
+    const T inf = unreachable<T>();
+    T* x = x_.get();
+    std::fill(x, x + nb_ * ld_, inf);
+    for (i64 r = 0; r < rows; ++r) x[r * ld_ + q0 + r] = T(0);
+    up_sweep(q0, rows);
+    for (i64 k = p_.nodes() - 1; k >= 0; --k) down_step(k);
+    write_rows(q0, rows, out);
+  }
+
+ private:
+  void up_sweep(i64 q0, i64 rows) {
+    path_.clear();
+    for (i64 r = 0; r < rows; ++r)
+      for (std::int32_t k = p_.node_of[std::size_t(q0 + r)]; k >= 0 && seen_[std::size_t(k)] != q0;
+           k = p_.parent[std::size_t(k)]) {
+        seen_[std::size_t(k)] = q0;
+        path_.push_back(k);
+      }
+    std::sort(path_.begin(), path_.end());
+    T* x = x_.get();
+    const int mr = ks_.mr;
+    for (const std::int32_t k : path_) {
+      const i64 w = p_.width(k), s = p_.struct_size(k), f = p_.first(k);
+      if (w == 0) continue;
+      cpu::pack_a(x + f, ld_, nb_, int(w), mr, a_.get());
+      ks_.gemm(a_.get(), pk_.v.get() + pk_.d_at[std::size_t(k)], int(w), x + f, ld_, nb_,
+               pk_.wp[std::size_t(k)]);
+      if (s == 0) continue;
+      const i64 sp = pk_.sp[std::size_t(k)];
+      cpu::pack_a(x + f, ld_, nb_, int(w), mr, a_.get());
+      T* c = c_.get();
+      std::fill(c, c + nb_ * sp, unreachable<T>());
+      ks_.gemm(a_.get(), pk_.v.get() + pk_.u_at[std::size_t(k)], int(w), c, sp, nb_, sp);
+      const std::int32_t* st = p_.struct_of(k);
+      for (i64 r = 0; r < nb_; ++r)
+        for (i64 q = 0; q < s; ++q) {
+          T& e = x[r * ld_ + st[q]];
+          e = std::min(e, c[r * sp + q]);
+        }
+    }
+  }
+
+  void down_step(i64 k) {
+    const i64 w = p_.width(k), s = p_.struct_size(k);
+    if (w == 0 || s == 0) return;
+    T* x = x_.get();
+    gather_pack_a(x, ld_, nb_, p_.struct_of(k), int(s), ks_.mr, a_.get());
+    ks_.gemm(a_.get(), pk_.v.get() + pk_.l_at[std::size_t(k)], int(s), x + p_.first(k), ld_, nb_,
+             pk_.wp[std::size_t(k)]);
+  }
+
+  void write_rows(i64 q0, i64 rows, Matrix& out) {
+    const std::vector<std::int32_t>& old = p_.tree.perm.old_of_new;
+    const std::int32_t* nw = p_.tree.perm.new_of_old.data();
+    const i64 n = p_.n();
+    for (i64 r = 0; r < rows; ++r) {
+      const T* xr = x_.get() + r * ld_;
+      T* o = out.row<T>(old[std::size_t(q0 + r)]);
+      for (i64 v = 0; v < n; ++v) o[v] = xr[nw[v]];
+      std::fill(o + n, o + out.stride(), unreachable<T>());
+    }
+  }
+
+  const SupernodalPlan& p_;
+  const Packed<T>& pk_;
+  const cpu::KernelSet<T>& ks_;
+  i64 nb_, ld_;
+  cpu::AlignedBuffer<T> x_, a_, c_;
+  std::vector<i64> seen_;
+  std::vector<std::int32_t> path_;
+};
+
+/// Rows per block: a multiple of mr, the block at most ~8 MiB.
+i64 rows_per_block(i64 n, std::size_t bytes, int mr) {
+  const i64 fit = i64((8 << 20) / (std::max<i64>(n, 1) * i64(bytes)));
+  return std::max<i64>(mr, std::min<i64>(256, fit) / mr * mr);
+}
+
+template <class T>
+void solve_rows(const SupernodalPlan& p, const Factors<T>& f, int threads,
+                const ProgressFn& progress, Matrix& out) {
+  const cpu::KernelSet<T> ks = cpu::kernels_for<T>(cpu::active_isa());
+  const Packed<T> pk = pack(p, f, ks.nr);
+  const i64 n = p.n(), nb = rows_per_block(n, sizeof(T), ks.mr);
+  const i64 blocks = (n + nb - 1) / nb;
+  std::atomic<i64> done{0};
+#pragma omp parallel num_threads(threads)
+  {
+    RowSolver<T> rs(p, pk, ks, nb);
+#pragma omp for schedule(dynamic, 1)
+    for (i64 b = 0; b < blocks; ++b) {
+      const i64 q0 = b * nb;
+      rs.solve(q0, std::min(nb, n - q0), out);
+      const i64 d = done.fetch_add(std::min(nb, n - q0)) + std::min(nb, n - q0);
+      if (progress && omp_get_thread_num() == 0) progress(d, n);
+    }
+  }
+}
+
+}  // namespace
+
+std::int64_t engine_memory_estimate(std::int64_t n, std::int64_t arcs, Dtype t, int threads) {
+  // Factors of near-planar graphs: a few dozen entries per vertex, twice (plain and packed);
+  // per thread a row block of at most 8 MiB and its scratch.
+  const std::int64_t size = std::int64_t(dtype_size(t));
+  return 2 * size * (64 * n + 8 * arcs) + std::int64_t(threads) * (24 << 20);
+}
+
+EngineRun solve_supernodal(const Graph& g, Dtype t, bool paths, int threads,
+                           const ProgressFn& progress) {
+  EngineRun run;
+  if (threads <= 0) threads = omp_get_max_threads();
+  const std::int64_t n = g.num_vertices;
+  auto t0 = Clock::now();
+  SeparatorTree tree = separator_tree(g, kDefaultLeaf);
+  run.order_s = since(t0);
+  t0 = Clock::now();
+  const SupernodalPlan plan = make_plan(g, std::move(tree));
+  run.symbolic_s = since(t0);
+  run.supernodes = plan.nodes();
+  run.factor_entries = plan.factor_entries;
+  const double n3 = double(n) * double(n) * double(n);
+  run.work_fraction = n > 0 ? (plan.factor_updates + plan.solve_updates) / n3 : 0;
+  const std::int64_t stride = round_up(std::max<std::int64_t>(n, 1), 32);
+  run.dist = Matrix(n, n, stride, stride, t);
+  visit_dtype(t, [&](auto tag) {
+    using T = decltype(tag);
+    for (std::int64_t i = n; i < stride; ++i) {  // padding rows, as build_matrix leaves them
+      T* r = run.dist.row<T>(i);
+      std::fill(r, r + stride, unreachable<T>());
+      r[i] = T(0);
+    }
+    t0 = Clock::now();
+    const Factors<T> f = factorize<T>(g, plan, threads);
+    run.factor_s = since(t0);
+    t0 = Clock::now();
+    solve_rows<T>(plan, f, threads, progress, run.dist);
+    run.solve_s = since(t0);
+  });
+  if (paths) {
+    t0 = Clock::now();
+    run.next = Matrix(n, n, stride, stride, Dtype::Int32);
+    cpu::next_hops_from_edges(g, run.dist, run.next, threads, cpu::active_isa());
+    run.paths_s = since(t0);
+  }
+  return run;
+}
+
+}  // namespace apsp::detail::sparse

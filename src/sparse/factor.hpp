@@ -1,0 +1,50 @@
+// src/sparse/factor.hpp — the numeric min-plus factorization over a SupernodalPlan (internal).
+//
+// Supernode K (width w, structure S of size s) keeps three dense blocks: D (w x w, K to K), L
+// (s x w, S to K) and U (w x s, K to S). factorize() runs blocked Floyd-Warshall restricted to
+// them, left-looking: K first takes the Schur updates L_c (x) U_c of its descendants c whose
+// structure enters K, then closes D (plain FW) and applies it, L = L (x) D*, U = D* (x) U. After
+// that, D[i][j], L[i][j] and U[i][j] are the shortest paths between their two vertices whose
+// inner vertices all come before K's end, and every distance is a chain up the tree through U
+// blocks, one D, and down through L blocks (engine.cpp's sweeps). Nodes of one tree height are
+// independent (each writes only its own blocks): OpenMP over them.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "apsp/graph.hpp"
+#include "apsp/types.hpp"
+#include "sparse/plan.hpp"
+
+namespace apsp::detail::sparse {
+
+template <class T>
+struct Factors {
+  std::vector<std::int64_t> d_at, l_at, u_at;  ///< offsets of each node's blocks in `v`
+  std::vector<T> v;
+  T* d(std::int64_t k) { return v.data() + d_at[std::size_t(k)]; }
+  T* l(std::int64_t k) { return v.data() + l_at[std::size_t(k)]; }
+  T* u(std::int64_t k) { return v.data() + u_at[std::size_t(k)]; }
+  const T* d(std::int64_t k) const { return v.data() + d_at[std::size_t(k)]; }
+  const T* l(std::int64_t k) const { return v.data() + l_at[std::size_t(k)]; }
+  const T* u(std::int64_t k) const { return v.data() + u_at[std::size_t(k)]; }
+};
+
+/// c[0 .. n) = min(c, a + b[0 .. n)) (a finite).
+template <class T>
+inline void minplus_axpy(T* __restrict c, T a, const T* __restrict b, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) c[j] = std::min(c[j], T(a + b[j]));
+}
+
+/// The factors of g (non-negative weights, exact in T) on plan p, with `threads` threads.
+template <class T>
+Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads);
+
+extern template Factors<std::int32_t> factorize(const Graph&, const SupernodalPlan&, int);
+extern template Factors<std::int64_t> factorize(const Graph&, const SupernodalPlan&, int);
+extern template Factors<float> factorize(const Graph&, const SupernodalPlan&, int);
+extern template Factors<double> factorize(const Graph&, const SupernodalPlan&, int);
+
+}  // namespace apsp::detail::sparse
