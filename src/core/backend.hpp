@@ -18,6 +18,9 @@ namespace apsp::detail {
 
 struct TilePlan;     // order/symbolic.hpp
 struct Permutation;  // order/ordering.hpp
+namespace sparse {
+struct RowsJob;  // sparse/rows_job.hpp
+}
 
 class BackendImpl {
  public:
@@ -87,6 +90,12 @@ class BackendImpl {
   /// The order of the graph run() gets (null: the user's), with set_tile_plan(); only called
   /// when unpermutes().
   virtual void set_permutation(std::shared_ptr<const Permutation> perm) { (void)perm; }
+  /// The sparse direct engine's rows (--order sn, sparse/rows_job.hpp) on this backend's device:
+  /// true when it ran them, false when it has no such engine (the host's threads run them).
+  virtual bool run_sparse_rows(sparse::RowsJob& job) {
+    (void)job;
+    return false;
+  }
   /// Throws ResourceError if n vertices cannot be solved here (e.g. device memory).
   virtual void check_fits(std::int64_t n, Dtype t, int block, bool paths) const {
     (void)n;

@@ -167,31 +167,44 @@ void hand_out_result(Result& result, const Graph& in, const std::vector<double>&
   hand_out(result.next, options.next_sink);
 }
 
-/// --order sn: the sparse direct engine (src/sparse) on the host's CPU threads, result in the
-/// user's order.
-void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, Result& result) {
-  if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
-    throw UsageError(std::string("--order sn runs on the cpu backend only (asked: ") +
-                     backend_name(o.backend) + ")");
+/// --order sn: the sparse direct engine (src/sparse): factors on the host's threads, rows on the
+/// cuda backend's GPU or the host's threads; the result in the user's order, whole or streamed.
+void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, detail::BackendImpl& backend,
+                    const std::vector<double>& h, Result& result) {
+  const bool gpu = backend.name() == "cuda";
+  if (!gpu && backend.name() != "cpu")
+    throw UsageError("--order sn runs on the cpu and cuda backends (asked: " + backend.name() +
+                     ")");
   const std::int64_t n = g.num_vertices;
-  detail::check_host_memory(n, round_up(n, 32), t, o.paths);
+  detail::sparse::EngineOptions eo;
+  eo.paths = o.paths;
+  eo.threads = o.threads;
+  eo.progress = o.progress;
+  eo.rows_backend = gpu ? &backend : nullptr;
+  eo.device = o.devices.empty() ? 0 : o.devices.front();
+  // Streamed straight from the device (restored on the way under Johnson) where no next hops
+  // need the whole matrix; else the whole matrix comes back to this host.
+  const bool streamed = gpu && o.dist_sink && !o.paths;
+  if (streamed) eo.sink = h.empty() ? o.dist_sink : restoring_sink(o.dist_sink, h);
+  if (!streamed) detail::check_host_memory(n, round_up(n, 32), t, o.paths);
   const auto t0 = Clock::now();
-  detail::sparse::EngineRun run =
-      detail::sparse::solve_supernodal(g, t, o.paths, o.threads, o.progress);
-  result.timings.build = seconds_since(t0) - run.order_s - run.symbolic_s - run.factor_s -
-                         run.solve_s - run.paths_s;
+  detail::sparse::EngineRun run = detail::sparse::solve_supernodal(g, t, eo);
   result.timings.order = run.order_s;
   result.timings.symbolic = run.symbolic_s;
+  result.timings.h2d = run.h2d_s;
   result.timings.compute = run.factor_s + run.solve_s + run.paths_s;
-  result.dist = std::move(run.dist);
+  result.timings.d2h = run.d2h_s;
+  result.timings.build = std::max(0.0, seconds_since(t0) - run.order_s - run.symbolic_s -
+                                           run.h2d_s - result.timings.compute - run.d2h_s);
+  result.dist = streamed ? Matrix(0, 0, t) : std::move(run.dist);
   result.next = std::move(run.next);
   result.order = "sn";
   result.work_fraction = run.work_fraction;
   result.rounds = dtype_name(t);
-  result.backend = "cpu";
+  result.backend = backend.name();
   result.notes.push_back("sparse direct engine: " + std::to_string(run.supernodes) +
                          " supernodes, factor " + std::to_string(run.factor_s) + " s, rows " +
-                         std::to_string(run.solve_s) + " s");
+                         std::to_string(run.solve_s) + " s (" + run.detail + ")");
 }
 
 }  // namespace
@@ -318,8 +331,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   if (!options.dtype && t == Dtype::Int64)
     result.notes.push_back("distances computed in int64: (V-1)*max|w| reaches 2^30-1");
   if (options.order == Order::Supernodal) {
-    run_supernodal(*g, t, options, result);
-    hand_out_result(result, *in, h, options);
+    run_supernodal(*g, t, options, *backend, h, result);
+    if (!result.dist.empty()) hand_out_result(result, *in, h, options);
     return result;
   }
 

@@ -40,6 +40,10 @@
 
 namespace apsp::detail {
 
+namespace sparse {
+void run_sparse_rows_cuda(RowsJob& job);  // sparse_rows.cu
+}
+
 /// "cuda", or "hip" where this file is compiled for AMD (src/hip/hip_backend.hip.cpp).
 inline constexpr const char* kGpuBackendName = APSP_GPU_HIP ? "hip" : "cuda";
 
@@ -83,6 +87,12 @@ class CudaBackend final : public BackendImpl {
   /// Sparse rounds (docs/sparse.md): 128-wide tiles, listed per round; the result is gathered
   /// into the user's order on the device. On AMD the same code (compiled, not run: docs/amd.md).
   bool skips_tiles() const override { return true; }
+#if !APSP_GPU_HIP
+  bool run_sparse_rows(sparse::RowsJob& job) override {
+    sparse::run_sparse_rows_cuda(job);
+    return true;
+  }
+#endif
   bool uniform_tiles() const override { return true; }
   bool unpermutes() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }

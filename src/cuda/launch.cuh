@@ -21,6 +21,7 @@
 #include "cuda/kernels/listed.cuh"
 #include "cuda/kernels/paths.cuh"
 #include "cuda/kernels/paths_listed.cuh"
+#include "cuda/kernels/sparse_rows.cuh"
 
 // Internal linkage, as the kernels: attributes are set and kernels launched in the same file.
 namespace apsp::cuda {
@@ -387,6 +388,44 @@ void launch_minplus_paths_listed(bool hops, const TileLists& l, const T* A, cons
   else
     minplus_paths_listed<T, false>
         <<<grid, 256, 0, s>>>(A, An, nullptr, lda, B, nullptr, ldb, C, Cn, nullptr, ldc, l);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
+
+// ---- the sparse direct engine's row sweeps (kernels/sparse_rows.cuh) ----
+
+/// The products of `tasks` (device memory, first_tile ascending), `tiles` blocks in all.
+template <class T>
+void launch_sn_minplus(const SnTask<T>* tasks, int ntasks, std::int64_t tiles, gpuStream_t s) {
+  if (tiles == 0) return;
+  APSP_EXPECTS(tiles < (std::int64_t(1) << 31), "sparse rows: too many tiles in one launch");
+  sn_minplus<T><<<unsigned(tiles), kSnThreads, 0, s>>>(tasks, ntasks);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+template <class T>
+void launch_sn_fill_block(T* x, std::int64_t n, std::int64_t ld, std::int64_t q0,
+                          std::int64_t rows, gpuStream_t s) {
+  sn_fill_block<T><<<kGridLarge, kElemThreads, 0, s>>>(x, n, ld, q0, rows);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// One block row of grid blocks per (row0, rows, r0, r1) task; at most 65535 tasks a launch.
+template <class T>
+void launch_sn_copy_rows(const T* src, T* dst, std::int64_t ld, const int4* tasks, int ntasks,
+                         gpuStream_t s) {
+  for (int t0 = 0; t0 < ntasks; t0 += 65535) {
+    const unsigned y = unsigned(std::min(65535, ntasks - t0));
+    sn_copy_rows<T><<<dim3(16, y), kElemThreads, 0, s>>>(src, dst, ld, tasks + t0);
+    APSP_CUDA_CHECK_LAUNCH(s);
+  }
+}
+template <class T>
+void launch_sn_write_rows(const T* x, std::int64_t ld, std::int64_t n, const int* new_of_old,
+                          const int* old_of_new, std::int64_t q0, std::int64_t rows, T* out,
+                          std::int64_t ldo, gpuStream_t s) {
+  APSP_EXPECTS(rows <= 65535 * 32, "sparse rows: block too tall");
+  const dim3 grid(unsigned((n + 31) / 32), unsigned((rows + 31) / 32));
+  sn_write_rows<T><<<grid, dim3(32, 8), 0, s>>>(x, ld, n, new_of_old, old_of_new, q0, rows, out,
+                                                ldo);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 

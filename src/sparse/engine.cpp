@@ -18,6 +18,7 @@
 #include "cpu/next_hops.hpp"
 #include "cpu/tile_ops.hpp"
 #include "sparse/factor.hpp"
+#include "sparse/rows_job.hpp"
 
 namespace apsp::detail::sparse {
 
@@ -210,10 +211,58 @@ std::int64_t engine_memory_estimate(std::int64_t n, std::int64_t arcs, Dtype t, 
   return 2 * size * (64 * n + 8 * arcs) + std::int64_t(threads) * (24 << 20);
 }
 
-EngineRun solve_supernodal(const Graph& g, Dtype t, bool paths, int threads,
-                           const ProgressFn& progress) {
+namespace {
+
+/// n x n with rows and columns padded to 32 (padding rows as build_matrix leaves them).
+Matrix result_matrix(std::int64_t n, Dtype t) {
+  const std::int64_t stride = round_up(std::max<std::int64_t>(n, 1), 32);
+  Matrix m(n, n, stride, stride, t);
+  visit_dtype(t, [&](auto tag) {
+    using T = decltype(tag);
+    for (std::int64_t i = n; i < stride; ++i) {
+      T* r = m.row<T>(i);
+      std::fill(r, r + stride, unreachable<T>());
+      r[i] = T(0);
+    }
+  });
+  return m;
+}
+
+/// The rows on the backend's device; false when it has no engine for them.
+template <class T>
+bool device_rows(const SupernodalPlan& plan, const Factors<T>& f, Dtype t, const EngineOptions& o,
+                 EngineRun& run) {
+  RowsJob job;
+  job.plan = &plan;
+  job.dtype = t;
+  job.factors = &f;
+  job.device = o.device;
+  job.progress = o.progress;
+  job.keep_on_device = o.keep_on_device;
+  if (!o.keep_on_device) {
+    if (o.sink && !o.paths)
+      job.sink = o.sink;
+    else
+      job.dist = &(run.dist = result_matrix(plan.n(), t));
+  }
+  if (!o.rows_backend->run_sparse_rows(job)) {
+    run.dist = Matrix{};
+    return false;
+  }
+  run.h2d_s = job.h2d_s;
+  run.solve_s = job.compute_s;
+  run.d2h_s = job.d2h_s;
+  run.device_result = std::move(job.device_result);
+  run.download = std::move(job.download);
+  run.detail = job.detail;
+  return true;
+}
+
+}  // namespace
+
+EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o) {
   EngineRun run;
-  if (threads <= 0) threads = omp_get_max_threads();
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const std::int64_t n = g.num_vertices;
   auto t0 = Clock::now();
   SeparatorTree tree = separator_tree(g, kDefaultLeaf);
@@ -225,25 +274,22 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, bool paths, int threads,
   run.factor_entries = plan.factor_entries;
   const double n3 = double(n) * double(n) * double(n);
   run.work_fraction = n > 0 ? (plan.factor_updates + plan.solve_updates) / n3 : 0;
-  const std::int64_t stride = round_up(std::max<std::int64_t>(n, 1), 32);
-  run.dist = Matrix(n, n, stride, stride, t);
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
-    for (std::int64_t i = n; i < stride; ++i) {  // padding rows, as build_matrix leaves them
-      T* r = run.dist.row<T>(i);
-      std::fill(r, r + stride, unreachable<T>());
-      r[i] = T(0);
-    }
     t0 = Clock::now();
     const Factors<T> f = factorize<T>(g, plan, threads);
     run.factor_s = since(t0);
+    if (o.rows_backend && device_rows(plan, f, t, o, run)) return;
+    APSP_EXPECTS(!o.keep_on_device, "sparse engine: no device to keep the result on");
+    run.detail = "cpu: " + std::to_string(threads) + " threads";
+    run.dist = result_matrix(n, t);
     t0 = Clock::now();
-    solve_rows<T>(plan, f, threads, progress, run.dist);
+    solve_rows<T>(plan, f, threads, o.progress, run.dist);
     run.solve_s = since(t0);
   });
-  if (paths) {
+  if (o.paths) {
     t0 = Clock::now();
-    run.next = Matrix(n, n, stride, stride, Dtype::Int32);
+    run.next = Matrix(n, n, run.dist.stride(), run.dist.stride(), Dtype::Int32);
     cpu::next_hops_from_edges(g, run.dist, run.next, threads, cpu::active_isa());
     run.paths_s = since(t0);
   }

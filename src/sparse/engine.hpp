@@ -7,10 +7,13 @@
 // dtypes as the dense rounds: integer results byte-identical, floats within a path's rounding.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "apsp/graph.hpp"
 #include "apsp/solve.hpp"
+#include "core/backend.hpp"
 
 namespace apsp::detail::sparse {
 
@@ -19,17 +22,34 @@ struct EngineRun {
   Matrix dist, next;  ///< user order; next empty unless paths
   double order_s = 0, symbolic_s = 0, factor_s = 0, solve_s = 0, paths_s = 0;
   double work_fraction = 0;  ///< min-plus updates (factor + rows) over n^3
+  double h2d_s = 0, d2h_s = 0;  ///< a device's uploads and downloads (rows_backend)
   std::int64_t supernodes = 0, factor_entries = 0;
+  std::shared_ptr<void> device_result;  ///< EngineOptions::keep_on_device: n x n, rows n apart
+  std::function<void(void* host)> download;  ///< copies device_result to n x n host memory
+  std::string detail;                   ///< where the rows ran
 };
 
 /// The host memory the engine needs beyond the result (factors, per-thread row blocks), bytes;
 /// an estimate before the plan exists (e.g. for the memory check).
 std::int64_t engine_memory_estimate(std::int64_t n, std::int64_t arcs, Dtype t, int threads);
 
-/// Runs the engine on g (non-negative weights: Johnson has run; weights exact in t) with
-/// `threads` CPU threads (0 = all). With `paths` also the next hops (the out-arc rule of the cpu
-/// backend's edges method, docs/paths.md). `progress` (optional) gets (rows done, rows total).
-EngineRun solve_supernodal(const Graph& g, Dtype t, bool paths, int threads,
-                           const ProgressFn& progress);
+/// Where the rows are computed and where they go.
+struct EngineOptions {
+  bool paths = false;  ///< also the next hops (the cpu backend's out-arc rule, docs/paths.md)
+  int threads = 0;     ///< host threads (0 = all)
+  ProgressFn progress;  ///< (rows done, rows total)
+  /// A backend whose device computes the rows (BackendImpl::run_sparse_rows; the cuda backend),
+  /// or null: the host's threads.
+  BackendImpl* rows_backend = nullptr;
+  int device = 0;
+  /// With rows_backend and without paths: the rows go to this sink in stripes (ascending user
+  /// rows) and EngineRun::dist stays empty.
+  RowSink sink;
+  /// With rows_backend: the distances stay in device memory (EngineRun::device_result).
+  bool keep_on_device = false;
+};
+
+/// Runs the engine on g (non-negative weights: Johnson has run; weights exact in t).
+EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o);
 
 }  // namespace apsp::detail::sparse

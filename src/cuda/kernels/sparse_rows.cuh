@@ -1,0 +1,186 @@
+// src/cuda/kernels/sparse_rows.cuh — device code of the sparse direct engine's row sweeps
+// (src/sparse, src/cuda/sparse_rows.cu). A block of R sources lives transposed, vertex-major:
+// X^T row v holds vertex v's value for each of the R sources (ld apart), so every operand of the
+// sweeps is a set of whole rows: gathered struct rows read coalesced, C rows written coalesced.
+// One kernel runs a list of min-plus products C[i][r] = min(C[i][r], min_k B[i][k] + A[k][r])
+// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 C tiles a
+// block; two more fill a block and write it out transposed in the user's order.
+#pragma once
+
+#include "gpu/runtime.hpp"
+
+#include <cstdint>
+
+#include "cuda/kernels/distances.cuh"
+#include "gpu/intrinsics.cuh"
+
+// Internal linkage, as in distances.cuh.
+namespace apsp::cuda {
+namespace {
+
+inline constexpr int kSnBM = 32;   // C rows (factor rows) per block
+inline constexpr int kSnBN = 128;  // C columns (sources) per block
+inline constexpr int kSnBK = 32;   // inner depth per shared-memory stage
+inline constexpr int kSnThreads = 256;
+
+/// One product of a sweep. Rows of A and C are indices into a_base / c_base (ld apart): the
+/// listed ones, or a0 + k / c0 + i when the list is null. With `atomic`, C is lowered by atomic
+/// minima (several products of one launch may lower one row: the up sweep's scatters).
+template <class T>
+struct SnTask {
+  const T* b = nullptr;  ///< m x k, row-major
+  int m = 0, k = 0;
+  const T* a_base = nullptr;
+  const int* a_rows = nullptr;
+  std::int64_t a0 = 0;
+  T* c_base = nullptr;
+  const int* c_rows = nullptr;
+  std::int64_t c0 = 0;
+  std::int64_t ld = 0;
+  int r0 = 0, r1 = 0;  ///< columns [r0, r1)
+  int atomic = 0;
+  int first_tile = 0;  ///< this task's first block in the launch (ascending over tasks)
+};
+
+template <class T>
+__device__ __forceinline__ T sn_addmin(T a, T b, T c) {
+  if constexpr (std::is_same_v<T, int>)
+    return gpu::viaddmin_s32(a, b, c);
+  else
+    return a + b < c ? a + b : c;
+}
+
+template <class T>
+__device__ __forceinline__ void sn_atomic_min(T* p, T v) {
+  if constexpr (std::is_same_v<T, int>)
+    atomicMin(p, v);
+  else if constexpr (std::is_same_v<T, long>)
+    gpu::atomic_min_s64(reinterpret_cast<long long*>(p), (long long)v);
+  else if constexpr (std::is_same_v<T, float>)  // non-negative: ordered as their bits
+    atomicMin(reinterpret_cast<int*>(p), __float_as_int(v));
+  else
+    gpu::atomic_min_s64(reinterpret_cast<long long*>(p), __double_as_longlong(v));
+}
+
+template <class T>
+__global__ void __launch_bounds__(kSnThreads)
+    sn_minplus(const SnTask<T>* __restrict__ tasks, int ntasks) {
+  // The block's task: the last one whose first tile is at most blockIdx.x.
+  int lo = 0, hi = ntasks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (tasks[mid].first_tile <= int(blockIdx.x))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const SnTask<T> t = tasks[lo];
+  const int local = int(blockIdx.x) - t.first_tile;
+  const int rtiles = (t.r1 - t.r0 + kSnBN - 1) / kSnBN;
+  const int i0 = (local / rtiles) * kSnBM, rb = t.r0 + (local % rtiles) * kSnBN;
+  __shared__ T sB[kSnBK][kSnBM];
+  __shared__ __align__(16) T sA[kSnBK][kSnBN];
+  const int tid = threadIdx.x, ty = tid / 32, tx = tid % 32;  // rows ty*4.., columns tx*4..
+  constexpr T inf = inf_value<T>();
+  T acc[4][4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) acc[i][j] = inf;
+  for (int k0 = 0; k0 < t.k; k0 += kSnBK) {
+#pragma unroll
+    for (int e = tid; e < kSnBM * kSnBK; e += kSnThreads) {
+      const int i = e / kSnBK, kk = e % kSnBK;
+      sB[kk][i] = (i0 + i < t.m && k0 + kk < t.k) ? t.b[std::int64_t(i0 + i) * t.k + k0 + kk] : inf;
+    }
+#pragma unroll 4
+    for (int e = tid; e < kSnBK * kSnBN; e += kSnThreads) {
+      const int kk = e / kSnBN, r = e % kSnBN;
+      T v = inf;
+      if (k0 + kk < t.k && rb + r < t.r1) {
+        const std::int64_t row = t.a_rows ? t.a_rows[k0 + kk] : t.a0 + k0 + kk;
+        v = t.a_base[row * t.ld + rb + r];
+      }
+      sA[kk][r] = v;
+    }
+    __syncthreads();
+#pragma unroll 8
+    for (int kk = 0; kk < kSnBK; ++kk) {
+      T b[4], a[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) b[i] = sB[kk][ty * 4 + i];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) a[j] = sA[kk][tx * 4 + j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 4; ++j) acc[i][j] = sn_addmin(b[i], a[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int ii = i0 + ty * 4 + i;
+    if (ii >= t.m) continue;
+    const std::int64_t row = t.c_rows ? t.c_rows[ii] : t.c0 + ii;
+    T* c = t.c_base + row * t.ld;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int r = rb + tx * 4 + j;
+      if (r >= t.r1 || acc[i][j] >= inf) continue;
+      if (t.atomic)
+        sn_atomic_min(c + r, acc[i][j]);
+      else if (acc[i][j] < c[r])
+        c[r] = acc[i][j];
+    }
+  }
+}
+
+/// The sources' block: X^T unreachable except X^T[q0 + r][r] = 0 for r < rows (n x ld).
+template <class T>
+__global__ void sn_fill_block(T* __restrict__ x, std::int64_t n, std::int64_t ld, std::int64_t q0,
+                              std::int64_t rows) {
+  const std::int64_t total = n * ld;
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t v = e / ld, r = e - v * ld;
+    x[e] = (r < rows && v == q0 + r) ? T(0) : inf_value<T>();
+  }
+}
+
+/// dst rows [row0, row0 + rows) x columns [r0, r1) = the same rows of src (ld apart): the up
+/// sweep's copies, one task per supernode (a task = (row0, rows, r0, r1)).
+template <class T>
+__global__ void sn_copy_rows(const T* __restrict__ src, T* __restrict__ dst, std::int64_t ld,
+                             const int4* __restrict__ tasks) {
+  const int4 t = tasks[blockIdx.y];
+  const std::int64_t total = std::int64_t(t.y) * (t.w - t.z);
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = e / (t.w - t.z), r = t.z + (e - i * (t.w - t.z));
+    dst[(t.x + i) * ld + r] = src[(t.x + i) * ld + r];
+  }
+}
+
+/// out[old_of_new[q0 + r]][v] = X^T[new_of_old[v]][r] for r < rows, v < n: the block's rows in
+/// the user's order (32 x 32 tiles through shared memory; out rows `ldo` apart).
+template <class T>
+__global__ void sn_write_rows(const T* __restrict__ x, std::int64_t ld, std::int64_t n,
+                              const int* __restrict__ new_of_old,
+                              const int* __restrict__ old_of_new, std::int64_t q0,
+                              std::int64_t rows, T* __restrict__ out, std::int64_t ldo) {
+  __shared__ T tile[32][33];
+  const std::int64_t v0 = std::int64_t(blockIdx.x) * 32, r0 = std::int64_t(blockIdx.y) * 32;
+  for (int i = threadIdx.y; i < 32; i += blockDim.y) {
+    const std::int64_t v = v0 + i, r = r0 + threadIdx.x;
+    if (v < n && r < rows) tile[i][threadIdx.x] = x[std::int64_t(new_of_old[v]) * ld + r];
+  }
+  __syncthreads();
+  for (int i = threadIdx.y; i < 32; i += blockDim.y) {
+    const std::int64_t r = r0 + i, v = v0 + threadIdx.x;
+    if (v < n && r < rows) out[std::int64_t(old_of_new[q0 + r]) * ldo + v] = tile[threadIdx.x][i];
+  }
+}
+
+}  // namespace
+}  // namespace apsp::cuda

@@ -1,0 +1,376 @@
+// src/cuda/sparse_rows.cu — the sparse direct engine's rows on one GPU (src/sparse/rows_job.hpp).
+//
+// The host factors (sparse/factor.hpp) go up once, transposed: D^T, L^T and U^T per supernode,
+// so that each sweep step is C rows = B (x) A rows over the vertex-major row block X^T
+// (kernels/sparse_rows.cuh). Blocks of R consecutive ordered sources: X^T filled; up sweep over
+// the sources' tree ancestors by height (copy X^T[K] to a scratch, X^T[K] = D_K^T (x) scratch,
+// then X^T[S_K] lowered by U_K^T (x) X^T[K] with atomic minima, rows restricted to the sources in
+// K's subtree); down sweep over every supernode by depth from the roots (X^T[K] lowered by
+// L_K^T (x) X^T[S_K]: nodes of one depth write disjoint rows and read only their ancestors'); then
+// the block is written transposed into the n x n device result in the user's order, which stays
+// on the GPU or leaves in stripes.
+#include "gpu/runtime.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "apsp/errors.hpp"
+#include "cuda/device_memory.cuh"
+#include "cuda/launch.cuh"
+#include "sparse/factor.hpp"
+#include "sparse/rows_job.hpp"
+
+namespace apsp::detail::sparse {
+
+namespace {
+
+using i64 = std::int64_t;
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The device type of T (the kernels' inf_value specialisations: int, long, float, double).
+template <class T>
+using DevT = std::conditional_t<std::is_same_v<T, std::int64_t>, long, T>;
+
+/// Factor blocks transposed, one array: per node DT (w x w), LT (w x s), UT (s x w).
+template <class T>
+struct Transposed {
+  std::vector<i64> dt, lt, ut;
+  std::vector<T> v;
+};
+
+template <class T>
+Transposed<T> transpose_factors(const SupernodalPlan& p, const Factors<T>& f) {
+  Transposed<T> x;
+  const i64 nodes = p.nodes();
+  x.dt.resize(std::size_t(nodes));
+  x.lt.resize(std::size_t(nodes));
+  x.ut.resize(std::size_t(nodes));
+  i64 at = 0;
+  for (i64 k = 0; k < nodes; ++k) {
+    const i64 w = p.width(k), s = p.struct_size(k);
+    x.dt[std::size_t(k)] = at;
+    x.lt[std::size_t(k)] = at + w * w;
+    x.ut[std::size_t(k)] = at + w * w + w * s;
+    at += w * (w + 2 * s);
+  }
+  x.v.resize(std::size_t(at));
+#pragma omp parallel for schedule(dynamic, 16)
+  for (i64 k = 0; k < nodes; ++k) {
+    const i64 w = p.width(k), s = p.struct_size(k);
+    T* dt = x.v.data() + x.dt[std::size_t(k)];
+    T* lt = x.v.data() + x.lt[std::size_t(k)];
+    T* ut = x.v.data() + x.ut[std::size_t(k)];
+    for (i64 i = 0; i < w; ++i)
+      for (i64 t = 0; t < w; ++t) dt[i * w + t] = f.d(k)[t * w + i];
+    for (i64 j = 0; j < w; ++j)
+      for (i64 q = 0; q < s; ++q) lt[j * s + q] = f.l(k)[q * w + j];
+    for (i64 q = 0; q < s; ++q)
+      for (i64 t = 0; t < w; ++t) ut[q * w + t] = f.u(k)[t * s + q];
+  }
+  return x;
+}
+
+template <class T>
+i64 tiles_of(const cuda::SnTask<T>& t) {
+  return i64((t.m + cuda::kSnBM - 1) / cuda::kSnBM) * ((t.r1 - t.r0 + cuda::kSnBN - 1) / cuda::kSnBN);
+}
+
+/// A launch's tasks: a slice [begin, end) of one task array, with its tile count.
+struct Group {
+  std::size_t begin = 0, end = 0;
+  i64 tiles = 0;
+};
+
+/// Closes a group: numbers its tasks' first tiles from 0.
+template <class T>
+Group close_group(std::vector<cuda::SnTask<T>>& tasks, std::size_t begin) {
+  Group g{begin, tasks.size(), 0};
+  for (std::size_t e = begin; e < tasks.size(); ++e) {
+    tasks[e].first_tile = int(g.tiles);
+    g.tiles += tiles_of(tasks[e]);
+  }
+  APSP_EXPECTS(g.tiles < (i64(1) << 31), "sparse rows: launch too large");
+  return g;
+}
+
+template <class T>
+class GpuRows {
+  using D = DevT<T>;
+
+ public:
+  GpuRows(const SupernodalPlan& p, const Factors<T>& f, RowsJob& job) : p_(p), job_(job) {
+    n_ = p.n();
+    const auto t0 = Clock::now();
+    const Transposed<T> tf = transpose_factors(p, f);
+    fac_ = cuda::DeviceBuffer<D>(tf.v.size());
+    upload(fac_.get(), tf.v.data(), tf.v.size());
+    sidx_ = cuda::DeviceBuffer<int>(p.sidx.size());
+    upload(sidx_.get(), p.sidx.data(), p.sidx.size());
+    new_of_old_ = cuda::DeviceBuffer<int>(std::size_t(n_));
+    old_of_new_ = cuda::DeviceBuffer<int>(std::size_t(n_));
+    upload(new_of_old_.get(), p.tree.perm.new_of_old.data(), std::size_t(n_));
+    upload(old_of_new_.get(), p.tree.perm.old_of_new.data(), std::size_t(n_));
+    tf_ = &tf;
+    allocate();
+    down_tasks();
+    tf_ = nullptr;
+    job.h2d_s = since(t0);
+  }
+
+  void run() {
+    APSP_CUDA_TRY(gpuDeviceSynchronize());
+    const auto t0 = Clock::now();
+    for (i64 q0 = 0; q0 < n_; q0 += R_) {
+      const i64 rows = std::min(R_, n_ - q0);
+      cuda::launch_sn_fill_block<D>(x_.get(), n_, R_, q0, rows, stream_);
+      up_sweep(q0, rows);
+      for (const Group& g : down_)
+        cuda::launch_sn_minplus<D>(dtasks_.get() + g.begin, int(g.end - g.begin), g.tiles,
+                                   stream_);
+      cuda::launch_sn_write_rows<D>(x_.get(), R_, n_, new_of_old_.get(), old_of_new_.get(), q0,
+                                    rows, result_.get(), n_, stream_);
+      if (job_.progress) {
+        APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
+        job_.progress(q0 + rows, n_);
+      }
+    }
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
+    job_.compute_s = since(t0);
+    job_.detail = "cuda: " + std::to_string((n_ + R_ - 1) / R_) + " blocks of " +
+                  std::to_string(R_) + " rows";
+  }
+
+  /// The result: kept on the device (job.device_result) or downloaded in stripes.
+  void hand_out() {
+    if (job_.keep_on_device) {
+      auto* owner = new cuda::DeviceBuffer<D>(std::move(result_));
+      job_.device_result = std::shared_ptr<void>(
+          owner->get(), [owner](void*) { delete owner; });
+      const std::size_t bytes = std::size_t(n_) * std::size_t(n_) * sizeof(T);
+      const std::shared_ptr<void> keep = job_.device_result;
+      const int device = job_.device;
+      job_.download = [keep, bytes, device](void* host) {
+        APSP_CUDA_TRY(gpuSetDevice(device));
+        APSP_CUDA_TRY(gpuMemcpy(host, keep.get(), bytes, gpuMemcpyDeviceToHost));
+      };
+      return;
+    }
+    const auto t0 = Clock::now();
+    const i64 rows_per = std::max<i64>(1, (i64(64) << 20) / (n_ * i64(sizeof(T))));
+    std::vector<T> stage(std::size_t(std::min(rows_per, n_) * n_));
+    for (i64 r0 = 0; r0 < n_; r0 += rows_per) {
+      const i64 rows = std::min(rows_per, n_ - r0);
+      APSP_CUDA_TRY(gpuMemcpy(stage.data(), result_.get() + r0 * n_,
+                              std::size_t(rows * n_) * sizeof(T), gpuMemcpyDeviceToHost));
+      if (job_.dist) {
+        for (i64 r = 0; r < rows; ++r)
+          std::copy(stage.data() + r * n_, stage.data() + (r + 1) * n_,
+                    job_.dist->row<T>(r0 + r));
+      } else if (job_.sink) {
+        job_.sink(RowBlock{r0, rows, n_, n_, job_.dtype, stage.data()});
+      }
+    }
+    job_.d2h_s = since(t0);
+  }
+
+  ~GpuRows() {
+    if (stream_) (void)gpuStreamDestroy(stream_);
+  }
+
+ private:
+  template <class U, class V>
+  static void upload(U* dst, const V* src, std::size_t count) {
+    static_assert(sizeof(U) == sizeof(V));
+    if (count) APSP_CUDA_TRY(gpuMemcpy(dst, src, count * sizeof(U), gpuMemcpyHostToDevice));
+  }
+
+  /// The result and two row blocks (X^T and its scratch), R as large as memory allows (<= 8192).
+  void allocate() {
+    APSP_CUDA_TRY(gpuStreamCreateWithFlags(&stream_, gpuStreamNonBlocking));
+    std::size_t free_b = 0, total_b = 0;
+    APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
+    const double result_b = double(n_) * double(n_) * sizeof(T);
+    const double reserve = 512.0 * (1 << 20);
+    double room = double(free_b) - result_b - reserve;
+    const double per_row = 2.0 * double(n_) * sizeof(T);
+    if (room < per_row * 128)
+      throw ResourceError("the sparse engine's n x n result (" + std::to_string(n_) +
+                          " vertices, " + std::to_string(i64(result_b / (1 << 20))) +
+                          " MiB) and its row blocks do not fit the GPU's free memory (" +
+                          std::to_string(i64(free_b >> 20)) + " MiB)");
+    R_ = std::min<i64>(8192, i64(room / per_row) / 128 * 128);
+    R_ = std::min<i64>(R_, (n_ + 127) / 128 * 128);
+    result_ = cuda::DeviceBuffer<D>(std::size_t(n_) * std::size_t(n_));
+    x_ = cuda::DeviceBuffer<D>(std::size_t(n_ * R_));
+    y_ = cuda::DeviceBuffer<D>(std::size_t(n_ * R_));
+  }
+
+  /// The down sweep's products, grouped by depth from the roots (the same for every block).
+  void down_tasks() {
+    const i64 nodes = p_.nodes();
+    std::vector<int> depth(std::size_t(nodes), 0);
+    int deepest = 0;
+    for (i64 k = nodes - 1; k >= 0; --k) {
+      const int par = p_.parent[std::size_t(k)];
+      depth[std::size_t(k)] = par < 0 ? 0 : depth[std::size_t(par)] + 1;
+      deepest = std::max(deepest, depth[std::size_t(k)]);
+    }
+    std::vector<std::vector<i64>> by_depth(std::size_t(deepest) + 1);
+    for (i64 k = 0; k < nodes; ++k)
+      if (p_.width(k) > 0 && p_.struct_size(k) > 0) by_depth[std::size_t(depth[std::size_t(k)])].push_back(k);
+    std::vector<cuda::SnTask<D>> tasks;
+    for (const std::vector<i64>& level : by_depth) {
+      if (level.empty()) continue;
+      const std::size_t begin = tasks.size();
+      for (const i64 k : level) {
+        cuda::SnTask<D> t;
+        t.b = fac_.get() + tf_->lt[std::size_t(k)];
+        t.m = int(p_.width(k));
+        t.k = int(p_.struct_size(k));
+        t.a_base = x_.get();
+        t.a_rows = sidx_.get() + p_.sptr[std::size_t(k)];
+        t.c_base = x_.get();
+        t.c0 = p_.first(k);
+        t.ld = R_;
+        t.r0 = 0;
+        t.r1 = int(R_);
+        tasks.push_back(t);
+      }
+      down_.push_back(close_group(tasks, begin));
+    }
+    dtasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(tasks.size());
+    upload(dtasks_.get(), tasks.data(), tasks.size());
+    // What the up sweep needs per node: offsets of D^T and U^T, and the first ordered source of
+    // the node's subtree (children come before parents).
+    dt_ = tf_->dt;
+    ut_ = tf_->ut;
+    sub_first_.resize(std::size_t(nodes));
+    for (i64 k = 0; k < nodes; ++k) sub_first_[std::size_t(k)] = p_.first(k);
+    for (i64 k = 0; k < nodes; ++k) {
+      const int par = p_.parent[std::size_t(k)];
+      if (par >= 0)
+        sub_first_[std::size_t(par)] =
+            std::min(sub_first_[std::size_t(par)], sub_first_[std::size_t(k)]);
+    }
+    seen_.assign(std::size_t(nodes), -1);
+  }
+
+  /// Up sweep of the block's sources: their ancestors by height, three launches a height.
+  void up_sweep(i64 q0, i64 rows) {
+    std::vector<std::int32_t> path;
+    for (i64 q = q0; q < q0 + rows; ++q)
+      for (std::int32_t k = p_.node_of[std::size_t(q)]; k >= 0 && seen_[std::size_t(k)] != q0;
+           k = p_.parent[std::size_t(k)]) {
+        seen_[std::size_t(k)] = q0;
+        path.push_back(k);
+      }
+    std::sort(path.begin(), path.end(), [&](std::int32_t a, std::int32_t b) {
+      return p_.height[std::size_t(a)] != p_.height[std::size_t(b)]
+                 ? p_.height[std::size_t(a)] < p_.height[std::size_t(b)]
+                 : a < b;
+    });
+    std::vector<int4> copies;
+    std::vector<cuda::SnTask<D>> tasks;
+    struct Height {
+      std::size_t copy_begin, copy_end;
+      Group close, scatter;
+    };
+    std::vector<Height> heights;
+    for (std::size_t a = 0; a < path.size();) {
+      std::size_t b = a;
+      while (b < path.size() && p_.height[std::size_t(path[b])] == p_.height[std::size_t(path[a])]) ++b;
+      Height h;
+      h.copy_begin = copies.size();
+      const std::size_t close_begin = tasks.size();
+      std::vector<std::pair<i64, std::pair<int, int>>> live;  // node, rows [r0, r1)
+      for (std::size_t e = a; e < b; ++e) {
+        const i64 k = path[e], w = p_.width(k), f = p_.first(k);
+        const int r0 = int(std::max<i64>(0, sub_first_[std::size_t(k)] - q0));
+        const int r1 = int(std::min<i64>(rows, f + w - q0));
+        if (w == 0 || r1 <= r0) continue;
+        copies.push_back(int4{int(f), int(w), r0, r1});
+        cuda::SnTask<D> t;
+        t.b = fac_.get() + dt_[std::size_t(k)];
+        t.m = int(w);
+        t.k = int(w);
+        t.a_base = y_.get();
+        t.a0 = f;
+        t.c_base = x_.get();
+        t.c0 = f;
+        t.ld = R_;
+        t.r0 = r0;
+        t.r1 = r1;
+        tasks.push_back(t);
+        live.push_back({k, {r0, r1}});
+      }
+      h.copy_end = copies.size();
+      h.close = close_group(tasks, close_begin);
+      const std::size_t scatter_begin = tasks.size();
+      for (const auto& [k, r] : live) {
+        if (p_.struct_size(k) == 0) continue;
+        cuda::SnTask<D> t;
+        t.b = fac_.get() + ut_[std::size_t(k)];
+        t.m = int(p_.struct_size(k));
+        t.k = int(p_.width(k));
+        t.a_base = x_.get();
+        t.a0 = p_.first(k);
+        t.c_base = x_.get();
+        t.c_rows = sidx_.get() + p_.sptr[std::size_t(k)];
+        t.ld = R_;
+        t.r0 = r.first;
+        t.r1 = r.second;
+        t.atomic = 1;
+        tasks.push_back(t);
+      }
+      h.scatter = close_group(tasks, scatter_begin);
+      heights.push_back(h);
+      a = b;
+    }
+    if (tasks.empty()) return;
+    // The previous block's launches read the old task lists: done before they are replaced.
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
+    if (utasks_.size() < tasks.size()) utasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(2 * tasks.size());
+    if (ucopies_.size() < copies.size()) ucopies_ = cuda::DeviceBuffer<int4>(2 * copies.size());
+    upload(utasks_.get(), tasks.data(), tasks.size());
+    upload(ucopies_.get(), copies.data(), copies.size());
+    for (const Height& h : heights) {
+      cuda::launch_sn_copy_rows<D>(x_.get(), y_.get(), R_, ucopies_.get() + h.copy_begin,
+                                   int(h.copy_end - h.copy_begin), stream_);
+      cuda::launch_sn_minplus<D>(utasks_.get() + h.close.begin, int(h.close.end - h.close.begin),
+                                 h.close.tiles, stream_);
+      cuda::launch_sn_minplus<D>(utasks_.get() + h.scatter.begin,
+                                 int(h.scatter.end - h.scatter.begin), h.scatter.tiles, stream_);
+    }
+  }
+
+  const SupernodalPlan& p_;
+  RowsJob& job_;
+  const Transposed<T>* tf_ = nullptr;
+  i64 n_ = 0, R_ = 0;
+  gpuStream_t stream_ = nullptr;
+  cuda::DeviceBuffer<D> fac_, result_, x_, y_;
+  cuda::DeviceBuffer<int> sidx_, new_of_old_, old_of_new_;
+  cuda::DeviceBuffer<cuda::SnTask<D>> dtasks_, utasks_;
+  cuda::DeviceBuffer<int4> ucopies_;
+  std::vector<Group> down_;
+  std::vector<i64> dt_, ut_, sub_first_, seen_;
+};
+
+}  // namespace
+
+/// The cuda backend's run_sparse_rows (cuda_backend.cu).
+void run_sparse_rows_cuda(RowsJob& job) {
+  APSP_CUDA_TRY(gpuSetDevice(job.device));
+  visit_dtype(job.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    GpuRows<T> rows(*job.plan, *static_cast<const Factors<T>*>(job.factors), job);
+    rows.run();
+    rows.hand_out();
+  });
+}
+
+}  // namespace apsp::detail::sparse
