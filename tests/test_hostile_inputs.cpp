@@ -32,7 +32,8 @@ struct Measured {
 };
 
 /// Runs the CLI with `env` added (NAME=VALUE), stdout to /dev/null, stderr kept.
-Measured run_measured(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+Measured run_measured(const std::vector<std::string>& args,
+                      const std::vector<std::string>& env = {}) {
   TempDir io;
   const std::string err_path = io / "err";
   const auto t0 = std::chrono::steady_clock::now();
@@ -86,7 +87,8 @@ TEST(HostileInputs, NthuEdgeOutsideVAnswersInLittleMemory) {
 TEST(HostileInputs, NthuHeaderOverHostMemoryIsNotFaultedIn) {
   TempDir d;
   write_nthu(d / "h.bin", {20000, 0});
-  const Measured r = run_measured({"solve", d / "h.bin", d / "o.bin"}, {"APSP_HOST_MEMORY=200000000"});
+  const Measured r =
+      run_measured({"solve", d / "h.bin", d / "o.bin"}, {"APSP_HOST_MEMORY=200000000"});
   EXPECT_EQ(r.exit_code, 4);
   expect_one_line(r, "V = 20000 needs 1600000000 bytes (1.5 GiB)");
   EXPECT_LT(r.peak_kb, kTinyPeakKb);
@@ -108,7 +110,8 @@ TEST(HostileInputs, NegativeWeightWithHugeIdRefusedBeforeJohnson) {
 TEST(HostileInputs, MemoryMessageSaysMiBBelowOneGiB) {
   TempDir d;
   write_nthu(d / "g.bin", {3000, 0});
-  const Measured r = run_measured({"solve", d / "g.bin", d / "o.bin"}, {"APSP_HOST_MEMORY=1000000"});
+  const Measured r =
+      run_measured({"solve", d / "g.bin", d / "o.bin"}, {"APSP_HOST_MEMORY=1000000"});
   EXPECT_EQ(r.exit_code, 4);
   expect_one_line(r, "needs 36000000 bytes (34.3 MiB)");
 }
@@ -190,8 +193,7 @@ TEST(HostileInputs, PathRefusesMismatchedPair) {
   const std::int32_t none = -1;
   std::memcpy(bytes.data() + 4 * 5, &none, 4);
   write_bytes(d / "bad.next", bytes.data(), bytes.size());
-  std::filesystem::last_write_time(d / "bad.next",
-                                   std::filesystem::last_write_time(d / "d.bin"));
+  std::filesystem::last_write_time(d / "bad.next", std::filesystem::last_write_time(d / "d.bin"));
   r = run_measured({"path", d / "d.bin", "0", "5", "--next", d / "bad.next"});
   EXPECT_EQ(r.exit_code, 1);
   expect_one_line(r, "d(0,5) is finite but the next hops give none");
@@ -203,8 +205,8 @@ TEST(HostileInputs, PathRefusesMismatchedPair) {
 TEST(HostileInputs, HelpAndVersionReportWriteErrors) {
   for (const std::string flag : {"--help", "--version"})
     for (const std::string redirect : {" > /dev/full", " >&-"}) {
-      const auto r = apsp::test::run_program(
-          "/bin/sh", {"-c", std::string(APSP_CLI) + " " + flag + redirect});
+      const auto r =
+          apsp::test::run_program("/bin/sh", {"-c", std::string(APSP_CLI) + " " + flag + redirect});
       EXPECT_EQ(r.exit_code, 1) << flag << redirect;
       EXPECT_NE(r.err.find("apsp: error: stdout: "), std::string::npos) << r.err;
     }

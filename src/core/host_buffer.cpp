@@ -58,8 +58,7 @@ void* host_alloc(std::size_t bytes) {
   return std::aligned_alloc(64, round_to(bytes, 64));
 }
 
-void HostBufferReservation::start(std::size_t bytes, bool unless_gpu,
-                                  std::function<bool()> worth) {
+void HostBufferReservation::start(std::size_t bytes, bool unless_gpu, std::function<bool()> worth) {
   if (bytes < kHuge) return;
   std::lock_guard<std::mutex> lock(g_slot.m);
   if (g_slot.filler || g_slot.p) return;  // one at a time

@@ -176,8 +176,9 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   detail::HostBufferReservation matrix_memory;
   if (so.backend == Backend::Cpu || so.backend == Backend::Auto)
     if (const std::int64_t v = detail::peek_vertices(o.input, o.read); v > 0)
-      matrix_memory.start(detail::cpu_matrix_bytes(v), /*unless_gpu=*/so.backend == Backend::Auto,
-                          [path = o.input, v] { return detail::nthu_matrix_worth_filling(path, v); });
+      matrix_memory.start(
+          detail::cpu_matrix_bytes(v), /*unless_gpu=*/so.backend == Backend::Auto,
+          [path = o.input, v] { return detail::nthu_matrix_worth_filling(path, v); });
 
   const auto t_read = Clock::now();
   Graph g = read_graph(o.input, o.read);
