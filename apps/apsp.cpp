@@ -243,7 +243,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(int(av.size()), av.data());
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
+    // --help / --version: printed to std::cout, whose write errors count as any command's.
+    if (e.get_exit_code() == 0) return apsp_cli::finish_stdout(app.exit(e));
     std::fprintf(stderr, "apsp: error: %s (see apsp --help)\n", one_line(e.what()).c_str());
     return 2;
   }

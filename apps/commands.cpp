@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <streambuf>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
@@ -19,6 +21,7 @@
 #include "apsp/pipeline.hpp"
 #include "commands.hpp"
 #include "core/config.hpp"
+#include "io/io_common.hpp"
 
 namespace apsp_cli {
 
@@ -226,20 +229,25 @@ FileVersion version_at(const std::string& path) {
 /// held open over the read (so its inode is not reused meanwhile), and the name must still lead
 /// to that unchanged inode afterwards; `stable` is false when it did not (replaced or written
 /// during the read: read again). Errors are read_matrix()'s.
-apsp::Matrix read_versioned(const std::string& path, FileVersion& v, bool& stable) {
+/// max_bytes / why: read_matrix_at_most()'s bound (a next-hop file of DIST's shape).
+apsp::Matrix read_versioned(const std::string& path, FileVersion& v, bool& stable,
+                            std::uint64_t max_bytes = UINT64_MAX, const std::string& why = "") {
   stable = true;
+  const auto read = [&] {
+    return apsp::io::read_matrix_at_most(path, apsp::OutputFormat::Auto, max_bytes, why);
+  };
   v = version_at(path);
   const int fd = v.regular ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC) : -1;
   struct stat st {};
   if (fd < 0 || ::fstat(fd, &st) != 0) {
     if (fd >= 0) ::close(fd);
     v = FileVersion{};
-    return apsp::read_matrix(path);  // not a regular file, or its own error message
+    return read();  // not a regular file, or its own error message
   }
   v = version_of(st);
   apsp::Matrix m;
   try {
-    m = apsp::read_matrix(path);
+    m = read();
   } catch (...) {
     ::close(fd);
     throw;
@@ -251,12 +259,45 @@ apsp::Matrix read_versioned(const std::string& path, FileVersion& v, bool& stabl
   return m;
 }
 
+/// The most bytes a V x V int32 matrix takes in any format apsp writes: text (up to 11
+/// characters and a separator per entry), .npy (a header below 64 KiB) or NTHU binary.
+std::uint64_t next_hop_file_bound(std::int64_t V) {
+  return 12 * std::uint64_t(V) * std::uint64_t(V) + (std::uint64_t{64} << 10);
+}
+
+/// Whether d(i, j) is a distance (not the dtype's "unreachable").
+bool finite_distance(const apsp::Matrix& dist, std::int64_t i, std::int64_t j) {
+  return apsp::visit_dtype(dist.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T d = dist.at<T>(i, j);
+    if constexpr (std::is_floating_point_v<T>)
+      return std::isfinite(d);
+    else
+      return d != apsp::unreachable<T>();
+  });
+}
+
+/// The pair must agree on (i, j): a path where d(i, j) is finite, none where it is not.
+void check_pair_agrees(const apsp::Matrix& dist, const std::string& next_file, std::int64_t i,
+                       std::int64_t j, bool has_path) {
+  if (i == j || i < 0 || j < 0 || i >= dist.rows() || j >= dist.rows()) return;
+  const bool finite = finite_distance(dist, i, j);
+  if (finite == has_path) return;
+  throw apsp::Error(next_file + " does not match the distances: d(" + std::to_string(i) + "," +
+                    std::to_string(j) + ") is " + (finite ? "finite" : "unreachable") +
+                    " but the next hops give " + (has_path ? "a path" : "none") +
+                    " (a corrupt or foreign next-hop file?)");
+}
+
 }  // namespace
 
 int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i,
              std::int64_t j) {
   constexpr int kExitNoPath = 8;  // general errors are 1
   const std::string next_file = next_arg.empty() ? apsp::next_path_for(dist_path) : next_arg;
+  if (apsp::io::same_file(dist_path, next_file))
+    throw apsp::UsageError(next_file + ": the next-hop file is the distance matrix " + dist_path +
+                           " itself (--next names the OUT.next that `solve --paths` wrote)");
   // The two files must be one solve's pair: `solve --paths` gives both the same modification
   // time (docs/paths.md, "Which files belong together"). Both are read as they are at one
   // moment: a solve replacing them meanwhile makes this read them again.
@@ -265,7 +306,10 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
   for (int attempt = 0;; ++attempt) {
     bool d_stable = true, n_stable = true;
     dist = read_versioned(dist_path, dv, d_stable);
-    next = read_versioned(next_file, nv, n_stable);
+    next = read_versioned(next_file, nv, n_stable, next_hop_file_bound(dist.rows()),
+                          "that a next-hop matrix of " + dist_path + "'s shape (" +
+                              std::to_string(dist.rows()) + " x " + std::to_string(dist.rows()) +
+                              ") can take");
     if (d_stable && n_stable && (!dv.regular || same_version(version_at(dist_path), dv))) break;
     if (attempt == 20)
       throw apsp::Error(dist_path + " and " + next_file +
@@ -289,6 +333,7 @@ int run_path(const std::string& dist_path, const std::string& next_arg, std::int
                       touch);
   }
   const auto p = apsp::path_from_next(next, i, j);
+  check_pair_agrees(dist, next_file, i, j, !p.empty());
   if (p.empty()) {
     std::cout << "no path from " << i << " to " << j << "\n";
     return kExitNoPath;

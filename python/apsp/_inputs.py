@@ -280,6 +280,63 @@ def check_edge_tuple(t):
                          f"arrays ({names}) for an edge list")
 
 
+def _index_array(m, name):
+    a = getattr(m, name)
+    if not isinstance(a, np.ndarray) or a.ndim != 1 or a.dtype.kind not in "iu":
+        raise ValueError(f"malformed {m.format} matrix: {name} must be a 1-D integer array")
+    return a
+
+
+def _check_compressed(m, major, minor):
+    """indptr / indices of a CSR, CSC or BSR matrix: what SciPy's constructor does not check, and
+    what its conversions (and the solver) read without bounds checks."""
+    indptr, indices = _index_array(m, "indptr"), _index_array(m, "indices")
+    if indptr.size != major + 1:
+        raise ValueError(f"malformed {m.format} matrix: indptr has {indptr.size} entries, "
+                         f"expected {major + 1}")
+    if indptr[0] != 0:
+        raise ValueError(f"malformed {m.format} matrix: indptr[0] = {indptr[0]}, expected 0")
+    steps = np.diff(indptr)
+    if steps.size and steps.min() < 0:
+        k = int(np.argmax(steps < 0))
+        raise ValueError(f"malformed {m.format} matrix: indptr decreases at {k + 1} "
+                         f"({indptr[k]} then {indptr[k + 1]})")
+    nnz = int(indptr[-1])
+    data_len = m.data.shape[0] if np.ndim(m.data) else 0
+    if nnz > indices.size or nnz > data_len:
+        raise ValueError(f"malformed {m.format} matrix: indptr[-1] = {nnz} but indices has "
+                         f"{indices.size} and data {data_len} entries")
+    used = indices[:nnz]
+    if used.size and (used.min() < 0 or used.max() >= minor):
+        bad = int(used[(used < 0) | (used >= minor)][0])
+        raise ValueError(f"malformed {m.format} matrix: index {bad} in indices is outside "
+                         f"0..{minor - 1}")
+
+
+def _check_coordinates(m, n):
+    for name in ("row", "col"):
+        a = _index_array(m, name)
+        if a.size and (a.min() < 0 or a.max() >= n):
+            bad = int(a[(a < 0) | (a >= n)][0])
+            raise ValueError(f"malformed coo matrix: {name} index {bad} is outside 0..{n - 1}")
+    if m.row.size != m.col.size or m.row.size != np.shape(m.data)[0]:
+        raise ValueError("malformed coo matrix: row, col and data differ in length")
+
+
+def check_sparse_structure(m):
+    """Raises ValueError for a compressed-sparse matrix whose index arrays are inconsistent (a
+    decreasing or out-of-range indptr, an index outside the shape): SciPy's constructor accepts
+    them, and reading one would touch memory outside its arrays."""
+    n = m.shape[0]
+    if m.format in ("csr", "csc"):
+        _check_compressed(m, n, n)
+    elif m.format == "bsr":
+        r, c = m.blocksize
+        _check_compressed(m, n // r, n // c)
+    elif m.format == "coo":
+        _check_coordinates(m, n)
+
+
 def inspect(graph, num_vertices, caller="shortest_path", scipy=False):
     """An :class:`Input` with V, without reading any entry (shape errors are raised here).
     scipy=True: SciPy's reading (apsp.csgraph), where a tuple is an array-like like any other."""
@@ -297,6 +354,7 @@ def inspect(graph, num_vertices, caller="shortest_path", scipy=False):
         if graph.ndim != 2 or graph.shape[0] != graph.shape[1]:
             raise ValueError(f"compressed-sparse graph must be shape (N, N) (square), got {graph.shape}")
         kind, n = "sparse", graph.shape[0]
+        check_sparse_structure(graph)
     elif isinstance(graph, np.ma.MaskedArray):
         kind, n = "masked", None
     else:

@@ -46,7 +46,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from . import _csgraph, _inputs
+from . import _core, _csgraph, _inputs
 from ._core import NegativeCycleError
 
 __all__ = ["floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance", "floyd_warshall",
@@ -55,6 +55,7 @@ __all__ = ["floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance", "f
 # Above this V the generators solve rows in chunks (per-source Dijkstra) instead of one V x V matrix.
 _WHOLE_MATRIX_MAX_V = 4096
 _CHUNK_ROWS = 512
+_FLOAT64_EXACT = 2**53  # integers beyond it are not all float64 values
 
 
 def _nx():
@@ -112,6 +113,14 @@ class _Arrays:
     @property
     def integral(self):
         return self.weight is None or self.weight.dtype.kind in "biu"
+
+    @property
+    def needs_int64(self):
+        """Integer weights whose sums may pass 2**53, where float64 distances would round."""
+        if not self.integral or self.weight is None or not self.weight.size:
+            return False
+        w = max(abs(int(self.weight.max())), abs(int(self.weight.min())))
+        return max(len(self.nodes) - 1, 1) * w >= _FLOAT64_EXACT
 
 
 def _is_number(x):
@@ -198,21 +207,33 @@ def _edges(a):
     return (a.src, a.dst) if a.weight is None else (a.src, a.dst, a.weight)
 
 
-def _solve(a, return_predecessors=False, indices=None):
+def _solve(a, return_predecessors=False, indices=None, exact=False):
+    """float64 distances (inf = unreachable); exact=True and integer sums past 2**53: int64
+    distances (apsp.UNREACHABLE_INT64 = unreachable), the whole matrix (indices ignored)."""
+    kwargs = {}
+    if exact and a.needs_int64:
+        kwargs, indices = {"dtype": np.int64, "method": "FW"}, None
     try:
         return _csgraph.native_shortest_path(_edges(a), directed=a.directed,
                                              return_predecessors=return_predecessors,
                                              unweighted=a.weight is None, indices=indices,
-                                             num_vertices=len(a.nodes))
+                                             num_vertices=len(a.nodes), **kwargs)
     except NegativeCycleError as err:
         raise _unbounded(err, a.nodes) from None
+
+
+def _finite(dist):
+    """Where dist (float64 with inf, or int64 with apsp.UNREACHABLE_INT64) has a path."""
+    if dist.dtype.kind == "f":
+        return np.isfinite(dist)
+    return dist != _core.UNREACHABLE_INT64
 
 
 def _values(dist, integral):
     """dist as an array whose .tolist() gives NetworkX's numbers: ints for integer weights, inf floats."""
     if not integral:
         return dist
-    finite = np.isfinite(dist)
+    finite = _finite(dist)
     out = np.where(finite, dist, 0).astype(np.int64).astype(object)
     out[~finite] = math.inf
     return out
@@ -221,8 +242,8 @@ def _values(dist, integral):
 def _rows(a):
     """(i, float64 distance row) for every node, whole matrix when it is small, else in chunks."""
     n = len(a.nodes)
-    if n <= _WHOLE_MATRIX_MAX_V:
-        yield from enumerate(_solve(a))
+    if n <= _WHOLE_MATRIX_MAX_V or a.needs_int64:
+        yield from enumerate(_solve(a, exact=True))
         return
     for start in range(0, n, _CHUNK_ROWS):
         block = _solve(a, indices=np.arange(start, min(start + _CHUNK_ROWS, n)))
@@ -248,12 +269,15 @@ def _length_dicts(a, cutoff, hops=False):
     nodes, integral = a.nodes, a.integral
     labels = _label_array(nodes)
     for i, row in _rows(a):
+        finite = _finite(row)
         if cutoff is None:
-            within = np.isfinite(row)
+            within = finite
         elif hops and _hop_cutoff_is_exclusive():
-            within = np.isfinite(row) & ((row <= 0) | (row - 1 < cutoff))
+            within = finite & ((row <= 0) | (row - 1 < cutoff))
         else:
-            within = np.isfinite(row) & (row <= cutoff)
+            within = finite & (row <= cutoff)
+            if not hops:
+                within[i] = True  # Dijkstra's source is in its dict whatever the cutoff (NetworkX)
         js = np.flatnonzero(within)
         js = js[np.argsort(row[js], kind="stable")]
         d = row[js]
@@ -302,7 +326,7 @@ def floyd_warshall_predecessor_and_distance(G, weight="weight"):
     nodes = a.nodes
     if not nodes:
         return {}, {}
-    dist, pred = _solve(a, return_predecessors=True)
+    dist, pred = _solve(a, return_predecessors=True, exact=True)
     distance = _distance_dicts(nodes, dist, a.integral)
     labels = _label_array(nodes)
     has = pred >= 0
@@ -336,7 +360,7 @@ def floyd_warshall(G, weight="weight"):
     a = _convert(G, weight)
     if not a.nodes:
         return {}
-    return _distance_dicts(a.nodes, _solve(a), a.integral)
+    return _distance_dicts(a.nodes, _solve(a, exact=True), a.integral)
 
 
 def all_pairs_shortest_path_length(G, cutoff=None):

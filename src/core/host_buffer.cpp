@@ -58,16 +58,23 @@ void* host_alloc(std::size_t bytes) {
   return std::aligned_alloc(64, round_to(bytes, 64));
 }
 
-void HostBufferReservation::start(std::size_t bytes, bool unless_gpu) {
+void HostBufferReservation::start(std::size_t bytes, bool unless_gpu, std::function<bool()> worth) {
   if (bytes < kHuge) return;
   std::lock_guard<std::mutex> lock(g_slot.m);
   if (g_slot.filler || g_slot.p) return;  // one at a time
-  filler_ = std::thread([bytes, unless_gpu] {
+  filler_ = std::thread([this, bytes, unless_gpu, worth = std::move(worth)] {
     if (unless_gpu && cuda_backend_info().usable) return;
+    if ((worth && !worth()) || stop_.load()) return;
     void* p = huge_alloc(bytes);
     if (!p) return;
     volatile char* c = static_cast<char*>(p);
-    for (std::size_t k = 0; k < bytes; k += 4096) c[k] = 0;  // a write fault per page
+    for (std::size_t k = 0; k < bytes; k += 4096) {
+      if (k % kHuge == 0 && stop_.load(std::memory_order_relaxed)) {
+        std::free(p);  // the read failed: nobody will take it
+        return;
+      }
+      c[k] = 0;  // a write fault per page
+    }
     g_slot.p = p;  // read by take_reserved only after joining this thread
     g_slot.bytes = bytes;
     trace("host buffer faulted in");
@@ -79,6 +86,7 @@ void HostBufferReservation::start(std::size_t bytes, bool unless_gpu) {
 
 HostBufferReservation::~HostBufferReservation() {
   if (!owner_) return;  // another reservation held the slot: nothing here is ours
+  stop_.store(true);
   std::lock_guard<std::mutex> lock(g_slot.m);
   if (filler_.joinable()) filler_.join();
   if (g_slot.owner != this) return;  // taken, and the slot started again by another since

@@ -4,7 +4,9 @@
 // First touch of a fresh page is a kernel zero-fill: with 2 MB pages there are 512x fewer faults.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
 #include <thread>
 
 namespace apsp::detail {
@@ -23,12 +25,15 @@ class HostBufferReservation {
   HostBufferReservation(const HostBufferReservation&) = delete;
   HostBufferReservation& operator=(const HostBufferReservation&) = delete;
   /// Starts the thread. unless_gpu: it first asks whether the cuda backend is usable and then
-  /// does nothing (an `auto` solve on a GPU builds no host matrix).
-  void start(std::size_t bytes, bool unless_gpu);
+  /// does nothing (an `auto` solve on a GPU builds no host matrix). worth: asked on the thread
+  /// before anything is allocated (the input's sizes are consistent, the memory rule accepts the
+  /// matrix); false: nothing is allocated. The destructor stops a fill that is under way.
+  void start(std::size_t bytes, bool unless_gpu, std::function<bool()> worth = nullptr);
 
  private:
   std::thread filler_;
-  bool owner_ = false;  // this reservation started the process-wide slot's fill
+  std::atomic<bool> stop_{false};  // set by the destructor: the fill ends at its next page
+  bool owner_ = false;             // this reservation started the process-wide slot's fill
 };
 
 }  // namespace apsp::detail

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "apsp/errors.hpp"
@@ -123,14 +124,24 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
   if (need > double(have.bytes)) {
     std::ostringstream os;
     os.precision(0);
-    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << need / double(1 << 30)
-       << " GiB) for the " << dtype_name(t) << " distance matrix"
+    const bool gib = need >= double(1 << 30);
+    os << std::fixed << "V = " << n << " needs " << need << " bytes (" << std::setprecision(1)
+       << need / double(gib ? 1 << 30 : 1 << 20) << (gib ? " GiB" : " MiB") << std::setprecision(0)
+       << ") for the " << dtype_name(t) << " distance matrix"
        << (paths ? " and next-hop matrix" : "")
        << (copy_pad > 0 ? " in the ordered layout and in the user's vertex order" : "")
        << ", more than the " << have.bytes << " bytes available (" << have.source
        << "; set APSP_HOST_MEMORY to override)";
     throw ResourceError(os.str());
   }
+}
+
+void check_host_memory_early(std::int64_t n, const SolveOptions& o) {
+  const bool host_matrix =
+      o.backend == Backend::Cpu ||
+      (o.backend == Backend::Auto && !cuda_backend_info().usable && !hip_backend_info().usable);
+  if (!host_matrix || n <= 0) return;
+  check_host_memory(n, n, o.dtype.value_or(Dtype::Int32), o.paths);
 }
 
 }  // namespace apsp::detail

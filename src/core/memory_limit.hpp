@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "apsp/solve.hpp"
+
 namespace apsp::detail {
 
 /// Where memory_limit_from() looks (the real files by default; tests point it at a fake tree).
@@ -32,5 +34,11 @@ MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical);
 /// APSP_HOST_MEMORY (a positive byte count) if set, else memory_limit_from() the real files and
 /// physical RAM. Throws UsageError for an APSP_HOST_MEMORY that is not a positive byte count.
 MemoryLimit host_memory_limit();
+
+/// Before solve()'s per-vertex work (Johnson's potentials, ordering): throws ResourceError, as
+/// check_host_memory() would later, when the narrowest result solve() could pick (int32, or the
+/// dtype asked) for V = n vertices cannot fit this host's memory and the backend keeps its
+/// matrix on this host (cpu, or auto without a usable GPU). Other backends: no check here.
+void check_host_memory_early(std::int64_t n, const SolveOptions& o);
 
 }  // namespace apsp::detail

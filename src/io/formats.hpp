@@ -139,6 +139,10 @@ bool looks_like_utf8_text(const InputBytes& in);
 bool has_nthu_size(const InputBytes& in);
 /// True when the first line starts with the Matrix Market banner `%%MatrixMarket` (any case).
 bool has_mtx_banner(const InputBytes& in);
+/// Throws InputError when a `%%MatrixMarket` banner comes before the first data line but not at
+/// the very start (after blank lines, comments, blanks, a second byte-order mark): read as an
+/// edge list, its size line would become an edge.
+void refuse_misplaced_mtx_banner(const InputBytes& in);
 /// The bytes after a leading UTF-8 byte-order mark (EF BB BF, which Windows editors put before
 /// text), or all of them when there is none.
 InputBytes skip_utf8_bom(const InputBytes& in);

@@ -142,7 +142,14 @@ void fail_at_line(const std::string& file, std::int64_t line, const std::string&
   throw InputError(file, "line " + std::to_string(line), msg);
 }
 
-InputFile::InputFile(const std::string& path, InputKind kind) : path_(path) {
+void InputFile::refuse_larger(std::uint64_t offset) const {
+  fail_at_offset(path_, offset,
+                 "the input is larger than the " + std::to_string(max_bytes_) + " bytes " + why_);
+}
+
+InputFile::InputFile(const std::string& path, InputKind kind, std::uint64_t max_bytes,
+                     const std::string& why)
+    : path_(path), max_bytes_(max_bytes), why_(why) {
   Fd f;
   if (path == "-") {  // stdin
     f.fd = 0;
@@ -157,6 +164,7 @@ InputFile::InputFile(const std::string& path, InputKind kind) : path_(path) {
 
   // Regular files that report a size are mapped; size 0 may be a /proc or /sys file that has
   // content all the same: read those. Stdin is read from where it stands, whatever it is.
+  if (S_ISREG(st.st_mode) && std::uint64_t(st.st_size) > max_bytes_) refuse_larger(max_bytes_);
   if (S_ISREG(st.st_mode) && st.st_size > 0 && f.own) {
     size_ = std::size_t(st.st_size);
     ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -230,11 +238,13 @@ void InputFile::read_stream(int fd, InputKind kind) {
           path_, stop,
           "more data than the header promises (E = " + std::to_string(le_i32(got.front() + 4)) +
               ": " + std::to_string(stop) + " bytes)");
+    if (n > max_bytes_) refuse_larger(max_bytes_);
     if (n >= cap)
       throw ResourceError(path_ + ": offset " + std::to_string(n) +
                           ": the input is larger than the " + std::to_string(cap) +
                           " bytes of memory available for it (" + mem.source + ")");
     std::uint64_t most = cap - n;
+    if (max_bytes_ < UINT64_MAX) most = std::min<std::uint64_t>(most, max_bytes_ + 1 - n);
     if (stop != UINT64_MAX) most = std::min<std::uint64_t>(most, stop + 1 - n);
     std::size_t avail = 0;
     unsigned char* at = got.room(avail, std::size_t(std::min<std::uint64_t>(most, SIZE_MAX)));

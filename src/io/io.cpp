@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/memory_limit.hpp"
 #include "io/formats.hpp"
 #include "io/io_common.hpp"
 
@@ -173,6 +174,30 @@ void write_graph(const std::string& path, const Graph& g, GraphFormat format) {
   }
 }
 
+namespace {
+
+/// Refuses (ResourceError naming the file) text whose lines, read as edges, could need more than
+/// the memory left beside the `held` bytes of inflated input: 16 bytes an edge, twice while the
+/// edge list reader joins its pieces. Lines are counted only when the bytes alone could be too
+/// many (the shortest edge line, "0 1\n", is 4 bytes).
+void check_edge_memory(const io::InputBytes& in, std::uint64_t held) {
+  constexpr std::uint64_t kPerLine = 32;
+  const detail::MemoryLimit mem = detail::host_memory_limit();
+  if (held + in.size() / 4 * kPerLine <= mem.bytes) return;
+  std::uint64_t lines = 1;
+  for (const char *p = in.chars(), *end = p + in.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(end - p)))); ++p)
+    ++lines;
+  const std::uint64_t need = held + lines * kPerLine;
+  if (need <= mem.bytes) return;
+  throw ResourceError(in.path() + ": " + std::to_string(lines) + " lines of edges may need " +
+                      std::to_string(need) + " bytes with the input held in memory, more than " +
+                      "the " + std::to_string(mem.bytes) + " bytes available (" + mem.source +
+                      "; set APSP_HOST_MEMORY to override)");
+}
+
+}  // namespace
+
 Graph read_graph(const std::string& path, const ReadOptions& options) {
   if (options.num_vertices < 0 || options.num_vertices > kMaxVertices)
     throw UsageError("num_vertices = " + std::to_string(options.num_vertices) + " is outside 1.." +
@@ -195,7 +220,10 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
       fmt = io::sniff_graph_format(in, fmt == InputFormat::Nthu);
     else if (fmt == InputFormat::EdgeList && io::has_mtx_banner(in))
       fmt = InputFormat::MatrixMarket;  // g.txt holding Matrix Market: its banner says so
+    if (fmt == InputFormat::EdgeList || fmt == InputFormat::Dimacs)
+      io::refuse_misplaced_mtx_banner(in);
   }
+  if (fmt != InputFormat::Nthu && fmt != InputFormat::Auto) check_edge_memory(in, inflated.size());
   Graph g;
   switch (fmt) {
     case InputFormat::Dimacs:
@@ -236,7 +264,14 @@ void write_matrix(const std::string& path, const Matrix& m, OutputFormat format)
 }
 
 Matrix read_matrix(const std::string& path, OutputFormat format) {
-  const io::InputFile file(path);
+  return io::read_matrix_at_most(path, format, UINT64_MAX, "");
+}
+
+namespace io {
+
+Matrix read_matrix_at_most(const std::string& path, OutputFormat format, std::uint64_t max_bytes,
+                           const std::string& why) {
+  const io::InputFile file(path, io::InputKind::Any, max_bytes, why);
   const io::InputBytes in(file);
   OutputFormat fmt = format;
   if (fmt == OutputFormat::Auto) {
@@ -263,4 +298,5 @@ Matrix read_matrix(const std::string& path, OutputFormat format) {
   return io::read_matrix_nthu(in);
 }
 
+}  // namespace io
 }  // namespace apsp

@@ -70,7 +70,10 @@ enum class InputKind { Any, Graph };
 /// ...") for an unreadable path or a directory.
 class InputFile {
  public:
-  explicit InputFile(const std::string& path, InputKind kind = InputKind::Any);
+  /// max_bytes: a larger input (a regular file's size, or what a stream gives) is an InputError
+  /// "larger than the N bytes `why`", before more than max_bytes are read.
+  explicit InputFile(const std::string& path, InputKind kind = InputKind::Any,
+                     std::uint64_t max_bytes = UINT64_MAX, const std::string& why = "");
   ~InputFile() noexcept(false);
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
@@ -85,7 +88,10 @@ class InputFile {
 
  private:
   void read_stream(int fd, InputKind kind);
+  void refuse_larger(std::uint64_t offset) const;
   std::string path_;
+  std::uint64_t max_bytes_ = UINT64_MAX;
+  std::string why_;  // what max_bytes_ is
   const unsigned char* data_ = nullptr;
   std::size_t size_ = 0;
   void* map_ = nullptr;  // munmap on destruction when non-null
@@ -94,6 +100,11 @@ class InputFile {
   std::int64_t mtime_ns_ = 0;
   std::vector<unsigned char> buf_;  // used when the file is not mapped
 };
+
+/// apsp::read_matrix() of an input of at most max_bytes (else InputError "FILE: offset N: the
+/// input is larger than the max_bytes bytes `why`"): a stream (/dev/zero) is not read further.
+Matrix read_matrix_at_most(const std::string& path, OutputFormat format, std::uint64_t max_bytes,
+                           const std::string& why);
 
 // ---- output -------------------------------------------------------------------------------------
 

@@ -101,6 +101,27 @@ bool has_mtx_banner(const InputBytes& in) {
   return lower(std::string_view(in.chars(), kBanner.size())) == kBanner;
 }
 
+void refuse_misplaced_mtx_banner(const InputBytes& in) {
+  constexpr std::string_view kBanner = "%%matrixmarket";
+  LineReader lines(in.chars(), std::min(in.size(), kSniffBytes));
+  std::string_view line, tok[1];
+  while (lines.next(line)) {
+    const std::size_t nt = split_tokens(line, true, tok, 1);
+    if (nt > 0 && is_number_start(tok[0][0])) return;  // data before any banner: not one
+    const std::string low = lower(line);
+    const std::size_t at = low.find(kBanner);
+    if (at == std::string::npos) continue;
+    if (lines.line_no() == 1 && at == 0) return;  // where Matrix Market has it
+    const std::string what = lines.line_no() > 1
+                                 ? std::to_string(lines.line_no() - 1) + " line(s)"
+                                 : std::to_string(at) + " byte(s) (blanks or a byte-order mark)";
+    fail_at_line(in.path(), lines.line_no(),
+                 "a Matrix Market banner ('%%MatrixMarket') after " + what +
+                     ": Matrix Market starts with it on line 1 and this is no other format; "
+                     "remove what precedes it, or name the format with --input-format");
+  }
+}
+
 InputBytes skip_utf8_bom(const InputBytes& in) {
   if (in.size() >= 3 && std::memcmp(in.bytes(), "\xEF\xBB\xBF", 3) == 0)
     return InputBytes(in.path(), in.bytes() + 3, in.size() - 3);

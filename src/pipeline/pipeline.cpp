@@ -20,6 +20,7 @@
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
 #include "core/host_buffer.hpp"
+#include "core/memory_limit.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
 #include "io/io_common.hpp"
@@ -152,7 +153,13 @@ std::string next_path_for(const std::string& output) {
 
 FileSolveResult solve_file(const FileSolveOptions& o) {
   APSP_EXPECTS(!o.solve.dist_sink && !o.solve.next_sink, "solve_file streams to its own writers");
-  if (detail::launcher_rank_is_zero()) check_file_outputs(o);
+  if (detail::launcher_rank_is_zero()) {
+    check_file_outputs(o);
+    // A killed `solve --paths` may have left OUT.next's temporary file; a solve without --paths
+    // opens no OUT.next writer to remove it.
+    if (!o.solve.paths && o.output != "-" && !io::is_null_device(o.output))
+      io::remove_dead_temps(io::resolve_output(next_path_for(o.output)).path);
+  }
   const OutputFormat of = o.output_format;  // Auto stays Auto: OUT.next goes by its own name
   if (of == OutputFormat::Auto)
     (void)output_format_for(o.output);  // unknown extension: refused now
@@ -169,7 +176,9 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   detail::HostBufferReservation matrix_memory;
   if (so.backend == Backend::Cpu || so.backend == Backend::Auto)
     if (const std::int64_t v = detail::peek_vertices(o.input, o.read); v > 0)
-      matrix_memory.start(detail::cpu_matrix_bytes(v), /*unless_gpu=*/so.backend == Backend::Auto);
+      matrix_memory.start(
+          detail::cpu_matrix_bytes(v), /*unless_gpu=*/so.backend == Backend::Auto,
+          [path = o.input, v] { return detail::nthu_matrix_worth_filling(path, v); });
 
   const auto t_read = Clock::now();
   Graph g = read_graph(o.input, o.read);
@@ -199,6 +208,7 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   trace("solve starts");
   Result& r = out.result;
   try {
+    detail::check_host_memory_early(g.num_vertices, so);  // before Johnson's O(V) vectors
     r = solve(g, so);
   } catch (const NegativeCycleError& e) {  // name the input file in every message
     throw NegativeCycleError(o.input + ": " + e.what(), e.cycle());

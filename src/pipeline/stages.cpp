@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "apsp/errors.hpp"
 #include "apsp/pipeline.hpp"
@@ -91,6 +92,39 @@ std::int64_t peek_vertices(const std::string& path, const ReadOptions& read) {
   if (V <= 0 || E < 0 || std::int64_t(st.st_size) != 8 + 12 * E)
     return 0;  // the reader will say why
   return std::max(V, read.num_vertices);
+}
+
+namespace {
+
+/// Whether every src and dst of the E edges after the 8-byte header is in 0..V-1.
+bool nthu_ids_below(int fd, std::uint32_t V, std::int64_t E) {
+  constexpr std::int64_t kEdgesPerPiece = 1 << 16;
+  std::vector<unsigned char> piece(12 * kEdgesPerPiece);
+  for (std::int64_t e0 = 0; e0 < E; e0 += kEdgesPerPiece) {
+    const std::int64_t k = std::min(kEdgesPerPiece, E - e0);
+    const auto bytes = std::size_t(12 * k);
+    if (::pread(fd, piece.data(), bytes, off_t(8 + 12 * e0)) != ssize_t(bytes)) return false;
+    for (std::int64_t e = 0; e < k; ++e) {
+      std::uint32_t s, d;
+      std::memcpy(&s, &piece[std::size_t(12 * e)], 4);
+      std::memcpy(&d, &piece[std::size_t(12 * e + 4)], 4);
+      if (s >= V || d >= V) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool nthu_matrix_worth_filling(const std::string& path, std::int64_t vertices) {
+  if (double(cpu_matrix_bytes(vertices)) > double(host_memory_limit().bytes)) return false;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  std::int32_t h[2] = {0, -1};
+  bool ok = ::pread(fd, h, 8, 0) == 8 && h[0] > 0 && h[1] >= 0;
+  ok = ok && nthu_ids_below(fd, std::uint32_t(h[0]), h[1]);
+  ::close(fd);
+  return ok;
 }
 
 std::size_t cpu_matrix_bytes(std::int64_t vertices) {

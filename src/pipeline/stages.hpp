@@ -24,6 +24,10 @@ std::optional<Dtype> expected_dtype(const Graph& g, const SolveOptions& o);
 /// V from the header of an NTHU binary input (a regular, uncompressed file whose size matches
 /// its header), at least read.num_vertices; 0 where it cannot be told without reading the file.
 std::int64_t peek_vertices(const std::string& path, const ReadOptions& read);
+/// Whether the matrix for `vertices` may be faulted in ahead of the solve: every edge of the
+/// NTHU file at `path` names vertices below its header's V (read in pieces, nothing V-sized) and
+/// the int32 matrix fits the memory rule (host_memory_limit()). Run on the fill thread.
+bool nthu_matrix_worth_filling(const std::string& path, std::int64_t vertices);
 /// Bytes of the CPU backend's int32 distance matrix for V vertices (padded rows and columns).
 std::size_t cpu_matrix_bytes(std::int64_t vertices);
 
