@@ -5,7 +5,7 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,metrics,nthu,sanitize,lab,bench,whole,types,startup,python,paths,io]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,metrics,nthu,sanitize,sn,lab,bench,whole,types,startup,python,paths,io]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
@@ -33,7 +33,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SRC=$ROOT
 DEPS=""
-STEPS=build,sass,test,nthu,sanitize,lab,bench,whole,types
+STEPS=build,sass,test,nthu,sanitize,sn,lab,bench,whole,types
 SIZES=5000,11000,30000
 BENCH_SIZES=""
 while [ $# -gt 0 ]; do
@@ -81,7 +81,7 @@ if has build; then
     EXTRA+=(-DAPSP_WITH_METIS=ON -DMETIS_INCLUDE_DIR="$DEPS/metis/include" -DMETIS_LIBRARY="$DEPS/metis/lib/libmetis.so")
     export LD_LIBRARY_PATH="$DEPS/metis/lib:${LD_LIBRARY_PATH:-}"
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernodal_gpu sn_bench startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -121,6 +121,44 @@ if has sass; then
     grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9_.]+' "$OUTDIR/rest_$k.sass" | awk '{print $2}' | sort | uniq -c | sort -rn | head -6 |
       tee "$OUTDIR/rest_$k.ops"
     note "sass rest $k: $(head -3 "$OUTDIR/rest_$k.ops" | tr -s ' ' | tr '\n' ';') local ld/st: $(grep -cE ' (LDL|STL)' "$OUTDIR/rest_$k.sass")"
+  done
+fi
+
+# ---- the sparse direct engine (--order sn, docs/sparse.md): its GPU suite, the sanitizers on a
+# small case, and in-process timings with the distances left on the GPU (sn_bench) beside the
+# nd rounds of the same graphs (whole process to /dev/null, --stats), V = SN_SIZE (126146) ----
+if has sn; then
+  for t in test_supernodal_gpu test_supernodal; do
+    (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
+    rc=$?
+    tail -3 "$OUTDIR/$t.log"
+    note "$t: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/$t.log" | head -3 | tr '\n' ' '))"
+  done
+  for tool in memcheck racecheck; do
+    timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$BUILD/tests/test_supernodal_gpu" --gtest_filter='SupernodalGpu.KeepsTheResultOnTheDevice' \
+      >"$OUTDIR/sanitize_sn_$tool.log" 2>&1
+    rc=$?
+    note "compute-sanitizer $tool sn (37 x 41 grid): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_sn_$tool.log" | tail -1))"
+  done
+  N=${SN_SIZE:-126146}
+  for spec in "grid int32" "grid float32" "geometric int32" "geometric float32"; do
+    set -- $spec
+    "$BUILD/sn_bench" "$1" "$N" cuda "$2" 3 >"$OUTDIR/sn_bench_$1_$2.log" 2>&1
+    cat "$OUTDIR/sn_bench_$1_$2.log"
+    note "sn_bench $1 V=$N $2 cuda: $(grep -E 'trial 0' "$OUTDIR/sn_bench_$1_$2.log" | grep -oE 'total [0-9.]+ s' | head -1) cold; $(tail -1 "$OUTDIR/sn_bench_$1_$2.log")"
+  done
+  SG=/tmp/apsp-sn
+  mkdir -p "$SG"
+  SIDE=$(python3 -c "import math;print(math.isqrt($N))")
+  "$APSP" generate "$SG/grid.gr" --kind grid --rows "$SIDE" --cols "$SIDE" --wmin 1 --wmax 1000 >/dev/null 2>&1
+  "$APSP" generate "$SG/geo.gr" --kind geometric -V "$N" -k 3 >/dev/null 2>&1
+  for g in grid geo; do
+    for order in nd sn; do
+      /usr/bin/time -f "%e s wall, %M KB" "$APSP" solve "$SG/$g.gr" /dev/null --backend cuda --order $order --stats \
+        >"$OUTDIR/sn_whole_${g}_$order.log" 2>&1
+      note "whole $g V=$N cuda --order $order to /dev/null: $(tail -1 "$OUTDIR/sn_whole_${g}_$order.log"); $(grep -E 'compute|order ' "$OUTDIR/sn_whole_${g}_$order.log" | tr -s ' ' | tr '\n' ';')"
+    done
   done
 fi
 

@@ -268,6 +268,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   const auto t_build = Clock::now();
   const Graph::WeightRange range = input.validated_weight_range();  // one scan for a dense graph
   if (options.block < 0) throw UsageError("block size must be positive");
+  // Nothing per vertex (Johnson, ordering) before the host has room for the result.
+  detail::check_host_memory_early(input.num_vertices, options);
 
   // A dense graph (a view of the caller's V x V matrix) goes straight into the distance matrix
   // when the kernels see the graph as it is: solve() builds that matrix from it (backends without
