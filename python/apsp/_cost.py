@@ -24,6 +24,9 @@ from . import _core
 # per element, arc and heap step): for problems too small to measure for.
 DEFAULT_RATES = {"fw4": 5.0e10, "fw8": 2.5e10, "nd_per_element": 2.0e-8,
                  "arc": 1.0e-8, "heap": 5.0e-9, "threads": 2}
+# Predicted differences below this keep Floyd-Warshall, auto's answer on small graphs (their
+# refusals and tie rules are the ones python/README.md describes for 'auto').
+_TIE_S = 1e-3
 _CALIBRATE_ABOVE_S = 0.02   # predicted seconds of the cheaper method before rates are measured
 _FW_UPDATES_GPU = 2e12      # a floor: float64 on an H100 (DESIGN.md); not measured here
 _CACHE_FORMAT = 1
@@ -185,4 +188,4 @@ def choose(r, n, k, arcs, esize, threads, gpu, nd_plan=None):
         else:
             order = "none"
     t_fw = fw_seconds(r, n, esize, threads, gpu, plan)
-    return ("D" if t_d < t_fw else "FW"), order, {"FW": t_fw, "D": t_d}
+    return ("D" if t_d < t_fw - _TIE_S else "FW"), order, {"FW": t_fw, "D": t_d}

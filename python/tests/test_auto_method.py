@@ -156,3 +156,11 @@ def test_small_problems_never_measure(cache_home):
     d = apsp.shortest_path(random_csr(100, 5))
     assert d.shape == (100, 100)
     assert calls == [] and not os.path.exists(_cost.cache_path())
+
+
+def test_small_graphs_stay_on_floyd_warshall(solver_spy):
+    # Either method takes microseconds: FW, whose refusals python/README.md lists for 'auto'.
+    assert _cost.choose(RATES, 2, 2, 2, 8, 2, False)[0] == "FW"
+    with pytest.raises(ValueError, match="too large for exact integer distances"):
+        apsp.shortest_path(np.array([[1e19, 1.0], [0.0, 0.0]]))
+    assert solver_spy == [("FW", "none")]  # one tile: nothing to order
