@@ -156,7 +156,8 @@ def fw_seconds(r, n, esize, threads, gpu, plan=None):
     if plan is None:
         return n_pad ** 3 / rate
     wf, order_s = plan
-    return order_s + wf * n_pad ** 3 / rate + r["nd_per_element"] * n * n / min(threads, r["threads"])
+    per_element = r["nd_per_element"] / max(1, min(threads, r["threads"]))
+    return order_s + wf * n_pad ** 3 / rate + per_element * n * n
 
 
 def per_source_seconds(r, n, k, arcs, threads):

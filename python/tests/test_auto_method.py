@@ -96,7 +96,7 @@ def test_choose_follows_the_rates():
     # an nd plan of 1% of the work wins where the dense rounds lose
     cheap_plan = lambda: ("nd (auto)", 0.01, 0.001)  # noqa: E731
     assert _cost.choose(slow_fw, 2000, 2000, 20000, 4, 2, False, cheap_plan)[:2] == ("FW", "auto")
-    rejected = lambda: ("none (auto: nd would run 80.0% of the dense work)", 1.0, 0.01)  # noqa: E731
+    rejected = lambda: ("none (auto: nd would run 80% of the dense work)", 1.0, 0.01)  # noqa: E731
     assert _cost.choose(slow_fw, 2000, 2000, 20000, 4, 2, False, rejected)[:2] == ("D", "none")
 
 

@@ -26,7 +26,7 @@ def assert_close_dicts(got, want):
 
 @pytest.mark.parametrize("distance", [None, "weight"])
 def test_karate_club_centralities_match_networkx(distance):
-    G = nx.karate_club_graph()  # before: TypeError suggesting apsp.closeness(...), which does not exist
+    G = nx.karate_club_graph()  # before: TypeError suggesting apsp.closeness(...), not a function
     assert_close_dicts(apsp.closeness_centrality(G, distance=distance),
                        nx.closeness_centrality(G, distance=distance))
     assert_close_dicts(apsp.harmonic_centrality(G, distance=distance),
