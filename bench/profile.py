@@ -20,7 +20,9 @@ V^3 / total seconds, and a verification against SciPy's Dijkstra (every source u
 rows with status "not available: <why>", so one script serves CPU-only and GPU machines.
 
 Writes <out>.csv (with a '#' header naming machine, date, commit, load and --note) and
-<out>_time.png, <out>_rate.png.
+<out>_time.png, <out>_rate.png; by default <out> is bench/results/profile-HOST-DATE-TIME, a new
+file, and an --out whose files git tracks is refused unless --overwrite. The plots draw
+device-only times (cuda-naive) dashed, apart from the whole calls.
 
     PYTHONPATH=build/python python3 bench/profile.py --sizes 256,512,1024 \\
         --note "2 shared cores, other agents compiling"
@@ -227,6 +229,29 @@ def run(args):
     write_outputs(Path(args.out), header, rows)
 
 
+def default_out():
+    """A prefix no earlier run wrote: bench/results/profile-HOST-YYYYmmdd-HHMMSS (UTC)."""
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    host = "".join(c if c.isalnum() or c in "-_" else "_" for c in platform.node()) or "host"
+    return str(REPO / "bench" / "results" / f"profile-{host}-{stamp}")
+
+
+def output_paths(out):
+    out = Path(out)
+    return [out.with_suffix(".csv")] + [out.parent / f"{out.name}_{k}.png" for k in ("time", "rate")]
+
+
+def tracked(paths):
+    """The paths among `paths` that git tracks (none outside a git checkout)."""
+    found = []
+    for path in paths:
+        proc = subprocess.run(["git", "-C", str(path.parent), "ls-files", "--error-unmatch", path.name],
+                              capture_output=True, text=True) if path.parent.is_dir() else None
+        if proc is not None and proc.returncode == 0:
+            found.append(path)
+    return found
+
+
 def fmt(x, spec=".5f"):
     return "-" if x == "" else format(x, spec)
 
@@ -261,8 +286,10 @@ def write_outputs(out, header, rows, csv_too=True):
         fig, ax = plt.subplots(figsize=(8, 6))
         for name, pts in series.items():
             pts.sort()
-            label = name + (" (device time)" if name == "cuda-naive" else "")
-            ax.plot([p[0] for p in pts], [p[col] for p in pts], marker="o", label=label)
+            device_only = name == "cuda-naive"
+            label = name + (" (device time of the rounds only, not a whole call)" if device_only else "")
+            ax.plot([p[0] for p in pts], [p[col] for p in pts], marker="o", label=label,
+                    linestyle="--" if device_only else "-", fillstyle="none" if device_only else "full")
         ax.set_xlabel("V (vertices)")
         ax.set_ylabel(ylabel)
         ax.set_xscale("log")
@@ -291,7 +318,7 @@ def replot(path):
     write_outputs(Path(path).with_suffix(""), header, rows, csv_too=False)
 
 
-def main():
+def parse(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     p.add_argument("--backends", default="cpu,cuda-naive,cuda,scipy",
@@ -307,15 +334,29 @@ def main():
     p.add_argument("--naive-variant", default="course 64x64", help="`apsp bench` variant for cuda-naive")
     p.add_argument("--build", help="build directory (adds <build>/python to sys.path; default: PYTHONPATH)")
     p.add_argument("--cli", help="the apsp CLI for cuda-naive (default: <build>/apsp next to the module)")
-    p.add_argument("--out", default=str(REPO / "bench" / "results" / "profile"),
-                   help="output prefix: <out>.csv, <out>_time.png, <out>_rate.png (default: %(default)s)")
+    p.add_argument("--out", default=None,
+                   help="output prefix: <out>.csv, <out>_time.png, <out>_rate.png (default: "
+                        "bench/results/profile-HOST-DATE-TIME)")
+    p.add_argument("--overwrite", action="store_true", help="let --out replace files git tracks")
     p.add_argument("--note", default="", help="free text for the header (machine load, what else ran)")
     p.add_argument("--replot", metavar="CSV", help="only redraw the PNGs of a CSV this script wrote")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     if args.replot:
-        return replot(args.replot)
+        return args
     if args.trials < 1:
         p.error("--trials must be >= 1")
+    args.out = args.out or default_out()
+    kept = [] if args.overwrite else tracked(output_paths(args.out))
+    if kept:
+        p.error(f"--out {args.out} would overwrite {', '.join(str(k) for k in kept)}, tracked by git "
+                f"(shipped results): choose another --out, or pass --overwrite")
+    return args
+
+
+def main():
+    args = parse()
+    if args.replot:
+        return replot(args.replot)
     run(args)
 
 

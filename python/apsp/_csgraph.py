@@ -11,7 +11,7 @@ return_next_hop=, num_vertices=) are keyword-only. Two solvers answer:
 
 ``method`` names the algorithm SciPy would run: 'FW' runs Floyd-Warshall; 'D', 'BF' and 'J' run
 the per-source solver (which is exact with negative weights too: it reweights them, where SciPy's
-'D' warns and may be wrong); 'auto' picks whichever its cost estimate says is faster.
+'D' warns and may be wrong); 'auto' picks whichever is predicted faster from rates measured once per machine (_cost.py).
 """
 
 import math
@@ -19,20 +19,13 @@ import numbers
 
 import numpy as np
 
-from . import _core
+from . import _core, _cost
 from . import _inputs as inputs
 from ._core import NegativeCycleError
 
 NO_PREDECESSOR = -9999
 _METHODS = ("auto", "FW", "D", "BF", "J")
 
-# Cost model for method='auto' (rates on one CPU thread, measured on the 2-core development VM;
-# bench/results/python-scipy-dropin-2026-11-25.md): blocked FW makes V^3 min-plus updates;
-# per-source Dijkstra reads every arc and pays about log2(V) heap steps per vertex, per source.
-_FW_UPDATES_PER_THREAD = 5e9     # float64 / int64; 4-byte types about twice that
-_FW_UPDATES_GPU = 2e12           # a floor: float64 on an H100 (DESIGN.md)
-_ARCS_PER_THREAD = 2e8
-_HEAP_STEPS_PER_THREAD = 4e7
 _AUTO_GPU_MIN_V = 1024          # below: method='auto'/'FW' with backend='auto' solve on the cpu
 _gpu_usable = None
 
@@ -81,16 +74,36 @@ def _limit(limit):
     return limit
 
 
-def _fw_cost(n, dtype, threads, backend):
-    if backend in ("cuda", "multi-gpu") or (backend == "auto" and n >= _AUTO_GPU_MIN_V and _gpu_is_usable()):
-        return n ** 3 / _FW_UPDATES_GPU
-    per_thread = _FW_UPDATES_PER_THREAD * (2 if dtype in ("int32", "float32") else 1)
-    return n ** 3 / (per_thread * threads)
+def _fw_on_gpu(n, backend):
+    return backend in ("cuda", "multi-gpu") or (
+        backend == "auto" and n >= _AUTO_GPU_MIN_V and _gpu_is_usable())
 
 
-def _per_source_cost(n, k, arcs, threads):
-    per_source = arcs / _ARCS_PER_THREAD + n * math.log2(n + 2) / _HEAP_STEPS_PER_THREAD
-    return k * per_source / min(threads, max(k, 1))
+def _element_size(inp, n, dtype):
+    """Bytes per element of the FW solve's type: dtype=None runs int32 for whole weights whose
+    distances stay below 2**30 - 1, else an 8-byte type."""
+    if dtype is not None:
+        return np.dtype(dtype).itemsize
+    whole = inp.whole_max
+    return 4 if whole is not None and max(n - 1, 1) * whole < 2 ** 30 - 1 else 8
+
+
+def _auto_choice(inp, n, k, directed, unweighted, dtype, backend, threads, num_vertices,
+                 rates=None):
+    """method='auto': ("FW" or "D", order for the FW solve, predicted seconds) by _cost's model."""
+    nthreads = threads or _core.max_threads() // 4
+    arcs = inp.edges * (1 if directed else 2)
+    esize = _element_size(inp, n, dtype)
+    gpu = _fw_on_gpu(n, backend)
+    if rates is None:
+        rates = _cost.calibrated(n, k, arcs, esize, nthreads)
+
+    def nd_plan():
+        g, _ = inputs.to_graph(inp, directed, unweighted, False, num_vertices)
+        return _core.cpu_order_plan(g, "int32" if esize == 4 else "float64", 0)
+
+    cpu = backend in ("auto", "cpu") and not gpu
+    return _cost.choose(rates, n, k, arcs, esize, nthreads, gpu, nd_plan if cpu else None)
 
 
 def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, limit=np.inf, min_only=False, *,
@@ -151,23 +164,25 @@ def _solve(csgraph, method, directed, return_predecessors, unweighted, indices, 
     if n == 0:
         return _empty(idx, dtype, want_pred, want_next, min_only)
 
+    order = "auto"
     if method == "FW":
         per_source = False
     elif method != "auto" or per_source_only:
         per_source = True
     elif fw_only:
         per_source = False
+    elif n * n * esize > _core.host_memory_limit():
+        per_source = True
     else:
-        nthreads = threads or _core.max_threads() // 4
-        arcs = inp.edges * (1 if directed else 2)
-        fits = n * n * esize <= _core.host_memory_limit()
-        per_source = not fits or (_per_source_cost(n, k, arcs, nthreads) < _fw_cost(n, dtype, nthreads, backend))
+        choice, order, _ = _auto_choice(inp, n, k, directed, unweighted, dtype, backend, threads,
+                                        num_vertices)
+        per_source = choice == "D"
 
     if per_source:
         return _per_source(inp, idx, n, directed, unweighted, want_pred, limit, min_only, threads)
     dtype = inputs.auto_dtype(inp, n, dtype)
     out = _floyd_warshall(inp, n, directed, unweighted, want_pred, want_next, dtype, backend, block, threads,
-                          num_vertices)
+                          num_vertices, order)
     if idx is not None:
         out = [a[idx] for a in out]
     return out[0] if len(out) == 1 else tuple(out)
@@ -196,7 +211,7 @@ def _per_source(inp, idx, n, directed, unweighted, want_pred, limit, min_only, t
 
 
 def _floyd_warshall(inp, n, directed, unweighted, want_pred, want_next, dtype, backend, block, threads,
-                    num_vertices):
+                    num_vertices, order="auto"):
     """[dist] (+ [pred]) (+ [next]) for every pair, from apsp's blocked Floyd-Warshall."""
     # Small graphs stay on the cpu under backend='auto': a GPU call's fixed costs (context,
     # upload) outweigh V^3 < 1.1e9 updates, and the cpu's tie rule is SciPy's on its test graphs.
@@ -207,15 +222,15 @@ def _floyd_warshall(inp, n, directed, unweighted, want_pred, want_next, dtype, b
     g, _ = inputs.to_graph(inp, directed, unweighted, want_pred, num_vertices)
     pred = nxt = None
     if want_pred:
-        dist, pred = run(g, backend, dtype, block, threads, True, reverse=True)
+        dist, pred = run(g, backend, dtype, block, threads, True, reverse=True, order=order)
         if g.directed:  # undirected distances are symmetric already
             _core.transpose_square(dist)
         _core.predecessors_from_reversed_next(pred)
         if want_next:
             g_fwd, _ = inputs.to_graph(inp, directed, unweighted, False, num_vertices)
-            _, nxt = run(g_fwd, backend, dtype, block, threads, True)
+            _, nxt = run(g_fwd, backend, dtype, block, threads, True, order=order)
     else:
-        dist, nxt = run(g, backend, dtype, block, threads, want_next)
+        dist, nxt = run(g, backend, dtype, block, threads, want_next, order=order)
     if dtype is None and dist.dtype != np.float64:
         dist = _core.to_float64(dist)
     out = [dist]

@@ -13,6 +13,11 @@ results are NumPy arrays indexed by vertex. Definitions (NetworkX's documentatio
   ``infinite_ok=True`` (then inf where a vertex misses some other one).
 * ``wiener_index``: sum of distances over unordered (undirected) or ordered (directed) pairs; inf
   when not strongly connected.
+
+A NetworkX graph is read as apsp.networkx reads it, with NetworkX's keyword for the weight
+(``distance=`` for the centralities, ``weight=`` for the others; None, NetworkX's default, counts
+hops), and the results are keyed by node label: dicts for per-vertex values, lists of labels for
+center and periphery.
 """
 import numpy as np
 
@@ -22,6 +27,34 @@ from . import _core, _inputs
 METRICS = ("closeness", "harmonic", "eccentricity", "reachable", "diameter", "radius",
            "average_shortest_path_length", "wiener_index", "center", "periphery")
 _NEED_CONNECTED = {"eccentricity", "diameter", "radius", "average_shortest_path_length", "center", "periphery"}
+
+
+def _is_networkx(graph):
+    return type(graph).__module__.split(".")[0] == "networkx"
+
+
+def _from_networkx(G, weight):
+    """(edge tuple, directed, node labels) for NetworkX graph G, weights from attribute `weight`
+    (None: hop counts)."""
+    from . import networkx as apsp_nx
+    a = apsp_nx._convert(G, weight, weighted=weight is not None)
+    edges = (a.src, a.dst) if a.weight is None else (a.src, a.dst, a.weight)
+    return edges, G.is_directed(), a.nodes
+
+
+def _weight_refusal(public, keyword):
+    return (f"{public}() got an unexpected keyword argument {keyword!r}: it names the weight "
+            f"attribute of a NetworkX graph (a matrix's or an edge list's weights are its values)")
+
+
+def _keyed(value, name, nodes):
+    """A result of the graph's index space in NetworkX's shape: per-vertex arrays as dicts by label,
+    center and periphery as lists of labels."""
+    if name in ("center", "periphery"):
+        return [nodes[i] for i in value.tolist()]
+    if isinstance(value, np.ndarray):
+        return dict(zip(nodes, value.tolist()))
+    return value
 
 
 def _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, closeness, harmonic,
@@ -54,7 +87,7 @@ def _value(res, name, infinite_ok):
 
 
 def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, backend="auto",
-            num_vertices=None, threads=None, wf_improved=True, infinite_ok=False):
+            num_vertices=None, threads=None, wf_improved=True, infinite_ok=False, weight=None):
     """Several metrics from one solve: a dict name -> value.
 
     ``names``: any of :data:`METRICS` (default: all). Per-vertex ones (closeness, harmonic,
@@ -63,7 +96,8 @@ def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, b
     periphery int64 arrays of vertices. The graph is any input :func:`apsp.shortest_path` takes
     (``directed``, ``unweighted``, ``num_vertices`` as there); ``dtype`` and ``backend`` choose the
     solver's type and backend. Raises ValueError for a metric that needs strong connectivity on a
-    graph without it, unless ``infinite_ok``.
+    graph without it, unless ``infinite_ok``. A NetworkX graph: ``weight`` names the edge
+    attribute (None: hops), and the values are keyed by node label (module docstring).
     """
     if names is None:
         names = list(METRICS)
@@ -74,18 +108,36 @@ def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, b
         if name not in METRICS:
             raise ValueError(f"unknown metric {name!r}; expected one of {', '.join(METRICS)}")
     infinite_ok = _inputs.flag(infinite_ok, "infinite_ok")
+    nodes = None
+    if _is_networkx(graph):
+        graph, directed, nodes = _from_networkx(graph, weight)
+    elif weight is not None:
+        raise TypeError(_weight_refusal("metrics", "weight"))
     res = _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, "closeness" in names,
                "harmonic" in names, wf_improved, "metrics")
-    return {name: _value(res, name, infinite_ok) for name in names}
+    out = {name: _value(res, name, infinite_ok) for name in names}
+    return out if nodes is None else {name: _keyed(v, name, nodes) for name, v in out.items()}
+
+
+# The public name of each metric function, and NetworkX's keyword for its weight attribute.
+_PUBLIC = {"closeness": ("closeness_centrality", "distance"),
+           "harmonic": ("harmonic_centrality", "distance")}
 
 
 def _one(name, graph, infinite_ok=False, wf_improved=True, **kwargs):
+    public, weight_kw = _PUBLIC.get(name, (name, "weight"))
+    nodes, weight = None, kwargs.pop(weight_kw, None)
+    if _is_networkx(graph):
+        graph, kwargs["directed"], nodes = _from_networkx(graph, weight)
+    elif weight is not None:
+        raise TypeError(_weight_refusal(public, weight_kw))
     res = _run(graph, kwargs.pop("directed", True), kwargs.pop("unweighted", False), kwargs.pop("dtype", None),
                kwargs.pop("backend", "auto"), kwargs.pop("num_vertices", None), kwargs.pop("threads", None),
-               name == "closeness", name == "harmonic", wf_improved, name)
+               name == "closeness", name == "harmonic", wf_improved, public)
     if kwargs:
-        raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-    return _value(res, name, _inputs.flag(infinite_ok, "infinite_ok"))
+        raise TypeError(f"{public}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+    value = _value(res, name, _inputs.flag(infinite_ok, "infinite_ok"))
+    return value if nodes is None else _keyed(value, name, nodes)
 
 
 def closeness_centrality(graph, *, wf_improved=True, **kwargs):

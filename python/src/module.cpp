@@ -24,10 +24,12 @@
 #include "apsp/pipeline.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "cpu/blocked_fw.hpp"
 #include "csgraph_bindings.hpp"
 #include "graph_bindings.hpp"
 #include "matrix_convert.hpp"
 #include "metrics_bindings.hpp"
+#include "order/choice.hpp"
 
 namespace py = pybind11;
 
@@ -160,6 +162,22 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend,
   return py::make_tuple(to_numpy(std::move(r.dist)), next, info);
 }
 
+/// What `order="auto"` on the cpu backend decides for g in `dtype` with tile size `block` (0:
+/// the default), as solve() decides it: (label, work_fraction, seconds spent ordering). For
+/// method='auto''s cost model (apsp/_cost.py); METIS runs here, and again in the solve.
+py::tuple cpu_order_plan(const apsp::Graph& g, const std::string& dtype, int block) {
+  namespace cpu = apsp::detail::cpu;
+  const std::int64_t n_pad = apsp::round_up(g.num_vertices, cpu::kPadMultiple);
+  const std::int64_t B = cpu::effective_block(apsp::parse_dtype(dtype), block);
+  apsp::detail::OrderChoice c;
+  {
+    py::gil_scoped_release nogil;
+    c = apsp::detail::choose_order(g, apsp::Order::Auto, true, "cpu", n_pad,
+                                   std::min<std::int64_t>(B, n_pad));
+  }
+  return py::make_tuple(c.label, c.plan ? c.work_fraction : 1.0, c.order_s + c.symbolic_s);
+}
+
 /// apsp::solve_file: the CLI's pipeline (read, solve, stream the result to the files) for
 /// Python; Ctrl-C as in solve(). Returns solve()'s info dict plus vertices, edges, read and write
 /// times.
@@ -230,6 +248,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"),
         py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
         "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
+  m.def("cpu_order_plan", &cpu_order_plan, py::arg("graph"), py::arg("dtype"), py::arg("block"),
+        "order='auto' on the cpu backend -> (label, work fraction, ordering seconds).");
   m.def("solve_file", &solve_file, py::arg("input"), py::arg("output"), py::arg("backend"),
         py::arg("dtype"), py::arg("block"), py::arg("threads"), py::arg("paths"),
         py::arg("input_format"), py::arg("output_format"), py::arg("undirected"),

@@ -247,10 +247,11 @@ def test_indices_on_a_large_sparse_graph_do_not_need_v_squared():
 
 
 def test_auto_picks_by_estimated_cost():
-    from apsp import _csgraph
+    from apsp import _cost
+    r = _cost.DEFAULT_RATES
     # whole matrix of a dense graph: Floyd-Warshall; a few rows of a sparse one: per source
-    assert _csgraph._fw_cost(1500, None, 2, "cpu") < _csgraph._per_source_cost(1500, 1500, 1500 * 1500, 2)
-    assert _csgraph._per_source_cost(20000, 3, 100000, 2) < _csgraph._fw_cost(20000, None, 2, "cpu")
+    assert _cost.fw_seconds(r, 1500, 8, 2, False) < _cost.per_source_seconds(r, 1500, 1500, 1500 * 1500, 2)
+    assert _cost.per_source_seconds(r, 20000, 3, 100000, 2) < _cost.fw_seconds(r, 20000, 8, 2, False)
     # observable: a V = 3000 graph's two rows come back under a memory limit that FW's matrix
     # (36 MB of int32) would exceed
     code = textwrap.dedent("""

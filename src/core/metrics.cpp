@@ -26,6 +26,10 @@ namespace {
 __extension__ typedef __int128 Wide;  // GCC and Clang; -Wpedantic needs __extension__
 constexpr long double kInf = std::numeric_limits<long double>::infinity();
 
+/// Stripes smaller than this (elements) are reduced on the calling thread: starting a team
+/// costs more than they take (milliseconds where other processes hold the cores).
+constexpr std::int64_t kParallelMinElements = std::int64_t(1) << 16;
+
 /// [c0, c1): thread t's share of n columns out of nt.
 inline void share(std::int64_t n, int t, int nt, std::int64_t& c0, std::int64_t& c1) {
   c0 = n * t / nt;
@@ -59,7 +63,7 @@ struct MetricsReducer::Impl {
     constexpr T inf = unreachable<T>();
     constexpr bool integer = std::is_integral_v<T>;
     const T* base = static_cast<const T*>(b.data);
-#pragma omp parallel for schedule(dynamic, 4)
+#pragma omp parallel for schedule(dynamic, 4) if (b.rows * n >= kParallelMinElements)
     for (std::int64_t r = 0; r < b.rows; ++r) {
       const T* row = base + r * b.stride;
       std::conditional_t<integer, Wide, double> sum = 0;
@@ -88,7 +92,7 @@ struct MetricsReducer::Impl {
     constexpr bool integer = std::is_integral_v<T>;
     const T* base = static_cast<const T*>(b.data);
     const bool want_harm = opt.harmonic, want_sum = opt.closeness;
-#pragma omp parallel
+#pragma omp parallel if (b.rows * n >= kParallelMinElements)
     {
       std::int64_t c0, c1;
       share(n, omp_get_thread_num(), omp_get_num_threads(), c0, c1);

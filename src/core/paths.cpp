@@ -31,7 +31,10 @@ void check_square_int32(const Matrix& m, const char* what) {
 void check_ids(std::int64_t n, std::int64_t i, std::int64_t j) {
   if (i < 0 || i >= n || j < 0 || j >= n)
     throw UsageError("vertex out of range: " + std::to_string(i) + " -> " + std::to_string(j) +
-                     " (V = " + std::to_string(n) + ")");
+                     " (V = " + std::to_string(n) +
+                     (n > 0 ? "; vertex ids are 0-based: 0.." + std::to_string(n - 1) +
+                                  ", DIMACS and Matrix Market ids on disk minus 1)"
+                            : ")"));
 }
 
 }  // namespace

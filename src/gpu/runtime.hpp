@@ -26,6 +26,9 @@ using gpuDeviceProp = APSP_GPU_VENDOR(cudaDeviceProp, hipDeviceProp_t);
 using gpuStreamCaptureStatus = APSP_GPU_VENDOR(cudaStreamCaptureStatus, hipStreamCaptureStatus);
 #define gpuSuccess APSP_GPU_VENDOR(cudaSuccess, hipSuccess)
 #define gpuErrorMemoryAllocation APSP_GPU_VENDOR(cudaErrorMemoryAllocation, hipErrorOutOfMemory)
+#define gpuErrorNoDevice APSP_GPU_VENDOR(cudaErrorNoDevice, hipErrorNoDevice)
+#define gpuErrorInsufficientDriver \
+  APSP_GPU_VENDOR(cudaErrorInsufficientDriver, hipErrorInsufficientDriver)
 #define gpuMemcpyHostToDevice APSP_GPU_VENDOR(cudaMemcpyHostToDevice, hipMemcpyHostToDevice)
 #define gpuMemcpyDeviceToHost APSP_GPU_VENDOR(cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost)
 #define gpuMemcpyDeviceToDevice APSP_GPU_VENDOR(cudaMemcpyDeviceToDevice, hipMemcpyDeviceToDevice)
