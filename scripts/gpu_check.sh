@@ -144,7 +144,7 @@ if has sn; then
   N=${SN_SIZE:-126146}
   for spec in "grid int32" "grid float32" "geometric int32" "geometric float32"; do
     set -- $spec
-    "$BUILD/sn_bench" "$1" "$N" cuda "$2" 3 >"$OUTDIR/sn_bench_$1_$2.log" 2>&1
+    "$BUILD/bench/sn_bench" "$1" "$N" cuda "$2" 3 >"$OUTDIR/sn_bench_$1_$2.log" 2>&1
     cat "$OUTDIR/sn_bench_$1_$2.log"
     note "sn_bench $1 V=$N $2 cuda: $(grep -E 'trial 0' "$OUTDIR/sn_bench_$1_$2.log" | grep -oE 'total [0-9.]+ s' | head -1) cold; $(tail -1 "$OUTDIR/sn_bench_$1_$2.log")"
   done

@@ -109,11 +109,12 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
     Takes the same inputs as :func:`shortest_path`. ``dtype=None`` lets the solver choose (int32
     for integer weights, int64 if int32 cannot be exact, float64 for fractional weights or whole
     numbers too large for int64); the distances are NOT converted, so integer results hold the
-    unreachable sentinel. ``order`` is the vertex order of the rounds: "auto", "none" or "nd"
-    (nested dissection with tile skipping, for sparse graphs; docs/sparse.md).
+    unreachable sentinel. ``order`` is the vertex order of the rounds: "auto", "none", "nd"
+    (nested dissection with tile skipping, for sparse graphs) or "sn" (the sparse direct engine:
+    supernodal factorization, then every row; cpu and cuda backends; docs/sparse.md).
     """
-    if order not in ("auto", "none", "nd"):
-        raise ValueError(f"order must be 'auto', 'none' or 'nd', got {order!r}")
+    if order not in ("auto", "none", "nd", "sn"):
+        raise ValueError(f"order must be 'auto', 'none', 'nd' or 'sn', got {order!r}")
     directed, unweighted, dtype, backend, block, threads, num_vertices = _inputs.check_common(
         directed, unweighted, dtype, backend, block, threads, num_vertices)
     paths = _inputs.flag(paths, "paths")

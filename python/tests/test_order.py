@@ -69,3 +69,27 @@ def test_nd_on_other_backends_matches_cpu(backend):
             p = apsp.path(got.next_hop, s, t)
             assert p[0] == s and p[-1] == t
             assert sum(weight[(a, b)] for a, b in zip(p[:-1], p[1:])) == want.dist[s, t]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+def test_sn_matches_none(dtype):
+    """order='sn' (the sparse direct engine, issue 31): the dense rounds' distances, every dtype,
+    in the user's vertex order; next hops that walk."""
+    g = grid_edges(23, 37, 5)
+    try:
+        sn = apsp.solve(g, directed=False, dtype=dtype, backend="cpu", paths=True, order="sn")
+    except (apsp.Error, ValueError) as e:
+        if "METIS" not in str(e):
+            raise
+        pytest.skip(str(e))
+    none = apsp.solve(g, directed=False, dtype=dtype, backend="cpu", order="none")
+    assert np.isfinite(none.dist.astype(np.float64)).all() if dtype in (np.float32, np.float64) else True
+    assert (none.dist > 0).sum() == 851 * 850
+    if dtype in (np.float32, np.float64):
+        np.testing.assert_allclose(sn.dist, none.dist, rtol=1e-6)
+    else:
+        np.testing.assert_array_equal(sn.dist, none.dist)
+    assert sn.order == "sn" and 0 < sn.work_fraction < 0.5
+    p = apsp.path(sn.next_hop, 3, 800)
+    assert p[0] == 3 and p[-1] == 800
+    assert sum(sn.dist[a, b] for a, b in zip(p[:-1], p[1:])) == sn.dist[3, 800]

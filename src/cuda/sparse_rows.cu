@@ -160,18 +160,31 @@ class GpuRows {
       return;
     }
     const auto t0 = Clock::now();
-    const i64 rows_per = std::max<i64>(1, (i64(64) << 20) / (n_ * i64(sizeof(T))));
-    std::vector<T> stage(std::size_t(std::min(rows_per, n_) * n_));
-    for (i64 r0 = 0; r0 < n_; r0 += rows_per) {
-      const i64 rows = std::min(rows_per, n_ - r0);
-      APSP_CUDA_TRY(gpuMemcpy(stage.data(), result_.get() + r0 * n_,
-                              std::size_t(rows * n_) * sizeof(T), gpuMemcpyDeviceToHost));
+    const i64 rows_per = std::max<i64>(1, std::min<i64>(n_, (i64(32) << 20) / (n_ * i64(sizeof(T)))));
+    cuda::PinnedStage stage;
+    stage.reserve(std::size_t(rows_per * n_) * sizeof(T));
+    const i64 stripes = (n_ + rows_per - 1) / rows_per;
+    // Two pinned stripes: the next one comes down while this one is handed out.
+    auto issue = [&](i64 s) {
+      const i64 r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
+      APSP_CUDA_TRY(gpuMemcpyAsync(stage.buffer(int(s % 2)), result_.get() + r0 * n_,
+                                   std::size_t(rows * n_) * sizeof(T), gpuMemcpyDeviceToHost,
+                                   stream_));
+      APSP_CUDA_TRY(gpuEventRecord(stage.done(int(s % 2)), stream_));
+    };
+    issue(0);
+    for (i64 s = 0; s < stripes; ++s) {
+      if (s + 1 < stripes) issue(s + 1);
+      APSP_CUDA_TRY(gpuEventSynchronize(stage.done(int(s % 2))));
+      const i64 r0 = s * rows_per, rows = std::min(rows_per, n_ - r0);
+      const T* src = static_cast<const T*>(stage.buffer(int(s % 2)));
       if (job_.dist) {
+        Matrix& d = *job_.dist;
+#pragma omp parallel for schedule(static)
         for (i64 r = 0; r < rows; ++r)
-          std::copy(stage.data() + r * n_, stage.data() + (r + 1) * n_,
-                    job_.dist->row<T>(r0 + r));
+          std::copy(src + r * n_, src + (r + 1) * n_, d.row<T>(r0 + r));
       } else if (job_.sink) {
-        job_.sink(RowBlock{r0, rows, n_, n_, job_.dtype, stage.data()});
+        job_.sink(RowBlock{r0, rows, n_, n_, job_.dtype, src});
       }
     }
     job_.d2h_s = since(t0);
