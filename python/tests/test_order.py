@@ -83,7 +83,6 @@ def test_sn_matches_none(dtype):
             raise
         pytest.skip(str(e))
     none = apsp.solve(g, directed=False, dtype=dtype, backend="cpu", order="none")
-    assert np.isfinite(none.dist.astype(np.float64)).all() if dtype in (np.float32, np.float64) else True
     assert (none.dist > 0).sum() == 851 * 850
     if dtype in (np.float32, np.float64):
         np.testing.assert_allclose(sn.dist, none.dist, rtol=1e-6)
