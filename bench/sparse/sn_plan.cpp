@@ -18,19 +18,26 @@ static void measure(const char* name, const Graph& g, std::int64_t leaf) {
   const detail::sparse::SupernodalPlan p = detail::sparse::make_plan(g, leaf);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::int64_t wmax = 0, smax = 0;
-  double down = 0;
+  double down = 0, pad32 = 0, pad16 = 0, pad64 = 0;
+  auto up = [](std::int64_t x, std::int64_t m) { return double((x + m - 1) / m * m); };
   for (std::int64_t k = 0; k < p.nodes(); ++k) {
     wmax = std::max(wmax, p.width(k));
     smax = std::max(smax, p.struct_size(k));
     down += double(p.width(k)) * double(p.struct_size(k));
+    if (p.struct_size(k) == 0) continue;
+    pad32 += up(p.width(k), 32) * up(p.struct_size(k), 32);
+    pad16 += up(p.width(k), 16) * up(p.struct_size(k), 16);
+    pad64 += up(p.width(k), 64) * up(p.struct_size(k), 16);
   }
   const double n = double(p.n()), n3 = n * n * n;
   std::printf(
       "%-12s V %7lld leaf %4lld: %6lld supernodes, widest %4lld, struct %4lld, entries %.3g, "
-      "factor %.3g (%.4f%%), rows %.3g (%.3f%%; down %.3g), plan %.2f s\n",
+      "factor %.3g (%.4f%%), rows %.3g (%.3f%%; down %.3g; padded x%.2f at 32/32, x%.2f at "
+      "16/16, x%.2f at 64/16), plan %.2f s\n",
       name, (long long)p.n(), (long long)leaf, (long long)p.nodes(), (long long)wmax,
       (long long)smax, double(p.factor_entries), p.factor_updates, 100 * p.factor_updates / n3,
-      p.solve_updates, 100 * p.solve_updates / n3, n * down, s);
+      p.solve_updates, 100 * p.solve_updates / n3, n * down, pad32 / down, pad16 / down,
+      pad64 / down, s);
 }
 
 int main(int argc, char** argv) {

@@ -394,12 +394,13 @@ void launch_minplus_paths_listed(bool hops, const TileLists& l, const T* A, cons
 
 // ---- the sparse direct engine's row sweeps (kernels/sparse_rows.cuh) ----
 
-/// The products of `tasks` (device memory, first_tile ascending), `tiles` blocks in all.
-template <class T>
+/// The products of `tasks` (device memory, first_tile ascending), `tiles` blocks in all, BM x
+/// (4096 / BM) tiles (BM = 16 or 32).
+template <class T, int BM>
 void launch_sn_minplus(const SnTask<T>* tasks, int ntasks, std::int64_t tiles, gpuStream_t s) {
   if (tiles == 0) return;
   APSP_EXPECTS(tiles < (std::int64_t(1) << 31), "sparse rows: too many tiles in one launch");
-  sn_minplus<T><<<unsigned(tiles), kSnThreads, 0, s>>>(tasks, ntasks);
+  sn_minplus<T, BM><<<unsigned(tiles), kSnThreads, 0, s>>>(tasks, ntasks);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class T>

@@ -12,6 +12,9 @@
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <string>
 #include <chrono>
 #include <vector>
 
@@ -74,28 +77,81 @@ Transposed<T> transpose_factors(const SupernodalPlan& p, const Factors<T>& f) {
   return x;
 }
 
-template <class T>
-i64 tiles_of(const cuda::SnTask<T>& t) {
-  return i64((t.m + cuda::kSnBM - 1) / cuda::kSnBM) * ((t.r1 - t.r0 + cuda::kSnBN - 1) / cuda::kSnBN);
-}
-
-/// A launch's tasks: a slice [begin, end) of one task array, with its tile count.
+/// A launch's tasks: a slice [begin, end) of one task array, their tile width and tile count.
 struct Group {
   std::size_t begin = 0, end = 0;
+  int bm = 32;
   i64 tiles = 0;
 };
 
-/// Closes a group: numbers its tasks' first tiles from 0.
+template <int BM, class T>
+i64 tiles_of(const cuda::SnTask<T>& t) {
+  return i64((t.m + BM - 1) / BM) * ((t.r1 - t.r0 + cuda::kSnBN<BM> - 1) / cuda::kSnBN<BM>);
+}
+
+/// Appends `batch` to `tasks` as two launches: the narrow products (m <= 16: 16-row tiles) and
+/// the wide ones (32-row tiles), each group's first tiles numbered from 0.
 template <class T>
-Group close_group(std::vector<cuda::SnTask<T>>& tasks, std::size_t begin) {
-  Group g{begin, tasks.size(), 0};
-  for (std::size_t e = begin; e < tasks.size(); ++e) {
-    tasks[e].first_tile = int(g.tiles);
-    g.tiles += tiles_of(tasks[e]);
+std::array<Group, 2> add_products(std::vector<cuda::SnTask<T>>& tasks,
+                                  const std::vector<cuda::SnTask<T>>& batch) {
+  std::array<Group, 2> g{};
+  for (int wide = 0; wide < 2; ++wide) {
+    Group& x = g[std::size_t(wide)];
+    x.bm = wide ? 32 : 16;
+    x.begin = tasks.size();
+    for (cuda::SnTask<T> t : batch) {
+      if ((t.m > 16) != bool(wide)) continue;
+      t.first_tile = int(x.tiles);
+      x.tiles += wide ? tiles_of<32>(t) : tiles_of<16>(t);
+      tasks.push_back(t);
+    }
+    x.end = tasks.size();
+    APSP_EXPECTS(x.tiles < (i64(1) << 31), "sparse rows: launch too large");
   }
-  APSP_EXPECTS(g.tiles < (i64(1) << 31), "sparse rows: launch too large");
   return g;
 }
+
+/// Launches a group of the task array `tasks` (device memory).
+template <class D>
+void launch_group(const cuda::SnTask<D>* tasks, const Group& g, gpuStream_t s) {
+  if (g.bm == 16)
+    cuda::launch_sn_minplus<D, 16>(tasks + g.begin, int(g.end - g.begin), g.tiles, s);
+  else
+    cuda::launch_sn_minplus<D, 32>(tasks + g.begin, int(g.end - g.begin), g.tiles, s);
+}
+
+/// GPU time of the sweeps' phases, summed over blocks (events around each phase).
+class PhaseTimes {
+ public:
+  static constexpr int kPhases = 4;  // fill, up, down, write
+  explicit PhaseTimes(i64 blocks) : ev_(std::size_t(blocks * (kPhases + 1))) {
+    for (gpuEvent_t& e : ev_) APSP_CUDA_TRY(gpuEventCreate(&e));
+  }
+  ~PhaseTimes() {
+    for (gpuEvent_t e : ev_) (void)gpuEventDestroy(e);
+  }
+  void mark(i64 block, int phase, gpuStream_t s) {
+    APSP_CUDA_TRY(gpuEventRecord(ev_[std::size_t(block * (kPhases + 1) + phase)], s));
+  }
+  /// "fill a ms, up b ms, down c ms, write d ms" once the stream is done.
+  std::string summary() const {
+    double ms[kPhases] = {};
+    for (std::size_t b = 0; b < ev_.size() / (kPhases + 1); ++b)
+      for (int p = 0; p < kPhases; ++p) {
+        float x = 0;
+        APSP_CUDA_TRY(gpuEventElapsedTime(&x, ev_[b * (kPhases + 1) + std::size_t(p)],
+                                          ev_[b * (kPhases + 1) + std::size_t(p) + 1]));
+        ms[p] += x;
+      }
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "fill %.1f ms, up %.1f ms, down %.1f ms, write %.1f ms", ms[0],
+                  ms[1], ms[2], ms[3]);
+    return buf;
+  }
+
+ private:
+  std::vector<gpuEvent_t> ev_;
+};
 
 template <class T>
 class GpuRows {
@@ -124,15 +180,20 @@ class GpuRows {
   void run() {
     APSP_CUDA_TRY(gpuDeviceSynchronize());
     const auto t0 = Clock::now();
-    for (i64 q0 = 0; q0 < n_; q0 += R_) {
-      const i64 rows = std::min(R_, n_ - q0);
+    const i64 blocks = (n_ + R_ - 1) / R_;
+    PhaseTimes times(blocks);
+    for (i64 b = 0; b < blocks; ++b) {
+      const i64 q0 = b * R_, rows = std::min(R_, n_ - q0);
+      times.mark(b, 0, stream_);
       cuda::launch_sn_fill_block<D>(x_.get(), n_, R_, q0, rows, stream_);
+      times.mark(b, 1, stream_);
       up_sweep(q0, rows);
-      for (const Group& g : down_)
-        cuda::launch_sn_minplus<D>(dtasks_.get() + g.begin, int(g.end - g.begin), g.tiles,
-                                   stream_);
+      times.mark(b, 2, stream_);
+      for (const Group& g : down_) launch_group(dtasks_.get(), g, stream_);
+      times.mark(b, 3, stream_);
       cuda::launch_sn_write_rows<D>(x_.get(), R_, n_, new_of_old_.get(), old_of_new_.get(), q0,
                                     rows, result_.get(), n_, stream_);
+      times.mark(b, 4, stream_);
       if (job_.progress) {
         APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
         job_.progress(q0 + rows, n_);
@@ -140,8 +201,8 @@ class GpuRows {
     }
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     job_.compute_s = since(t0);
-    job_.detail = "cuda: " + std::to_string((n_ + R_ - 1) / R_) + " blocks of " +
-                  std::to_string(R_) + " rows";
+    job_.detail = "cuda: " + std::to_string(blocks) + " blocks of " + std::to_string(R_) +
+                  " rows; " + times.summary();
   }
 
   /// The result: kept on the device (job.device_result) or downloaded in stripes.
@@ -235,10 +296,10 @@ class GpuRows {
     std::vector<std::vector<i64>> by_depth(std::size_t(deepest) + 1);
     for (i64 k = 0; k < nodes; ++k)
       if (p_.width(k) > 0 && p_.struct_size(k) > 0) by_depth[std::size_t(depth[std::size_t(k)])].push_back(k);
-    std::vector<cuda::SnTask<D>> tasks;
+    std::vector<cuda::SnTask<D>> tasks, batch;
     for (const std::vector<i64>& level : by_depth) {
       if (level.empty()) continue;
-      const std::size_t begin = tasks.size();
+      batch.clear();
       for (const i64 k : level) {
         cuda::SnTask<D> t;
         t.b = fac_.get() + tf_->lt[std::size_t(k)];
@@ -251,9 +312,10 @@ class GpuRows {
         t.ld = R_;
         t.r0 = 0;
         t.r1 = int(R_);
-        tasks.push_back(t);
+        batch.push_back(t);
       }
-      down_.push_back(close_group(tasks, begin));
+      for (const Group& g : add_products(tasks, batch))
+        if (g.tiles > 0) down_.push_back(g);
     }
     dtasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(tasks.size());
     upload(dtasks_.get(), tasks.data(), tasks.size());
@@ -287,26 +349,27 @@ class GpuRows {
                  : a < b;
     });
     std::vector<int4> copies;
-    std::vector<cuda::SnTask<D>> tasks;
+    std::vector<cuda::SnTask<D>> tasks, closes, scatters;
     struct Height {
       std::size_t copy_begin, copy_end;
-      Group close, scatter;
+      std::array<Group, 2> close, scatter;
     };
     std::vector<Height> heights;
     for (std::size_t a = 0; a < path.size();) {
       std::size_t b = a;
-      while (b < path.size() && p_.height[std::size_t(path[b])] == p_.height[std::size_t(path[a])]) ++b;
+      while (b < path.size() && p_.height[std::size_t(path[b])] == p_.height[std::size_t(path[a])])
+        ++b;
       Height h;
       h.copy_begin = copies.size();
-      const std::size_t close_begin = tasks.size();
-      std::vector<std::pair<i64, std::pair<int, int>>> live;  // node, rows [r0, r1)
+      closes.clear();
+      scatters.clear();
       for (std::size_t e = a; e < b; ++e) {
-        const i64 k = path[e], w = p_.width(k), f = p_.first(k);
+        const i64 k = path[e], w = p_.width(k), f = p_.first(k), s = p_.struct_size(k);
         const int r0 = int(std::max<i64>(0, sub_first_[std::size_t(k)] - q0));
         const int r1 = int(std::min<i64>(rows, f + w - q0));
         if (w == 0 || r1 <= r0) continue;
         copies.push_back(int4{int(f), int(w), r0, r1});
-        cuda::SnTask<D> t;
+        cuda::SnTask<D> t;  // X^T[K] = D_K^T (x) copy of X^T[K]
         t.b = fac_.get() + dt_[std::size_t(k)];
         t.m = int(w);
         t.k = int(w);
@@ -317,46 +380,34 @@ class GpuRows {
         t.ld = R_;
         t.r0 = r0;
         t.r1 = r1;
-        tasks.push_back(t);
-        live.push_back({k, {r0, r1}});
+        closes.push_back(t);
+        if (s == 0) continue;
+        t.b = fac_.get() + ut_[std::size_t(k)];  // X^T[S_K] lowered by U_K^T (x) X^T[K]
+        t.m = int(s);
+        t.a_base = x_.get();
+        t.c_rows = sidx_.get() + p_.sptr[std::size_t(k)];
+        t.atomic = 1;
+        scatters.push_back(t);
       }
       h.copy_end = copies.size();
-      h.close = close_group(tasks, close_begin);
-      const std::size_t scatter_begin = tasks.size();
-      for (const auto& [k, r] : live) {
-        if (p_.struct_size(k) == 0) continue;
-        cuda::SnTask<D> t;
-        t.b = fac_.get() + ut_[std::size_t(k)];
-        t.m = int(p_.struct_size(k));
-        t.k = int(p_.width(k));
-        t.a_base = x_.get();
-        t.a0 = p_.first(k);
-        t.c_base = x_.get();
-        t.c_rows = sidx_.get() + p_.sptr[std::size_t(k)];
-        t.ld = R_;
-        t.r0 = r.first;
-        t.r1 = r.second;
-        t.atomic = 1;
-        tasks.push_back(t);
-      }
-      h.scatter = close_group(tasks, scatter_begin);
+      h.close = add_products(tasks, closes);
+      h.scatter = add_products(tasks, scatters);
       heights.push_back(h);
       a = b;
     }
     if (tasks.empty()) return;
     // The previous block's launches read the old task lists: done before they are replaced.
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
-    if (utasks_.size() < tasks.size()) utasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(2 * tasks.size());
+    if (utasks_.size() < tasks.size())
+      utasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(2 * tasks.size());
     if (ucopies_.size() < copies.size()) ucopies_ = cuda::DeviceBuffer<int4>(2 * copies.size());
     upload(utasks_.get(), tasks.data(), tasks.size());
     upload(ucopies_.get(), copies.data(), copies.size());
     for (const Height& h : heights) {
       cuda::launch_sn_copy_rows<D>(x_.get(), y_.get(), R_, ucopies_.get() + h.copy_begin,
                                    int(h.copy_end - h.copy_begin), stream_);
-      cuda::launch_sn_minplus<D>(utasks_.get() + h.close.begin, int(h.close.end - h.close.begin),
-                                 h.close.tiles, stream_);
-      cuda::launch_sn_minplus<D>(utasks_.get() + h.scatter.begin,
-                                 int(h.scatter.end - h.scatter.begin), h.scatter.tiles, stream_);
+      for (const Group& g : h.close) launch_group(utasks_.get(), g, stream_);
+      for (const Group& g : h.scatter) launch_group(utasks_.get(), g, stream_);
     }
   }
 

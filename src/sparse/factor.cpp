@@ -53,69 +53,77 @@ Factors<T> assemble(const Graph& g, const SupernodalPlan& p) {
   return f;
 }
 
-/// Scratch of one thread: a row of products and struct positions by vertex.
-template <class T>
-struct Scratch {
-  std::vector<T> row;
-  std::vector<std::int32_t> pos;  ///< pos[j] = position of j in the current node's struct
-};
-
 /// Node a takes the Schur update of descendant c: L_c[off:] (x) U_c[:, off:end] into D_a and
-/// L_a (rows in a, rows above), L_c[off:end] (x) U_c[:, end:] into U_a.
+/// L_a (rows in a, rows above), L_c[off:end] (x) U_c[:, end:] into U_a. pos[j] = position of j
+/// in struct(a). Rows are independent: `inner` OpenMP threads share them.
 template <class T>
 void apply_update(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, std::int64_t c,
-                  std::int64_t off, std::int64_t end, Scratch<T>& sc) {
+                  std::int64_t off, std::int64_t end, const std::vector<std::int32_t>& pos,
+                  int inner) {
   const std::int64_t wc = p.width(c), sz = p.struct_size(c), fa = p.first(a), wa = p.width(a);
   const std::int64_t sa = p.struct_size(a);
   const std::int32_t* s = p.struct_of(c);
   const T inf = unreachable<T>();
   const T* lc = f.l(c);
   const T* uc = f.u(c);
-  T* row = sc.row.data();
-  for (std::int64_t r = off; r < sz; ++r) {
-    // Columns in a for every row; columns above a only for rows in a.
-    const std::int64_t c1 = r < end ? sz : end;
-    std::fill(row + off, row + c1, inf);
-    for (std::int64_t t = 0; t < wc; ++t) {
-      const T x = lc[r * wc + t];
-      if (x < inf) minplus_axpy(row + off, x, uc + t * sz + off, c1 - off);
-    }
-    if (r < end) {  // row in a: D_a and U_a
-      T* dr = f.d(a) + (s[r] - fa) * wa;
-      for (std::int64_t q = off; q < end; ++q) dr[s[q] - fa] = std::min(dr[s[q] - fa], row[q]);
-      T* ur = f.u(a) + (s[r] - fa) * sa;
-      for (std::int64_t q = end; q < sz; ++q) {
-        T& e = ur[sc.pos[std::size_t(s[q])]];
-        e = std::min(e, row[q]);
+#pragma omp parallel num_threads(inner) if (inner > 1)
+  {
+    std::vector<T> scratch(static_cast<std::size_t>(sz));
+    T* row = scratch.data();
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t r = off; r < sz; ++r) {
+      // Columns in a for every row; columns above a only for rows in a.
+      const std::int64_t c1 = r < end ? sz : end;
+      std::fill(row + off, row + c1, inf);
+      for (std::int64_t t = 0; t < wc; ++t) {
+        const T x = lc[r * wc + t];
+        if (x < inf) minplus_axpy(row + off, x, uc + t * sz + off, c1 - off);
       }
-    } else {  // row above a: L_a
-      T* lr = f.l(a) + std::int64_t(sc.pos[std::size_t(s[r])]) * wa;
-      for (std::int64_t q = off; q < end; ++q) lr[s[q] - fa] = std::min(lr[s[q] - fa], row[q]);
+      if (r < end) {  // row in a: D_a and U_a
+        T* dr = f.d(a) + (s[r] - fa) * wa;
+        for (std::int64_t q = off; q < end; ++q) dr[s[q] - fa] = std::min(dr[s[q] - fa], row[q]);
+        T* ur = f.u(a) + (s[r] - fa) * sa;
+        for (std::int64_t q = end; q < sz; ++q) {
+          T& e = ur[pos[std::size_t(s[q])]];
+          e = std::min(e, row[q]);
+        }
+      } else {  // row above a: L_a
+        T* lr = f.l(a) + std::int64_t(pos[std::size_t(s[r])]) * wa;
+        for (std::int64_t q = off; q < end; ++q) lr[s[q] - fa] = std::min(lr[s[q] - fa], row[q]);
+      }
     }
   }
 }
 
-/// Closes D_a (plain FW) and applies it: L_a = L_a (x) D*, U_a = D* (x) U_a.
+/// Closes D_a (plain FW) and applies it: L_a = L_a (x) D*, U_a = D* (x) U_a (rows shared by
+/// `inner` OpenMP threads).
 template <class T>
-void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, Scratch<T>& sc) {
+void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, int inner) {
   const std::int64_t w = p.width(a), s = p.struct_size(a);
   const T inf = unreachable<T>();
   T* d = f.d(a);
-  for (std::int64_t k = 0; k < w; ++k)
+  for (std::int64_t k = 0; k < w; ++k) {
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && w >= 64)
     for (std::int64_t i = 0; i < w; ++i) {
       const T x = d[i * w + k];
       if (x < inf && i != k) minplus_axpy(d + i * w, x, d + k * w, w);
     }
+  }
   T* l = f.l(a);
-  T* row = sc.row.data();
-  for (std::int64_t r = 0; r < s; ++r) {
-    std::copy(l + r * w, l + r * w + w, row);
-    for (std::int64_t t = 0; t < w; ++t)
-      if (row[t] < inf) minplus_axpy(l + r * w, row[t], d + t * w, w);
+#pragma omp parallel num_threads(inner) if (inner > 1)
+  {
+    std::vector<T> row(static_cast<std::size_t>(w));
+#pragma omp for schedule(static)
+    for (std::int64_t r = 0; r < s; ++r) {
+      std::copy(l + r * w, l + r * w + w, row.data());
+      for (std::int64_t t = 0; t < w; ++t)
+        if (row[std::size_t(t)] < inf) minplus_axpy(l + r * w, row[std::size_t(t)], d + t * w, w);
+    }
   }
   if (s == 0) return;
   T* u = f.u(a);
-  std::vector<T> old(u, u + w * s);
+  const std::vector<T> old(u, u + w * s);
+#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1)
   for (std::int64_t i = 0; i < w; ++i)
     for (std::int64_t t = 0; t < w; ++t) {
       const T x = d[i * w + t];
@@ -124,13 +132,14 @@ void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, Scr
 }
 
 template <class T>
-void factor_node(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, Scratch<T>& sc) {
+void factor_node(const SupernodalPlan& p, Factors<T>& f, std::int64_t a,
+                 std::vector<std::int32_t>& pos, int inner) {
   const std::int32_t* s = p.struct_of(a);
-  for (std::int64_t q = 0; q < p.struct_size(a); ++q) sc.pos[std::size_t(s[q])] = std::int32_t(q);
+  for (std::int64_t q = 0; q < p.struct_size(a); ++q) pos[std::size_t(s[q])] = std::int32_t(q);
   for (std::int64_t e = p.uptr[std::size_t(a)]; e < p.uptr[std::size_t(a) + 1]; ++e)
     apply_update(p, f, a, p.ukid[std::size_t(e)], p.uoff[std::size_t(e)], p.uend[std::size_t(e)],
-                 sc);
-  close_and_apply(p, f, a, sc);
+                 pos, inner);
+  close_and_apply(p, f, a, inner);
 }
 
 }  // namespace
@@ -139,25 +148,23 @@ template <class T>
 Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads) {
   Factors<T> f = assemble<T>(g, p);
   const std::int64_t nodes = p.nodes();
-  std::int64_t widest = 1;
   std::int32_t top = 0;
-  for (std::int64_t k = 0; k < nodes; ++k) {
-    widest = std::max({widest, p.width(k), p.struct_size(k)});
-    top = std::max(top, p.height[std::size_t(k)]);
-  }
-  // Nodes by height: each height's nodes are independent.
+  for (std::int64_t k = 0; k < nodes; ++k) top = std::max(top, p.height[std::size_t(k)]);
+  // Nodes by height: each height's nodes are independent. Heights with many nodes share them
+  // out; the few large nodes near the roots share their rows instead.
   std::vector<std::vector<std::int32_t>> level(std::size_t(top) + 1);
   for (std::int64_t k = 0; k < nodes; ++k)
     level[std::size_t(p.height[std::size_t(k)])].push_back(std::int32_t(k));
-#pragma omp parallel num_threads(threads)
-  {
-    Scratch<T> sc;
-    sc.row.resize(std::size_t(widest));
-    sc.pos.assign(std::size_t(p.n()), 0);
-    for (const std::vector<std::int32_t>& nodes_at : level) {
-#pragma omp for schedule(dynamic, 1)
-      for (std::size_t i = 0; i < nodes_at.size(); ++i) factor_node(p, f, nodes_at[i], sc);
+  std::vector<std::vector<std::int32_t>> pos(std::size_t(threads),
+                                             std::vector<std::int32_t>(std::size_t(p.n()), 0));
+  for (const std::vector<std::int32_t>& nodes_at : level) {
+    if (std::int64_t(nodes_at.size()) < 2 * std::int64_t(threads)) {
+      for (const std::int32_t a : nodes_at) factor_node(p, f, a, pos[0], threads);
+      continue;
     }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (std::size_t i = 0; i < nodes_at.size(); ++i)
+      factor_node(p, f, nodes_at[i], pos[std::size_t(omp_get_thread_num())], 1);
   }
   return f;
 }

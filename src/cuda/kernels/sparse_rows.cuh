@@ -3,8 +3,8 @@
 // X^T row v holds vertex v's value for each of the R sources (ld apart), so every operand of the
 // sweeps is a set of whole rows: gathered struct rows read coalesced, C rows written coalesced.
 // One kernel runs a list of min-plus products C[i][r] = min(C[i][r], min_k B[i][k] + A[k][r])
-// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 C tiles a
-// block; two more fill a block and write it out transposed in the user's order.
+// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 or 16 x 256
+// C tiles a block; two more fill a block and write it out transposed in the user's order.
 #pragma once
 
 #include "gpu/runtime.hpp"
@@ -18,10 +18,11 @@
 namespace apsp::cuda {
 namespace {
 
-inline constexpr int kSnBM = 32;   // C rows (factor rows) per block
-inline constexpr int kSnBN = 128;  // C columns (sources) per block
-inline constexpr int kSnBK = 32;   // inner depth per shared-memory stage
+// A block computes BM x (4096 / BM) of C with 256 threads, 4 x 4 each, over inner stages of BK =
+// BM: BM = 32 for wide factor blocks, 16 for narrow ones (less padding; the driver picks).
 inline constexpr int kSnThreads = 256;
+template <int BM>
+inline constexpr int kSnBN = 4096 / BM;
 
 /// One product of a sweep. Rows of A and C are indices into a_base / c_base (ld apart): the
 /// listed ones, or a0 + k / c0 + i when the list is null. With `atomic`, C is lowered by atomic
@@ -62,9 +63,10 @@ __device__ __forceinline__ void sn_atomic_min(T* p, T v) {
     gpu::atomic_min_s64(reinterpret_cast<long long*>(p), __double_as_longlong(v));
 }
 
-template <class T>
+template <class T, int BM>
 __global__ void __launch_bounds__(kSnThreads)
     sn_minplus(const SnTask<T>* __restrict__ tasks, int ntasks) {
+  constexpr int BN = kSnBN<BM>, BK = BM, TX = BN / 4;  // TX threads across a row of C
   // The block's task: the last one whose first tile is at most blockIdx.x.
   int lo = 0, hi = ntasks - 1;
   while (lo < hi) {
@@ -76,36 +78,35 @@ __global__ void __launch_bounds__(kSnThreads)
   }
   const SnTask<T> t = tasks[lo];
   const int local = int(blockIdx.x) - t.first_tile;
-  const int rtiles = (t.r1 - t.r0 + kSnBN - 1) / kSnBN;
-  const int i0 = (local / rtiles) * kSnBM, rb = t.r0 + (local % rtiles) * kSnBN;
-  __shared__ T sB[kSnBK][kSnBM];
-  __shared__ __align__(16) T sA[kSnBK][kSnBN];
-  const int tid = threadIdx.x, ty = tid / 32, tx = tid % 32;  // rows ty*4.., columns tx*4..
+  const int rtiles = (t.r1 - t.r0 + BN - 1) / BN;
+  const int i0 = (local / rtiles) * BM, rb = t.r0 + (local % rtiles) * BN;
+  __shared__ T sB[BK][BM];
+  __shared__ __align__(16) T sA[BK][BN];
+  const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;  // rows ty*4.., columns tx*4..
   constexpr T inf = inf_value<T>();
   T acc[4][4];
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
     for (int j = 0; j < 4; ++j) acc[i][j] = inf;
-  for (int k0 = 0; k0 < t.k; k0 += kSnBK) {
-#pragma unroll
-    for (int e = tid; e < kSnBM * kSnBK; e += kSnThreads) {
-      const int i = e / kSnBK, kk = e % kSnBK;
-      sB[kk][i] = (i0 + i < t.m && k0 + kk < t.k) ? t.b[std::int64_t(i0 + i) * t.k + k0 + kk] : inf;
+  for (int k0 = 0; k0 < t.k; k0 += BK) {
+    const int kn = min(BK, t.k - k0);
+    for (int e = tid; e < BM * BK; e += kSnThreads) {
+      const int i = e / BK, kk = e % BK;
+      sB[kk][i] = (i0 + i < t.m && kk < kn) ? t.b[std::int64_t(i0 + i) * t.k + k0 + kk] : inf;
     }
-#pragma unroll 4
-    for (int e = tid; e < kSnBK * kSnBN; e += kSnThreads) {
-      const int kk = e / kSnBN, r = e % kSnBN;
+    for (int e = tid; e < kn * BN; e += kSnThreads) {
+      const int kk = e / BN, r = e % BN;
       T v = inf;
-      if (k0 + kk < t.k && rb + r < t.r1) {
+      if (rb + r < t.r1) {
         const std::int64_t row = t.a_rows ? t.a_rows[k0 + kk] : t.a0 + k0 + kk;
         v = t.a_base[row * t.ld + rb + r];
       }
       sA[kk][r] = v;
     }
     __syncthreads();
-#pragma unroll 8
-    for (int kk = 0; kk < kSnBK; ++kk) {
+#pragma unroll 4
+    for (int kk = 0; kk < kn; ++kk) {
       T b[4], a[4];
 #pragma unroll
       for (int i = 0; i < 4; ++i) b[i] = sB[kk][ty * 4 + i];
