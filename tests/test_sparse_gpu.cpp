@@ -368,12 +368,12 @@ TEST(SparseGpu, AutoKeepsDenseRoundsForRandomGraphs) {
   const Result r = solve(g, opts(Backend::Cuda, Order::Auto));
   EXPECT_EQ(r.order.rfind("none", 0), 0u) << r.order;
   // Small sparse graphs keep the dense rounds on the GPU (ordering would cost more); large ones
-  // take nd.
+  // take the sparse direct engine (issue 31).
   const Graph small = generate_grid(100, 100, 1, 9, 4);
   EXPECT_EQ(solve(small, opts(Backend::Cuda, Order::Auto)).order.rfind("none (auto: ", 0), 0u);
   const Graph grid = generate_grid(160, 160, 1, 9, 4);
   const Result nd = solve(grid, opts(Backend::Cuda, Order::Auto));
-  EXPECT_EQ(nd.order, "nd (auto)");
+  EXPECT_EQ(nd.order, "sn (auto)");
   EXPECT_EQ(compare(nd.dist, solve(grid, opts(Backend::Cuda, Order::None)).dist), "");
 }
 

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 #include "apsp/errors.hpp"
@@ -170,7 +172,8 @@ void hand_out_result(Result& result, const Graph& in, const std::vector<double>&
 /// --order sn: the sparse direct engine (src/sparse): factors on the host's threads, rows on the
 /// cuda backend's GPU or the host's threads; the result in the user's order, whole or streamed.
 void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, detail::BackendImpl& backend,
-                    const std::vector<double>& h, Result& result) {
+                    const std::vector<double>& h, Result& result,
+                    const detail::sparse::TimedPlan* plan = nullptr) {
   const bool gpu = backend.name() == "cuda";
   if (!gpu && backend.name() != "cpu")
     throw UsageError("--order sn runs on the cpu and cuda backends (asked: " + backend.name() +
@@ -188,7 +191,7 @@ void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, detail::Back
   if (streamed) eo.sink = h.empty() ? o.dist_sink : restoring_sink(o.dist_sink, h);
   if (!streamed) detail::check_host_memory(n, round_up(n, 32), t, o.paths);
   const auto t0 = Clock::now();
-  detail::sparse::EngineRun run = detail::sparse::solve_supernodal(g, t, eo);
+  detail::sparse::EngineRun run = detail::sparse::solve_supernodal(g, t, eo, plan);
   result.timings.order = run.order_s;
   result.timings.symbolic = run.symbolic_s;
   result.timings.h2d = run.h2d_s;
@@ -198,13 +201,42 @@ void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, detail::Back
                                            run.h2d_s - result.timings.compute - run.d2h_s);
   result.dist = streamed ? Matrix(0, 0, t) : std::move(run.dist);
   result.next = std::move(run.next);
-  result.order = "sn";
+  result.order = plan ? "sn (auto)" : "sn";
   result.work_fraction = run.work_fraction;
   result.rounds = dtype_name(t);
   result.backend = backend.name();
   result.notes.push_back("sparse direct engine: " + std::to_string(run.supernodes) +
                          " supernodes, factor " + std::to_string(run.factor_s) + " s, rows " +
                          std::to_string(run.solve_s) + " s (" + run.detail + ")");
+}
+
+/// --order auto: the sparse direct engine's plan for g when the engine may pay here (cpu and cuda
+/// backends, a sparse edge list, the result fits), kept when its work is below
+/// sparse::kAutoMaxFraction of the dense rounds'; else none, with why in `why`.
+std::optional<detail::sparse::TimedPlan> auto_supernodal(const Graph& g, Dtype t,
+                                                         const SolveOptions& o,
+                                                         const detail::BackendImpl& backend,
+                                                         std::string& why) {
+  const bool gpu = backend.name() == "cuda";
+  if (o.order != Order::Auto || (!gpu && backend.name() != "cpu")) return std::nullopt;
+  if (o.paths) return std::nullopt;  // auto keeps the rounds' next-hop rules (docs/paths.md)
+  // The cpu backend from 4 tiles of 256 a side, cuda from 128 tiles of 128 (as nd's auto).
+  why = detail::sparse::auto_candidate(g, gpu ? 128 * 128 : 4 * 256);
+  if (!why.empty()) return std::nullopt;
+  try {
+    if (gpu) backend.check_fits(g.num_vertices, t, 128, false);
+  } catch (const ResourceError&) {
+    why = "the n x n result does not fit the GPU";
+    return std::nullopt;
+  }
+  detail::sparse::TimedPlan p = detail::sparse::plan_supernodal(g);
+  if (p.work_fraction() > detail::sparse::kAutoMaxFraction) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "sn would run %.2f%% of the dense work", 100 * p.work_fraction());
+    why = buf;
+    return std::nullopt;
+  }
+  return p;
 }
 
 }  // namespace
@@ -332,11 +364,15 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   }
   if (!options.dtype && t == Dtype::Int64)
     result.notes.push_back("distances computed in int64: (V-1)*max|w| reaches 2^30-1");
-  if (options.order == Order::Supernodal) {
-    run_supernodal(*g, t, options, *backend, h, result);
+  std::string no_sn;
+  std::optional<detail::sparse::TimedPlan> sn_plan =
+      auto_supernodal(*g, t, options, *backend, no_sn);
+  if (options.order == Order::Supernodal || sn_plan) {
+    run_supernodal(*g, t, options, *backend, h, result, sn_plan ? &*sn_plan : nullptr);
     if (!result.dist.empty()) hand_out_result(result, *in, h, options);
     return result;
   }
+  if (!no_sn.empty() && no_sn.rfind("sn would", 0) == 0) result.notes.push_back("auto: " + no_sn);
 
   const std::int64_t n = g->num_vertices;
   const int block = options.block ? options.block : backend->default_block(t, n);

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 
 #include "core/reference.hpp"
 #include "cpu/kernels.hpp"
@@ -260,20 +261,51 @@ bool device_rows(const SupernodalPlan& plan, const Factors<T>& f, Dtype t, const
 
 }  // namespace
 
-EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o) {
+double TimedPlan::work_fraction() const {
+  const double n = double(plan.n());
+  return n > 0 ? (plan.factor_updates + plan.solve_updates) / (n * n * n) : 0;
+}
+
+TimedPlan plan_supernodal(const Graph& g) {
+  TimedPlan tp;
+  auto t0 = Clock::now();
+  SeparatorTree tree = separator_tree(g, kDefaultLeaf);
+  tp.order_s = since(t0);
+  t0 = Clock::now();
+  tp.plan = make_plan(g, std::move(tree));
+  tp.symbolic_s = since(t0);
+  return tp;
+}
+
+std::string auto_candidate(const Graph& g, std::int64_t min_vertices) {
+  if (!metis_available()) return "no METIS in this build";
+  if (g.is_dense()) return "dense input";
+  if (g.num_vertices < min_vertices) return std::to_string(g.num_vertices) + " vertices";
+  const double arcs = double(g.src.size()) * (g.directed ? 1 : 2);
+  if (arcs > 32 * double(g.num_vertices)) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f arcs per vertex", arcs / double(g.num_vertices));
+    return buf;
+  }
+  return "";
+}
+
+EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
+                           const TimedPlan* given) {
   EngineRun run;
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const std::int64_t n = g.num_vertices;
-  auto t0 = Clock::now();
-  SeparatorTree tree = separator_tree(g, kDefaultLeaf);
-  run.order_s = since(t0);
-  t0 = Clock::now();
-  const SupernodalPlan plan = make_plan(g, std::move(tree));
-  run.symbolic_s = since(t0);
+  TimedPlan made;
+  if (!given) made = plan_supernodal(g);
+  const TimedPlan& tp = given ? *given : made;
+  const SupernodalPlan& plan = tp.plan;
+  APSP_EXPECTS(plan.n() == n, "sparse engine: the plan is for another graph");
+  run.order_s = tp.order_s;
+  run.symbolic_s = tp.symbolic_s;
   run.supernodes = plan.nodes();
   run.factor_entries = plan.factor_entries;
-  const double n3 = double(n) * double(n) * double(n);
-  run.work_fraction = n > 0 ? (plan.factor_updates + plan.solve_updates) / n3 : 0;
+  run.work_fraction = tp.work_fraction();
+  auto t0 = Clock::now();
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
     t0 = Clock::now();

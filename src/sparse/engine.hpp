@@ -14,6 +14,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/solve.hpp"
 #include "core/backend.hpp"
+#include "sparse/plan.hpp"
 
 namespace apsp::detail::sparse {
 
@@ -49,7 +50,25 @@ struct EngineOptions {
   bool keep_on_device = false;
 };
 
-/// Runs the engine on g (non-negative weights: Johnson has run; weights exact in t).
-EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o);
+/// The ordering and symbolic analysis of g (sparse/plan.hpp), timed.
+struct TimedPlan {
+  SupernodalPlan plan;
+  double order_s = 0, symbolic_s = 0;
+  /// Min-plus updates of the factorization and all rows over n^3.
+  double work_fraction() const;
+};
+TimedPlan plan_supernodal(const Graph& g);
+
+/// `--order auto` takes the engine when its plan's work is at most this share of the dense
+/// rounds' (its kernels run small blocks: a few times below the dense rate; docs/sparse.md).
+inline constexpr double kAutoMaxFraction = 0.02;
+/// Whether auto tries the engine on g: an edge list with at most 32 arcs per vertex (as nd's
+/// auto rule, order/choice.hpp) and at least `min_vertices`; "" if so, else why not.
+std::string auto_candidate(const Graph& g, std::int64_t min_vertices);
+
+/// Runs the engine on g (non-negative weights: Johnson has run; weights exact in t), with the
+/// plan made here or the given one (made for g).
+EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
+                           const TimedPlan* plan = nullptr);
 
 }  // namespace apsp::detail::sparse
