@@ -1,4 +1,4 @@
-// src/gpu/backend_info.hpp — a GPU backend's status line (`apsp info`, apsp.backends()) from one
+// src/cuda/backend_info.hpp — a GPU backend's status line (`apsp info`, apsp.backends()) from one
 // device probe: the probe's error where there is no device, else the backend's own description
 // of the devices, usable when device 0 can run the code this build holds (sm_90a; gfx908/gfx90a).
 // Shared by the cuda, hip and multi-gpu backends so that each writes only what it describes.
