@@ -458,9 +458,9 @@ void launch_gather_user_block(const U* src, std::int64_t ld, const int* rows, st
 /// scatter_user_block: a block (nrows x ncols) into the stripe `out` of user rows [u0, ...),
 /// n entries a row.
 template <class U, class R>
-void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* rows,
-                               std::int64_t u0, const int* cols, std::int64_t ncols, R* out,
-                               std::int64_t n, gpuStream_t s) {
+void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* rows, std::int64_t u0,
+                               const int* cols, std::int64_t ncols, R* out, std::int64_t n,
+                               gpuStream_t s) {
   scatter_user_block<U, R><<<user_block_grid(nrows, ncols), kElemThreads, 0, s>>>(
       block, nrows, rows, u0, cols, ncols, out, n);
   APSP_CUDA_CHECK_LAUNCH(s);

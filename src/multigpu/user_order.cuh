@@ -217,10 +217,9 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
         block = recv.get() + at;
         at += rows * C;
       }
-      cuda::launch_scatter_user_block<U, R>(block, rows,
-                                            row_users[std::size_t(pr)].get() + r.begin, u0,
-                                            col_users[std::size_t(pc)].get(), C, stripe.get(), n,
-                                            a.main);
+      cuda::launch_scatter_user_block<U, R>(block, rows, row_users[std::size_t(pr)].get() + r.begin,
+                                            u0, col_users[std::size_t(pc)].get(), C, stripe.get(),
+                                            n, a.main);
     }
     APSP_CUDA_TRY(cudaEventRecord(t_end, a.main));
     APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2].p, stripe.get(),
