@@ -19,6 +19,7 @@
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
 #include "apsp/pipeline.hpp"
+#include "ceilings.hpp"
 #include "commands.hpp"
 #include "core/config.hpp"
 #include "io/io_common.hpp"
@@ -368,13 +369,7 @@ int run_info(bool config, bool markdown) {
                              : "unusable");
     std::cout << line << b.detail << "\n";
   }
-  std::cout << "\nmeasured min-plus ceilings (../shared/DESIGN.md, 2026-11-21; `apsp bench` "
-               "re-measures):\n"
-               "  NVIDIA H100 80GB  16.6 T updates/s int32 (DPX), 33.0 T int16x2, DRAM 3.0 TB/s, "
-               "H2D 55 GB/s\n"
-               "  NVIDIA H200       16.6 T updates/s int32 (DPX), 33.0 T int16x2, DRAM 4.3 TB/s, "
-               "H2D 55 GB/s\n"
-               "  2-core AVX-512    250 G updates/s int32 (127 per core)\n";
+  print_ceilings(std::cout);  // this machine's, from `apsp bench`, or how to measure them
   return 0;
 }
 

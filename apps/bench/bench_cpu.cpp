@@ -32,6 +32,7 @@
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
 #include "bench/bench.hpp"
+#include "ceilings.hpp"
 #include "core/config.hpp"
 #include "core/reference.hpp"
 #include "cpu/baselines.hpp"
@@ -292,6 +293,11 @@ int bench_cpu(const BenchConfig& c, std::ostream& out) {
       << " thread(s), median of " << trials << " trial(s) after a warm-up (baselines: one run)\n";
   const double ceil_n = measure_ceiling(t, threads, 0.3);
   const double ceil_1 = threads == 1 ? ceil_n : measure_ceiling(t, 1, 0.3);
+  const std::string subject = std::string("cpu ") + cpu::isa_name(isa);
+  apsp_cli::record_ceiling(subject + ", 1 thread", dtype_name(t), ceil_1, "G");
+  if (threads > 1)
+    apsp_cli::record_ceiling(subject + ", " + std::to_string(threads) + " threads", dtype_name(t),
+                             ceil_n, "G");
   out << "min-plus ceiling measured now (" << dtype_name(t)
       << ", register-resident): " << fmt(ceil_1, 1) << " G updates/s on 1 thread, "
       << fmt(ceil_n, 1) << " on " << threads << "\n";

@@ -19,6 +19,7 @@
 
 #include "apsp/errors.hpp"
 #include "bench/bench.hpp"
+#include "ceilings.hpp"
 #include "core/backend.hpp"
 #include "core/reference.hpp"
 #include "cuda/baseline_fw.cuh"
@@ -57,6 +58,8 @@ int bench_typed(const BenchConfig& c, std::ostream& out) {
   double ceiling = cuda::measure_minplus_ceiling<T>();
   if constexpr (std::is_same_v<T, double>)  // the better of compare + select and fmin (ceiling.cuh)
     ceiling = std::max(ceiling, cuda::measure_minplus_ceiling<T, 1>());
+  apsp_cli::record_ceiling(std::string("cuda ") + p.name, dtype_name(DtypeOf<T>::value),
+                           ceiling / 1e12, "T");
   out << "device: " << p.name << ", " << p.multiProcessorCount << " SMs\n";
   out << "min-plus ceiling (" << dtype_name(DtypeOf<T>::value) << ", measured now): " << std::fixed
       << std::setprecision(2) << ceiling / 1e12 << " T updates/s\n";

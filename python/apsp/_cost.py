@@ -28,7 +28,7 @@ DEFAULT_RATES = {"fw4": 5.0e10, "fw8": 2.5e10, "nd_per_element": 2.0e-8,
 # refusals and tie rules are the ones python/README.md describes for 'auto').
 _TIE_S = 1e-3
 _CALIBRATE_ABOVE_S = 0.02   # predicted seconds of the cheaper method before rates are measured
-_FW_UPDATES_GPU = 2e12      # a floor: float64 on an H100 (DESIGN.md); not measured here
+_FW_UPDATES_GPU = 2e12      # a floor: float64 on an H100 (docs/cuda-notes.md); not measured here
 _CACHE_FORMAT = 1
 _rates = None
 

@@ -113,11 +113,41 @@ def error_class(kind):
             pass
     apsp_cls = negative_cycle_class() if kind.endswith("scipy") else NegativeCycleError
     if kind.startswith("networkx"):
-        from . import networkx as apsp_networkx
-        return apsp_networkx.unbounded_class(apsp_cls)
+        return unbounded_class(apsp_cls)
     if kind != "scipy":
         raise ValueError(f"unknown apsp exception kind {kind!r}")
     return apsp_cls
+
+
+def networkx_module():
+    """The networkx module, imported on first use (ImportError naming the package if missing)."""
+    try:
+        import networkx
+    except ImportError as e:
+        raise ImportError("apsp.networkx needs NetworkX, which is not installed (Debian: "
+                          "apt-get install python3-networkx; else: pip install networkx)") from e
+    return networkx
+
+
+_UNBOUNDED_CLASSES = {}
+
+
+def unbounded_class(apsp_cls):
+    """The class raised for a negative cycle: networkx.NetworkXUnbounded and `apsp_cls` (apsp's
+    NegativeCycleError, or the one that is SciPy's too), made here and not in apsp.networkx so that
+    this module never imports that one. Its instances pickle (_reduce_error: the other side
+    rebuilds the same class)."""
+    base = networkx_module().NetworkXUnbounded
+    cls = _UNBOUNDED_CLASSES.get((base, apsp_cls))
+    if cls is None:
+        kind = "networkx" if apsp_cls is NegativeCycleError else "networkx+scipy"
+        cls = type("NegativeCycleError", (base, apsp_cls),
+                   {"__module__": "apsp.networkx",
+                    "__doc__": "A negative cycle: networkx.NetworkXUnbounded and "
+                               "apsp.NegativeCycleError.",
+                    "__reduce__": _reduce_error, "_apsp_pickle_kind": kind})
+        _UNBOUNDED_CLASSES[(base, apsp_cls)] = cls
+    return cls
 
 
 def _rebuild_error(kind, args, state):

@@ -58,13 +58,9 @@ _CHUNK_ROWS = 512
 _FLOAT64_EXACT = 2**53  # integers beyond it are not all float64 values
 
 
-def _nx():
-    try:
-        import networkx
-    except ImportError as e:
-        raise ImportError("apsp.networkx needs NetworkX, which is not installed "
-                          "(Debian: apt-get install python3-networkx; else: pip install networkx)") from e
-    return networkx
+# NetworkX, imported on first use (apsp._inputs holds the import: it builds the exception classes
+# too, so that _inputs never imports this module).
+_nx = _inputs.networkx_module
 
 
 def _inf():
@@ -72,23 +68,7 @@ def _inf():
     return math.inf
 
 
-_UNBOUNDED_CLASSES = {}
-
-
-def unbounded_class(apsp_cls):
-    """The class raised for a negative cycle: networkx.NetworkXUnbounded and `apsp_cls` (apsp's
-    NegativeCycleError, or the one that is SciPy's too). Its instances pickle (apsp._inputs'
-    _reduce_error: the other side rebuilds the same class)."""
-    base = _nx().NetworkXUnbounded
-    cls = _UNBOUNDED_CLASSES.get((base, apsp_cls))
-    if cls is None:
-        kind = "networkx" if apsp_cls is NegativeCycleError else "networkx+scipy"
-        cls = type("NegativeCycleError", (base, apsp_cls),
-                   {"__module__": "apsp.networkx",
-                    "__doc__": "A negative cycle: networkx.NetworkXUnbounded and apsp.NegativeCycleError.",
-                    "__reduce__": _inputs._reduce_error, "_apsp_pickle_kind": kind})
-        _UNBOUNDED_CLASSES[(base, apsp_cls)] = cls
-    return cls
+unbounded_class = _inputs.unbounded_class  # networkx.NetworkXUnbounded + apsp's class
 
 
 def _unbounded(err, nodes):

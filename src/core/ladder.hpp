@@ -1,7 +1,7 @@
 // src/core/ladder.hpp — the type ladder's dispatch on a result dtype, shared by the GPU backends
 // (cuda, multi-gpu): int32 / float32 / float64 run as asked; an int64 result first runs checked
 // int32 rounds where the weights allow (kept when their band check passes, distance_evidence.hpp),
-// else or then int64 rounds. DESIGN.md "Exactness".
+// else or then int64 rounds. README.md "Types"; docs/cuda-notes.md, the type ladder.
 #pragma once
 
 #include <string>

@@ -34,7 +34,7 @@
 #include "cuda/backend_rules.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_solver.cuh"
-#include "gpu/backend_info.hpp"
+#include "cuda/backend_info.hpp"
 #include "order/ordering.hpp"
 #include "order/symbolic.hpp"
 

@@ -432,3 +432,40 @@ void launch_sn_write_rows(const T* x, std::int64_t ld, std::int64_t n, const int
 
 }  // namespace
 }  // namespace apsp::cuda
+
+// ---- the multi-gpu user-order gather (kernels/user_blocks.cuh; multigpu/user_order.cuh) ----
+// Appended with its own include so that sections added to this file by others stay apart.
+#include "cuda/kernels/user_blocks.cuh"
+
+namespace apsp::cuda {
+namespace {
+
+/// The grid of a user block of `rows` x `cols` entries: 256 threads along a row, up to 64 blocks
+/// across the columns and one block row per row (at most 65535).
+inline dim3 user_block_grid(std::int64_t rows, std::int64_t cols) {
+  return dim3(unsigned(std::min<std::int64_t>((cols + kElemThreads - 1) / kElemThreads, 64)),
+              unsigned(std::min<std::int64_t>(rows, 65535)));
+}
+/// gather_user_block: out (nrows x ncols) = src[rows[k]][cols[j]], next hops renamed by `rename`
+/// (null: none).
+template <class U>
+void launch_gather_user_block(const U* src, std::int64_t ld, const int* rows, std::int64_t nrows,
+                              const int* cols, std::int64_t ncols, const int* rename, U* out,
+                              gpuStream_t s) {
+  gather_user_block<U><<<user_block_grid(nrows, ncols), kElemThreads, 0, s>>>(
+      src, ld, rows, nrows, cols, ncols, rename, out);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// scatter_user_block: a block (nrows x ncols) into the stripe `out` of user rows [u0, ...),
+/// n entries a row.
+template <class U, class R>
+void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* rows, std::int64_t u0,
+                               const int* cols, std::int64_t ncols, R* out, std::int64_t n,
+                               gpuStream_t s) {
+  scatter_user_block<U, R><<<user_block_grid(nrows, ncols), kElemThreads, 0, s>>>(
+      block, nrows, rows, u0, cols, ncols, out, n);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
+}  // namespace
+}  // namespace apsp::cuda

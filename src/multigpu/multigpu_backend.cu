@@ -25,7 +25,7 @@
 #include "cuda/device_solver.cuh"
 #include "dist/block_cyclic.hpp"
 #include "dist/gpu_rank.hpp"
-#include "gpu/backend_info.hpp"
+#include "cuda/backend_info.hpp"
 #include "multigpu/gather.cuh"
 #include "multigpu/gpu_rank_of.cuh"
 #include "multigpu/rounds.cuh"

@@ -1,10 +1,10 @@
 // src/multigpu/user_order.cuh — a sparse order's result leaves the GPUs in the user's vertex
 // order (dist/user_order.hpp): for each stripe of user rows, every GPU gathers its block (its
-// user rows x its user columns, next hops renamed to user vertices) with one kernel. In one
-// process (gather_user) GPU 0 pulls the other GPUs' blocks, scatters every block into the
-// stripe in the user's order and downloads the finished stripe, which goes to the sink as it
-// is; an mpi GPU rank downloads its block (UserGather::issue) for rank 0 to merge. No ordered
-// matrix ever reaches the host.
+// user rows x its user columns, next hops renamed to user vertices) with one kernel
+// (cuda/kernels/user_blocks.cuh, launched by cuda/launch.cuh). In one process (gather_user) GPU 0
+// pulls the other GPUs' blocks, scatters every block into the stripe in the user's order and
+// downloads the finished stripe, which goes to the sink as it is; an mpi GPU rank downloads its
+// block (UserGather::issue) for rank 0 to merge. No ordered matrix ever reaches the host.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
-#include <type_traits>
 #include <vector>
 
 #include "dist/user_order.hpp"
@@ -21,25 +20,6 @@
 namespace apsp::detail {
 namespace multigpu {
 namespace {
-
-/// out[k][j] = src[rows[k]][cols[j]] (ld elements a source row), for k < nrows, j < ncols; with
-/// `rename`, an entry x >= 0 (a next hop: an ordered position) becomes rename[x].
-template <class U>
-__global__ void gather_user_block(const U* __restrict__ src, i64 ld, const int* __restrict__ rows,
-                                  i64 nrows, const int* __restrict__ cols, i64 ncols,
-                                  const int* __restrict__ rename, U* __restrict__ out) {
-  for (i64 k = blockIdx.y; k < nrows; k += gridDim.y) {
-    const U* row = src + i64(rows[k]) * ld;
-    U* dst = out + k * ncols;
-    for (i64 j = i64(blockIdx.x) * blockDim.x + threadIdx.x; j < ncols;
-         j += i64(gridDim.x) * blockDim.x) {
-      U x = row[cols[j]];
-      if constexpr (std::is_integral_v<U>)
-        if (rename && x >= 0) x = U(rename[x]);
-      dst[j] = x;
-    }
-  }
-}
 
 /// One GPU's side of the user-order gather: its index lists in device memory (uploaded once) and
 /// a device block buffer; issue() gathers a stripe's block and queues its download.
@@ -74,13 +54,8 @@ class UserGather {
     const TileRange r = o_.rows_in(pr, u0, u1);
     const i64 rows = r.end - r.begin, C = o_.cols(pc);
     if (rows <= 0 || C <= 0) return;
-    const unsigned threads = 256;
-    const dim3 grid(unsigned(std::min<i64>((C + threads - 1) / threads, 64)),
-                    unsigned(std::min<i64>(rows, 65535)));
-    gather_user_block<U><<<grid, threads, 0, stream>>>(src, ld_, rows_.get() + r.begin, rows,
-                                                       cols_.get(), C,
-                                                       next_hops ? rename_.get() : nullptr, block);
-    APSP_CUDA_TRY(cudaGetLastError());
+    cuda::launch_gather_user_block<U>(src, ld_, rows_.get() + r.begin, rows, cols_.get(), C,
+                                      next_hops ? rename_.get() : nullptr, block, stream);
   }
 
   /// Sizes the device buffer for blocks of up to `most` entries of U (reserve() before the first
@@ -117,29 +92,6 @@ class UserGather {
   DeviceBuffer<int> rows_, cols_, rename_;
   DeviceBuffer<char> block_;
 };
-
-/// out[rows[k] - u0][cols[j]] = convert(block[k][j]) (out: n entries a row): one worker's block of
-/// a stripe of user rows [u0, ...) scattered into the stripe in the user's order, where rows are
-/// the block's user rows and cols its user columns; U -> R maps the unreachable value (a checked
-/// int32 rung's int64 result), else copies.
-template <class U, class R>
-__global__ void scatter_user_block(const U* __restrict__ block, i64 nrows,
-                                   const int* __restrict__ rows, i64 u0,
-                                   const int* __restrict__ cols, i64 ncols, R* __restrict__ out,
-                                   i64 n) {
-  for (i64 k = blockIdx.y; k < nrows; k += gridDim.y) {
-    const U* src = block + k * ncols;
-    R* dst = out + (i64(rows[k]) - u0) * n;
-    for (i64 j = i64(blockIdx.x) * blockDim.x + threadIdx.x; j < ncols;
-         j += i64(gridDim.x) * blockDim.x) {
-      const U x = src[j];
-      if constexpr (std::is_same_v<U, R>)
-        dst[cols[j]] = x;
-      else
-        dst[cols[j]] = x >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(x);
-    }
-  }
-}
 
 /// Hands a whole in-process grid's distances (U = T) or next hops (U = int, next_hops) out in the
 /// user's order, stripe by stripe: to `sink` if set, else into `whole` (whole_stride a row), as R
@@ -265,13 +217,9 @@ double gather_user(Workers<T>& w, const dist::UserOrder& o, bool next_hops, cons
         block = recv.get() + at;
         at += rows * C;
       }
-      const unsigned threads = 256;
-      const dim3 grid(unsigned(std::min<i64>((C + threads - 1) / threads, 64)),
-                      unsigned(std::min<i64>(rows, 65535)));
-      scatter_user_block<U, R>
-          <<<grid, threads, 0, a.main>>>(block, rows, row_users[std::size_t(pr)].get() + r.begin,
-                                         u0, col_users[std::size_t(pc)].get(), C, stripe.get(), n);
-      APSP_CUDA_TRY(cudaGetLastError());
+      cuda::launch_scatter_user_block<U, R>(block, rows, row_users[std::size_t(pr)].get() + r.begin,
+                                            u0, col_users[std::size_t(pc)].get(), C, stripe.get(),
+                                            n, a.main);
     }
     APSP_CUDA_TRY(cudaEventRecord(t_end, a.main));
     APSP_CUDA_TRY(cudaMemcpyAsync(stage[s % 2].p, stripe.get(),

@@ -187,7 +187,7 @@ void limit_gpu_queues(Backend backend) {
   // The single-GPU solve has at most three streams busy at once (the rounds, --paths's arc upload
   // and next-hop kernel); with CUDA's default of 8 hardware work queues per device the context
   // takes 133-137 ms to create, with 1 or 2 queues 55-67 ms
-  // (bench/results/session5-h200-2026-11-21.md).
+  // (bench/results/whole-process-h200-2026-11-21.md).
   if (backend == Backend::Auto || backend == Backend::Cuda)
     ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
 }
