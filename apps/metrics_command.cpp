@@ -27,9 +27,14 @@ namespace apsp_cli {
 namespace {
 
 constexpr const char* kPerVertex[] = {"eccentricity", "closeness", "harmonic", "reachable"};
-constexpr const char* kGraphWide[] = {
-    "diameter", "radius",    "average_shortest_path_length", "wiener_index",
-    "center",   "periphery", "histogram",                    "effective_diameter"};
+constexpr const char* kGraphWide[] = {"diameter",
+                                      "radius",
+                                      "average_shortest_path_length",
+                                      "wiener_index",
+                                      "center",
+                                      "periphery",
+                                      "histogram",
+                                      "effective_diameter"};
 
 struct Selection {
   bool eccentricity = false, closeness = false, harmonic = false, reachable = false;

@@ -31,8 +31,7 @@ struct Spec {
 std::string name(const Spec& s) {
   return "n=" + std::to_string(s.n) + (s.directed ? " directed" : " undirected") +
          (s.connected ? " connected" : " disconnected") + " w=[" + std::to_string(s.wmin) + "," +
-         std::to_string(s.wmax) + "]+" + std::to_string(s.frac) + " seed=" +
-         std::to_string(s.seed);
+         std::to_string(s.wmax) + "]+" + std::to_string(s.frac) + " seed=" + std::to_string(s.seed);
 }
 
 /// Random edges; connected: a Hamiltonian cycle (directed) or path (undirected) through all;
@@ -84,8 +83,8 @@ void expect_same(const Metrics& got, const Metrics& want, bool integer, const st
     const bool ecc = integer ? got.eccentricity[v] == want.eccentricity[v]
                              : near(double(got.eccentricity[v]), double(want.eccentricity[v]));
     if (sums && ecc && got.reachable_out[v] == want.reachable_out[v] &&
-        got.reachable_in[v] == want.reachable_in[v] &&
-        near(got.closeness[v], want.closeness[v]) && near(got.harmonic[v], want.harmonic[v]))
+        got.reachable_in[v] == want.reachable_in[v] && near(got.closeness[v], want.closeness[v]) &&
+        near(got.harmonic[v], want.harmonic[v]))
       continue;
     ++bad;
     ADD_FAILURE() << where << " vertex " << v << ": got ecc " << double(got.eccentricity[v])
@@ -94,8 +93,8 @@ void expect_same(const Metrics& got, const Metrics& want, bool integer, const st
                   << got.closeness[v] << " harmonic " << got.harmonic[v] << "; want ecc "
                   << double(want.eccentricity[v]) << " reach " << want.reachable_out[v] << "/"
                   << want.reachable_in[v] << " sums " << double(want.out_sum[v]) << "/"
-                  << double(want.in_sum[v]) << " closeness " << want.closeness[v]
-                  << " harmonic " << want.harmonic[v];
+                  << double(want.in_sum[v]) << " closeness " << want.closeness[v] << " harmonic "
+                  << want.harmonic[v];
   }
   EXPECT_EQ(got.strongly_connected(), want.strongly_connected()) << where;
   if (integer) {

@@ -37,7 +37,8 @@ METRICS = ("closeness", "harmonic", "eccentricity", "reachable", "diameter", "ra
 EXTRA_METRICS = ("histogram", "effective_diameter")
 _EXTREMES = {"diameter", "radius", "center", "periphery"}
 _PER_VERTEX = {"closeness", "harmonic", "eccentricity", "reachable"}
-_NEED_CONNECTED = {"eccentricity", "diameter", "radius", "average_shortest_path_length", "center", "periphery"}
+_NEED_CONNECTED = {"eccentricity", "diameter", "radius", "average_shortest_path_length", "center",
+                   "periphery"}
 
 
 def _is_networkx(graph):
@@ -136,8 +137,8 @@ def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, b
         graph, directed, nodes = _from_networkx(graph, weight)
     elif weight is not None:
         raise TypeError(_weight_refusal("metrics", "weight"))
-    res = _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, "closeness" in names,
-               "harmonic" in names, wf_improved, "metrics", names, engine)
+    res = _run(graph, directed, unweighted, dtype, backend, num_vertices, threads,
+               "closeness" in names, "harmonic" in names, wf_improved, "metrics", names, engine)
     out = {name: _value(res, name, infinite_ok) for name in names}
     return out if nodes is None else {name: _keyed(v, name, nodes) for name, v in out.items()}
 
@@ -154,8 +155,9 @@ def _one(name, graph, infinite_ok=False, wf_improved=True, **kwargs):
         graph, kwargs["directed"], nodes = _from_networkx(graph, weight)
     elif weight is not None:
         raise TypeError(_weight_refusal(public, weight_kw))
-    res = _run(graph, kwargs.pop("directed", True), kwargs.pop("unweighted", False), kwargs.pop("dtype", None),
-               kwargs.pop("backend", "auto"), kwargs.pop("num_vertices", None), kwargs.pop("threads", None),
+    res = _run(graph, kwargs.pop("directed", True), kwargs.pop("unweighted", False),
+               kwargs.pop("dtype", None), kwargs.pop("backend", "auto"),
+               kwargs.pop("num_vertices", None), kwargs.pop("threads", None),
                name == "closeness", name == "harmonic", wf_improved, public, [name],
                kwargs.pop("engine", "auto"))
     if kwargs:

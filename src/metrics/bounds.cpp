@@ -50,7 +50,8 @@ class Searcher {
     }
   }
   std::int64_t degree(std::size_t v) const {
-    return scale_ > 0 ? hops_.out_start[v + 1] - hops_.out_start[v] : sg_.start[v + 1] - sg_.start[v];
+    return scale_ > 0 ? hops_.out_start[v + 1] - hops_.out_start[v]
+                      : sg_.start[v + 1] - sg_.start[v];
   }
 
  private:
@@ -63,7 +64,7 @@ class Searcher {
 
 struct Bounds {
   std::vector<double> lo, hi;
-  std::vector<char> open;  // still a candidate
+  std::vector<char> open;    // still a candidate
   double dl = 0, ru = kInf;  // largest lower bound, smallest upper bound
 
   bool exact(std::size_t w) const { return lo[w] == hi[w]; }

@@ -128,9 +128,8 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
   const Costs c = costs(f, o, levels);
   const MetricsEngine search = f.scale > 0 ? MetricsEngine::Bfs : MetricsEngine::Dijkstra;
   const std::string name = metrics_engine_name(search);
-  const std::string figures =
-      name + " predicted " + seconds(c.search) + ", fw " + seconds(c.fw) +
-      (c.fw_fits ? "" : " (fw's V^2 distances do not fit host memory)");
+  const std::string figures = name + " predicted " + seconds(c.search) + ", fw " + seconds(c.fw) +
+                              (c.fw_fits ? "" : " (fw's V^2 distances do not fit host memory)");
   if (!c.fw_fits || c.search < c.fw) return {search, name + ": " + figures};
   return {MetricsEngine::Fw, "fw: " + figures};
 }
@@ -144,8 +143,9 @@ void check_forced(const Graph& g, const MetricsOptions& w, const Facts& f) {
       break;
     case MetricsEngine::Bounds:
       if (!can_bound(g, f))
-        throw UsageError("--engine bounds: needs an undirected graph with non-negative integer "
-                         "weights");
+        throw UsageError(
+            "--engine bounds: needs an undirected graph with non-negative integer "
+            "weights");
       if (!w.extremes_only)
         throw UsageError("--engine bounds: computes diameter, radius, center and periphery only");
       break;
@@ -154,8 +154,7 @@ void check_forced(const Graph& g, const MetricsOptions& w, const Facts& f) {
   }
 }
 
-Metrics run_bounds(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
-                   const Facts& f) {
+Metrics run_bounds(const Graph& g, const SolveOptions& o, const MetricsOptions& w, const Facts& f) {
   detail::SearchRun run{o.threads, o.progress};
   // The full engine costs about V / 64 searches: beyond that the bounds are not worth it.
   const std::int64_t cap = std::max<std::int64_t>(64, f.n / 64);
@@ -170,8 +169,8 @@ Metrics run_bounds(const Graph& g, const SolveOptions& o, const MetricsOptions& 
   }
   MetricsOptions full = w;
   full.closeness = full.harmonic = false;
-  m = f.scale > 0 ? detail::finish_sums(detail::bfs_sums(detail::make_hop_graph(g), full,
-                                                         f.scale, result_dtype(f, o, "bfs"), run))
+  m = f.scale > 0 ? detail::finish_sums(detail::bfs_sums(detail::make_hop_graph(g), full, f.scale,
+                                                         result_dtype(f, o, "bfs"), run))
                   : detail::dijkstra_metrics(g, full, result_dtype(f, o, "dijkstra"), run);
   m.engine = f.scale > 0 ? "bfs" : "dijkstra";
   m.plan = "bounds did not close within " + std::to_string(cap) + " searches: " + m.engine;
@@ -182,11 +181,16 @@ Metrics run_bounds(const Graph& g, const SolveOptions& o, const MetricsOptions& 
 
 const char* metrics_engine_name(MetricsEngine e) {
   switch (e) {
-    case MetricsEngine::Auto: return "auto";
-    case MetricsEngine::Fw: return "fw";
-    case MetricsEngine::Bfs: return "bfs";
-    case MetricsEngine::Dijkstra: return "dijkstra";
-    case MetricsEngine::Bounds: return "bounds";
+    case MetricsEngine::Auto:
+      return "auto";
+    case MetricsEngine::Fw:
+      return "fw";
+    case MetricsEngine::Bfs:
+      return "bfs";
+    case MetricsEngine::Dijkstra:
+      return "dijkstra";
+    case MetricsEngine::Bounds:
+      return "bounds";
   }
   return "?";
 }

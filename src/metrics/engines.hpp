@@ -37,8 +37,8 @@ struct SearchRun {
 
 /// Every weight equals `scale` (a positive integer): the sums of the bfs engine, hop counts
 /// times scale. Memory O(V + E + threads x 32 x V) bytes.
-MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale,
-                    Dtype dtype, const SearchRun& run);
+MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,
+                    const SearchRun& run);
 
 /// Dijkstra from every source in batches, each batch's rows into a MetricsReducer (integer
 /// weights as int64 rows, exact; others float64).

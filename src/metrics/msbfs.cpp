@@ -346,9 +346,8 @@ HopGraph make_hop_graph(const Graph& g) {
                         std::to_string(have) + " available");
   auto build = [&](std::vector<std::int64_t>& start, std::vector<std::int32_t>& adj, bool in) {
     start.assign(n + 1, 0);
-    for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
-      ++start[std::size_t(in ? v : u) + 1];
-    });
+    for_each_arc(
+        g, [&](std::int32_t u, std::int32_t v, double) { ++start[std::size_t(in ? v : u) + 1]; });
     for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
     adj.resize(std::size_t(arcs));
     std::vector<std::int64_t> pos(start.begin(), start.end() - 1);
@@ -361,12 +360,12 @@ HopGraph make_hop_graph(const Graph& g) {
   return h;
 }
 
-MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale,
-                    Dtype dtype, const SearchRun& run) {
+MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,
+                    const SearchRun& run) {
   // Four words (256 sources) share more of each arc's work; on graphs of few vertices per batch
   // one word keeps threads busy.
-  MetricSums s = hg.n >= 4 * 256 ? run_batches<4>(hg, opt, dtype, run)
-                                 : run_batches<1>(hg, opt, dtype, run);
+  MetricSums s =
+      hg.n >= 4 * 256 ? run_batches<4>(hg, opt, dtype, run) : run_batches<1>(hg, opt, dtype, run);
   apply_scale(s, scale);
   return s;
 }
