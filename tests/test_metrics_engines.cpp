@@ -135,6 +135,17 @@ TEST(MetricsEngines, BfsEqualsFwOnUnitAndUniformWeights) {
         }
 }
 
+TEST(MetricsEngines, BfsOnLongPathsEqualsFw) {
+  // Deep graphs (the probe finds > 64 levels) run batches of one word per vertex.
+  for (bool directed : {true, false}) {
+    Spec s{1100, directed, true, 2, 2, 0, 0.01, 77};
+    const Graph g = make(s);
+    const Metrics fw = run(g, MetricsEngine::Fw, true);
+    ASSERT_GT(fw.diameter(), 128);
+    expect_same(run(g, MetricsEngine::Bfs, true), fw, true, name(s));
+  }
+}
+
 TEST(MetricsEngines, BfsOnOneThreadAndManyEqualsFw) {
   Spec s{300, true, true, 1, 1, 0, 1.5, 7};
   const Graph g = make(s);

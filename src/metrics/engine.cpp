@@ -1,10 +1,10 @@
 // src/metrics/engine.cpp — compute_metrics(): plan (which engine, and why), then run it.
 //
 // The cost model compares predicted seconds: Floyd-Warshall does V^3 updates at the CPU's
-// measured rate (and needs V^2 distances in memory); the bfs engine does, per batch of 256
-// sources, about (arcs + V) word operations per distinct level a vertex is reached at (bounded
-// by the eccentricity of one probe search and by 256); the dijkstra engine does V searches of
-// E log V. An engine whose memory does not fit is never picked. Figures: docs/metrics.md.
+// measured rate (and needs V^2 distances in memory); the bfs engine does, per batch of 64 W
+// sources, about (arcs + V) W word operations per distinct level a vertex is reached at
+// (bounded by the depth of one probe search and by 64 W); the dijkstra engine does V searches
+// of E log V. An engine whose memory does not fit is never picked. Figures: docs/metrics.md.
 #include <omp.h>
 
 #include <algorithm>
@@ -62,24 +62,6 @@ std::string seconds(double s) {
   return buf;
 }
 
-/// Largest finite BFS level from vertex 0 (one O(V + E) probe).
-std::int64_t probe_levels(const detail::HopGraph& h) {
-  std::vector<std::int32_t> level(std::size_t(h.n), -1), queue{0};
-  level[0] = 0;
-  std::int64_t far = 0;
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const auto u = std::size_t(queue[head]);
-    for (std::int64_t e = h.out_start[u]; e < h.out_start[u + 1]; ++e) {
-      const auto v = std::size_t(h.out_adj[std::size_t(e)]);
-      if (level[v] >= 0) continue;
-      level[v] = level[u] + 1;
-      far = std::max<std::int64_t>(far, level[v]);
-      queue.push_back(std::int32_t(v));
-    }
-  }
-  return far;
-}
-
 Dtype result_dtype(const Facts& f, const SolveOptions& o, const char* engine) {
   if (o.dtype == Dtype::Float32)
     throw UsageError(std::string("--engine ") + engine +
@@ -106,8 +88,10 @@ Costs costs(const Facts& f, const SolveOptions& o, std::int64_t levels) {
   c.fw = n * n * n / (kFwUpdatesPerSecond * threads);
   c.fw_fits = n * n * 4.0 < double(detail::host_memory_limit().bytes);
   if (f.scale > 0) {
-    const double batches = std::ceil(n / 256.0), per_vertex = std::min<double>(levels + 1, 256);
-    c.search = batches * (a + n) * 4.0 * per_vertex / (kBfsWordArcsPerSecond * threads);
+    const double words = levels <= 64 && n >= 1024 ? 4 : 1;  // as bfs_sums picks
+    const double batches = std::ceil(n / (64 * words));
+    const double per_vertex = std::min<double>(double(levels) + 1, 64 * words);
+    c.search = batches * (a + n) * words * per_vertex / (kBfsWordArcsPerSecond * threads);
   } else {
     c.search = n * (a + n) * std::log2(n + 2) / (kDijkstraArcsPerSecond * threads);
   }
@@ -124,7 +108,7 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
   if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
   std::int64_t levels = f.n;
-  if (f.scale > 0) levels = probe_levels(detail::make_hop_graph(g));
+  if (f.scale > 0) levels = detail::probe_levels(detail::make_hop_graph(g));
   const Costs c = costs(f, o, levels);
   const MetricsEngine search = f.scale > 0 ? MetricsEngine::Bfs : MetricsEngine::Dijkstra;
   const std::string name = metrics_engine_name(search);

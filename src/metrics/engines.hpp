@@ -28,6 +28,9 @@ struct HopGraph {
 /// they would not fit host memory.
 HopGraph make_hop_graph(const Graph& g);
 
+/// Largest finite BFS level from vertex 0 (one O(V + E) probe of the graph's depth).
+std::int64_t probe_levels(const HopGraph& h);
+
 /// What the per-source engines share: threads (0 = OpenMP's default) and progress (sources done
 /// of n, called on the calling thread; what it throws stops the run and is rethrown).
 struct SearchRun {

@@ -27,6 +27,8 @@ namespace apsp::detail {
 namespace {
 
 using Word = std::uint64_t;
+/// Largest probe level at which batches of four words are used (bfs_sums).
+constexpr std::int64_t kWideLevels = 64;
 
 /// Counts, per bit position of W words, how many added words had the bit set: kPlanes bit
 /// planes per word form binary counters (carry-save), emptied into `counts` when they may fill.
@@ -360,12 +362,31 @@ HopGraph make_hop_graph(const Graph& g) {
   return h;
 }
 
+std::int64_t probe_levels(const HopGraph& h) {
+  if (h.n == 0) return 0;
+  std::vector<std::int32_t> level(std::size_t(h.n), -1), queue{0};
+  level[0] = 0;
+  std::int64_t far = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const auto u = std::size_t(queue[head]);
+    for (std::int64_t e = h.out_start[u]; e < h.out_start[u + 1]; ++e) {
+      const auto v = std::size_t(h.out_adj[std::size_t(e)]);
+      if (level[v] >= 0) continue;
+      level[v] = level[u] + 1;
+      far = std::max<std::int64_t>(far, level[v]);
+      queue.push_back(std::int32_t(v));
+    }
+  }
+  return far;
+}
+
 MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,
                     const SearchRun& run) {
-  // Four words (256 sources) share more of each arc's work; on graphs of few vertices per batch
-  // one word keeps threads busy.
-  MetricSums s =
-      hg.n >= 4 * 256 ? run_batches<4>(hg, opt, dtype, run) : run_batches<1>(hg, opt, dtype, run);
+  // Four words (256 sources) share more of each arc's work where many sources reach a vertex at
+  // the same level (small diameters); on long paths a vertex's word holds a bit or two, and one
+  // word per vertex does a quarter of the work. Below 1,024 vertices one word keeps threads busy.
+  const bool wide = hg.n >= 4 * 256 && probe_levels(hg) <= kWideLevels;
+  MetricSums s = wide ? run_batches<4>(hg, opt, dtype, run) : run_batches<1>(hg, opt, dtype, run);
   apply_scale(s, scale);
   return s;
 }
