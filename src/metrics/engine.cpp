@@ -24,7 +24,7 @@ namespace {
 
 // Rates of this project's 2-core CPU box (bench/results/metrics-engines-2026-11-29.md), per
 // thread: Floyd-Warshall int32 updates, MS-BFS word-arc operations, Dijkstra heap arcs.
-constexpr double kFwUpdatesPerSecond = 1.5e10;
+constexpr double kFwUpdatesPerSecond = 1.0e11;
 constexpr double kBfsWordArcsPerSecond = 4.0e8;
 constexpr double kDijkstraArcsPerSecond = 2.0e7;
 
@@ -92,6 +92,8 @@ Costs costs(const Facts& f, const SolveOptions& o, std::int64_t levels) {
     const double batches = std::ceil(n / (64 * words));
     const double per_vertex = std::min<double>(double(levels) + 1, 64 * words);
     c.search = batches * (a + n) * words * per_vertex / (kBfsWordArcsPerSecond * threads);
+    if (levels > 4 && double(levels) * double(levels) > 16 * n)  // one BFS per source
+      c.search = n * (a + n) / (kBfsWordArcsPerSecond * threads);
   } else {
     c.search = n * (a + n) * std::log2(n + 2) / (kDijkstraArcsPerSecond * threads);
   }

@@ -235,6 +235,59 @@ class Batch {
   BitCounter<W> counter_;
 };
 
+/// Plain BFS from one source after another: on chain-like graphs (depth far above sqrt(V)) the
+/// sources of a batch share no frontier, and one search per source does less work.
+class OneByOne {
+ public:
+  OneByOne(const HopGraph& g, MetricSums& out, ThreadSums& mine)
+      : g_(g), out_(out), t_(mine), level_(std::size_t(g.n), -1), inv_(std::size_t(g.n) + 1) {
+    for (std::size_t d = 1; d < inv_.size(); ++d) inv_[d] = 1.0 / double(d);
+    queue_.reserve(std::size_t(g.n));
+    t_.hist.resize(std::size_t(g.n) + 1, 0);
+  }
+  bool run(std::int64_t s0, int k, const std::atomic<bool>& stop) {
+    for (int i = 0; i < k; ++i) {
+      if (stop.load(std::memory_order_relaxed)) return false;
+      search(std::size_t(s0 + i));
+    }
+    return true;
+  }
+
+ private:
+  void search(std::size_t s) {
+    queue_.assign(1, std::int32_t(s));
+    level_[s] = 0;
+    WideSum sum = 0;
+    std::int32_t far = 0;
+    for (std::size_t head = 0; head < queue_.size(); ++head) {
+      const auto u = std::size_t(queue_[head]);
+      const std::int32_t d = level_[u];
+      t_.in_cnt[u] += 1;
+      t_.in_sum[u] += d;
+      t_.harm[u] += inv_[std::size_t(d)];
+      ++t_.hist[std::size_t(d)];
+      sum += d;
+      far = d;
+      for (std::int64_t e = g_.out_start[u]; e < g_.out_start[u + 1]; ++e) {
+        const auto v = std::size_t(g_.out_adj[std::size_t(e)]);
+        if (level_[v] >= 0) continue;
+        level_[v] = d + 1;
+        queue_.push_back(std::int32_t(v));
+      }
+    }
+    out_.ecc[s] = static_cast<long double>(far);
+    out_.out_cnt[s] = std::int64_t(queue_.size());
+    if (out_.directed) out_.out_sum_i[s] = sum;
+    for (std::int32_t v : queue_) level_[std::size_t(v)] = -1;
+  }
+
+  const HopGraph& g_;
+  MetricSums& out_;
+  ThreadSums& t_;
+  std::vector<std::int32_t> level_, queue_;
+  std::vector<double> inv_;  // 1 / d; inv_[0] = 0: distance 0 adds nothing
+};
+
 void check_room(const HopGraph& g, int threads, int words) {
   const double per_thread = double(g.n) * (3.0 * 8 * words + 8 * 4 + 8);
   const double need = per_thread * threads;
@@ -289,7 +342,8 @@ void apply_scale(MetricSums& s, std::int64_t scale) {
   s.hist.swap(h);
 }
 
-template <int W>
+/// Batches of 64 W sources, each run by Kernel (Batch<W> or OneByOne) on the OpenMP threads.
+template <class Kernel, int W>
 MetricSums run_batches(const HopGraph& g, const MetricsOptions& opt, Dtype dtype,
                        const SearchRun& run) {
   MetricSums out;
@@ -311,7 +365,7 @@ MetricSums run_batches(const HopGraph& g, const MetricsOptions& opt, Dtype dtype
       mine.in_sum.assign(std::size_t(g.n), 0);
       mine.harm.assign(std::size_t(g.n), 0.0);
       mine.hist.assign(64, 0);
-      Batch<W> batch(g, out, mine);
+      Kernel batch(g, out, mine);
       for (std::int64_t b = next++; b < batches && !stop.load(); b = next++) {
         const std::int64_t s0 = b * per_batch;
         const int k = int(std::min(per_batch, g.n - s0));
@@ -383,10 +437,18 @@ std::int64_t probe_levels(const HopGraph& h) {
 MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,
                     const SearchRun& run) {
   // Four words (256 sources) share more of each arc's work where many sources reach a vertex at
-  // the same level (small diameters); on long paths a vertex's word holds a bit or two, and one
-  // word per vertex does a quarter of the work. Below 1,024 vertices one word keeps threads busy.
-  const bool wide = hg.n >= 4 * 256 && probe_levels(hg) <= kWideLevels;
-  MetricSums s = wide ? run_batches<4>(hg, opt, dtype, run) : run_batches<1>(hg, opt, dtype, run);
+  // the same level (small diameters); on deep graphs a vertex's word holds a bit or two, and one
+  // word per vertex does a quarter of the work; on chain-like ones (depth^2 > 16 V) the sources
+  // share nothing and plain BFS per source does least. Below 1,024 vertices one word keeps
+  // threads busy.
+  const std::int64_t levels = probe_levels(hg);
+  MetricSums s;
+  if (levels > 4 && double(levels) * double(levels) > 16.0 * double(hg.n))
+    s = run_batches<OneByOne, 1>(hg, opt, dtype, run);
+  else if (hg.n >= 4 * 256 && levels <= kWideLevels)
+    s = run_batches<Batch<4>, 4>(hg, opt, dtype, run);
+  else
+    s = run_batches<Batch<1>, 1>(hg, opt, dtype, run);
   apply_scale(s, scale);
   return s;
 }
