@@ -77,6 +77,23 @@ struct Bounds {
   }
 };
 
+/// Takes and Kosters' alternation: the open vertex of largest upper bound, or the vertex not yet
+/// searched of smallest lower bound (a central one: its search bounds every eccentricity from
+/// above), open or not. Ties: higher degree. SIZE_MAX when nothing is open.
+std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper) {
+  std::size_t best = SIZE_MAX;
+  for (std::size_t w = 0; w < b.lo.size(); ++w) {
+    if (by_upper ? !b.open[w] : b.exact(w)) continue;
+    if (best != SIZE_MAX) {
+      const double a = by_upper ? b.hi[w] : -b.lo[w], c = by_upper ? b.hi[best] : -b.lo[best];
+      if (a < c || (a == c && search.degree(w) <= search.degree(best))) continue;
+    }
+    best = w;
+  }
+  if (best == SIZE_MAX && !by_upper) return next_source(b, search, true);
+  return best;
+}
+
 Extremes disconnected(std::int64_t n, const std::vector<double>& d) {
   Extremes x;
   x.connected = false;
@@ -111,34 +128,17 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
     const double e = *std::max_element(d.begin(), d.end());
     if (e == kInf) return disconnected(n, d);
     for (std::size_t w = 0; w < std::size_t(n); ++w) {
-      if (!b.open[w]) continue;
       b.lo[w] = std::max({b.lo[w], d[w], e - d[w]});
       b.hi[w] = std::min(b.hi[w], e + d[w]);
+      b.dl = std::max(b.dl, b.lo[w]);
+      b.ru = std::min(b.ru, b.hi[w]);
     }
-    b.lo[v] = b.hi[v] = e;
     for (std::size_t w = 0; w < std::size_t(n); ++w)
-      if (b.open[w]) {
-        b.dl = std::max(b.dl, b.lo[w]);
-        b.ru = std::min(b.ru, b.hi[w]);
-      }
-    // Pick before closing: alternate largest upper / smallest lower bound among the open ones.
-    std::size_t best = SIZE_MAX;
-    const bool by_upper = searches % 2 == 1;
-    for (std::size_t w = 0; w < std::size_t(n); ++w) {
-      if (!b.open[w]) continue;
-      if (b.decided(w, want)) {
+      if (b.open[w] && b.decided(w, want)) {
         b.open[w] = 0;
         --open;
-        continue;
       }
-      if (best == SIZE_MAX) {
-        best = w;
-        continue;
-      }
-      const double a = by_upper ? b.hi[w] : -b.lo[w], c = by_upper ? b.hi[best] : -b.lo[best];
-      if (a > c || (a == c && search.degree(w) > search.degree(best))) best = w;
-    }
-    v = best;
+    v = next_source(b, search, searches % 2 == 1);
   }
   Extremes x;
   x.diameter = b.dl;
