@@ -248,8 +248,12 @@ int main(int argc, char** argv) {
   metrics->add_flag("--undirected", ma.undirected, "every edge goes both ways");
   metrics->add_option("--metrics", ma.metrics,
                       "comma-separated: eccentricity,closeness,harmonic,reachable,diameter,"
-                      "radius,average_shortest_path_length,wiener_index,center,periphery "
-                      "(default: all)");
+                      "radius,average_shortest_path_length,wiener_index,center,periphery,"
+                      "histogram,effective_diameter (default: all but the last two)");
+  metrics
+      ->add_option("--engine", ma.engine,
+                   "auto|fw|bfs|dijkstra|bounds: how distances are found (docs/metrics.md)")
+      ->capture_default_str();
   metrics->add_flag("--infinite", ma.infinite,
                     "report graph-wide values of a graph that is not strongly connected "
                     "as infinite instead of refusing");

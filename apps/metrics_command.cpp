@@ -7,6 +7,7 @@
 // that need strong connectivity are refused on a graph without it: named in --metrics, an error;
 // by default, the summary says why instead. Eccentricity named in --metrics is refused the same
 // way (by default the table has inf). --infinite reports them as infinite (JSON null).
+// --engine picks how the distances are found (auto: apsp::plan_metrics's cost model).
 #include "metrics_command.hpp"
 
 #include <cmath>
@@ -26,14 +27,26 @@ namespace apsp_cli {
 namespace {
 
 constexpr const char* kPerVertex[] = {"eccentricity", "closeness", "harmonic", "reachable"};
-constexpr const char* kGraphWide[] = {"diameter",     "radius", "average_shortest_path_length",
-                                      "wiener_index", "center", "periphery"};
+constexpr const char* kGraphWide[] = {"diameter",
+                                      "radius",
+                                      "average_shortest_path_length",
+                                      "wiener_index",
+                                      "center",
+                                      "periphery",
+                                      "histogram",
+                                      "effective_diameter"};
 
 struct Selection {
   bool eccentricity = false, closeness = false, harmonic = false, reachable = false;
   bool diameter = false, radius = false, aspl = false, wiener = false, center = false,
-       periphery = false;
+       periphery = false, histogram = false, effective = false;
   bool named = false;  // --metrics given: refusals are errors
+
+  bool per_vertex() const { return eccentricity || closeness || harmonic || reachable; }
+  /// Only diameter, radius, center, periphery: the bounds engine can answer.
+  bool extremes_only() const {
+    return named && !per_vertex() && !aspl && !wiener && !histogram && !effective;
+  }
 };
 
 Selection parse_selection(const std::string& list) {
@@ -57,6 +70,8 @@ Selection parse_selection(const std::string& list) {
                  : name == "wiener_index"                 ? &s.wiener
                  : name == "center"                       ? &s.center
                  : name == "periphery"                    ? &s.periphery
+                 : name == "histogram"                    ? &s.histogram
+                 : name == "effective_diameter"           ? &s.effective
                                                           : nullptr;
     if (!flag) {
       std::string known;
@@ -81,6 +96,20 @@ std::string num(long double x, const char* inf_text) {
   return buf;
 }
 
+/// [[distance, pairs], ...] for the distances some pair is at.
+std::string histogram_json(const std::vector<std::int64_t>& h) {
+  std::string s = "[";
+  for (std::size_t d = 0; d < h.size(); ++d)
+    if (h[d])
+      s.append(s.size() > 1 ? ", [" : "[")
+          .append(std::to_string(d))
+          .append(", ")
+          .append(std::to_string(h[d]))
+          .append("]");
+  s += ']';
+  return s;
+}
+
 std::string list_json(const std::vector<std::int64_t>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s.append(i ? ", " : "").append(std::to_string(v[i]));
@@ -96,7 +125,8 @@ std::string summary_json(const MetricsArgs& a, const apsp::Graph& g, const apsp:
   os << "  \"vertices\": " << m.num_vertices
      << ",\n  \"directed\": " << (m.directed ? "true" : "false")
      << ",\n  \"edges\": " << g.num_edges() << ",\n  \"dtype\": \"" << apsp::dtype_name(m.dtype)
-     << "\",\n  \"backend\": \"" << m.backend
+     << "\",\n  \"backend\": \"" << m.backend << "\",\n  \"engine\": \"" << m.engine
+     << "\",\n  \"plan\": \"" << m.plan
      << "\",\n  \"strongly_connected\": " << (m.strongly_connected() ? "true" : "false");
   if (s.diameter && ok) os << ",\n  \"diameter\": " << num(m.diameter(true), "null");
   if (s.radius && ok) os << ",\n  \"radius\": " << num(m.radius(true), "null");
@@ -106,6 +136,9 @@ std::string summary_json(const MetricsArgs& a, const apsp::Graph& g, const apsp:
   if (s.wiener) os << ",\n  \"wiener_index\": " << num(m.wiener_index(), "null");
   if (s.center && ok) os << ",\n  \"center\": " << list_json(m.center(true));
   if (s.periphery && ok) os << ",\n  \"periphery\": " << list_json(m.periphery(true));
+  if (m.extremes) os << ",\n  \"searches\": " << m.extremes->searches;
+  if (s.histogram) os << ",\n  \"histogram\": " << histogram_json(m.histogram);
+  if (s.effective) os << ",\n  \"effective_diameter\": " << num(m.effective_diameter(), "null");
   if (!ok && (s.diameter || s.radius || s.aspl || s.center || s.periphery)) {
     std::string why;
     try {
@@ -163,6 +196,7 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   const Selection s = parse_selection(a.metrics);
+  const apsp::MetricsEngine engine = apsp::parse_metrics_engine(a.engine);
   const bool json_out = ends_with(a.out, ".json");
   bool to_stream = false;
   if (!a.out.empty()) {
@@ -193,6 +227,10 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   apsp::MetricsOptions mo;
   mo.closeness = s.closeness;
   mo.harmonic = s.harmonic;
+  mo.histogram = s.histogram || s.effective;
+  mo.engine = engine;
+  mo.extremes_only = s.extremes_only();
+  mo.extremes = {s.diameter, s.radius, s.center, s.periphery};
   apsp::Metrics m;
   try {
     m = apsp::compute_metrics(g, so, mo);

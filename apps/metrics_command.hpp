@@ -13,7 +13,8 @@ struct MetricsArgs {
   std::string in,
       out;  ///< out: "" = summary on stdout only; .csv per-vertex table; .json everything
   std::string backend = "auto", type, input_format = "auto", order = "auto";
-  std::string metrics;  ///< comma-separated names; "" = all
+  std::string metrics;          ///< comma-separated names; "" = all but histogram
+  std::string engine = "auto";  ///< auto|fw|bfs|dijkstra|bounds (apsp::MetricsEngine)
   std::int64_t vertices = 0;
   int threads = 0;
   std::vector<int> devices;

@@ -49,6 +49,7 @@ from ._csgraph import (NO_PREDECESSOR, bellman_ford, dijkstra, floyd_warshall, j
                        shortest_path)
 from ._metrics import (average_shortest_path_length, closeness_centrality, diameter, eccentricity,
                        harmonic_centrality, metrics, radius)
+from ._metrics import distance_histogram  # noqa: E402 (issue 34)
 from ._inputs import dense_array as _dense_array  # noqa: F401 (tests look at it)
 from . import csgraph  # noqa: E402  (apsp.csgraph: SciPy's names)
 
@@ -59,7 +60,7 @@ __all__ = [
     "next_hop", "solve", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
     "read", "read_matrix", "write", "generate", "backends",
     "metrics", "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
-    "average_shortest_path_length",
+    "average_shortest_path_length", "distance_histogram",
     "NegativeCycleError", "InputError", "BackendUnavailableError", "Error",
     "UNREACHABLE_INT32", "UNREACHABLE_INT64", "NO_PREDECESSOR", "NO_NEXT_HOP",
 ]

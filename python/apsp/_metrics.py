@@ -13,6 +13,13 @@ results are NumPy arrays indexed by vertex. Definitions (NetworkX's documentatio
   ``infinite_ok=True`` (then inf where a vertex misses some other one).
 * ``wiener_index``: sum of distances over unordered (undirected) or ordered (directed) pairs; inf
   when not strongly connected.
+* ``distance_histogram``: pairs per distance (same pairs as ``wiener_index``), integer distances
+  only; ``effective_diameter``: the distance within which 90% of those pairs lie, interpolated.
+
+``engine=`` picks how the distances are found: ``"auto"`` (a cost model), ``"fw"`` (one all-pairs
+solve, V x V memory inside the solver), ``"bfs"`` (bit-parallel multi-source BFS: every weight
+equal), ``"dijkstra"`` (one search per source), ``"bounds"`` (eccentricity bounds: diameter, radius,
+center, periphery of an undirected graph only). The last three need O(V + E) memory, never V x V.
 
 A NetworkX graph is read as apsp.networkx reads it, with NetworkX's keyword for the weight
 (``distance=`` for the centralities, ``weight=`` for the others; None, NetworkX's default, counts
@@ -26,7 +33,12 @@ from . import _core, _inputs
 #: Names apsp.metrics() understands.
 METRICS = ("closeness", "harmonic", "eccentricity", "reachable", "diameter", "radius",
            "average_shortest_path_length", "wiener_index", "center", "periphery")
-_NEED_CONNECTED = {"eccentricity", "diameter", "radius", "average_shortest_path_length", "center", "periphery"}
+#: Names metrics() also takes but does not compute by default (integer distances only).
+EXTRA_METRICS = ("histogram", "effective_diameter")
+_EXTREMES = {"diameter", "radius", "center", "periphery"}
+_PER_VERTEX = {"closeness", "harmonic", "eccentricity", "reachable"}
+_NEED_CONNECTED = {"eccentricity", "diameter", "radius", "average_shortest_path_length", "center",
+                   "periphery"}
 
 
 def _is_networkx(graph):
@@ -52,13 +64,13 @@ def _keyed(value, name, nodes):
     center and periphery as lists of labels."""
     if name in ("center", "periphery"):
         return [nodes[i] for i in value.tolist()]
-    if isinstance(value, np.ndarray):
+    if name in _PER_VERTEX:
         return dict(zip(nodes, value.tolist()))
     return value
 
 
 def _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, closeness, harmonic,
-         wf_improved, caller):
+         wf_improved, caller, names=(), engine="auto"):
     directed, unweighted, dtype, backend, block, threads, num_vertices = _inputs.check_common(
         directed, unweighted, dtype, backend, None, threads, num_vertices)
     wf_improved = _inputs.flag(wf_improved, "wf_improved")
@@ -69,9 +81,14 @@ def _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, clo
     if n == 0:
         raise ValueError("the graph has no vertices")
     dtype = _inputs.auto_dtype(inp, n, dtype)
+    if not isinstance(engine, str):
+        raise TypeError(f"engine must be a string, got {type(engine).__name__}")
+    names = set(names)
+    extremes = sorted(names) if names and names <= _EXTREMES else []
+    histogram = bool(names & set(EXTRA_METRICS))
     try:
         return _core.metrics(g, backend, dtype, 0, 0 if threads is None else threads, closeness,
-                             harmonic, wf_improved)
+                             harmonic, wf_improved, histogram, engine, extremes)
     except _core.NegativeCycleError as err:  # SciPy-catchable, as solve() raises it
         raise _inputs.negative_cycle(err) from None
 
@@ -83,19 +100,25 @@ def _value(res, name, infinite_ok):
         return res["reachable_out"]
     if name in ("center", "periphery"):
         return np.asarray(res[name], dtype=np.int64)
+    if name == "histogram":
+        return res["histogram"]
     return res[name]
 
 
 def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, backend="auto",
-            num_vertices=None, threads=None, wf_improved=True, infinite_ok=False, weight=None):
+            num_vertices=None, threads=None, wf_improved=True, infinite_ok=False, weight=None,
+            engine="auto"):
     """Several metrics from one solve: a dict name -> value.
 
     ``names``: any of :data:`METRICS` (default: all). Per-vertex ones (closeness, harmonic,
     eccentricity, reachable: vertices v reaches, v excluded) are arrays indexed by vertex;
     diameter, radius, average_shortest_path_length, wiener_index are floats; center and
-    periphery int64 arrays of vertices. The graph is any input :func:`apsp.shortest_path` takes
+    periphery int64 arrays of vertices; histogram an int64 array by distance
+    (:func:`distance_histogram`), effective_diameter a float (these two only when named: integer
+    distances). The graph is any input :func:`apsp.shortest_path` takes
     (``directed``, ``unweighted``, ``num_vertices`` as there); ``dtype`` and ``backend`` choose the
-    solver's type and backend. Raises ValueError for a metric that needs strong connectivity on a
+    solver's type and backend, ``engine`` the engine (module docstring). Raises ValueError for a
+    metric that needs strong connectivity on a
     graph without it, unless ``infinite_ok``. A NetworkX graph: ``weight`` names the edge
     attribute (None: hops), and the values are keyed by node label (module docstring).
     """
@@ -105,16 +128,17 @@ def metrics(graph, names=None, *, directed=True, unweighted=False, dtype=None, b
         names = [names]
     names = list(names)
     for name in names:
-        if name not in METRICS:
-            raise ValueError(f"unknown metric {name!r}; expected one of {', '.join(METRICS)}")
+        if name not in METRICS + EXTRA_METRICS:
+            raise ValueError(f"unknown metric {name!r}; expected one of "
+                             f"{', '.join(METRICS + EXTRA_METRICS)}")
     infinite_ok = _inputs.flag(infinite_ok, "infinite_ok")
     nodes = None
     if _is_networkx(graph):
         graph, directed, nodes = _from_networkx(graph, weight)
     elif weight is not None:
         raise TypeError(_weight_refusal("metrics", "weight"))
-    res = _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, "closeness" in names,
-               "harmonic" in names, wf_improved, "metrics")
+    res = _run(graph, directed, unweighted, dtype, backend, num_vertices, threads,
+               "closeness" in names, "harmonic" in names, wf_improved, "metrics", names, engine)
     out = {name: _value(res, name, infinite_ok) for name in names}
     return out if nodes is None else {name: _keyed(v, name, nodes) for name, v in out.items()}
 
@@ -131,9 +155,11 @@ def _one(name, graph, infinite_ok=False, wf_improved=True, **kwargs):
         graph, kwargs["directed"], nodes = _from_networkx(graph, weight)
     elif weight is not None:
         raise TypeError(_weight_refusal(public, weight_kw))
-    res = _run(graph, kwargs.pop("directed", True), kwargs.pop("unweighted", False), kwargs.pop("dtype", None),
-               kwargs.pop("backend", "auto"), kwargs.pop("num_vertices", None), kwargs.pop("threads", None),
-               name == "closeness", name == "harmonic", wf_improved, public)
+    res = _run(graph, kwargs.pop("directed", True), kwargs.pop("unweighted", False),
+               kwargs.pop("dtype", None), kwargs.pop("backend", "auto"),
+               kwargs.pop("num_vertices", None), kwargs.pop("threads", None),
+               name == "closeness", name == "harmonic", wf_improved, public, [name],
+               kwargs.pop("engine", "auto"))
     if kwargs:
         raise TypeError(f"{public}() got an unexpected keyword argument {next(iter(kwargs))!r}")
     value = _value(res, name, _inputs.flag(infinite_ok, "infinite_ok"))
@@ -172,3 +198,12 @@ def average_shortest_path_length(graph, *, infinite_ok=False, **kwargs):
     """Mean distance over ordered pairs u != v (NetworkX's
     ``average_shortest_path_length(G, weight='weight')``; 0 for one vertex), a float."""
     return float(_one("average_shortest_path_length", graph, infinite_ok=infinite_ok, **kwargs))
+
+
+def distance_histogram(graph, **kwargs):
+    """Pairs per distance: an int64 array ``h`` with ``h[d]`` the pairs u != v at distance d
+    (unordered pairs for an undirected graph, ordered for a directed one; unreachable pairs not
+    counted; ``np.bincount`` style, so ``(h * arange(len(h))).sum()`` is the Wiener index of a
+    connected graph). Integer distances only (unweighted or integer weights). Keywords as
+    :func:`metrics` (``weight=`` for a NetworkX graph)."""
+    return _one("histogram", graph, **kwargs)

@@ -1,6 +1,6 @@
 // python/src/metrics_bindings.cpp — apsp._core.metrics and apsp._core.MetricsReducer.
 //
-// metrics(graph, ...) runs apsp::compute_metrics (a solve whose stripes feed a MetricsReducer,
+// metrics(graph, ...) runs apsp::compute_metrics (the engine its cost model or `engine` picks,
 // GIL released) and returns a dict of NumPy arrays indexed by vertex plus the graph-wide values
 // (those that need strong connectivity computed with inf allowed; apsp/_metrics.py raises as
 // NetworkX does). MetricsReducer is the reducer itself for callers that stream their own
@@ -34,12 +34,31 @@ py::array_t<T> to_array(const std::vector<S>& v) {
   return a;
 }
 
+/// The graph-wide values (those that need strong connectivity with inf allowed); the bounds
+/// engine's result has the extremes only.
+void graph_wide(py::dict& d, const apsp::Metrics& m) {
+  d["diameter"] = m.diameter(true);
+  d["radius"] = m.radius(true);
+  d["center"] = m.center(true);
+  d["periphery"] = m.periphery(true);
+  if (m.extremes) {
+    d["searches"] = m.extremes->searches;
+    return;
+  }
+  d["average_shortest_path_length"] = m.average_shortest_path_length(true);
+  d["wiener_index"] = static_cast<double>(m.wiener_index());
+  d["histogram"] = to_array<std::int64_t, std::int64_t>(m.histogram);
+  d["effective_diameter"] = m.histogram.empty() ? 0.0 : m.effective_diameter();
+}
+
 py::dict to_dict(const apsp::Metrics& m) {
   py::dict d;
   d["num_vertices"] = m.num_vertices;
   d["directed"] = m.directed;
   d["dtype"] = apsp::dtype_name(m.dtype);
   d["backend"] = m.backend;
+  d["engine"] = m.engine;
+  d["plan"] = m.plan;
   d["eccentricity"] = to_array<long double, double>(m.eccentricity);
   d["reachable_out"] = to_array<std::int64_t, std::int64_t>(m.reachable_out);
   d["reachable_in"] = to_array<std::int64_t, std::int64_t>(m.reachable_in);
@@ -50,12 +69,7 @@ py::dict to_dict(const apsp::Metrics& m) {
   d["total_sum"] = static_cast<double>(m.total_sum);
   const bool sc = m.strongly_connected();
   d["strongly_connected"] = sc;
-  d["diameter"] = m.diameter(true);
-  d["radius"] = m.radius(true);
-  d["average_shortest_path_length"] = m.average_shortest_path_length(true);
-  d["wiener_index"] = static_cast<double>(m.wiener_index());
-  d["center"] = m.center(true);
-  d["periphery"] = m.periphery(true);
+  graph_wide(d, m);
   std::string why;
   if (!sc) {
     try {
@@ -69,9 +83,35 @@ py::dict to_dict(const apsp::Metrics& m) {
   return d;
 }
 
+/// What to compute, as the Python layer asks it.
+struct Wanted {
+  bool closeness = true, harmonic = true, wf_improved = true, histogram = false;
+  std::string engine = "auto";
+  /// Graph-wide extremes only (diameter, radius, center, periphery: those named).
+  std::vector<std::string> extremes_only;
+};
+
+apsp::MetricsOptions metrics_options(const Wanted& w) {
+  apsp::MetricsOptions mo;
+  mo.closeness = w.closeness;
+  mo.harmonic = w.harmonic;
+  mo.wf_improved = w.wf_improved;
+  mo.histogram = w.histogram;
+  mo.engine = apsp::parse_metrics_engine(w.engine);
+  mo.extremes_only = !w.extremes_only.empty();
+  if (mo.extremes_only) {
+    auto has = [&](const char* name) {
+      for (const std::string& x : w.extremes_only)
+        if (x == name) return true;
+      return false;
+    };
+    mo.extremes = {has("diameter"), has("radius"), has("center"), has("periphery")};
+  }
+  return mo;
+}
+
 py::dict metrics(const apsp::Graph& g, const std::string& backend,
-                 const std::optional<std::string>& dtype, int block, int threads, bool closeness,
-                 bool harmonic, bool wf_improved) {
+                 const std::optional<std::string>& dtype, int block, int threads, const Wanted& w) {
   apsp::SolveOptions o;
   o.backend = apsp::parse_backend(backend);
   if (dtype) o.dtype = apsp::parse_dtype(*dtype);
@@ -80,7 +120,8 @@ py::dict metrics(const apsp::Graph& g, const std::string& backend,
   if (threads < 0) throw py::value_error("threads must be >= 0, got " + std::to_string(threads));
   o.block = block;
   o.threads = threads;
-  // Ctrl-C between rounds, as in _core.solve (only where the rounds run on this thread).
+  // Ctrl-C between rounds (or batches of sources), as in _core.solve (only where they run on
+  // this thread).
   if (o.backend == apsp::Backend::Auto || o.backend == apsp::Backend::Cpu ||
       o.backend == apsp::Backend::Cuda) {
     o.progress = [caller = std::this_thread::get_id()](std::int64_t, std::int64_t) {
@@ -89,10 +130,7 @@ py::dict metrics(const apsp::Graph& g, const std::string& backend,
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     };
   }
-  apsp::MetricsOptions mo;
-  mo.closeness = closeness;
-  mo.harmonic = harmonic;
-  mo.wf_improved = wf_improved;
+  const apsp::MetricsOptions mo = metrics_options(w);
   apsp::Metrics m;
   {
     py::gil_scoped_release nogil;
@@ -134,11 +172,21 @@ void reducer_add(apsp::MetricsReducer& r, const py::array& rows, std::int64_t ro
 }  // namespace
 
 void bind_metrics(py::module_& m) {
-  m.def("metrics", &metrics, py::arg("graph"), py::arg("backend"), py::arg("dtype"),
-        py::arg("block"), py::arg("threads"), py::arg("closeness"), py::arg("harmonic"),
-        py::arg("wf_improved"),
-        "apsp::compute_metrics() with the GIL released -> dict of per-vertex arrays and graph-wide "
-        "values.");
+  m.def(
+      "metrics",
+      [](const apsp::Graph& g, const std::string& backend, const std::optional<std::string>& dtype,
+         int block, int threads, bool closeness, bool harmonic, bool wf_improved, bool histogram,
+         const std::string& engine, const std::vector<std::string>& extremes_only) {
+        Wanted w{closeness, harmonic, wf_improved, histogram, engine, extremes_only};
+        return metrics(g, backend, dtype, block, threads, w);
+      },
+      py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"), py::arg("threads"),
+      py::arg("closeness"), py::arg("harmonic"), py::arg("wf_improved"),
+      py::arg("histogram") = false, py::arg("engine") = "auto",
+      py::arg("extremes_only") = std::vector<std::string>{},
+      "apsp::compute_metrics() with the GIL released -> dict of per-vertex arrays and graph-wide "
+      "values. extremes_only: the extremes asked when nothing else is (the bounds engine may "
+      "answer).");
   py::class_<apsp::MetricsReducer>(
       m, "MetricsReducer",
       "Streaming reduction of distance rows to graph metrics (apsp/metrics.hpp).")

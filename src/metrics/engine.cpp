@@ -1,0 +1,226 @@
+// src/metrics/engine.cpp — compute_metrics(): plan (which engine, and why), then run it.
+//
+// The cost model compares predicted seconds: Floyd-Warshall does V^3 updates at the CPU's
+// measured rate (and needs V^2 distances in memory); the bfs engine does, per batch of 64 W
+// sources, about (arcs + V) W word operations per distinct level a vertex is reached at
+// (bounded by the depth of one probe search and by 64 W); the dijkstra engine does V searches
+// of E log V. An engine whose memory does not fit is never picked. Figures: docs/metrics.md.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <string>
+
+#include "apsp/errors.hpp"
+#include "core/memory_limit.hpp"
+#include "core/reference.hpp"
+#include "metrics/engines.hpp"
+
+namespace apsp {
+
+namespace {
+
+// Rates of this project's 2-core CPU box (bench/results/metrics-engines-2026-11-29.md), per
+// thread: Floyd-Warshall int32 updates, MS-BFS word-arc operations, Dijkstra heap arcs.
+constexpr double kFwUpdatesPerSecond = 1.0e11;
+constexpr double kBfsWordArcsPerSecond = 4.0e8;
+constexpr double kDijkstraArcsPerSecond = 2.0e7;
+
+struct Facts {
+  std::int64_t n = 0, arcs = 0;
+  bool integer = true, negative = false;
+  std::int64_t scale = 0;  // every weight equals this positive integer; 0: not so
+  double min_w = 0, max_w = 0;
+};
+
+Facts facts_of(const Graph& g) {
+  Facts f;
+  f.n = g.num_vertices;
+  const Graph::WeightRange r = g.validated_weight_range();
+  f.integer = r.integer_weights;
+  f.negative = r.min_weight < 0;
+  f.min_w = r.min_weight;
+  f.max_w = r.max_abs_weight;
+  double first = -1;
+  bool uniform = true;
+  detail::for_each_arc(g, [&](std::int32_t, std::int32_t, double w) {
+    ++f.arcs;
+    if (first < 0) first = w;
+    uniform = uniform && w == first;
+  });
+  if (g.is_dense() && g.dense.unweighted) first = 1, uniform = true;
+  if (f.arcs == 0) first = 1;
+  if (uniform && f.integer && first >= 1 && first < 9.0e15) f.scale = std::int64_t(first);
+  return f;
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, s < 1e6 ? "%.3g s" : "%.2e s", s);
+  return buf;
+}
+
+Dtype result_dtype(const Facts& f, const SolveOptions& o, const char* engine) {
+  if (o.dtype == Dtype::Float32)
+    throw UsageError(std::string("--engine ") + engine +
+                     " computes exact float64 or integer distances: --type float32 is for "
+                     "--engine fw");
+  if (o.dtype && is_integer(*o.dtype) && !f.integer)
+    throw UsageError(std::string("--type ") + dtype_name(*o.dtype) +
+                     ": the weights are not all integers");
+  if (o.dtype) return *o.dtype;
+  if (!f.integer) return Dtype::Float64;
+  const double bound = double(f.n - 1) * std::max(f.max_w, 1.0);
+  return bound < double(unreachable<std::int32_t>()) ? Dtype::Int32 : Dtype::Int64;
+}
+
+struct Costs {
+  double fw = 0, search = 0;
+  bool fw_fits = true;
+};
+
+Costs costs(const Facts& f, const SolveOptions& o, std::int64_t levels) {
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const double n = double(f.n), a = double(f.arcs);
+  Costs c;
+  c.fw = n * n * n / (kFwUpdatesPerSecond * threads);
+  c.fw_fits = n * n * 4.0 < double(detail::host_memory_limit().bytes);
+  if (f.scale > 0) {
+    const double words = levels <= 64 && n >= 1024 ? 4 : 1;  // as bfs_sums picks
+    const double batches = std::ceil(n / (64 * words));
+    const double per_vertex = std::min<double>(double(levels) + 1, 64 * words);
+    c.search = batches * (a + n) * words * per_vertex / (kBfsWordArcsPerSecond * threads);
+    if (levels > 4 && double(levels) * double(levels) > 16 * n)  // one BFS per source
+      c.search = n * (a + n) / (kBfsWordArcsPerSecond * threads);
+  } else {
+    c.search = n * (a + n) * std::log2(n + 2) / (kDijkstraArcsPerSecond * threads);
+  }
+  return c;
+}
+
+bool can_bound(const Graph& g, const Facts& f) { return !g.directed && f.integer && !f.negative; }
+
+MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
+                      const Facts& f) {
+  if (w.extremes_only && can_bound(g, f) && o.dtype != Dtype::Float32)
+    return {MetricsEngine::Bounds, "bounds: undirected graph, only extremes asked"};
+  if (o.dtype == Dtype::Float32) return {MetricsEngine::Fw, "fw: float32 asked"};
+  if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
+    return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
+  std::int64_t levels = f.n;
+  if (f.scale > 0) levels = detail::probe_levels(detail::make_hop_graph(g));
+  const Costs c = costs(f, o, levels);
+  const MetricsEngine search = f.scale > 0 ? MetricsEngine::Bfs : MetricsEngine::Dijkstra;
+  const std::string name = metrics_engine_name(search);
+  const std::string figures = name + " predicted " + seconds(c.search) + ", fw " + seconds(c.fw) +
+                              (c.fw_fits ? "" : " (fw's V^2 distances do not fit host memory)");
+  if (!c.fw_fits || c.search < c.fw) return {search, name + ": " + figures};
+  return {MetricsEngine::Fw, "fw: " + figures};
+}
+
+void check_forced(const Graph& g, const MetricsOptions& w, const Facts& f) {
+  switch (w.engine) {
+    case MetricsEngine::Bfs:
+      if (f.scale == 0)
+        throw UsageError(
+            "--engine bfs: needs every weight equal to one positive integer (use dijkstra)");
+      break;
+    case MetricsEngine::Bounds:
+      if (!can_bound(g, f))
+        throw UsageError(
+            "--engine bounds: needs an undirected graph with non-negative integer "
+            "weights");
+      if (!w.extremes_only)
+        throw UsageError("--engine bounds: computes diameter, radius, center and periphery only");
+      break;
+    default:
+      break;
+  }
+}
+
+Metrics run_bounds(const Graph& g, const SolveOptions& o, const MetricsOptions& w, const Facts& f) {
+  detail::SearchRun run{o.threads, o.progress};
+  // The full engine costs about V / 64 searches: beyond that the bounds are not worth it.
+  const std::int64_t cap = std::max<std::int64_t>(64, f.n / 64);
+  auto x = detail::bounded_extremes(g, f.scale, w.extremes, cap, run);
+  Metrics m;
+  if (x) {
+    m.num_vertices = f.n;
+    m.directed = g.directed;
+    m.dtype = result_dtype(f, o, "bounds");
+    m.extremes = std::move(*x);
+    return m;
+  }
+  MetricsOptions full = w;
+  full.closeness = full.harmonic = false;
+  m = f.scale > 0 ? detail::finish_sums(detail::bfs_sums(detail::make_hop_graph(g), full, f.scale,
+                                                         result_dtype(f, o, "bfs"), run))
+                  : detail::dijkstra_metrics(g, full, result_dtype(f, o, "dijkstra"), run);
+  m.engine = f.scale > 0 ? "bfs" : "dijkstra";
+  m.plan = "bounds did not close within " + std::to_string(cap) + " searches: " + m.engine;
+  return m;
+}
+
+}  // namespace
+
+const char* metrics_engine_name(MetricsEngine e) {
+  switch (e) {
+    case MetricsEngine::Auto:
+      return "auto";
+    case MetricsEngine::Fw:
+      return "fw";
+    case MetricsEngine::Bfs:
+      return "bfs";
+    case MetricsEngine::Dijkstra:
+      return "dijkstra";
+    case MetricsEngine::Bounds:
+      return "bounds";
+  }
+  return "?";
+}
+
+MetricsEngine parse_metrics_engine(const std::string& name) {
+  for (MetricsEngine e : {MetricsEngine::Auto, MetricsEngine::Fw, MetricsEngine::Bfs,
+                          MetricsEngine::Dijkstra, MetricsEngine::Bounds})
+    if (name == metrics_engine_name(e)) return e;
+  throw UsageError("unknown metrics engine '" + name +
+                   "' (expected auto, fw, bfs, dijkstra or bounds)");
+}
+
+MetricsPlan plan_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
+  if (g.num_vertices < 1) throw UsageError("metrics: the graph has no vertices");
+  const Facts f = facts_of(g);
+  if (w.engine == MetricsEngine::Auto) return plan_auto(g, o, w, f);
+  check_forced(g, w, f);
+  return {w.engine, std::string(metrics_engine_name(w.engine)) + ": asked"};
+}
+
+Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
+  const MetricsPlan plan = plan_metrics(g, o, w);
+  if (plan.engine == MetricsEngine::Fw) {
+    Metrics m = detail::fw_metrics(g, o, w);
+    m.plan = plan.why;
+    return m;
+  }
+  const Facts f = facts_of(g);
+  const detail::SearchRun run{o.threads, o.progress};
+  Metrics m;
+  if (plan.engine == MetricsEngine::Bounds) {
+    m = run_bounds(g, o, w, f);
+    if (m.extremes) m.engine = "bounds", m.plan = plan.why;
+  } else if (plan.engine == MetricsEngine::Bfs) {
+    const Dtype t = result_dtype(f, o, "bfs");
+    m = detail::finish_sums(detail::bfs_sums(detail::make_hop_graph(g), w, f.scale, t, run));
+    m.engine = "bfs";
+  } else {
+    m = detail::dijkstra_metrics(g, w, result_dtype(f, o, "dijkstra"), run);
+    m.engine = "dijkstra";
+  }
+  m.backend = "cpu";
+  if (m.plan.empty()) m.plan = plan.why;
+  return m;
+}
+
+}  // namespace apsp

@@ -1,0 +1,63 @@
+// src/metrics/engines.hpp — the metrics engines behind compute_metrics() (src/metrics/engine.cpp
+// picks one): fw (solve() into MetricsReducer, src/core/metrics.cpp), bfs (bit-parallel
+// multi-source BFS, msbfs.cpp), dijkstra (the library Dijkstra's rows into MetricsReducer,
+// dijkstra_rows.cpp) and bounds (eccentricity bounds, bounds.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apsp/metrics.hpp"
+#include "apsp/solve.hpp"
+#include "metrics/sums.hpp"
+
+namespace apsp::detail {
+
+/// Out-arcs (and, for a directed graph, in-arcs) without weights, as CSR. Undirected: in = out.
+struct HopGraph {
+  std::int64_t n = 0;
+  bool directed = true;
+  std::vector<std::int64_t> out_start, in_start;  // n + 1
+  std::vector<std::int32_t> out_adj, in_adj;
+  std::int64_t arcs() const { return std::int64_t(out_adj.size()); }
+  const std::vector<std::int64_t>& rstart() const { return directed ? in_start : out_start; }
+  const std::vector<std::int32_t>& radj() const { return directed ? in_adj : out_adj; }
+};
+
+/// The arcs of g (self loops dropped; an undirected edge both ways). Throws ResourceError when
+/// they would not fit host memory.
+HopGraph make_hop_graph(const Graph& g);
+
+/// Largest finite BFS level from vertex 0 (one O(V + E) probe of the graph's depth).
+std::int64_t probe_levels(const HopGraph& h);
+
+/// What the per-source engines share: threads (0 = OpenMP's default) and progress (sources done
+/// of n, called on the calling thread; what it throws stops the run and is rethrown).
+struct SearchRun {
+  int threads = 0;
+  ProgressFn progress;
+};
+
+/// Every weight equals `scale` (a positive integer): the sums of the bfs engine, hop counts
+/// times scale. Memory O(V + E + threads x 32 x V) bytes.
+MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,
+                    const SearchRun& run);
+
+/// Dijkstra from every source in batches, each batch's rows into a MetricsReducer (integer
+/// weights as int64 rows, exact; others float64).
+Metrics dijkstra_metrics(const Graph& g, const MetricsOptions& opt, Dtype dtype,
+                         const SearchRun& run);
+
+/// solve() with a MetricsReducer as its sink (src/core/metrics.cpp).
+Metrics fw_metrics(const Graph& g, const SolveOptions& options, const MetricsOptions& which);
+
+/// Exact diameter, radius, center and periphery of an undirected graph with non-negative
+/// integer weights by eccentricity bounds (Takes and Kosters 2011). scale > 0: every weight is
+/// scale (BFS searches); 0: Dijkstra searches. Values not wanted may be loose (center and
+/// periphery empty). nullopt when the bounds did not close within `max_searches` searches (the
+/// caller then runs a full engine).
+std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
+                                         const ExtremesWanted& want, std::int64_t max_searches,
+                                         const SearchRun& run);
+
+}  // namespace apsp::detail
