@@ -262,7 +262,8 @@ class GpuRows {
     if (count) APSP_CUDA_TRY(gpuMemcpy(dst, src, count * sizeof(U), gpuMemcpyHostToDevice));
   }
 
-  /// The result and two row blocks (X^T and its scratch), R as large as memory allows (<= 8192).
+  /// The result and two row blocks (X^T and its scratch), R as large as memory allows (<= 32768:
+  /// wide blocks fill the GPU in the few large supernodes near the roots).
   void allocate() {
     APSP_CUDA_TRY(gpuStreamCreateWithFlags(&stream_, gpuStreamNonBlocking));
     std::size_t free_b = 0, total_b = 0;
@@ -276,7 +277,7 @@ class GpuRows {
                           " vertices, " + std::to_string(i64(result_b / (1 << 20))) +
                           " MiB) and its row blocks do not fit the GPU's free memory (" +
                           std::to_string(i64(free_b >> 20)) + " MiB)");
-    R_ = std::min<i64>(8192, i64(room / per_row) / 128 * 128);
+    R_ = std::min<i64>(32768, i64(room / per_row) / 128 * 128);
     R_ = std::min<i64>(R_, (n_ + 127) / 128 * 128);
     result_ = cuda::DeviceBuffer<D>(std::size_t(n_) * std::size_t(n_));
     x_ = cuda::DeviceBuffer<D>(std::size_t(n_ * R_));

@@ -43,6 +43,12 @@ struct SnTask {
   int first_tile = 0;  ///< this task's first block in the launch (ascending over tasks)
 };
 
+/// Four consecutive elements, loaded and stored as one (16 bytes, or two for 8-byte types).
+template <class T>
+struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) SnVec4 {
+  T x[4];
+};
+
 template <class T>
 __device__ __forceinline__ T sn_addmin(T a, T b, T c) {
   if constexpr (std::is_same_v<T, int>)
@@ -81,7 +87,7 @@ __global__ void __launch_bounds__(kSnThreads)
   const int rtiles = (t.r1 - t.r0 + BN - 1) / BN;
   const int i0 = (local / rtiles) * BM, rb = t.r0 + (local % rtiles) * BN;
   __shared__ T sB[BK][BM];
-  __shared__ __align__(16) T sA[BK][BN];
+  __shared__ __align__(16) T sA[BK][BN];  // rows of BN * sizeof(T) bytes: 16-byte aligned
   const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;  // rows ty*4.., columns tx*4..
   constexpr T inf = inf_value<T>();
   T acc[4][4];
@@ -95,14 +101,30 @@ __global__ void __launch_bounds__(kSnThreads)
       const int i = e / BK, kk = e % BK;
       sB[kk][i] = (i0 + i < t.m && kk < kn) ? t.b[std::int64_t(i0 + i) * t.k + k0 + kk] : inf;
     }
-    for (int e = tid; e < kn * BN; e += kSnThreads) {
-      const int kk = e / BN, r = e % BN;
-      T v = inf;
-      if (rb + r < t.r1) {
+    if ((rb | int(t.ld)) % 4 == 0) {  // 4 sources a thread: 16-byte loads (32 for 8-byte T)
+      for (int e = tid; e < kn * (BN / 4); e += kSnThreads) {
+        const int kk = e / (BN / 4), r = (e % (BN / 4)) * 4;
         const std::int64_t row = t.a_rows ? t.a_rows[k0 + kk] : t.a0 + k0 + kk;
-        v = t.a_base[row * t.ld + rb + r];
+        const T* src = t.a_base + row * t.ld + rb + r;
+        SnVec4<T> v;
+        if (rb + r + 3 < t.r1) {
+          v = *reinterpret_cast<const SnVec4<T>*>(src);
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; ++j) v.x[j] = rb + r + j < t.r1 ? src[j] : inf;
+        }
+        *reinterpret_cast<SnVec4<T>*>(&sA[kk][r]) = v;
       }
-      sA[kk][r] = v;
+    } else {
+      for (int e = tid; e < kn * BN; e += kSnThreads) {
+        const int kk = e / BN, r = e % BN;
+        T v = inf;
+        if (rb + r < t.r1) {
+          const std::int64_t row = t.a_rows ? t.a_rows[k0 + kk] : t.a0 + k0 + kk;
+          v = t.a_base[row * t.ld + rb + r];
+        }
+        sA[kk][r] = v;
+      }
     }
     __syncthreads();
 #pragma unroll 4
