@@ -30,6 +30,7 @@
 #include "matrix_convert.hpp"
 #include "metrics_bindings.hpp"
 #include "order/choice.hpp"
+#include "sparse/engine.hpp"
 
 namespace py = pybind11;
 
@@ -172,6 +173,18 @@ py::tuple cpu_order_plan(const apsp::Graph& g, const std::string& dtype, int blo
   apsp::detail::OrderChoice c;
   {
     py::gil_scoped_release nogil;
+    // solve()'s auto tries the sparse direct engine first (core/solve.cpp auto_supernodal); its
+    // rows run small blocks, priced here at kSnCpuSlowdown times the dense rounds' per update.
+    namespace sparse = apsp::detail::sparse;
+    constexpr double kSnCpuSlowdown = 4;
+    if (sparse::auto_candidate(g, 4 * 256).empty()) {
+      const sparse::TimedPlan tp = sparse::plan_supernodal(g);
+      if (tp.work_fraction() <= sparse::kAutoMaxFraction) {
+        py::gil_scoped_acquire gil;
+        return py::make_tuple("sn (auto)", kSnCpuSlowdown * tp.work_fraction(),
+                              tp.order_s + tp.symbolic_s);
+      }
+    }
     c = apsp::detail::choose_order(g, apsp::Order::Auto, true, "cpu", n_pad,
                                    std::min<std::int64_t>(B, n_pad));
   }
@@ -249,7 +262,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
         "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
   m.def("cpu_order_plan", &cpu_order_plan, py::arg("graph"), py::arg("dtype"), py::arg("block"),
-        "order='auto' on the cpu backend -> (label, work fraction, ordering seconds).");
+        "order='auto' on the cpu backend -> (label, work fraction priced as dense rounds, ordering "
+        "seconds): the sparse direct engine's plan where solve() would take it, else nd's.");
   m.def("solve_file", &solve_file, py::arg("input"), py::arg("output"), py::arg("backend"),
         py::arg("dtype"), py::arg("block"), py::arg("threads"), py::arg("paths"),
         py::arg("input_format"), py::arg("output_format"), py::arg("undirected"),
