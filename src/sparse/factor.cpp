@@ -10,6 +10,25 @@ namespace apsp::detail::sparse {
 
 namespace {
 
+// c[0 .. n) = min(c, a + b[0 .. n)) (a finite): the factorization's inner loop, one clone per
+// instruction set (GCC function multiversioning picks at load time; the build targets baseline
+// x86-64).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define APSP_SPARSE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define APSP_SPARSE_CLONES
+#endif
+#define APSP_SPARSE_AXPY(T)                                                                \
+  APSP_SPARSE_CLONES void minplus_axpy(T* __restrict c, T a, const T* __restrict b,         \
+                                       std::int64_t n) {                                    \
+    for (std::int64_t j = 0; j < n; ++j) c[j] = c[j] < T(a + b[j]) ? c[j] : T(a + b[j]);   \
+  }
+APSP_SPARSE_AXPY(std::int32_t)
+APSP_SPARSE_AXPY(std::int64_t)
+APSP_SPARSE_AXPY(float)
+APSP_SPARSE_AXPY(double)
+#undef APSP_SPARSE_AXPY
+
 /// Position of ordered vertex j in struct(k) (j must be there).
 std::int64_t position(const SupernodalPlan& p, std::int64_t k, std::int32_t j) {
   const std::int32_t* s = p.struct_of(k);

@@ -32,11 +32,6 @@ struct Factors {
   const T* u(std::int64_t k) const { return v.data() + u_at[std::size_t(k)]; }
 };
 
-/// c[0 .. n) = min(c, a + b[0 .. n)) (a finite).
-template <class T>
-inline void minplus_axpy(T* __restrict c, T a, const T* __restrict b, std::int64_t n) {
-  for (std::int64_t j = 0; j < n; ++j) c[j] = std::min(c[j], T(a + b[j]));
-}
 
 /// The factors of g (non-negative weights, exact in T) on plan p, with `threads` threads.
 template <class T>
