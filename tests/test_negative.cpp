@@ -14,6 +14,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/solve.hpp"
 #include "core/reference.hpp"
+#include "order/ordering.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -409,6 +410,46 @@ TEST(Negative, UnreachableStaysUnreachableEveryDtype) {
       EXPECT_EQ(r.dist.at<T>(1, 0), unreachable<T>()) << dtype_name(t);
     });
   }
+}
+
+
+// Issue 33, defect 5: fractional negative weights keep their direct edges exact (float rounds run
+// on the weights as given: no potential's rounding), on the dense rounds and the sparse engine.
+TEST(Negative, FractionalNegativeWeightsStayExact) {
+  Graph g;
+  g.num_vertices = 3;
+  g.integer_weights = false;
+  g.add_edge(0, 1, -0.5);
+  g.add_edge(1, 2, 1e-3);
+  g.add_edge(2, 0, 1.5e2);
+  g.integer_weights = false;
+  for (const Order order : {Order::None, Order::Supernodal}) {
+    SolveOptions o = cpu(Dtype::Float64);
+    o.order = order;
+    if (order == Order::Supernodal && !detail::metis_available()) continue;
+    const Result r = solve(g, o);
+    EXPECT_EQ(r.dist.at<double>(1, 2), 1e-3) << order_name(order);  // SciPy: 0.001
+    EXPECT_EQ(r.dist.at<double>(0, 1), -0.5);
+    EXPECT_EQ(r.dist.at<double>(2, 1), 1.5e2 + -0.5);
+    EXPECT_EQ(r.dist.at<double>(0, 2), -0.5 + 1e-3);
+    EXPECT_EQ(compare_to(r.dist, bellman_ford_all(g), 1e-12), "");
+  }
+  // A negative cycle is still named, fractional or not.
+  g.add_edge(2, 1, -0.01);
+  EXPECT_THROW(solve(g, cpu(Dtype::Float64)), NegativeCycleError);
+  // Paths keep Johnson's reweighting (their float next-hop pass needs non-negative distances)
+  // and still walk.
+  test::RandomGraphSpec spec;
+  spec.V = 40;
+  spec.E = 160;
+  spec.wmax = 30;
+  spec.seed = 5;
+  Graph h = with_potential_shift(test::random_graph(spec), 20, 9, false);
+  SolveOptions op = cpu(Dtype::Float64);
+  op.paths = true;
+  const Result rp = solve(h, op);
+  EXPECT_EQ(compare_to(rp.dist, bellman_ford_all(h), 1e-9), "");
+  EXPECT_EQ(test::check_next_hop_walks(h, rp.dist, rp.next), "");
 }
 
 }  // namespace

@@ -324,9 +324,20 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   std::vector<double> h;
   Graph reweighted;
   if (range.min_weight < 0) {
-    to_edges("negative weights (Johnson reweighting)");
-    h = detail::johnson_potentials(*in);
-    reweighted = detail::reweight(*in, h);
+    to_edges("negative weights (Johnson's potentials)");
+    h = detail::johnson_potentials(*in);  // names a negative cycle if there is one
+    // Float rounds run on the weights as given: Floyd-Warshall is right with negative arcs and
+    // no negative cycle, and +inf absorbs them, so no potential's rounding reaches a distance
+    // (0.001 stays 0.001). Integer sentinels would not absorb them, and the float next-hop
+    // pass prunes arcs by non-negative distances: those keep Johnson's reweighting.
+    const bool floats = !range.integer_weights || (options.dtype && !is_integer(*options.dtype));
+    if (floats && !options.paths) {
+      h.clear();
+      result.notes.push_back("negative weights, no negative cycle: float rounds on the weights "
+                             "as given");
+    } else {
+      reweighted = detail::reweight(*in, h);
+    }
   }
   const Graph* g = h.empty() ? in : &reweighted;
   // Integer weights: for the input as given, the scan's answer (a dense Graph's flag may not come

@@ -63,10 +63,24 @@ __device__ __forceinline__ void sn_atomic_min(T* p, T v) {
     atomicMin(p, v);
   else if constexpr (std::is_same_v<T, long>)
     gpu::atomic_min_s64(reinterpret_cast<long long*>(p), (long long)v);
-  else if constexpr (std::is_same_v<T, float>)  // non-negative: ordered as their bits
-    atomicMin(reinterpret_cast<int*>(p), __float_as_int(v));
-  else
-    gpu::atomic_min_s64(reinterpret_cast<long long*>(p), __double_as_longlong(v));
+  else if constexpr (std::is_same_v<T, float>) {  // any sign (negative float weights run as given)
+    int* q = reinterpret_cast<int*>(p);
+    int old = *q;
+    while (v < __int_as_float(old)) {
+      const int seen = atomicCAS(q, old, __float_as_int(v));
+      if (seen == old) break;
+      old = seen;
+    }
+  } else {
+    unsigned long long* q = reinterpret_cast<unsigned long long*>(p);
+    unsigned long long old = *q;
+    while (v < __longlong_as_double((long long)old)) {
+      const unsigned long long seen =
+          atomicCAS(q, old, (unsigned long long)__double_as_longlong(v));
+      if (seen == old) break;
+      old = seen;
+    }
+  }
 }
 
 template <class T, int BM>
