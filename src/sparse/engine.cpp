@@ -220,10 +220,13 @@ Matrix result_matrix(std::int64_t n, Dtype t) {
   Matrix m(n, n, stride, stride, t);
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
-    for (std::int64_t i = n; i < stride; ++i) {
+    // Faulted in here, in address order and on every thread: the rows arrive in the order's
+    // sequence, scattered over the matrix.
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < stride; ++i) {
       T* r = m.row<T>(i);
       std::fill(r, r + stride, unreachable<T>());
-      r[i] = T(0);
+      if (i >= n) r[i] = T(0);
     }
   });
   return m;
