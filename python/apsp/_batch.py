@@ -201,7 +201,7 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
     unreachable = _number(unreachable, "unreachable", allow_none=False)
     pad = _number(pad, "pad")
     max_dist = _number(max_dist, "max_dist")
-    target = None if out is None else _dlpack.as_numpy(out, "out")
+    target = None if out is None else _dlpack.writable_numpy(out)
     dist, offsets, path_ids, _ = _core.batch(
         listed, packed, _out_type(dtype), threads, width, unreachable, pad, max_dist, paths,
         _count(max_len, "max_len"), target)

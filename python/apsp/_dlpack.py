@@ -39,6 +39,22 @@ def as_numpy(obj, name="graph"):
         return np.asarray(obj)  # a dtype NumPy's DLPack does not take (bool): through __array__
 
 
+def writable_numpy(obj, name="out"):
+    """A writable NumPy array over obj's memory (NumPy's DLPack import is read-only: the same
+    memory through __array__, checked to be the same address), for out= arguments."""
+    if not is_tensor(obj):
+        arr = np.asarray(obj)
+        if arr is not obj:
+            raise ValueError(f"{name} must be a NumPy array or a CPU tensor apsp can fill in place")
+        return arr
+    view = as_numpy(obj, name)
+    arr = np.asarray(obj.detach() if hasattr(obj, "detach") else obj)
+    same = arr.__array_interface__["data"][0] == view.__array_interface__["data"][0]
+    if not same or not arr.flags.writeable:
+        raise ValueError(f"{name} must be writable memory apsp can fill in place")
+    return arr
+
+
 def first_tensor(*objs):
     """The first tensor among objs and the direct items of lists / tuples among them, else None
     (one level only: a list-of-lists matrix costs one look per row)."""
