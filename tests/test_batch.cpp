@@ -130,6 +130,15 @@ TEST(Batch, DtypeIsTheWidestOfTheGraphs) {
   EXPECT_EQ(choose_batch_dtype(BatchGraphs{std::span<const Graph* const>(p2)}, o), Dtype::Float64);
   o.dtype = Dtype::Int32;
   EXPECT_THROW(choose_batch_dtype(BatchGraphs{std::span<const Graph* const>(p2)}, o), UsageError);
+  try {  // the explicit type is checked per graph in the solve itself
+    solve_batch(BatchGraphs{std::span<const Graph* const>(p2)}, o);
+    FAIL() << "int32 accepted for a graph that needs int64";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("graph 3: ", 0), 0u) << e.what();
+  }
+  o.dtype.reset();
+  o.backend = Backend::Cuda;
+  EXPECT_THROW(solve_batch(BatchGraphs{std::span<const Graph* const>(p2)}, o), UsageError);
 }
 
 TEST(Batch, NegativeCycleNamesTheGraph) {

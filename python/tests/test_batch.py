@@ -273,3 +273,17 @@ class OtherDevice(Capsule):
 def test_device_tensor_is_refused_with_a_message():
     with pytest.raises(ValueError, match="on a device"):
         apsp.batch(edge_index=OtherDevice(np.zeros((2, 0), np.int64)), ptr=[0, 1])
+
+
+def test_out_array_is_filled_and_checked():
+    rng = np.random.default_rng(8)
+    graphs = [edge_list(rng, n) for n in (5, 9)]
+    out = np.full((2, 9, 9), 99, dtype=np.int16)
+    assert apsp.batch(graphs, dtype="int16", out=out) is out
+    assert np.array_equal(out, apsp.batch(graphs, dtype="int16")) and out.max() < 99
+    with pytest.raises(ValueError, match="wrong shape"):
+        apsp.batch(graphs, dtype="int16", out=np.zeros((2, 8, 8), np.int16))
+    with pytest.raises(ValueError, match="dtype"):
+        apsp.batch(graphs, dtype="int16", out=np.zeros((2, 9, 9), np.int32))
+    with pytest.raises(ValueError, match="writable C-contiguous"):
+        apsp.batch(graphs, dtype="int16", out=np.zeros((2, 9, 9), np.int16, order="F"))

@@ -115,12 +115,16 @@ SolveOptions solve_options(Dtype t, const BatchOptions& o) {
   return so;
 }
 
-}  // namespace
-
-Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options) {
+void check_backend(const BatchOptions& options) {
   if (options.backend != Backend::Cpu && options.backend != Backend::Auto)
     throw UsageError(std::string("batches run on the cpu backend only, not ") +
                      backend_name(options.backend));
+}
+
+}  // namespace
+
+Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options) {
+  check_backend(options);
   std::vector<int> ranks(std::size_t(graphs.size()), 0);
   SolveOptions so;
   so.dtype = options.dtype;
@@ -137,13 +141,21 @@ Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options)
 }
 
 void solve_batch(const BatchGraphs& graphs, const BatchOptions& options, const BatchSink& sink) {
-  const Dtype t = choose_batch_dtype(graphs, options);
+  check_backend(options);
+  // An explicit dtype is checked per graph in the loop below: no separate pass over the graphs.
+  const Dtype t = options.dtype ? *options.dtype : choose_batch_dtype(graphs, options);
   const i64 count = graphs.size();
   std::vector<char> later(std::size_t(count), 0);
+  SolveOptions check;
+  check.dtype = t;
   for_each_graph(count, threads_for(options.threads), [&](i64 b) {
     Graph scratch;
     const Graph& g = graphs.get(b, scratch);
     Matrix dist(0, 0, t), next(0, 0, Dtype::Int32);
+    if (g.num_vertices > 0) {
+      g.validate();
+      choose_dtype(g, check);  // throws where t cannot be exact for g
+    }
     if (g.num_vertices > 0 && !in_loop(g, t)) {
       later[std::size_t(b)] = 1;
       return;

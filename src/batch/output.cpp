@@ -43,18 +43,27 @@ const char* out_name(OutType t) {
   return kNames[int(t)];
 }
 
-// x as O when O holds it exactly (NaN and +-inf only in a float type).
-template <class O>
-bool convert(ld x, O& out) {
-  if constexpr (std::is_integral_v<O>) {
-    if (!(x >= ld(std::numeric_limits<O>::lowest()) && x <= ld(std::numeric_limits<O>::max())) ||
-        x != std::trunc(x))
-      return false;
+// x as O when O holds it exactly (NaN and +-inf only in a float type). Integer pairs compare as
+// integers; the rest goes through long double, which holds every int64 and double.
+template <class O, class T>
+bool convert(T x, O& out) {
+  if constexpr (std::is_integral_v<O> && std::is_integral_v<T>) {
+    if constexpr (sizeof(T) > sizeof(O)) {
+      if (x < T(std::numeric_limits<O>::lowest()) || x > T(std::numeric_limits<O>::max()))
+        return false;
+    }
     out = O(x);
+    return true;
+  } else if constexpr (std::is_integral_v<O>) {
+    const ld y = ld(x);
+    if (!(y >= ld(std::numeric_limits<O>::lowest()) && y <= ld(std::numeric_limits<O>::max())) ||
+        y != std::trunc(y))
+      return false;
+    out = O(y);
     return true;
   } else {
     out = O(x);
-    return std::isnan(x) || ld(out) == x;
+    return std::isnan(ld(x)) || ld(out) == ld(x);
   }
 }
 
@@ -97,7 +106,7 @@ void write_typed(const BatchItem& item, const BatchOutput& out) {
         o[j] = none;
       else if (clip && ld(x) > max_dist)
         o[j] = clipped;
-      else if (!convert(ld(x), o[j]))
+      else if (!convert(x, o[j]))
         throw UsageError("distance " + number(ld(x)) + " does not fit " + out_name(out.type) +
                          " exactly (pass max_dist= or a wider dtype)");
     }
