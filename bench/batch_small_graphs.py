@@ -4,7 +4,8 @@
 The dataset (seeded): GRAPHS graphs of 10..60 nodes, a chain backbone plus n/6 ring bonds
 (mean degree ~2.3), unweighted, both directions in a PyG-style edge_index + ptr. Timed (wall
 seconds, median of TRIALS after one warm-up; the loops once, on a SUBSET, scaled per graph):
-  apsp.batch distances (max_dist=20), int32 and int8; with return_paths=True, max_len=5;
+  apsp.batch distances (max_dist=20), int32 and int8; with return_paths=True, max_len=5 in the
+  flat layout (int64 ids: 5.6 GB for this set; padded (B, 60, 60, 5) would be 14.4 GB);
   SciPy's shortest_path per graph (what dgl.shortest_dist does: CSR, unweighted, directed);
   Floyd-Warshall per graph written as Graphormer's algos.pyx loop (k outer; the i, j loops as
   one NumPy broadcast per k, unreachable 510) — NumPy, not Cython (no Cython here);
@@ -109,8 +110,9 @@ def main():
     run = lambda **kw: apsp.batch(edge_index=ei, ptr=ptr, max_dist=20, **kw)  # noqa: E731
     rows = [("apsp.batch int32", median_time(lambda: run()), count),
             ("apsp.batch int8", median_time(lambda: run(dtype="int8")), count),
-            ("apsp.batch int8 + paths (max_len 5)",
-             median_time(lambda: run(dtype="int8", return_paths=True, max_len=5)), count)]
+            ("apsp.batch int8 + paths (max_len 5), flat",
+             median_time(lambda: run(dtype="int8", return_paths=True, max_len=5, layout="flat")),
+             count)]
     graphs = split(ptr, ei, subset)
     t_scipy, ref = once(lambda: scipy_loop(graphs))
     rows.append(("SciPy shortest_path per graph (DGL)", t_scipy, subset))
