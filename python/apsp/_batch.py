@@ -72,7 +72,8 @@ def _ptr_from(ptr, batch, num_nodes, num_graphs):
     if ptr is not None:
         ptr = _int_array(ptr, "ptr", 1)
         if ptr.size == 0 or ptr[0] != 0:
-            raise ValueError("ptr must start with 0 (ptr[b] = first node of graph b, B + 1 entries)")
+            raise ValueError("ptr must start with 0 (ptr[b] = first node of graph b; B + 1 "
+                             "entries)")
         drops = np.flatnonzero(np.diff(ptr) < 0)
         if drops.size:
             k = int(drops[0])
@@ -109,7 +110,8 @@ def _edge_graphs(edge_index, ptr):
     return gs
 
 
-def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed, unweighted, paths):
+def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed, unweighted,
+            paths):
     ptr = _ptr_from(ptr, batch, num_nodes, num_graphs)
     if num_nodes is not None and num_nodes != int(ptr[-1]):
         raise ValueError(f"num_nodes={num_nodes} but ptr / batch say {int(ptr[-1])} nodes")

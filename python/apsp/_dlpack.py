@@ -29,8 +29,8 @@ def as_numpy(obj, name="graph"):
         return obj
     device = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else (_DL_CPU, 0)
     if int(device[0]) != _DL_CPU:
-        raise ValueError(f"{name} is a tensor on a device (DLPack device {tuple(device)}): apsp reads "
-                         f"host memory; move it first (e.g. .cpu())")
+        raise ValueError(f"{name} is a tensor on a device (DLPack device {tuple(device)}): "
+                         f"apsp reads host memory; move it first (e.g. .cpu())")
     if hasattr(obj, "detach"):  # torch refuses to export a tensor that requires grad
         obj = obj.detach()
     try:

@@ -16,7 +16,8 @@ def edge_list(rng, n, zero=True, fractional=False):
     m = 2 * n + 1
     half = max(n // 2, 1)
     src = rng.integers(0, n, m)
-    dst = np.where(src < half, rng.integers(0, half, m), rng.integers(half, n, m) if n > half else 0)
+    other = rng.integers(half, n, m) if n > half else 0
+    dst = np.where(src < half, rng.integers(0, half, m), other)
     src[-1] = dst[-1] = n - 1  # a self loop (ignored) that makes V = n
     w = rng.integers(0 if zero else 1, 10, m).astype(np.float64)
     if fractional:
@@ -184,7 +185,8 @@ def test_paths_walk_to_the_distance(directed):
                     continue
                 end, total = walk(p, s, d, w, i, directed)
                 assert end == j and total == dist[b, i, j], (b, i, j)
-                assert s[p[0]] == i and d[p[0]] == nxt[i, j] or d[p[0]] == i and s[p[0]] == nxt[i, j]
+                first = (s[p[0]], d[p[0]])
+                assert first == (i, nxt[i, j]) or first == (nxt[i, j], i)
                 walked += 1
     assert walked > 1500
     _, cut = apsp.batch(graphs, directed=directed, return_paths=True, max_len=2)
