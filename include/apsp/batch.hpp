@@ -67,7 +67,9 @@ using BatchSink = std::function<void(const BatchItem&)>;
 class BatchGraphs {
  public:
   explicit BatchGraphs(std::span<const Graph* const> list) : list_(list) {}
+  /// Validates the arrays (validate_packed); they must outlive this object, unchanged.
   explicit BatchGraphs(const PackedGraphs& packed);
+  bool packed() const { return packed_ != nullptr; }
   std::int64_t size() const;
   std::int64_t num_vertices(std::int64_t b) const;
   /// Graph b: the listed one, or packed graph b built into `scratch`.

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -98,12 +99,13 @@ struct Request {
 // Paths: the flat result first (the longest path sizes the output), then both layouts in parallel.
 py::array write_with_paths(const apsp::BatchGraphs& graphs, const apsp::BatchOptions& o,
                            apsp::BatchOutput& bo, const Request& q, const i64* ids,
-                           const apsp::PackedGraphs* packed) {
+                           const apsp::PackedGraphs* packed, std::atomic<int>& solved) {
   apsp::BatchResult r;
   i64 L = q.max_len;
   {
     py::gil_scoped_release nogil;
     r = apsp::solve_batch(graphs, o);
+    solved.store(int(r.dtype()));
     if (L < 0) {
       L = 0;
 #pragma omp parallel for num_threads(o.threads > 0 ? o.threads : omp_get_max_threads()) \
@@ -146,12 +148,15 @@ py::tuple run(const apsp::BatchGraphs& graphs, const Request& q, const py::objec
   apsp::BatchOptions o;
   o.threads = q.threads;
   o.paths = q.paths;
-  {
+  // The solver's type is needed first only to name the output type or to solve fractional
+  // weights in float32; otherwise solve_batch derives it in its one pass over the graphs.
+  if (!q.out_type || *q.out_type == "float32") {
     py::gil_scoped_release nogil;
     o.dtype = apsp::choose_batch_dtype(graphs, o);
   }
   const std::string type = q.out_type ? *q.out_type : out_type_name(*o.dtype);
   if (type == "float32" && *o.dtype == apsp::Dtype::Float64) o.dtype = apsp::Dtype::Float32;
+  std::atomic<int> solved{int(o.dtype.value_or(apsp::Dtype::Int32))};
   py::array dist = output_array(out, type, shape_of(B, q.n_max, offsets.back(), -1));
   apsp::BatchOutput bo{
       apsp::parse_out_type(type),    dist.mutable_data(), q.n_max, offsets.data(), q.unreachable,
@@ -160,25 +165,29 @@ py::tuple run(const apsp::BatchGraphs& graphs, const Request& q, const py::objec
   py::object paths = py::none();
   if (q.paths) {
     const i64* ids = packed && packed->has_ids ? packed->ids.data() : nullptr;
-    paths = write_with_paths(graphs, o, bo, q, ids, packed ? &packed->view : nullptr);
+    paths = write_with_paths(graphs, o, bo, q, ids, packed ? &packed->view : nullptr, solved);
   } else {
     py::gil_scoped_release nogil;
-    apsp::solve_batch(graphs, o, [&](const apsp::BatchItem& item) { write_distances(item, bo); });
+    apsp::solve_batch(graphs, o, [&](const apsp::BatchItem& item) {
+      write_distances(item, bo);
+      solved.store(int(item.dist->dtype()), std::memory_order_relaxed);
+    });
   }
   I64Array off(py::ssize_t(offsets.size()));
   std::copy(offsets.begin(), offsets.end(), off.mutable_data());
-  return py::make_tuple(dist, off, paths, apsp::dtype_name(*o.dtype));
+  return py::make_tuple(dist, off, paths, apsp::dtype_name(apsp::Dtype(solved.load())));
 }
 
 py::tuple batch(const py::object& graphs, const py::object& packed, const Request& q,
                 const py::object& out) {
   if (!packed.is_none()) {
     const PackedArgs a = packed_args(packed.cast<py::tuple>());
+    std::optional<apsp::BatchGraphs> graphs_of;
     {
       py::gil_scoped_release nogil;
-      apsp::validate_packed(a.view);
+      graphs_of.emplace(a.view);  // validates the arrays
     }
-    return run(apsp::BatchGraphs(a.view), q, out, &a);
+    return run(*graphs_of, q, out, &a);
   }
   const py::list items = graphs.cast<py::list>();
   std::vector<const apsp::Graph*> ptrs;

@@ -132,7 +132,7 @@ Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options)
     Graph scratch;
     const Graph& g = graphs.get(b, scratch);
     if (g.num_vertices == 0) return;
-    g.validate();
+    if (!graphs.packed()) g.validate();  // packed graphs: validated with their arrays
     ranks[std::size_t(b)] = rank(choose_dtype(g, so));
   });
   if (options.dtype) return *options.dtype;
@@ -142,8 +142,10 @@ Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options)
 
 void solve_batch(const BatchGraphs& graphs, const BatchOptions& options, const BatchSink& sink) {
   check_backend(options);
-  // An explicit dtype is checked per graph in the loop below: no separate pass over the graphs.
-  const Dtype t = options.dtype ? *options.dtype : choose_batch_dtype(graphs, options);
+  // A derived dtype suits every graph (choose_batch_dtype checked them); an explicit one is
+  // checked per graph in the loop below, without a separate pass over the graphs.
+  const bool derived = !options.dtype;
+  const Dtype t = derived ? choose_batch_dtype(graphs, options) : *options.dtype;
   const i64 count = graphs.size();
   std::vector<char> later(std::size_t(count), 0);
   SolveOptions check;
@@ -152,8 +154,8 @@ void solve_batch(const BatchGraphs& graphs, const BatchOptions& options, const B
     Graph scratch;
     const Graph& g = graphs.get(b, scratch);
     Matrix dist(0, 0, t), next(0, 0, Dtype::Int32);
-    if (g.num_vertices > 0) {
-      g.validate();
+    if (g.num_vertices > 0 && !derived) {
+      if (!graphs.packed()) g.validate();
       choose_dtype(g, check);  // throws where t cannot be exact for g
     }
     if (g.num_vertices > 0 && !in_loop(g, t)) {

@@ -58,7 +58,7 @@ Graph packed_graph(const PackedGraphs& p, std::int64_t b) {
   return g;
 }
 
-BatchGraphs::BatchGraphs(const PackedGraphs& packed) : packed_(&packed) {}
+BatchGraphs::BatchGraphs(const PackedGraphs& packed) : packed_(&packed) { validate_packed(packed); }
 
 std::int64_t BatchGraphs::size() const {
   return packed_ ? packed_->num_graphs : std::int64_t(list_.size());
