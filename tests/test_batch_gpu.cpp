@@ -20,6 +20,7 @@ namespace {
 
 using i64 = std::int64_t;
 
+#ifdef APSP_WITH_CUDA
 bool gpu_usable() {
   for (const BackendInfo& b : backends())
     if (b.name == "cuda") return b.usable;
@@ -58,7 +59,6 @@ Packed random_packed(bool directed, bool fractional, std::uint64_t seed) {
   return p;
 }
 
-#ifdef APSP_WITH_CUDA
 template <class T>
 void check_type(bool directed) {
   const bool fractional = std::is_floating_point_v<T>;
