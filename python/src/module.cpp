@@ -24,6 +24,7 @@
 #include "apsp/pipeline.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
+#include "batch_bindings.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "csgraph_bindings.hpp"
 #include "graph_bindings.hpp"
@@ -273,6 +274,7 @@ PYBIND11_MODULE(_core, m) {
   apsp_python::bind_matrix(m);
   apsp_python::bind_csgraph(m);
   apsp_python::bind_metrics(m);
+  apsp_python::bind_batch(m);
 
   m.def("backends", [] {
     py::list out;

@@ -1,0 +1,216 @@
+"""apsp.batch: shortest-path distances of many small graphs in one call (docs/batch.md).
+
+The graphs come as a list (anything :func:`apsp.shortest_path` takes) or packed as learning code
+holds them: ``edge_index`` (2 x E) with ``ptr`` (PyG's graph offsets) or ``batch`` (graph id per
+node). The C++ engine (apsp/batch.hpp) closes each graph exactly as ``apsp.solve`` would and
+writes the result straight into the output: padded (B, N, N) or flat, in the dtype asked, with
+the unreachable value asked, clipped at ``max_dist``; ``return_paths=True`` adds edge ids along
+one shortest path per pair in DGL's ``shortest_dist(..., return_paths=True)`` layout.
+"""
+import numbers
+
+import numpy as np
+
+from . import _core, _dlpack, _inputs
+
+_OUT_TYPES = ("int8", "int16", "int32", "int64", "float32", "float64")
+
+
+def _out_type(dtype):
+    if dtype is None:
+        return None
+    try:
+        name = np.dtype(dtype).name
+    except TypeError:  # a torch dtype: torch.int16
+        name = str(dtype).replace("torch.", "")
+    if name not in _OUT_TYPES:
+        raise ValueError(f"dtype must be one of {', '.join(_OUT_TYPES)} (or None), got {dtype!r}")
+    return name
+
+
+def _number(value, name, allow_none=True):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    return float(value)
+
+
+def _count(value, name):
+    if value is None:
+        return -1
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def _int_array(a, name, ndim):
+    a = np.asarray(_dlpack.as_numpy(a, name))
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise ValueError(f"{name} must hold integers, got dtype {a.dtype}")
+    return a.astype(np.int64, copy=False)
+
+
+def _graph_of(g, k, directed, unweighted):
+    """One listed graph as an apsp.Graph (apsp.shortest_path's reading)."""
+    inp = _inputs.inspect(_dlpack.as_numpy(g) if not isinstance(g, tuple)
+                          else tuple(_dlpack.as_numpy(x, "edge array") for x in g),
+                          None, "batch")
+    inp.exact = not unweighted
+    _inputs.scan(inp)
+    graph, n = _inputs.to_graph(inp, directed, unweighted, False, None)
+    if n == 0:
+        raise ValueError(f"graphs[{k}] has no vertices")
+    return graph
+
+
+def _ptr_from(ptr, batch, num_nodes, num_graphs):
+    if (ptr is None) == (batch is None):
+        raise ValueError("pass exactly one of ptr= (graph offsets) and batch= (graph id per node)")
+    if ptr is not None:
+        ptr = _int_array(ptr, "ptr", 1)
+        if ptr.size == 0 or ptr[0] != 0:
+            raise ValueError("ptr must start with 0 (ptr[b] = first node of graph b; B + 1 "
+                             "entries)")
+        drops = np.flatnonzero(np.diff(ptr) < 0)
+        if drops.size:
+            k = int(drops[0])
+            raise ValueError(f"ptr decreases at {k + 1}: {ptr[k]} then {ptr[k + 1]}")
+        return ptr
+    batch = _int_array(batch, "batch", 1)
+    if batch.size and (batch[0] < 0 or np.any(np.diff(batch) < 0)):
+        raise ValueError("batch must be non-decreasing graph ids from 0 (PyG's Batch.batch)")
+    b = 0 if batch.size == 0 else int(batch[-1]) + 1
+    if num_graphs is not None:
+        if num_graphs < b:
+            raise ValueError(f"num_graphs={num_graphs} but batch names graph {b - 1}")
+        b = num_graphs
+    counts = np.bincount(batch, minlength=b)
+    return np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
+
+def _edge_graphs(edge_index, ptr):
+    """Each edge's graph, checking that both ends are nodes of it (one-line ValueErrors)."""
+    src, dst = edge_index
+    n = int(ptr[-1])
+    out = np.flatnonzero((src < 0) | (src >= n) | (dst < 0) | (dst >= n))
+    if out.size:
+        k = int(out[0])
+        raise ValueError(f"edge_index column {k} ({src[k]} -> {dst[k]}) is out of range: "
+                         f"the batch has nodes 0..{n - 1}")
+    gs = np.searchsorted(ptr, src, side="right") - 1
+    gd = np.searchsorted(ptr, dst, side="right") - 1
+    cross = np.flatnonzero(gs != gd)
+    if cross.size:
+        k = int(cross[0])
+        raise ValueError(f"edge_index column {k} joins node {src[k]} of graph {gs[k]} and node "
+                         f"{dst[k]} of graph {gd[k]}")
+    return gs
+
+
+def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed, unweighted,
+            paths):
+    ptr = _ptr_from(ptr, batch, num_nodes, num_graphs)
+    if num_nodes is not None and num_nodes != int(ptr[-1]):
+        raise ValueError(f"num_nodes={num_nodes} but ptr / batch say {int(ptr[-1])} nodes")
+    edge_index = _int_array(edge_index, "edge_index", 2)
+    if edge_index.shape[0] != 2:
+        raise ValueError(f"edge_index must be shape (2, E), got {edge_index.shape}")
+    gs = _edge_graphs(edge_index, ptr)
+    weight = None
+    if edge_weight is not None and not unweighted:
+        weight = np.asarray(_dlpack.as_numpy(edge_weight, "edge_weight"))
+        if weight.ndim == 2 and weight.shape[1] == 1:
+            weight = weight[:, 0]
+        if weight.shape != (edge_index.shape[1],):
+            raise ValueError(f"edge_weight must have one entry per edge ({edge_index.shape[1]}), "
+                             f"got shape {weight.shape}")
+        weight = _inputs.exact_weights(_inputs.numeric_array(weight, "edge_weight"), True,
+                                       lambda k: f"edge_weight[{k}]").astype(np.float64, copy=False)
+    order = None
+    if gs.size > 1 and np.any(np.diff(gs) < 0):  # PyG keeps each graph's edges together: rare
+        order = np.argsort(gs, kind="stable")
+        gs, edge_index = gs[order], edge_index[:, order]
+        weight = None if weight is None else weight[order]
+    counts = np.bincount(gs, minlength=len(ptr) - 1)
+    edge_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    ids = np.arange(edge_index.shape[1], dtype=np.int64) if order is None else order
+    return (ptr, edge_ptr, np.ascontiguousarray(edge_index[0]),
+            np.ascontiguousarray(edge_index[1]), weight, bool(directed), ids if paths else None)
+
+
+def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=None, num_nodes=None,
+          num_graphs=None, directed=True, unweighted=False, dtype=None, unreachable=-1,
+          max_dist=None, return_paths=False, max_len=None, layout="padded", n_max=None, pad=None,
+          threads=None, out=None, device=None):
+    """All-pairs shortest-path distances of many graphs in one call.
+
+    Inputs: ``graphs``, a list of graphs (anything :func:`apsp.shortest_path` takes: arrays,
+    sparse matrices, ``(src, dst[, weight])`` tuples, apsp.Graph, CPU tensors), or the packed
+    form: ``edge_index`` (2 x E, global node ids) with ``ptr`` (B + 1 graph offsets, PyG) or
+    ``batch`` (graph id per node; ``num_graphs=`` keeps trailing empty graphs), and optional
+    ``edge_weight`` (E). ``directed=False`` reads each edge both ways; ``unweighted=True``
+    counts hops. Duplicate edges: the lightest; self loops >= 0 ignored; negative weights are
+    solved exactly (Johnson) and a negative cycle raises NegativeCycleError naming the graph.
+
+    Output: ``layout="padded"``: (B, N, N) with N = ``n_max`` or the largest graph, cells
+    beyond a graph's size holding ``pad`` (default: ``unreachable``); ``layout="flat"``: the
+    graphs' n_b x n_b matrices concatenated row-major, and ``offsets`` (B + 1 element offsets).
+    ``dtype``: int8, int16, int32, int64, float32, float64, or None for the solver's own type
+    (int32 / int64 for whole weights, float64 otherwise); every value must fit it exactly
+    (ValueError otherwise). Unreachable pairs hold ``unreachable`` (-1 as DGL; 510 as Graphormer;
+    ``np.inf`` in a float type); finite distances above ``max_dist`` are written as ``max_dist``.
+
+    ``return_paths=True`` adds int64 edge ids along one shortest path per pair: (B, N, N, L)
+    (flat: (total, L)), ``-1`` padded, ``L = max_len`` (longer paths cut) or the longest path's
+    hop count; an id is the edge's column in ``edge_index``, or for a listed graph its position
+    in that graph's edge list (row-major entry order for a dense matrix). The path follows the
+    graph's next hops (apsp.next_hop's, the lightest of parallel edges).
+
+    Returns ``dist`` (padded) or ``(dist, offsets)`` (flat), with ``paths`` appended when asked.
+    Tensors in give tensors of the same library out (zero-copy, CPU); ``device=`` returns torch
+    tensors there; ``out=`` (an array or CPU tensor of the exact dtype and shape) is filled and
+    returned.
+    """
+    if layout not in ("padded", "flat"):
+        raise ValueError(f"layout must be 'padded' or 'flat', got {layout!r}")
+    directed = _inputs.flag(directed, "directed")
+    unweighted = _inputs.flag(unweighted, "unweighted")
+    paths = _inputs.flag(return_paths, "return_paths")
+    threads = 0 if threads is None else _inputs.threads_arg(threads)
+    template = _dlpack.first_tensor(graphs, edge_index, edge_weight)
+    if graphs is not None:
+        if edge_index is not None or ptr is not None or batch is not None:
+            raise ValueError("pass either graphs or edge_index with ptr= / batch=, not both")
+        if not isinstance(graphs, (list, tuple)):
+            raise TypeError(f"graphs must be a list of graphs, got {type(graphs).__name__}")
+        listed = [_graph_of(g, k, directed, unweighted) for k, g in enumerate(graphs)]
+        packed, sizes = None, [g.num_vertices for g in listed]
+    elif edge_index is not None:
+        listed = None
+        packed = _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed,
+                         unweighted, paths)
+        sizes = np.diff(packed[0])
+    else:
+        raise ValueError("no graphs: pass graphs=[...] or edge_index= with ptr= or batch=")
+    largest = int(max(sizes, default=0))
+    width = largest if n_max is None else _count(n_max, "n_max")
+    if width < largest:
+        raise ValueError(f"n_max={width} but a graph has {largest} vertices")
+    width = 0 if layout == "flat" else max(width, 1)  # 0 tells _core.batch "flat"
+    unreachable = _number(unreachable, "unreachable", allow_none=False)
+    pad = _number(pad, "pad")
+    max_dist = _number(max_dist, "max_dist")
+    target = None if out is None else _dlpack.writable_numpy(out)
+    dist, offsets, path_ids, _ = _core.batch(
+        listed, packed, _out_type(dtype), threads, width, unreachable, pad, max_dist, paths,
+        _count(max_len, "max_len"), target)
+    if out is not None:
+        dist = out
+    result = (dist,) if layout == "padded" else (dist, offsets)
+    if paths:
+        result += (path_ids,)
+    result = _dlpack.convert_result(template, result, device)
+    return result[0] if len(result) == 1 else result
