@@ -1,6 +1,6 @@
 // src/cuda/batch_small.cu — one thread block per small graph, closed in shared memory
 // (batch_small.cuh says what and why). Layers: solve_small_graphs (host: arrays, upload, launch,
-// download) -> close_small_graphs (one block = one graph) -> atomic_min_shared (per type).
+// download) -> launch.cuh -> kernels/batch_small.cuh (one block = one graph).
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -8,6 +8,7 @@
 #include "core/reference.hpp"
 #include "cuda/batch_small.cuh"
 #include "cuda/cuda_check.hpp"
+#include "cuda/launch.cuh"
 
 namespace apsp::detail::cuda_batch {
 
@@ -15,57 +16,6 @@ namespace {
 
 using i64 = std::int64_t;
 using i32 = std::int32_t;
-constexpr int kThreads = 256;
-
-// Shared-memory min for values >= 0 (non-negative floats order like their bit patterns).
-__device__ void atomic_min_shared(i32* p, i32 x) { atomicMin(p, x); }
-__device__ void atomic_min_shared(i64* p, i64 x) {
-  atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(x));
-}
-__device__ void atomic_min_shared(float* p, float x) {
-  atomicMin(reinterpret_cast<int*>(p), __float_as_int(x));
-}
-__device__ void atomic_min_shared(double* p, double x) {
-  atomicMin(reinterpret_cast<long long*>(p), __double_as_longlong(x));
-}
-
-template <class T>
-__device__ T unreachable_value() {
-  if constexpr (std::is_same_v<T, i32>)
-    return (i32{1} << 30) - 1;
-  else if constexpr (std::is_same_v<T, i64>)
-    return (i64{1} << 62) - 1;
-  else
-    return T(1) / T(0);  // +inf
-}
-
-// Block b closes graph b: local arcs src/dst (ids within the graph), weights w (as T, >= 0).
-template <class T>
-__global__ void close_small_graphs(const i64* node_ptr, const i64* arc_ptr, const i32* src,
-                                   const i32* dst, const T* w, const i64* out_offsets, T* out,
-                                   int cap) {
-  extern __shared__ unsigned char smem[];
-  T* sD = reinterpret_cast<T*>(smem);  // (n, n)
-  const i64 b = blockIdx.x;
-  const int n = int(node_ptr[b + 1] - node_ptr[b]);
-  if (n == 0 || n > cap) return;
-  const int cells = n * n;
-  for (int c = threadIdx.x; c < cells; c += blockDim.x)
-    sD[c] = c / n == c % n ? T(0) : unreachable_value<T>();
-  __syncthreads();
-  for (i64 e = arc_ptr[b] + threadIdx.x; e < arc_ptr[b + 1]; e += blockDim.x)
-    atomic_min_shared(&sD[src[e] * n + dst[e]], w[e]);
-  __syncthreads();
-  for (int k = 0; k < n; ++k) {
-    for (int c = threadIdx.x; c < cells; c += blockDim.x) {
-      const T s = sD[(c / n) * n + k] + sD[k * n + c % n];
-      if (s < sD[c]) sD[c] = s;
-    }
-    __syncthreads();
-  }
-  T* gD = out + out_offsets[b];
-  for (int c = threadIdx.x; c < cells; c += blockDim.x) gD[c] = sD[c];
-}
 
 struct DeviceFree {
   void operator()(void* p) const { gpuFree(p); }
@@ -135,14 +85,11 @@ std::vector<std::int64_t> solve_small_graphs(const PackedGraphs& p,
   APSP_CUDA_TRY(gpuMalloc(&d_out, std::max<std::size_t>(total, 1) * sizeof(T)));
   DeviceBuffer out_buffer(d_out);
   const int shared = cap * cap * int(sizeof(T));
-  APSP_CUDA_TRY(gpuFuncSetAttribute(close_small_graphs<T>,
-                                    gpuFuncAttributeMaxDynamicSharedMemorySize, shared));
-  close_small_graphs<T><<<unsigned(p.num_graphs), kThreads, shared>>>(
+  cuda::launch_close_small_graphs<T>(
       static_cast<const i64*>(d_nodes.get()), static_cast<const i64*>(d_ptr.get()),
       static_cast<const i32*>(d_src.get()), static_cast<const i32*>(d_dst.get()),
       static_cast<const T*>(d_w.get()), static_cast<const i64*>(d_off.get()),
-      static_cast<T*>(d_out), cap);
-  APSP_CUDA_CHECK_LAUNCH(gpuStreamLegacy);
+      static_cast<T*>(d_out), cap, p.num_graphs, shared, gpuStreamLegacy);
   // Graphs left to the cpu engine are copied too (unwritten); the caller overwrites them.
   APSP_CUDA_TRY(gpuMemcpy(out, d_out, total * sizeof(T), gpuMemcpyDeviceToHost));
   return left;

@@ -22,6 +22,7 @@
 #include "cuda/kernels/paths.cuh"
 #include "cuda/kernels/paths_listed.cuh"
 #include "cuda/kernels/sparse_rows.cuh"
+#include "cuda/kernels/batch_small.cuh"
 
 // Internal linkage, as the kernels: attributes are set and kernels launched in the same file.
 namespace apsp::cuda {
@@ -464,6 +465,23 @@ void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* ro
                                gpuStream_t s) {
   scatter_user_block<U, R><<<user_block_grid(nrows, ncols), kElemThreads, 0, s>>>(
       block, nrows, rows, u0, cols, ncols, out, n);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
+
+// ---- the batch engine's small graphs (kernels/batch_small.cuh) ----
+
+/// One block of kSmallGraphThreads per graph, `shared` bytes of its n x n matrix (cap^2 entries).
+template <class T>
+void launch_close_small_graphs(const std::int64_t* node_ptr, const std::int64_t* arc_ptr,
+                               const std::int32_t* src, const std::int32_t* dst, const T* w,
+                               const std::int64_t* out_offsets, T* out, int cap,
+                               std::int64_t graphs, int shared, gpuStream_t s) {
+  if (graphs == 0) return;
+  APSP_CUDA_TRY(gpuFuncSetAttribute(close_small_graphs<T>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize, shared));
+  close_small_graphs<T><<<unsigned(graphs), kSmallGraphThreads, shared, s>>>(
+      node_ptr, arc_ptr, src, dst, w, out_offsets, out, cap);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 
