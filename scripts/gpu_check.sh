@@ -81,7 +81,7 @@ if has build; then
     EXTRA+=(-DAPSP_WITH_METIS=ON -DMETIS_INCLUDE_DIR="$DEPS/metis/include" -DMETIS_LIBRARY="$DEPS/metis/lib/libmetis.so")
     export LD_LIBRARY_PATH="$DEPS/metis/lib:${LD_LIBRARY_PATH:-}"
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernodal_gpu sn_bench startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernodal_gpu test_batch_gpu test_negative sn_bench startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -171,7 +171,7 @@ if has test; then
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
   # The suites whose cases also run on the GPU where one exists: dense views (cuda, multi-gpu),
   # paths on every backend, the CLI's --paths, metrics (every dtype on each GPU backend).
-  for t in test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu; do
+  for t in test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_batch_gpu test_negative; do
     [ -x "$BUILD/tests/$t" ] || continue
     (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
     rc=$?

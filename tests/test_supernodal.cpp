@@ -214,5 +214,35 @@ TEST(Supernodal, CliOrderSn) {
   EXPECT_EQ(test::read_bytes(a), test::read_bytes(b));
 }
 
+
+TEST(Supernodal, PlanReusedForNewWeights) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  const Graph a = generate_grid(31, 29, 1, 9, 3);
+  Graph b = a;  // same arcs, other weights
+  for (std::size_t e = 0; e < b.weight.size(); ++e) b.weight[e] = double((e * 7) % 23);
+  const std::shared_ptr<const SparsePlan> plan = plan_sparse(a);
+  const SparsePlanInfo info = sparse_plan_info(*plan);
+  EXPECT_EQ(info.vertices, 31 * 29);
+  EXPECT_GT(info.supernodes, 4);
+  for (const Graph* g : {&a, static_cast<const Graph*>(&b)}) {
+    SolveOptions o = cpu(Order::Auto);
+    o.sparse_plan = plan;
+    const Result r = solve(*g, o);
+    EXPECT_EQ(r.order, "sn (plan)");
+    EXPECT_EQ(r.timings.order, info.order_s);  // the plan's ordering, not a new one
+    EXPECT_EQ(compare(r.dist, solve(*g, cpu(Order::None)).dist), "");
+  }
+  // A graph with an arc the plan does not cover, or other vertices, is refused; so is an order
+  // that is not the engine's.
+  Graph c = a;
+  c.add_edge(0, 31 * 29 - 1, 1);
+  SolveOptions o = cpu(Order::Supernodal);
+  o.sparse_plan = plan;
+  EXPECT_THROW(solve(c, o), UsageError);
+  EXPECT_THROW(solve(generate_grid(30, 29, 1, 9, 3), o), UsageError);
+  o.order = Order::None;
+  EXPECT_THROW(solve(a, o), UsageError);
+}
+
 }  // namespace
 }  // namespace apsp

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,20 @@ struct RowBlock {
 /// (so a writer can append them to a file as they come).
 using RowSink = std::function<void(const RowBlock&)>;
 
+/// The sparse direct engine's plan for a graph's structure (ordering and symbolic analysis,
+/// docs/sparse.md), reusable for graphs on the same vertices whose arcs it covers, whatever their
+/// weights (PATHPACK.jl's `apsp_plan`). Opaque: made by plan_sparse(), given to solve() through
+/// SolveOptions::sparse_plan.
+class SparsePlan;
+/// The plan of g (directions and weights ignored). Throws UsageError without METIS.
+std::shared_ptr<const SparsePlan> plan_sparse(const Graph& g);
+/// What a plan holds, for messages: vertices, supernodes, work as a fraction of n^3, seconds.
+struct SparsePlanInfo {
+  std::int64_t vertices = 0, supernodes = 0;
+  double work_fraction = 0, order_s = 0, symbolic_s = 0;
+};
+SparsePlanInfo sparse_plan_info(const SparsePlan& p);
+
 struct SolveOptions {
   Backend backend = Backend::Auto;
   /// Element type. nullopt = int32 for integer weights (int64 if the int32 bound fails),
@@ -68,6 +83,9 @@ struct SolveOptions {
   std::vector<int> devices;
   /// Vertex order of the rounds (cpu, cuda and mpi backends; auto elsewhere keeps none).
   Order order = Order::Auto;
+  /// With order sn or auto: the sparse direct engine runs with this plan instead of making one
+  /// (a graph with an arc the plan does not cover is refused: UsageError).
+  std::shared_ptr<const SparsePlan> sparse_plan;
   ProgressFn progress;
   /// When set, the distances (and with paths the next hops, through next_sink) are handed out
   /// in stripes as they are finished, so output can be written while the solve runs; Result::dist

@@ -60,7 +60,7 @@ __version__ = getattr(_core, "__version__", "unknown")
 
 __all__ = [
     "shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson", "batch",
-    "next_hop", "solve", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
+    "next_hop", "solve", "plan", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
     "read", "read_matrix", "write", "generate", "backends",
     "metrics", "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "average_shortest_path_length", "distance_histogram",
@@ -107,7 +107,7 @@ class SolveResult:
 
 
 def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, *,
-          paths=False, num_vertices=None, threads=None, order="auto"):
+          paths=False, num_vertices=None, threads=None, order="auto", plan=None):
     """Runs the Floyd-Warshall solver and returns a :class:`SolveResult` with its raw output.
 
     Takes the same inputs as :func:`shortest_path`. ``dtype=None`` lets the solver choose (int32
@@ -115,7 +115,9 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
     numbers too large for int64); the distances are NOT converted, so integer results hold the
     unreachable sentinel. ``order`` is the vertex order of the rounds: "auto", "none", "nd"
     (nested dissection with tile skipping, for sparse graphs) or "sn" (the sparse direct engine:
-    supernodal factorization, then every row; cpu and cuda backends; docs/sparse.md).
+    supernodal factorization, then every row; cpu and cuda backends; docs/sparse.md). ``plan``
+    (from :func:`plan`) runs that engine with a plan made earlier for the same vertices and arcs
+    (new weights: no ordering again).
     """
     if order not in ("auto", "none", "nd", "sn"):
         raise ValueError(f"order must be 'auto', 'none', 'nd' or 'sn', got {order!r}")
@@ -131,7 +133,26 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
     if n == 0:
         raise ValueError("the graph has no vertices")
     dtype = _inputs.auto_dtype(inp, n, dtype)
-    return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True, order=order))
+    if plan is not None and not isinstance(plan, _core.SparsePlan):
+        raise TypeError(f"plan must come from apsp.plan(), got {type(plan).__name__}")
+    return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True, order=order,
+                                     plan=plan))
+
+
+def plan(graph, directed=True, unweighted=False, *, num_vertices=None):
+    """The sparse direct engine's plan for ``graph``'s structure (METIS ordering and symbolic
+    analysis; weights ignored), for ``solve(..., plan=p)`` on graphs with the same vertices and
+    arcs and any weights, as PATHPACK.jl's ``apsp_plan`` (docs/sparse.md). The object says its
+    ``vertices``, ``supernodes``, ``work_fraction`` (of V^3) and ``seconds``."""
+    directed, unweighted, _, _, _, _, num_vertices = _inputs.check_common(
+        directed, unweighted, None, "auto", None, None, num_vertices)
+    inp = _inputs.inspect(graph, num_vertices, "plan")
+    inp.exact = not unweighted
+    _inputs.scan(inp)
+    g, n = _inputs.to_graph(inp, directed, unweighted, False, num_vertices)
+    if n == 0:
+        raise ValueError("the graph has no vertices")
+    return _core.plan_sparse(g)
 
 
 def solve_file(input, output, *, format=None, output_format=None, undirected=False, num_vertices=None,

@@ -140,12 +140,18 @@ py::dict info_dict(const apsp::Result& r) {
   return info;
 }
 
+/// apsp.plan()'s object: a sparse direct engine plan (apsp/solve.hpp SparsePlan).
+struct PyPlan {
+  std::shared_ptr<const apsp::SparsePlan> plan;
+};
+
 py::tuple solve(const apsp::Graph& g, const std::string& backend,
                 const std::optional<std::string>& dtype, int block, int threads, bool paths,
-                const std::string& order) {
+                const std::string& order, const PyPlan* plan) {
   apsp::SolveOptions o;
   o.backend = apsp::parse_backend(backend);
   o.order = apsp::parse_order(order);
+  if (plan) o.sparse_plan = plan->plan;
   if (dtype) o.dtype = apsp::parse_dtype(*dtype);
   if (block < 0)
     throw py::value_error("block must be a positive tile size, got " + std::to_string(block));
@@ -259,8 +265,37 @@ PYBIND11_MODULE(_core, m) {
 
   apsp_python::bind_graph(m);
 
+  py::class_<PyPlan>(m, "SparsePlan",
+                     "A sparse direct engine plan (apsp.plan): reusable for new weights.")
+      .def_property_readonly("vertices",
+                             [](const PyPlan& p) { return apsp::sparse_plan_info(*p.plan).vertices; })
+      .def_property_readonly(
+          "supernodes", [](const PyPlan& p) { return apsp::sparse_plan_info(*p.plan).supernodes; })
+      .def_property_readonly(
+          "work_fraction",
+          [](const PyPlan& p) { return apsp::sparse_plan_info(*p.plan).work_fraction; })
+      .def_property_readonly("seconds",
+                             [](const PyPlan& p) {
+                               const apsp::SparsePlanInfo i = apsp::sparse_plan_info(*p.plan);
+                               return i.order_s + i.symbolic_s;
+                             })
+      .def("__repr__", [](const PyPlan& p) {
+        const apsp::SparsePlanInfo i = apsp::sparse_plan_info(*p.plan);
+        return "<apsp.SparsePlan: " + std::to_string(i.vertices) + " vertices, " +
+               std::to_string(i.supernodes) + " supernodes>";
+      });
+  m.def(
+      "plan_sparse",
+      [](const apsp::Graph& g) {
+        PyPlan p;
+        py::gil_scoped_release nogil;
+        p.plan = apsp::plan_sparse(g);
+        return p;
+      },
+      py::arg("graph"), "apsp::plan_sparse() with the GIL released -> SparsePlan.");
   m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"),
         py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
+        py::arg("plan") = static_cast<const PyPlan*>(nullptr),
         "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
   m.def("cpu_order_plan", &cpu_order_plan, py::arg("graph"), py::arg("dtype"), py::arg("block"),
         "order='auto' on the cpu backend -> (label, work fraction priced as dense rounds, ordering "

@@ -92,3 +92,31 @@ def test_sn_matches_none(dtype):
     p = apsp.path(sn.next_hop, 3, 800)
     assert p[0] == 3 and p[-1] == 800
     assert sum(sn.dist[a, b] for a, b in zip(p[:-1], p[1:])) == sn.dist[3, 800]
+
+
+def test_plan_reused_for_new_weights():
+    """apsp.plan (issue 31, PATHPACK's apsp_plan): one ordering, solves with new weights on the
+    same arcs; a graph with an arc outside the plan is refused."""
+    src, dst, w = grid_edges(17, 23, 8)
+    try:
+        p = apsp.plan((src, dst, w), directed=False)
+    except (apsp.Error, ValueError) as e:
+        if "METIS" not in str(e):
+            raise
+        pytest.skip(str(e))
+    assert p.vertices == 17 * 23 and p.supernodes > 4 and 0 < p.work_fraction < 1
+    for weights in (w, (w * 3) % 11 + 1):
+        got = apsp.solve((src, dst, weights), directed=False, dtype=np.int32, backend="cpu", plan=p)
+        want = apsp.solve((src, dst, weights), directed=False, dtype=np.int32, backend="cpu", order="none")
+        np.testing.assert_array_equal(got.dist, want.dist)
+        assert got.order == "sn (plan)"
+    # An arc between opposite corners of the grid joins two leaves of the dissection: no factor
+    # block of the plan holds it.
+    rng = np.random.default_rng(8)
+    rng.integers(1, 10, size=src.size)
+    perm = rng.permutation(17 * 23)  # grid_edges' labels
+    extra = (np.append(src, perm[0]), np.append(dst, perm[17 * 23 - 1]), np.append(w, 1.0))
+    with pytest.raises((apsp.Error, ValueError), match="plan"):
+        apsp.solve(extra, directed=False, backend="cpu", plan=p)
+    with pytest.raises(TypeError, match="apsp.plan"):
+        apsp.solve((src, dst, w), plan="p")

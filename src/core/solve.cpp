@@ -201,7 +201,7 @@ void run_supernodal(const Graph& g, Dtype t, const SolveOptions& o, detail::Back
                                            run.h2d_s - result.timings.compute - run.d2h_s);
   result.dist = streamed ? Matrix(0, 0, t) : std::move(run.dist);
   result.next = std::move(run.next);
-  result.order = plan ? "sn (auto)" : "sn";
+  result.order = o.sparse_plan ? "sn (plan)" : plan ? "sn (auto)" : "sn";
   result.work_fraction = run.work_fraction;
   result.rounds = dtype_name(t);
   result.backend = backend.name();
@@ -218,7 +218,8 @@ std::optional<detail::sparse::TimedPlan> auto_supernodal(const Graph& g, Dtype t
                                                          const detail::BackendImpl& backend,
                                                          std::string& why) {
   const bool gpu = backend.name() == "cuda";
-  if (o.order != Order::Auto || (!gpu && backend.name() != "cpu")) return std::nullopt;
+  if (o.order != Order::Auto || o.sparse_plan || (!gpu && backend.name() != "cpu"))
+    return std::nullopt;
   if (o.paths) return std::nullopt;  // auto keeps the rounds' next-hop rules (docs/paths.md)
   // The cpu backend from 4 tiles of 256 a side, cuda from 128 tiles of 128 (as nd's auto).
   why = detail::sparse::auto_candidate(g, gpu ? 128 * 128 : 4 * 256);
@@ -378,8 +379,14 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   std::string no_sn;
   std::optional<detail::sparse::TimedPlan> sn_plan =
       auto_supernodal(*g, t, options, *backend, no_sn);
-  if (options.order == Order::Supernodal || sn_plan) {
-    run_supernodal(*g, t, options, *backend, h, result, sn_plan ? &*sn_plan : nullptr);
+  if (options.sparse_plan && options.order != Order::Auto && options.order != Order::Supernodal)
+    throw UsageError(std::string("a sparse plan runs the sparse direct engine (order sn), not "
+                                 "order ") +
+                     order_name(options.order));
+  const detail::sparse::TimedPlan* given =
+      options.sparse_plan ? &options.sparse_plan->timed : sn_plan ? &*sn_plan : nullptr;
+  if (options.order == Order::Supernodal || given) {
+    run_supernodal(*g, t, options, *backend, h, result, given);
     if (!result.dist.empty()) hand_out_result(result, *in, h, options);
     return result;
   }

@@ -293,6 +293,28 @@ std::string auto_candidate(const Graph& g, std::int64_t min_vertices) {
   return "";
 }
 
+std::string plan_covers(const SupernodalPlan& p, const Graph& g) {
+  if (g.num_vertices != p.n())
+    return "the plan is for " + std::to_string(p.n()) + " vertices, the graph has " +
+           std::to_string(g.num_vertices);
+  const std::vector<std::int32_t>& nw = p.tree.perm.new_of_old;
+  std::string bad;
+  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
+    if (!bad.empty()) return;
+    const std::int32_t i = std::min(nw[std::size_t(u)], nw[std::size_t(v)]);
+    const std::int32_t j = std::max(nw[std::size_t(u)], nw[std::size_t(v)]);
+    const std::int64_t k = p.node_of[std::size_t(i)];
+    if (p.node_of[std::size_t(j)] == k) return;
+    const std::int32_t* s = p.struct_of(k);
+    const std::int32_t* e = s + p.struct_size(k);
+    const std::int32_t* at = std::lower_bound(s, e, j);
+    if (at == e || *at != j)
+      bad = "the arc " + std::to_string(u) + " -> " + std::to_string(v) +
+            " is not in the plan's structure (a plan serves graphs with the arcs it was made for)";
+  });
+  return bad;
+}
+
 EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
                            const TimedPlan* given) {
   EngineRun run;
@@ -302,7 +324,10 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
   if (!given) made = plan_supernodal(g);
   const TimedPlan& tp = given ? *given : made;
   const SupernodalPlan& plan = tp.plan;
-  APSP_EXPECTS(plan.n() == n, "sparse engine: the plan is for another graph");
+  if (given) {
+    const std::string bad = plan_covers(plan, g);
+    if (!bad.empty()) throw UsageError("--order sn with a plan: " + bad);
+  }
   run.order_s = tp.order_s;
   run.symbolic_s = tp.symbolic_s;
   run.supernodes = plan.nodes();
@@ -332,3 +357,23 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
 }
 
 }  // namespace apsp::detail::sparse
+
+namespace apsp {
+
+std::shared_ptr<const SparsePlan> plan_sparse(const Graph& g) {
+  auto p = std::make_shared<SparsePlan>();
+  p->timed = detail::sparse::plan_supernodal(g);
+  return p;
+}
+
+SparsePlanInfo sparse_plan_info(const SparsePlan& p) {
+  SparsePlanInfo i;
+  i.vertices = p.timed.plan.n();
+  i.supernodes = p.timed.plan.nodes();
+  i.work_fraction = p.timed.work_fraction();
+  i.order_s = p.timed.order_s;
+  i.symbolic_s = p.timed.symbolic_s;
+  return i;
+}
+
+}  // namespace apsp

@@ -66,9 +66,21 @@ inline constexpr double kAutoMaxFraction = 0.02;
 /// auto rule, order/choice.hpp) and at least `min_vertices`; "" if so, else why not.
 std::string auto_candidate(const Graph& g, std::int64_t min_vertices);
 
+/// "" when every arc of g has its place in the plan's factor blocks (the plan was made for g's
+/// structure, or one that covers it), else what does not fit.
+std::string plan_covers(const SupernodalPlan& p, const Graph& g);
+
 /// Runs the engine on g (non-negative weights: Johnson has run; weights exact in t), with the
-/// plan made here or the given one (made for g).
+/// plan made here or the given one (made for g, or checked by plan_covers).
 EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
                            const TimedPlan* plan = nullptr);
 
 }  // namespace apsp::detail::sparse
+
+namespace apsp {
+/// The public face of a plan (apsp/solve.hpp).
+class SparsePlan {
+ public:
+  detail::sparse::TimedPlan timed;
+};
+}  // namespace apsp
