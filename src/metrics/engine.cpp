@@ -189,8 +189,26 @@ MetricsEngine parse_metrics_engine(const std::string& name) {
                    "' (expected auto, fw, bfs, dijkstra or bounds)");
 }
 
+/// Before anything per vertex (the hop graph, the level probe): the least any engine holds, the
+/// per-vertex sums and one word of search state a thread (about 64 bytes each a vertex), must fit.
+void check_least_memory(std::int64_t n, const SolveOptions& o) {
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const double need = double(n) * 64.0 * double(1 + threads);
+  const detail::MemoryLimit have = detail::host_memory_limit();
+  if (need <= double(have.bytes)) return;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "V = %lld needs %.0f bytes (%.1f GiB) for the metrics' per-vertex state with %d "
+                "threads (the smallest engine's), more than the %llu bytes available (%s; set "
+                "APSP_HOST_MEMORY to override)",
+                static_cast<long long>(n), need, need / double(1 << 30), threads,
+                static_cast<unsigned long long>(have.bytes), have.source.c_str());
+  throw ResourceError(buf);
+}
+
 MetricsPlan plan_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
   if (g.num_vertices < 1) throw UsageError("metrics: the graph has no vertices");
+  if (w.engine != MetricsEngine::Fw) check_least_memory(g.num_vertices, o);
   const Facts f = facts_of(g);
   if (w.engine == MetricsEngine::Auto) return plan_auto(g, o, w, f);
   check_forced(g, w, f);
