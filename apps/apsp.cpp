@@ -246,10 +246,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   metrics->add_option("--vertices", ma.vertices, "the graph has N vertices");
   metrics->add_flag("--undirected", ma.undirected, "every edge goes both ways");
-  metrics->add_option("--metrics", ma.metrics,
-                      "comma-separated: eccentricity,closeness,harmonic,reachable,diameter,"
-                      "radius,average_shortest_path_length,wiener_index,center,periphery,"
-                      "histogram,effective_diameter (default: all but the last two)");
+  metrics
+      ->add_option("--metrics", ma.metrics,
+                   "comma-separated: eccentricity,closeness,harmonic,reachable,diameter,"
+                   "radius,average_shortest_path_length,wiener_index,center,periphery,"
+                   "histogram,effective_diameter (default: all but the last two)")
+      ->check(CLI::Validator(
+          [](std::string& v) {  // "" is no list: leave the option out for the default
+            return v.empty() ? std::string("unknown metric '' (name at least one; without "
+                                           "--metrics every metric but the last two)")
+                             : std::string();
+          },
+          "LIST"));
   metrics
       ->add_option("--engine", ma.engine,
                    "auto|fw|bfs|dijkstra|bounds: how distances are found (docs/metrics.md)")

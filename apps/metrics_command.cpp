@@ -15,6 +15,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "apsp/errors.hpp"
@@ -57,9 +58,16 @@ Selection parse_selection(const std::string& list) {
     return s;
   }
   s.named = true;
-  std::stringstream ss(list);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
+  // Every comma separates two names, a trailing one too: "closeness," is refused as
+  // "closeness,,harmonic" is (an empty name).
+  std::vector<std::string> names;
+  for (std::size_t at = 0;;) {
+    const std::size_t comma = list.find(',', at);
+    names.push_back(list.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  for (const std::string& name : names) {
     bool* flag = name == "eccentricity"                   ? &s.eccentricity
                  : name == "closeness"                    ? &s.closeness
                  : name == "harmonic"                     ? &s.harmonic

@@ -228,3 +228,45 @@ TEST(HostileInputs, PlainSolveRemovesDeadNextHopTemp) {
 }
 
 }  // namespace
+
+// Finding 8: a .npy under a text name or with --input-format nthu is named as a matrix (it got a
+// parse error); weights whose sums overflow float64 are not told to use --type float64 (which
+// was then refused); a trailing comma in --metrics is an empty name, as ",," is.
+TEST(HostileInputs, MessagesNameWhatIsWrong) {
+  TempDir d;
+  // A 2 x 2 int32 .npy (format 1.0): magic, version, header length, header padded to 64 bytes.
+  std::string npy("\x93NUMPY\x01\x00", 8);
+  std::string header = "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }";
+  while ((10 + header.size() + 1) % 64 != 0) header.push_back(' ');
+  header.push_back('\n');
+  npy.push_back(char(header.size() & 0xff));
+  npy.push_back(char(header.size() >> 8));
+  npy += header;
+  npy.append(16, '\0');
+  for (const char* name : {"m.txt", "m.gr", "m.mtx", "m.npy"}) {
+    write_bytes(d / name, npy.data(), npy.size());
+    const Measured r = run_measured({"solve", d / name, d / "o.bin"});
+    EXPECT_EQ(r.exit_code, 3) << name;
+    expect_one_line(r, "holds a matrix, not a graph");
+  }
+  const Measured forced =
+      run_measured({"solve", d / "m.npy", d / "o.bin", "--input-format", "nthu"});
+  EXPECT_EQ(forced.exit_code, 3);
+  expect_one_line(forced, "holds a matrix, not a graph");
+
+  const std::string big = "0 1 1e308\n1 2 1e308\n";
+  write_bytes(d / "big.txt", big.data(), big.size());
+  const Measured huge = run_measured({"solve", d / "big.txt", d / "o.bin"});
+  EXPECT_EQ(huge.exit_code, 2);
+  expect_one_line(huge, "scale the weights down");
+  EXPECT_EQ(huge.err.find("--type float64"), std::string::npos) << huge.err;
+
+  const std::string tri = "0 1 1\n1 2 1\n2 0 1\n";
+  write_bytes(d / "t.txt", tri.data(), tri.size());
+  for (const char* list : {"closeness,", "closeness,,harmonic", ",closeness", ""}) {
+    const Measured m = run_measured({"metrics", d / "t.txt", "--metrics", list});
+    EXPECT_EQ(m.exit_code, 2) << "'" << list << "'";
+    expect_one_line(m, "unknown metric ''");
+  }
+  EXPECT_EQ(run_measured({"metrics", d / "t.txt", "--metrics", "closeness,harmonic"}).exit_code, 0);
+}

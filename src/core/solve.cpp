@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -145,6 +146,18 @@ Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o
   if (!integer_weights) return Dtype::Float64;
   if (bound < kInt32Bound) return Dtype::Int32;
   if (bound < kInt64Bound) return Dtype::Int64;
+  if (!(bound < std::numeric_limits<double>::max())) {  // float64 would overflow too
+    std::ostringstream os;
+    os.precision(8);
+    os << "weights too large for every type: (V-1)*max|w| ";
+    if (std::isfinite(bound))
+      os << "= " << bound << " reaches";
+    else
+      os << "overflows";
+    os << " the largest finite float64 (and 2^62-1), so a path sum could overflow; scale the "
+          "weights down";
+    throw UsageError(os.str());
+  }
   throw UsageError(
       "weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type "
       "float64");

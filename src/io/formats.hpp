@@ -129,6 +129,9 @@ std::string strip_gz_suffix(const std::string& path);
 /// .bin, a course name like c01.1), so binary content that fails the size test is still given to
 /// the NTHU reader for its precise message. Otherwise throws InputError "unknown format".
 InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name);
+/// Throws InputError when `in` starts with NumPy's magic (a matrix, not a graph), whatever its
+/// name or the format asked.
+void refuse_npy(const InputBytes& in);
 /// True when the first 64 KiB hold only printable ASCII, blanks, line ends and bytes >= 0x80.
 bool looks_like_text(const InputBytes& in);
 /// looks_like_text, and the bytes >= 0x80 form UTF-8 sequences (checked loosely: lead and

@@ -213,6 +213,7 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
   }
   // A byte-order mark before text is no part of it (never stripped from an NTHU file).
   if (options.format != InputFormat::Nthu && !io::has_nthu_size(in)) in = io::skip_utf8_bom(in);
+  io::refuse_npy(in);  // under a text name or --input-format too
   InputFormat fmt = options.format;
   if (fmt == InputFormat::Auto) {
     fmt = input_format_for(path);

@@ -128,6 +128,16 @@ InputBytes skip_utf8_bom(const InputBytes& in) {
   return in;
 }
 
+void refuse_npy(const InputBytes& in) {
+  // NumPy's magic (as an NTHU header: V = 1297436307, E = 88400 for version 1): a result or a
+  // dense matrix.
+  if (in.size() >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0)
+    fail_at_offset(in.path(), 0,
+                   "a .npy file holds a matrix, not a graph; apsp solve reads NTHU binary, DIMACS, "
+                   "Matrix Market and edge lists (a dense adjacency matrix in .npy is solved from "
+                   "Python: apsp.shortest_path(numpy.load(FILE)))");
+}
+
 InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
   const std::string& file = in.path();
   const std::size_t n = in.size();
@@ -136,13 +146,7 @@ InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
     std::memcpy(&v, in.bytes(), 4);
     std::memcpy(&e, in.bytes() + 4, 4);
   }
-  // NumPy's magic (as an NTHU header: V = 1297436307, E = 88400 for version 1): a result or a
-  // dense matrix.
-  if (n >= 6 && std::memcmp(in.bytes(), "\x93NUMPY", 6) == 0)
-    fail_at_offset(file, 0,
-                   "a .npy file holds a matrix, not a graph; apsp solve reads NTHU binary, DIMACS, "
-                   "Matrix Market and edge lists (a dense adjacency matrix in .npy is solved from "
-                   "Python: apsp.shortest_path(numpy.load(FILE)))");
+  refuse_npy(in);
   const bool nthu_size = has_nthu_size(in);
   if (nthu_size && nthu_name) return InputFormat::Nthu;
   if (looks_like_text(in)) {
