@@ -4,6 +4,8 @@
 
 #include "gpu/runtime.hpp"
 
+#include "gpu/intrinsics.cuh"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -14,15 +16,15 @@ namespace {
 inline constexpr int kSmallGraphThreads = 256;
 
 // Shared-memory min for values >= 0 (non-negative floats order like their bit patterns).
-__device__ void atomic_min_shared(std::int32_t* p, std::int32_t x) { atomicMin(p, x); }
-__device__ void atomic_min_shared(std::int64_t* p, std::int64_t x) {
-  atomicMin(reinterpret_cast<long long*>(p), static_cast<long long>(x));
+__device__ inline void atomic_min_shared(std::int32_t* p, std::int32_t x) { atomicMin(p, x); }
+__device__ inline void atomic_min_shared(std::int64_t* p, std::int64_t x) {
+  gpu::atomic_min_s64(reinterpret_cast<long long*>(p), static_cast<long long>(x));
 }
-__device__ void atomic_min_shared(float* p, float x) {
+__device__ inline void atomic_min_shared(float* p, float x) {
   atomicMin(reinterpret_cast<int*>(p), __float_as_int(x));
 }
-__device__ void atomic_min_shared(double* p, double x) {
-  atomicMin(reinterpret_cast<long long*>(p), __double_as_longlong(x));
+__device__ inline void atomic_min_shared(double* p, double x) {
+  gpu::atomic_min_s64(reinterpret_cast<long long*>(p), __double_as_longlong(x));
 }
 
 template <class T>
