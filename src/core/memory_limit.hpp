@@ -36,9 +36,10 @@ MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical);
 MemoryLimit host_memory_limit();
 
 /// Before solve()'s per-vertex work (Johnson's potentials, ordering): throws ResourceError, as
-/// check_host_memory() would later, when the narrowest result solve() could pick (int32, or the
-/// dtype asked) for V = n vertices cannot fit this host's memory and the backend keeps its
-/// matrix on this host (cpu, or auto without a usable GPU). Other backends: no check here.
+/// the later checks would, when the narrowest result solve() could pick (int32, or the dtype
+/// asked) for V = n vertices cannot fit this host's memory and the backend keeps its matrix on
+/// this host (cpu, or auto without a usable GPU), or cannot fit GPU 0 where the cuda backend runs
+/// on it (cuda, or auto with a usable GPU). Other backends and devices: no check here.
 void check_host_memory_early(std::int64_t n, const SolveOptions& o);
 
 }  // namespace apsp::detail
