@@ -412,7 +412,6 @@ TEST(Negative, UnreachableStaysUnreachableEveryDtype) {
   }
 }
 
-
 // Issue 33, defect 5: fractional negative weights keep their direct edges exact (float rounds run
 // on the weights as given: no potential's rounding), on the dense rounds and the sparse engine.
 TEST(Negative, FractionalNegativeWeightsStayExact) {
@@ -422,7 +421,6 @@ TEST(Negative, FractionalNegativeWeightsStayExact) {
   g.add_edge(0, 1, -0.5);
   g.add_edge(1, 2, 1e-3);
   g.add_edge(2, 0, 1.5e2);
-  g.integer_weights = false;
   for (const Order order : {Order::None, Order::Supernodal}) {
     SolveOptions o = cpu(Dtype::Float64);
     o.order = order;

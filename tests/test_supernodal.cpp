@@ -204,16 +204,17 @@ TEST(Supernodal, CliOrderSn) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   const std::string dir = ::testing::TempDir();
   const std::string in = dir + "/sn_grid.gr", a = dir + "/sn_a.bin", b = dir + "/sn_b.bin";
-  ASSERT_EQ(test::run_cli({"generate", in, "--kind", "grid", "--rows", "23", "--cols", "31"}).exit_code,
+  ASSERT_EQ(
+      test::run_cli({"generate", in, "--kind", "grid", "--rows", "23", "--cols", "31"}).exit_code,
+      0);
+  ASSERT_EQ(test::run_cli({"solve", in, a, "--backend", "cpu", "--order", "none", "-q"}).exit_code,
             0);
-  ASSERT_EQ(test::run_cli({"solve", in, a, "--backend", "cpu", "--order", "none", "-q"}).exit_code, 0);
   const test::CommandResult r =
       test::run_cli({"solve", in, b, "--backend", "cpu", "--order", "sn", "--stats"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE((r.out + r.err).find("sn"), std::string::npos) << r.out << r.err;
   EXPECT_EQ(test::read_bytes(a), test::read_bytes(b));
 }
-
 
 TEST(Supernodal, PlanReusedForNewWeights) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
   const int trials = argc > 5 ? std::atoi(argv[5]) : 3;
   std::int64_t side = 1;
   while ((side + 1) * (side + 1) <= V) ++side;
-  Graph g = kind == "grid" ? generate_grid(side, side, 1, 1000, 1) : generate_geometric(V, 3, 1000, 1);
+  Graph g =
+      kind == "grid" ? generate_grid(side, side, 1, 1000, 1) : generate_geometric(V, 3, 1000, 1);
   if (t == Dtype::Float32 || t == Dtype::Float64) g.integer_weights = false;
   std::unique_ptr<detail::BackendImpl> gpu;
   if (where == "cuda") {

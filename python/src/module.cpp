@@ -267,8 +267,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<PyPlan>(m, "SparsePlan",
                      "A sparse direct engine plan (apsp.plan): reusable for new weights.")
-      .def_property_readonly("vertices",
-                             [](const PyPlan& p) { return apsp::sparse_plan_info(*p.plan).vertices; })
+      .def_property_readonly(
+          "vertices", [](const PyPlan& p) { return apsp::sparse_plan_info(*p.plan).vertices; })
       .def_property_readonly(
           "supernodes", [](const PyPlan& p) { return apsp::sparse_plan_info(*p.plan).supernodes; })
       .def_property_readonly(

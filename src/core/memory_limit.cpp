@@ -139,9 +139,8 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
 void check_host_memory_early(std::int64_t n, const SolveOptions& o) {
   if (n <= 0) return;
   const bool gpu_usable = cuda_backend_info().usable;
-  const bool host_matrix =
-      o.backend == Backend::Cpu ||
-      (o.backend == Backend::Auto && !gpu_usable && !hip_backend_info().usable);
+  const bool host_matrix = o.backend == Backend::Cpu || (o.backend == Backend::Auto &&
+                                                         !gpu_usable && !hip_backend_info().usable);
   if (host_matrix) return check_host_memory(n, n, o.dtype.value_or(Dtype::Int32), o.paths);
   // One GPU (cuda, or auto where it picks cuda) holds the V x V matrix: a V it cannot hold is
   // refused now, as the backend's own check would refuse it after Johnson. Device 0 only (the

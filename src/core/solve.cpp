@@ -246,7 +246,8 @@ std::optional<detail::sparse::TimedPlan> auto_supernodal(const Graph& g, Dtype t
   detail::sparse::TimedPlan p = detail::sparse::plan_supernodal(g);
   if (p.work_fraction() > detail::sparse::kAutoMaxFraction) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "sn would run %.2f%% of the dense work", 100 * p.work_fraction());
+    std::snprintf(buf, sizeof buf, "sn would run %.2f%% of the dense work",
+                  100 * p.work_fraction());
     why = buf;
     return std::nullopt;
   }
@@ -347,8 +348,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     const bool floats = !range.integer_weights || (options.dtype && !is_integer(*options.dtype));
     if (floats && !options.paths) {
       h.clear();
-      result.notes.push_back("negative weights, no negative cycle: float rounds on the weights "
-                             "as given");
+      result.notes.push_back(
+          "negative weights, no negative cycle: float rounds on the weights "
+          "as given");
     } else {
       reweighted = detail::reweight(*in, h);
     }
@@ -396,8 +398,9 @@ Result solve(const Graph& input, const SolveOptions& requested) {
     throw UsageError(std::string("a sparse plan runs the sparse direct engine (order sn), not "
                                  "order ") +
                      order_name(options.order));
-  const detail::sparse::TimedPlan* given =
-      options.sparse_plan ? &options.sparse_plan->timed : sn_plan ? &*sn_plan : nullptr;
+  const detail::sparse::TimedPlan* given = options.sparse_plan ? &options.sparse_plan->timed
+                                           : sn_plan           ? &*sn_plan
+                                                               : nullptr;
   if (options.order == Order::Supernodal || given) {
     run_supernodal(*g, t, options, *backend, h, result, given);
     if (!result.dist.empty()) hand_out_result(result, *in, h, options);

@@ -209,8 +209,7 @@ class GpuRows {
   void hand_out() {
     if (job_.keep_on_device) {
       auto* owner = new cuda::DeviceBuffer<D>(std::move(result_));
-      job_.device_result = std::shared_ptr<void>(
-          owner->get(), [owner](void*) { delete owner; });
+      job_.device_result = std::shared_ptr<void>(owner->get(), [owner](void*) { delete owner; });
       const std::size_t bytes = std::size_t(n_) * std::size_t(n_) * sizeof(T);
       const std::shared_ptr<void> keep = job_.device_result;
       const int device = job_.device;
@@ -221,7 +220,8 @@ class GpuRows {
       return;
     }
     const auto t0 = Clock::now();
-    const i64 rows_per = std::max<i64>(1, std::min<i64>(n_, (i64(32) << 20) / (n_ * i64(sizeof(T)))));
+    const i64 rows_per =
+        std::max<i64>(1, std::min<i64>(n_, (i64(32) << 20) / (n_ * i64(sizeof(T)))));
     cuda::PinnedStage stage;
     stage.reserve(std::size_t(rows_per * n_) * sizeof(T));
     const i64 stripes = (n_ + rows_per - 1) / rows_per;
@@ -296,7 +296,8 @@ class GpuRows {
     }
     std::vector<std::vector<i64>> by_depth(std::size_t(deepest) + 1);
     for (i64 k = 0; k < nodes; ++k)
-      if (p_.width(k) > 0 && p_.struct_size(k) > 0) by_depth[std::size_t(depth[std::size_t(k)])].push_back(k);
+      if (p_.width(k) > 0 && p_.struct_size(k) > 0)
+        by_depth[std::size_t(depth[std::size_t(k)])].push_back(k);
     std::vector<cuda::SnTask<D>> tasks, batch;
     for (const std::vector<i64>& level : by_depth) {
       if (level.empty()) continue;

@@ -65,8 +65,10 @@ Packed<T> pack(const SupernodalPlan& p, const Factors<T>& f, int nr) {
       const i64 sp = pk.sp[std::size_t(k)];
       auto put = [&](const T* src, i64 rows, i64 cols, i64 cols_p, i64 dst_at) {
         tmp.assign(std::size_t(rows * cols_p), inf);
-        for (i64 r = 0; r < rows; ++r) std::copy(src + r * cols, src + r * cols + cols, &tmp[r * cols_p]);
-        if (rows > 0 && cols_p > 0) cpu::pack_b(tmp.data(), cols_p, int(rows), cols_p, nr, pk.v.get() + dst_at);
+        for (i64 r = 0; r < rows; ++r)
+          std::copy(src + r * cols, src + r * cols + cols, &tmp[r * cols_p]);
+        if (rows > 0 && cols_p > 0)
+          cpu::pack_b(tmp.data(), cols_p, int(rows), cols_p, nr, pk.v.get() + dst_at);
       };
       put(f.d(k), w, w, wp, pk.d_at[std::size_t(k)]);
       put(f.l(k), s, w, wp, pk.l_at[std::size_t(k)]);

@@ -22,12 +22,12 @@ namespace apsp::detail::sparse {
 struct EngineRun {
   Matrix dist, next;  ///< user order; next empty unless paths
   double order_s = 0, symbolic_s = 0, factor_s = 0, solve_s = 0, paths_s = 0;
-  double work_fraction = 0;  ///< min-plus updates (factor + rows) over n^3
+  double work_fraction = 0;     ///< min-plus updates (factor + rows) over n^3
   double h2d_s = 0, d2h_s = 0;  ///< a device's uploads and downloads (rows_backend)
   std::int64_t supernodes = 0, factor_entries = 0;
-  std::shared_ptr<void> device_result;  ///< EngineOptions::keep_on_device: n x n, rows n apart
+  std::shared_ptr<void> device_result;       ///< EngineOptions::keep_on_device: n x n, rows n apart
   std::function<void(void* host)> download;  ///< copies device_result to n x n host memory
-  std::string detail;                   ///< where the rows ran
+  std::string detail;                        ///< where the rows ran
 };
 
 /// The host memory the engine needs beyond the result (factors, per-thread row blocks), bytes;
@@ -36,8 +36,8 @@ std::int64_t engine_memory_estimate(std::int64_t n, std::int64_t arcs, Dtype t, 
 
 /// Where the rows are computed and where they go.
 struct EngineOptions {
-  bool paths = false;  ///< also the next hops (the cpu backend's out-arc rule, docs/paths.md)
-  int threads = 0;     ///< host threads (0 = all)
+  bool paths = false;   ///< also the next hops (the cpu backend's out-arc rule, docs/paths.md)
+  int threads = 0;      ///< host threads (0 = all)
   ProgressFn progress;  ///< (rows done, rows total)
   /// A backend whose device computes the rows (BackendImpl::run_sparse_rows; the cuda backend),
   /// or null: the host's threads.

@@ -18,10 +18,10 @@ namespace {
 #else
 #define APSP_SPARSE_CLONES
 #endif
-#define APSP_SPARSE_AXPY(T)                                                                \
-  APSP_SPARSE_CLONES void minplus_axpy(T* __restrict c, T a, const T* __restrict b,         \
-                                       std::int64_t n) {                                    \
-    for (std::int64_t j = 0; j < n; ++j) c[j] = c[j] < T(a + b[j]) ? c[j] : T(a + b[j]);   \
+#define APSP_SPARSE_AXPY(T)                                                              \
+  APSP_SPARSE_CLONES void minplus_axpy(T* __restrict c, T a, const T* __restrict b,      \
+                                       std::int64_t n) {                                 \
+    for (std::int64_t j = 0; j < n; ++j) c[j] = c[j] < T(a + b[j]) ? c[j] : T(a + b[j]); \
   }
 APSP_SPARSE_AXPY(std::int32_t)
 APSP_SPARSE_AXPY(std::int64_t)

@@ -32,7 +32,6 @@ struct Factors {
   const T* u(std::int64_t k) const { return v.data() + u_at[std::size_t(k)]; }
 };
 
-
 /// The factors of g (non-negative weights, exact in T) on plan p, with `threads` threads.
 template <class T>
 Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads);

@@ -18,13 +18,13 @@
 namespace apsp::detail::sparse {
 
 struct SupernodalPlan {
-  SeparatorTree tree;                  ///< order, supernode bounds (tree.first), parents
-  std::vector<std::int32_t> node_of;   ///< supernode of each ordered position
+  SeparatorTree tree;                 ///< order, supernode bounds (tree.first), parents
+  std::vector<std::int32_t> node_of;  ///< supernode of each ordered position
   /// Parent in the supernodal elimination tree: the supernode where struct(K) starts (-1: none).
   /// Every vertex of struct(K) lies in an ancestor of K.
   std::vector<std::int32_t> parent;
-  std::vector<std::int64_t> sptr;      ///< struct(K) = sidx[sptr[K] .. sptr[K + 1]), ascending
-  std::vector<std::int32_t> sidx;      ///< ordered positions, all after K's last vertex
+  std::vector<std::int64_t> sptr;  ///< struct(K) = sidx[sptr[K] .. sptr[K + 1]), ascending
+  std::vector<std::int32_t> sidx;  ///< ordered positions, all after K's last vertex
   /// Updates into K: for e in [uptr[K], uptr[K + 1]): descendant ukid[e], whose struct enters
   /// K's range at its position uoff[e] (struct(ukid)[uoff .. uend) lie in K).
   std::vector<std::int64_t> uptr;

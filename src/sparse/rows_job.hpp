@@ -28,7 +28,7 @@ struct RowsJob {
   double h2d_s = 0, compute_s = 0, d2h_s = 0;
   std::shared_ptr<void> device_result;
   std::function<void(void* host)> download;  ///< keep_on_device: copies the n x n result to host
-  std::string detail;  ///< e.g. "cuda: 16 blocks of 8192 rows"
+  std::string detail;                        ///< e.g. "cuda: 16 blocks of 8192 rows"
 };
 
 }  // namespace apsp::detail::sparse

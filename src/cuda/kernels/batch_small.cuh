@@ -39,9 +39,9 @@ __device__ T unreachable_value() {
 
 // Block b closes graph b: local arcs src/dst (ids within the graph), weights w (as T, >= 0).
 template <class T>
-__global__ void close_small_graphs(const std::int64_t* node_ptr, const std::int64_t* arc_ptr, const std::int32_t* src,
-                                   const std::int32_t* dst, const T* w, const std::int64_t* out_offsets, T* out,
-                                   int cap) {
+__global__ void close_small_graphs(const std::int64_t* node_ptr, const std::int64_t* arc_ptr,
+                                   const std::int32_t* src, const std::int32_t* dst, const T* w,
+                                   const std::int64_t* out_offsets, T* out, int cap) {
   extern __shared__ unsigned char smem[];
   T* sD = reinterpret_cast<T*>(smem);  // (n, n)
   const std::int64_t b = blockIdx.x;
