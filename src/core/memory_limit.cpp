@@ -145,7 +145,8 @@ void check_host_memory_early(std::int64_t n, const SolveOptions& o) {
   // One GPU (cuda, or auto where it picks cuda) holds the V x V matrix: a V it cannot hold is
   // refused now, as the backend's own check would refuse it after Johnson. Device 0 only (the
   // device check_fits asks about); other devices are checked by the run.
-  const bool one_gpu = o.backend == Backend::Cuda || (o.backend == Backend::Auto && gpu_usable);
+  // (No usable GPU: solve() says the backend is unavailable.)
+  const bool one_gpu = gpu_usable && (o.backend == Backend::Cuda || o.backend == Backend::Auto);
   if (one_gpu && (o.devices.empty() || (o.devices.size() == 1 && o.devices[0] == 0)))
     if (const std::unique_ptr<BackendImpl> b = make_cuda_backend())
       b->check_fits(n, o.dtype.value_or(Dtype::Int32), 0, o.paths);
