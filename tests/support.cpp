@@ -321,4 +321,15 @@ std::vector<NamedGraph> sparse_cases(std::int64_t V, bool all) {
   return out;
 }
 
+std::vector<NamedGraph> sparse_cases_with_mesh(std::int64_t V) {
+  std::vector<NamedGraph> out = sparse_cases(V, true);
+  const auto [rows, cols] = grid_shape_of(V);
+  out.push_back({"mesh", generate_mesh(rows, cols, 10, std::uint64_t(V) + 2)});
+  return out;
+}
+
+double path_sum_tolerance(Dtype t) {
+  return t == Dtype::Float32 ? 1e-5 : t == Dtype::Float64 ? 1e-12 : 0;
+}
+
 }  // namespace apsp::test

@@ -46,6 +46,11 @@ struct NamedGraph {
 /// (undirected and directed, 3 components, weights 0..50) and a grid with negative weights
 /// (Johnson).
 std::vector<NamedGraph> sparse_cases(std::int64_t V, bool all = true);
+/// sparse_cases(V) and a triangulated mesh (the sparse direct engine's tests, cpu and GPU).
+std::vector<NamedGraph> sparse_cases_with_mesh(std::int64_t V);
+/// Relative tolerance between two exact solvers that sum a path's weights in another order:
+/// 0 for integers, 1e-5 float32, 1e-12 float64.
+double path_sum_tolerance(Dtype t);
 
 /// Sets (or, with nullptr, unsets) an environment variable for one scope; restores it after.
 class ScopedEnv {

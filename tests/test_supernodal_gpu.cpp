@@ -37,14 +37,8 @@ SolveOptions opts(Backend b, Order order, std::optional<Dtype> t = std::nullopt,
   return o;
 }
 
-std::vector<test::NamedGraph> cases_of(std::int64_t V) {
-  std::vector<test::NamedGraph> out = test::sparse_cases(V, true);
-  const auto [rows, cols] = test::grid_shape_of(V);
-  out.push_back({"mesh", generate_mesh(rows, cols, 10, std::uint64_t(V) + 2)});
-  return out;
-}
-
-double tolerance(Dtype t) { return t == Dtype::Float32 ? 1e-5 : t == Dtype::Float64 ? 1e-12 : 0; }
+std::vector<test::NamedGraph> cases_of(std::int64_t V) { return test::sparse_cases_with_mesh(V); }
+double tolerance(Dtype t) { return test::path_sum_tolerance(t); }
 
 TEST(SupernodalGpu, MatchesCpuDenseRounds) {
   REQUIRE_CUDA_AND_METIS();
