@@ -6,7 +6,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libcli11-dev libgtest-dev zlib1g-dev
       python3 python3-dev pybind11-dev python3-numpy python3-scipy python3-pytest python3-matplotlib python3-networkx
-      libopenmpi-dev openmpi-bin libmetis-dev hipcc libamdhip64-dev)
+      libopenmpi-dev openmpi-bin libmetis-dev libsuitesparse-dev hipcc libamdhip64-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

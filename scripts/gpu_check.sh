@@ -25,6 +25,8 @@
 #   cp /usr/lib/x86_64-linux-gnu/libgtest*.a .gpu_deps/lib/ && cp -r ../shared/nthu-testcases .gpu_deps/
 #   mkdir -p .gpu_deps/metis/include .gpu_deps/metis/lib && cp /usr/include/metis.h .gpu_deps/metis/include/
 #   cp -a /usr/lib/x86_64-linux-gnu/libmetis.so* .gpu_deps/metis/lib/   # --order nd on the device
+#   mkdir -p .gpu_deps/amd/include .gpu_deps/amd/lib && cp /usr/include/suitesparse/{amd,SuiteSparse_config}.h .gpu_deps/amd/include/
+#   cp -a /usr/lib/x86_64-linux-gnu/lib{amd,suitesparseconfig}.so* .gpu_deps/amd/lib/   # --order sn's AMD
 #   rm -rf .gpu_snapshot && mkdir .gpu_snapshot && git archive HEAD | tar -x -C .gpu_snapshot
 # then run: OUT=$OUT scripts/gpu_check.sh --src .gpu_snapshot --deps .gpu_deps
 # Env: PYTHON_BENCH=0 (step python: pytest only), SANITIZE_TIMEOUT (s, default 600), BUILD_DIR, LOGDIR, APSP_WITH_MPI / APSP_WITH_NCCL (AUTO).
@@ -81,7 +83,12 @@ if has build; then
     EXTRA+=(-DAPSP_WITH_METIS=ON -DMETIS_INCLUDE_DIR="$DEPS/metis/include" -DMETIS_LIBRARY="$DEPS/metis/lib/libmetis.so")
     export LD_LIBRARY_PATH="$DEPS/metis/lib:${LD_LIBRARY_PATH:-}"
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernodal_gpu test_batch_gpu test_negative sn_bench startup_probe)
+  # SuiteSparse AMD (--order sn's minimum-degree tree): likewise amd/include and amd/lib.
+  if [ -n "$DEPS" ] && [ ! -e /usr/include/suitesparse/amd.h ] && [ -e "$DEPS/amd/include/amd.h" ]; then
+    EXTRA+=(-DAPSP_WITH_AMD=ON -DAMD_INCLUDE_DIR="$DEPS/amd/include" -DAMD_LIBRARY="$DEPS/amd/lib/libamd.so")
+    export LD_LIBRARY_PATH="$DEPS/amd/lib:${LD_LIBRARY_PATH:-}"
+  fi
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernode_tree test_supernodal_gpu test_batch_gpu test_negative sn_bench startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -128,7 +135,7 @@ fi
 # small case, and in-process timings with the distances left on the GPU (sn_bench) beside the
 # nd rounds of the same graphs (whole process to /dev/null, --stats), V = SN_SIZE (126146) ----
 if has sn; then
-  for t in test_supernodal_gpu test_supernodal; do
+  for t in test_supernodal_gpu test_supernodal test_supernode_tree; do
     (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
     rc=$?
     tail -3 "$OUTDIR/$t.log"
@@ -142,11 +149,12 @@ if has sn; then
     note "compute-sanitizer $tool sn (37 x 41 grid): $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_sn_$tool.log" | tail -1))"
   done
   N=${SN_SIZE:-126146}
-  for spec in "grid int32" "grid float32" "geometric int32" "geometric float32"; do
+  for spec in "grid int32 auto" "grid float32 auto" "geometric int32 auto" "geometric float32 auto" \
+              "grid int32 metis" "geometric int32 metis"; do
     set -- $spec
-    "$BUILD/bench/sn_bench" "$1" "$N" cuda "$2" 3 >"$OUTDIR/sn_bench_$1_$2.log" 2>&1
-    cat "$OUTDIR/sn_bench_$1_$2.log"
-    note "sn_bench $1 V=$N $2 cuda: $(grep -E 'trial 0' "$OUTDIR/sn_bench_$1_$2.log" | grep -oE 'total [0-9.]+ s' | head -1) cold; $(tail -1 "$OUTDIR/sn_bench_$1_$2.log")"
+    "$BUILD/bench/sn_bench" "$1" "$N" cuda "$2" 3 "$3" >"$OUTDIR/sn_bench_$1_$2_$3.log" 2>&1
+    cat "$OUTDIR/sn_bench_$1_$2_$3.log"
+    note "sn_bench $1 V=$N $2 $3 cuda: $(grep -E 'trial 0' "$OUTDIR/sn_bench_$1_$2_$3.log" | grep -oE 'total [0-9.]+ s' | head -1) cold; $(tail -1 "$OUTDIR/sn_bench_$1_$2_$3.log")"
   done
   SG=/tmp/apsp-sn
   mkdir -p "$SG"

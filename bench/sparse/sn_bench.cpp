@@ -2,6 +2,7 @@
 // stage: ordering, symbolic, factorization (host), uploads, rows; the distances left in GPU
 // memory (rows on the cuda backend) or in host memory (cpu), as PATHPACK.jl's GPU timings are
 // taken (issue 31). Usage: sn_bench KIND V [cuda|cpu] [int32|float32|int64|float64] [trials]
+//   [auto|amd|metis] (the supernode tree, order/supernodes.hpp)
 //   KIND: geometric (k = 3, road-like) or grid (side = floor(sqrt(V))). Prints one line per trial
 //   and the median; the first trial is cold (the process's first solve), later ones warm.
 #include <algorithm>
@@ -21,7 +22,8 @@ using namespace apsp;
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: sn_bench geometric|grid V [cuda|cpu] [dtype] [trials]\n");
+    std::fprintf(stderr,
+                 "usage: sn_bench geometric|grid V [cuda|cpu] [dtype] [trials] [auto|amd|metis]\n");
     return 2;
   }
   const std::string kind = argv[1];
@@ -29,6 +31,10 @@ int main(int argc, char** argv) {
   const std::string where = argc > 3 ? argv[3] : "cuda";
   const Dtype t = argc > 4 ? parse_dtype(argv[4]) : Dtype::Int32;
   const int trials = argc > 5 ? std::atoi(argv[5]) : 3;
+  const std::string tree = argc > 6 ? argv[6] : "auto";
+  const detail::TreeOrder how = tree == "amd"     ? detail::TreeOrder::MinDegree
+                                : tree == "metis" ? detail::TreeOrder::Dissection
+                                                  : detail::TreeOrder::Auto;
   std::int64_t side = 1;
   while ((side + 1) * (side + 1) <= V) ++side;
   Graph g =
@@ -48,6 +54,7 @@ int main(int argc, char** argv) {
     detail::sparse::EngineOptions eo;
     eo.rows_backend = gpu.get();
     eo.keep_on_device = gpu != nullptr;
+    eo.tree_order = how;
     const auto t0 = std::chrono::steady_clock::now();
     detail::sparse::EngineRun run = detail::sparse::solve_supernodal(g, t, eo);
     const double total =
@@ -55,11 +62,13 @@ int main(int argc, char** argv) {
     totals.push_back(total);
     const double n = double(g.num_vertices);
     std::printf(
-        "%s V=%lld E=%zu %s %s trial %d: total %.4f s = order %.4f + symbolic %.4f + factor %.4f + "
+        "%s V=%lld E=%zu %s %s %s trial %d: total %.4f s = order %.4f + symbolic %.4f + factor "
+        "%.4f + "
         "h2d %.4f + rows %.4f (+ rest %.4f); %lld supernodes, %.4f%% of n^3, rows at %.2f T "
         "updates/s of work, %.2f T V^3/s (%s)\n",
-        kind.c_str(), (long long)g.num_vertices, g.src.size(), where.c_str(), dtype_name(t), trial,
-        total, run.order_s, run.symbolic_s, run.factor_s, run.h2d_s, run.solve_s,
+        kind.c_str(), (long long)g.num_vertices, g.src.size(), where.c_str(), dtype_name(t),
+        detail::tree_order_name(how), trial, total, run.order_s, run.symbolic_s, run.factor_s,
+        run.h2d_s, run.solve_s,
         total - run.order_s - run.symbolic_s - run.factor_s - run.h2d_s - run.solve_s,
         (long long)run.supernodes, 100 * run.work_fraction,
         run.work_fraction * n * n * n / run.solve_s / 1e12, n * n * n / total / 1e12,

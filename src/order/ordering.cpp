@@ -16,6 +16,33 @@
 
 namespace apsp::detail {
 
+void symmetric_adjacency(const Graph& g, std::vector<std::int32_t>& xadj,
+                         std::vector<std::int32_t>& adj) {
+  const std::int64_t n = g.num_vertices;
+  std::vector<std::int64_t> deg(std::size_t(n) + 1, 0);
+  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
+    ++deg[std::size_t(u) + 1];
+    ++deg[std::size_t(v) + 1];
+  });
+  for (std::int64_t i = 0; i < n; ++i) deg[std::size_t(i) + 1] += deg[std::size_t(i)];
+  adj.assign(std::size_t(deg[std::size_t(n)]), 0);
+  std::vector<std::int64_t> fill(deg.begin(), deg.end() - 1);
+  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
+    adj[std::size_t(fill[std::size_t(u)]++)] = std::int32_t(v);
+    adj[std::size_t(fill[std::size_t(v)]++)] = std::int32_t(u);
+  });
+  xadj.assign(std::size_t(n) + 1, 0);
+  std::size_t out = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto b = adj.begin() + deg[std::size_t(i)], e = adj.begin() + deg[std::size_t(i) + 1];
+    std::sort(b, e);
+    const auto last = std::unique(b, e);
+    for (auto it = b; it != last; ++it) adj[out++] = *it;
+    xadj[std::size_t(i) + 1] = std::int32_t(out);
+  }
+  adj.resize(out);
+}
+
 bool metis_available() {
 #ifdef APSP_HAVE_METIS
   return true;
@@ -31,6 +58,8 @@ std::string metis_missing_reason() {
 namespace {
 
 #ifdef APSP_HAVE_METIS
+static_assert(std::is_same_v<idx_t, std::int32_t>, "METIS built with 64-bit indices");
+
 /// Recursive dissection over the symmetric CSR (xadj, adj) of the whole graph.
 class Dissector {
  public:
@@ -104,8 +133,8 @@ class Dissector {
     std::vector<std::int32_t> ids;
     for (std::size_t b = 0; b < v.size(); b += std::size_t(leaf_)) {
       const std::size_t e = std::min(v.size(), b + std::size_t(leaf_));
-      ids.push_back(append(std::vector<std::int32_t>(v.begin() + std::ptrdiff_t(b),
-                                                     v.begin() + std::ptrdiff_t(e))));
+      ids.push_back(append(
+          std::vector<std::int32_t>(v.begin() + std::ptrdiff_t(b), v.begin() + std::ptrdiff_t(e))));
     }
     return ids;
   }
@@ -120,33 +149,6 @@ class Dissector {
 
 #ifdef APSP_HAVE_METIS
 namespace {
-/// The symmetric adjacency of g without self loops or repeats, in CSR (METIS's idx_t).
-void symmetric_csr(const Graph& g, std::vector<idx_t>& xadj, std::vector<idx_t>& adj) {
-  const std::int64_t n = g.num_vertices;
-  std::vector<std::int64_t> deg(std::size_t(n) + 1, 0);
-  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
-    ++deg[std::size_t(u) + 1];
-    ++deg[std::size_t(v) + 1];
-  });
-  for (std::int64_t i = 0; i < n; ++i) deg[std::size_t(i) + 1] += deg[std::size_t(i)];
-  adj.assign(std::size_t(deg[std::size_t(n)]), 0);
-  std::vector<std::int64_t> fill(deg.begin(), deg.end() - 1);
-  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
-    adj[std::size_t(fill[std::size_t(u)]++)] = idx_t(v);
-    adj[std::size_t(fill[std::size_t(v)]++)] = idx_t(u);
-  });
-  xadj.assign(std::size_t(n) + 1, 0);
-  std::size_t out = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    auto b = adj.begin() + deg[std::size_t(i)], e = adj.begin() + deg[std::size_t(i) + 1];
-    std::sort(b, e);
-    const auto last = std::unique(b, e);
-    for (auto it = b; it != last; ++it) adj[out++] = *it;
-    xadj[std::size_t(i) + 1] = idx_t(out);
-  }
-  adj.resize(out);
-}
-
 Permutation permutation_of(std::vector<std::int32_t> old_of_new, std::int64_t n) {
   Permutation p;
   p.old_of_new = std::move(old_of_new);
@@ -168,7 +170,7 @@ TiledOrder nested_dissection(const Graph& g, std::int64_t B, NdLayout layout) {
   throw UsageError("--order nd needs METIS: " + metis_missing_reason());
 #else
   std::vector<idx_t> xadj, adj;
-  symmetric_csr(g, xadj, adj);
+  symmetric_adjacency(g, xadj, adj);
   Dissector d(xadj, adj, layout.leaf, layout.align);
   std::vector<std::int32_t> all(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) all[std::size_t(v)] = std::int32_t(v);
@@ -192,7 +194,7 @@ SeparatorTree separator_tree(const Graph& g, std::int64_t leaf) {
   throw UsageError("--order sn needs METIS: " + metis_missing_reason());
 #else
   std::vector<idx_t> xadj, adj;
-  symmetric_csr(g, xadj, adj);
+  symmetric_adjacency(g, xadj, adj);
   Dissector d(xadj, adj, leaf, 1);
   std::vector<std::int32_t> all(static_cast<std::size_t>(n));
   for (std::int64_t v = 0; v < n; ++v) all[std::size_t(v)] = std::int32_t(v);

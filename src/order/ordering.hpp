@@ -19,6 +19,11 @@
 
 namespace apsp::detail {
 
+/// The symmetric adjacency of g (arcs both ways) without self loops or repeats, in CSR, each
+/// vertex's neighbours ascending.
+void symmetric_adjacency(const Graph& g, std::vector<std::int32_t>& xadj,
+                         std::vector<std::int32_t>& adj);
+
 /// True when this build has METIS (libmetis-dev found at configure time).
 bool metis_available();
 /// Why nested dissection is unavailable ("" when it is available).

@@ -271,10 +271,10 @@ double TimedPlan::work_fraction() const {
   return n > 0 ? (plan.factor_updates + plan.solve_updates) / (n * n * n) : 0;
 }
 
-TimedPlan plan_supernodal(const Graph& g) {
+TimedPlan plan_supernodal(const Graph& g, TreeOrder how) {
   TimedPlan tp;
   auto t0 = Clock::now();
-  SeparatorTree tree = separator_tree(g, kDefaultLeaf);
+  SupernodeTree tree = supernode_tree(g, how);
   tp.order_s = since(t0);
   t0 = Clock::now();
   tp.plan = make_plan(g, std::move(tree));
@@ -283,7 +283,7 @@ TimedPlan plan_supernodal(const Graph& g) {
 }
 
 std::string auto_candidate(const Graph& g, std::int64_t min_vertices) {
-  if (!metis_available()) return "no METIS in this build";
+  if (!supernode_tree_missing_reason().empty()) return "no AMD or METIS in this build";
   if (g.is_dense()) return "dense input";
   if (g.num_vertices < min_vertices) return std::to_string(g.num_vertices) + " vertices";
   const double arcs = double(g.src.size()) * (g.directed ? 1 : 2);
@@ -323,7 +323,7 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const std::int64_t n = g.num_vertices;
   TimedPlan made;
-  if (!given) made = plan_supernodal(g);
+  if (!given) made = plan_supernodal(g, o.tree_order);
   const TimedPlan& tp = given ? *given : made;
   const SupernodalPlan& plan = tp.plan;
   if (given) {

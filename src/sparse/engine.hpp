@@ -1,6 +1,6 @@
 // src/sparse/engine.hpp — the sparse direct engine's entry (internal; docs/sparse.md).
 //
-// solve_supernodal() runs `--order sn`: a METIS separator tree (the supernodes), the min-plus
+// solve_supernodal() runs `--order sn`: a supernode tree (order/supernodes.hpp), the min-plus
 // factorization of the graph's matrix in that order (sparse/factor.hpp), then every row of the
 // closure by a forward and a backward min-plus sweep over the factors, a block of rows at a time
 // on CPU threads, written straight into the result in the user's vertex order. Same semantics and
@@ -14,6 +14,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/solve.hpp"
 #include "core/backend.hpp"
+#include "order/supernodes.hpp"
 #include "sparse/plan.hpp"
 
 namespace apsp::detail::sparse {
@@ -48,6 +49,8 @@ struct EngineOptions {
   RowSink sink;
   /// With rows_backend: the distances stay in device memory (EngineRun::device_result).
   bool keep_on_device = false;
+  /// The supernode tree made when no plan is given (order/supernodes.hpp).
+  TreeOrder tree_order = TreeOrder::Auto;
 };
 
 /// The ordering and symbolic analysis of g (sparse/plan.hpp), timed.
@@ -57,7 +60,7 @@ struct TimedPlan {
   /// Min-plus updates of the factorization and all rows over n^3.
   double work_fraction() const;
 };
-TimedPlan plan_supernodal(const Graph& g);
+TimedPlan plan_supernodal(const Graph& g, TreeOrder how = TreeOrder::Auto);
 
 /// `--order auto` takes the engine when its plan's work is at most this share of the dense
 /// rounds' (its kernels run small blocks: a few times below the dense rate; docs/sparse.md).
