@@ -392,7 +392,6 @@ void launch_minplus_paths_listed(bool hops, const TileLists& l, const T* A, cons
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 
-
 // ---- the sparse direct engine's row sweeps (kernels/sparse_rows.cuh) ----
 
 /// The products of `tasks` (device memory, first_tile ascending), `tiles` blocks in all, BM x
@@ -405,9 +404,10 @@ void launch_sn_minplus(const SnTask<T>* tasks, int ntasks, std::int64_t tiles, g
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 template <class T>
-void launch_sn_fill_block(T* x, std::int64_t n, std::int64_t ld, std::int64_t q0,
-                          std::int64_t rows, gpuStream_t s) {
-  sn_fill_block<T><<<kGridLarge, kElemThreads, 0, s>>>(x, n, ld, q0, rows);
+void launch_sn_fill_block(T* x, std::int64_t n, std::int64_t ld, std::int64_t q0, std::int64_t rows,
+                          gpuStream_t s) {
+  APSP_EXPECTS(ld % 4 == 0, "sparse rows: block width not a multiple of 4");
+  sn_fill_block<T><<<unsigned(std::min<std::int64_t>(n, 65535)), 256, 0, s>>>(x, n, ld, q0, rows);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 /// One block row of grid blocks per (row0, rows, r0, r1) task; at most 65535 tasks a launch.
@@ -426,8 +426,8 @@ void launch_sn_write_rows(const T* x, std::int64_t ld, std::int64_t n, const int
                           std::int64_t ldo, gpuStream_t s) {
   APSP_EXPECTS(rows <= 65535 * 32, "sparse rows: block too tall");
   const dim3 grid(unsigned((n + 31) / 32), unsigned((rows + 31) / 32));
-  sn_write_rows<T><<<grid, dim3(32, 8), 0, s>>>(x, ld, n, new_of_old, old_of_new, q0, rows, out,
-                                                ldo);
+  sn_write_rows<T>
+      <<<grid, dim3(32, 8), 0, s>>>(x, ld, n, new_of_old, old_of_new, q0, rows, out, ldo);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 
@@ -467,7 +467,6 @@ void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* ro
       block, nrows, rows, u0, cols, ncols, out, n);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
-
 
 // ---- the batch engine's small graphs (kernels/batch_small.cuh) ----
 

@@ -122,27 +122,34 @@ SupernodeTree amalgamated(const std::vector<i32>& xadj, const std::vector<i32>& 
     fnext[std::size_t(f)] = fhead[std::size_t(fpar[std::size_t(f)])];
     fhead[std::size_t(fpar[std::size_t(f)])] = f;
   }
-  std::vector<std::vector<i32>> st(static_cast<std::size_t>(F));
-  std::vector<i32> mark(static_cast<std::size_t>(n), -1), cs;
+  // Structures on a stack: in post-order, a position's children's lists are the topmost ones.
+  std::vector<i32> pool, list, cs;
+  std::vector<std::size_t> starts;
+  std::vector<i32> mark(static_cast<std::size_t>(n), -1);
   std::vector<double> width(static_cast<std::size_t>(F), 1), ssize(static_cast<std::size_t>(F));
   std::vector<char> merged(static_cast<std::size_t>(F), 0);
   for (i32 f = 0; f < F; ++f) {
-    std::vector<i32>& s = st[std::size_t(f)];
+    list.clear();
     auto add = [&](i32 j) {
       if (j > f && mark[std::size_t(j)] != f) {
         mark[std::size_t(j)] = f;
-        s.push_back(j);
+        list.push_back(j);
       }
     };
     const i32 v = ord[std::size_t(f)];
     for (i32 e = xadj[std::size_t(v)]; e < xadj[std::size_t(v) + 1]; ++e)
       add(pos[std::size_t(adj[std::size_t(e)])]);
     cs.clear();
-    for (i32 c = fhead[std::size_t(f)]; c >= 0; c = fnext[std::size_t(c)]) {
-      for (const i32 j : st[std::size_t(c)]) add(j);
-      std::vector<i32>().swap(st[std::size_t(c)]);
-      cs.push_back(c);
+    for (i32 c = fhead[std::size_t(f)]; c >= 0; c = fnext[std::size_t(c)]) cs.push_back(c);
+    if (!cs.empty()) {
+      const std::size_t from = starts[starts.size() - cs.size()];
+      for (std::size_t e = from; e < pool.size(); ++e) add(pool[e]);
+      pool.resize(from);
+      starts.resize(starts.size() - cs.size());
     }
+    starts.push_back(pool.size());
+    pool.insert(pool.end(), list.begin(), list.end());
+    const std::vector<i32>& s = list;
     ssize[std::size_t(f)] = double(s.size());
     // Children join (their own merges done: children come first), narrowest first.
     std::sort(cs.begin(), cs.end(), [&](i32 a, i32 b) {

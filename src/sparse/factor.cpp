@@ -4,6 +4,9 @@
 
 #include <omp.h>
 
+#include <mutex>
+#include <thread>
+
 #include "core/reference.hpp"
 
 namespace apsp::detail::sparse {
@@ -74,75 +77,72 @@ Factors<T> assemble(const Graph& g, const SupernodalPlan& p) {
 
 /// Node a takes the Schur update of descendant c: L_c[off:] (x) U_c[:, off:end] into D_a and
 /// L_a (rows in a, rows above), L_c[off:end] (x) U_c[:, end:] into U_a. pos[j] = position of j
-/// in struct(a). Rows are independent: `inner` OpenMP threads share them.
+/// in struct(a); `row` a scratch of |struct(c)| entries. Of the team of `parts` threads sharing
+/// node a, this one (`part`) takes the rows of a's blocks it owns (row index modulo parts), so the
+/// team needs no barrier between updates.
 template <class T>
 void apply_update(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, std::int64_t c,
-                  std::int64_t off, std::int64_t end, const std::vector<std::int32_t>& pos,
-                  int inner) {
+                  std::int64_t off, std::int64_t end, const std::vector<std::int32_t>& pos, T* row,
+                  int part, int parts) {
   const std::int64_t wc = p.width(c), sz = p.struct_size(c), fa = p.first(a), wa = p.width(a);
   const std::int64_t sa = p.struct_size(a);
   const std::int32_t* s = p.struct_of(c);
   const T inf = unreachable<T>();
   const T* lc = f.l(c);
   const T* uc = f.u(c);
-#pragma omp parallel num_threads(inner) if (inner > 1)
-  {
-    std::vector<T> scratch(static_cast<std::size_t>(sz));
-    T* row = scratch.data();
-#pragma omp for schedule(dynamic, 4)
-    for (std::int64_t r = off; r < sz; ++r) {
-      // Columns in a for every row; columns above a only for rows in a.
-      const std::int64_t c1 = r < end ? sz : end;
-      std::fill(row + off, row + c1, inf);
-      for (std::int64_t t = 0; t < wc; ++t) {
-        const T x = lc[r * wc + t];
-        if (x < inf) minplus_axpy(row + off, x, uc + t * sz + off, c1 - off);
+  for (std::int64_t r = off; r < sz; ++r) {
+    // a's row: D_a / U_a row s[r] - fa, or L_a row pos[s[r]] (numbered after D's).
+    const std::int64_t owner = r < end ? s[r] - fa : wa + pos[std::size_t(s[r])];
+    if (parts > 1 && owner % parts != part) continue;
+    // Columns in a for every row; columns above a only for rows in a.
+    const std::int64_t c1 = r < end ? sz : end;
+    std::fill(row + off, row + c1, inf);
+    for (std::int64_t t = 0; t < wc; ++t) {
+      const T x = lc[r * wc + t];
+      if (x < inf) minplus_axpy(row + off, x, uc + t * sz + off, c1 - off);
+    }
+    if (r < end) {  // row in a: D_a and U_a
+      T* dr = f.d(a) + (s[r] - fa) * wa;
+      for (std::int64_t q = off; q < end; ++q) dr[s[q] - fa] = std::min(dr[s[q] - fa], row[q]);
+      T* ur = f.u(a) + (s[r] - fa) * sa;
+      for (std::int64_t q = end; q < sz; ++q) {
+        T& e = ur[pos[std::size_t(s[q])]];
+        e = std::min(e, row[q]);
       }
-      if (r < end) {  // row in a: D_a and U_a
-        T* dr = f.d(a) + (s[r] - fa) * wa;
-        for (std::int64_t q = off; q < end; ++q) dr[s[q] - fa] = std::min(dr[s[q] - fa], row[q]);
-        T* ur = f.u(a) + (s[r] - fa) * sa;
-        for (std::int64_t q = end; q < sz; ++q) {
-          T& e = ur[pos[std::size_t(s[q])]];
-          e = std::min(e, row[q]);
-        }
-      } else {  // row above a: L_a
-        T* lr = f.l(a) + std::int64_t(pos[std::size_t(s[r])]) * wa;
-        for (std::int64_t q = off; q < end; ++q) lr[s[q] - fa] = std::min(lr[s[q] - fa], row[q]);
-      }
+    } else {  // row above a: L_a
+      T* lr = f.l(a) + std::int64_t(pos[std::size_t(s[r])]) * wa;
+      for (std::int64_t q = off; q < end; ++q) lr[s[q] - fa] = std::min(lr[s[q] - fa], row[q]);
     }
   }
 }
 
-/// Closes D_a (plain FW) and applies it: L_a = L_a (x) D*, U_a = D* (x) U_a (rows shared by
-/// `inner` OpenMP threads).
+/// Closes D_a (plain FW) and applies it: L_a = L_a (x) D*, U_a = D* (x) U_a. Called by every
+/// thread of a team (the loops are shared, orphaned worksharing) or by one thread alone.
 template <class T>
-void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, int inner) {
+void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, T* row,
+                     std::vector<T>& old) {
   const std::int64_t w = p.width(a), s = p.struct_size(a);
   const T inf = unreachable<T>();
   T* d = f.d(a);
   for (std::int64_t k = 0; k < w; ++k) {
-#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1 && w >= 64)
+#pragma omp for schedule(static)
     for (std::int64_t i = 0; i < w; ++i) {
       const T x = d[i * w + k];
       if (x < inf && i != k) minplus_axpy(d + i * w, x, d + k * w, w);
     }
   }
   T* l = f.l(a);
-#pragma omp parallel num_threads(inner) if (inner > 1)
-  {
-    std::vector<T> row(static_cast<std::size_t>(w));
 #pragma omp for schedule(static)
-    for (std::int64_t r = 0; r < s; ++r) {
-      std::copy(l + r * w, l + r * w + w, row.data());
-      for (std::int64_t t = 0; t < w; ++t)
-        if (row[std::size_t(t)] < inf) minplus_axpy(l + r * w, row[std::size_t(t)], d + t * w, w);
-    }
+  for (std::int64_t r = 0; r < s; ++r) {
+    std::copy(l + r * w, l + r * w + w, row);
+    for (std::int64_t t = 0; t < w; ++t)
+      if (row[t] < inf) minplus_axpy(l + r * w, row[t], d + t * w, w);
   }
   if (s == 0) return;
   T* u = f.u(a);
-  const std::vector<T> old(u, u + w * s);
-#pragma omp parallel for schedule(static) num_threads(inner) if (inner > 1)
+#pragma omp single
+  old.assign(u, u + w * s);
+#pragma omp for schedule(static)
   for (std::int64_t i = 0; i < w; ++i)
     for (std::int64_t t = 0; t < w; ++t) {
       const T x = d[i * w + t];
@@ -150,40 +150,103 @@ void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, int
     }
 }
 
+/// Node a by one thread (part 0 of 1) or by every thread of a team (the caller's parallel
+/// region): pos, row and old are the team's shared scratch (pos, old) and this thread's (row).
 template <class T>
 void factor_node(const SupernodalPlan& p, Factors<T>& f, std::int64_t a,
-                 std::vector<std::int32_t>& pos, int inner) {
+                 std::vector<std::int32_t>& pos, T* row, std::vector<T>& old, int part, int parts) {
   const std::int32_t* s = p.struct_of(a);
+#pragma omp for schedule(static)
   for (std::int64_t q = 0; q < p.struct_size(a); ++q) pos[std::size_t(s[q])] = std::int32_t(q);
   for (std::int64_t e = p.uptr[std::size_t(a)]; e < p.uptr[std::size_t(a) + 1]; ++e)
     apply_update(p, f, a, p.ukid[std::size_t(e)], p.uoff[std::size_t(e)], p.uend[std::size_t(e)],
-                 pos, inner);
-  close_and_apply(p, f, a, inner);
+                 pos, row, part, parts);
+#pragma omp barrier
+  close_and_apply(p, f, a, row, old);
 }
+
+/// Node a by the calling thread alone (a team of one: the worksharing inside binds to it).
+template <class T>
+void factor_solo(const SupernodalPlan& p, Factors<T>& f, std::int64_t a,
+                 std::vector<std::int32_t>& pos, T* row, std::vector<T>& old) {
+#pragma omp parallel num_threads(1)
+  factor_node(p, f, a, pos, row, old, 0, 1);
+}
+
+/// Min-plus updates of node a's step (its descendants' updates, the closure, L and U).
+double node_work(const SupernodalPlan& p, std::int64_t a) {
+  const double w = double(p.width(a)), s = double(p.struct_size(a));
+  double work = w * w * w + 2 * w * w * s;
+  for (std::int64_t e = p.uptr[std::size_t(a)]; e < p.uptr[std::size_t(a) + 1]; ++e) {
+    const std::int32_t c = p.ukid[std::size_t(e)];
+    const double in = double(p.uend[std::size_t(e)] - p.uoff[std::size_t(e)]);
+    const double from = double(p.struct_size(c) - p.uoff[std::size_t(e)]);
+    work += double(p.width(c)) * in * (2 * from - in);
+  }
+  return work;
+}
+
+/// A node is shared by the whole team when its step has at least this many updates (and so are
+/// its ancestors); smaller ones go one per thread as soon as their children are done.
+constexpr double kTeamWork = 4e6;
 
 }  // namespace
 
 template <class T>
 Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads) {
   Factors<T> f = assemble<T>(g, p);
-  const std::int64_t nodes = p.nodes();
-  std::int32_t top = 0;
-  for (std::int64_t k = 0; k < nodes; ++k) top = std::max(top, p.height[std::size_t(k)]);
-  // Nodes by height: each height's nodes are independent. Heights with many nodes share them
-  // out; the few large nodes near the roots share their rows instead.
-  std::vector<std::vector<std::int32_t>> level(std::size_t(top) + 1);
+  const std::int64_t nodes = p.nodes(), n = p.n();
+  // Team nodes: heavy ones and their ancestors (children come before parents).
+  std::vector<char> team(static_cast<std::size_t>(nodes), 0);
+  std::vector<std::int32_t> pending(static_cast<std::size_t>(nodes), 0);
+  std::int64_t widest = 0;
+  for (std::int64_t k = 0; k < nodes; ++k) {
+    widest = std::max({widest, p.width(k), p.struct_size(k)});
+    const std::int32_t par = p.parent[std::size_t(k)];
+    if (threads > 1 && node_work(p, k) >= kTeamWork) team[std::size_t(k)] = 1;
+    if (team[std::size_t(k)] && par >= 0) team[std::size_t(par)] = 1;
+    if (par >= 0) ++pending[std::size_t(par)];
+  }
+  std::vector<std::int32_t> ready;
   for (std::int64_t k = 0; k < nodes; ++k)
-    level[std::size_t(p.height[std::size_t(k)])].push_back(std::int32_t(k));
-  std::vector<std::vector<std::int32_t>> pos(std::size_t(threads),
-                                             std::vector<std::int32_t>(std::size_t(p.n()), 0));
-  for (const std::vector<std::int32_t>& nodes_at : level) {
-    if (std::int64_t(nodes_at.size()) < 2 * std::int64_t(threads)) {
-      for (const std::int32_t a : nodes_at) factor_node(p, f, a, pos[0], threads);
-      continue;
+    if (!team[std::size_t(k)] && pending[std::size_t(k)] == 0) ready.push_back(std::int32_t(k));
+  std::int64_t solo_left = 0;
+  for (std::int64_t k = 0; k < nodes; ++k) solo_left += !team[std::size_t(k)];
+  std::mutex lock;
+  std::vector<std::int32_t> shared_pos(static_cast<std::size_t>(n), 0);
+  std::vector<T> shared_old;
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<std::int32_t> pos(static_cast<std::size_t>(n), 0);
+    std::vector<T> row(static_cast<std::size_t>(widest) + 1), old;
+    // Solo nodes: one thread each, as soon as their children are done (a shared stack).
+    for (;;) {
+      std::int32_t a = -1;
+      {
+        const std::lock_guard<std::mutex> hold(lock);
+        if (solo_left == 0) break;
+        if (!ready.empty()) {
+          a = ready.back();
+          ready.pop_back();
+        }
+      }
+      if (a < 0) {
+        std::this_thread::yield();
+        continue;
+      }
+      factor_solo(p, f, a, pos, row.data(), old);
+      const std::int32_t par = p.parent[std::size_t(a)];
+      const std::lock_guard<std::mutex> hold(lock);
+      --solo_left;
+      if (par >= 0 && --pending[std::size_t(par)] == 0 && !team[std::size_t(par)])
+        ready.push_back(par);
     }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-    for (std::size_t i = 0; i < nodes_at.size(); ++i)
-      factor_node(p, f, nodes_at[i], pos[std::size_t(omp_get_thread_num())], 1);
+#pragma omp barrier
+    // Team nodes in order, every thread on each.
+    const int part = omp_get_thread_num(), parts = omp_get_num_threads();
+    for (std::int64_t a = 0; a < nodes; ++a)
+      if (team[std::size_t(a)])
+        factor_node(p, f, a, shared_pos, row.data(), shared_old, part, parts);
   }
   return f;
 }

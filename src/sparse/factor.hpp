@@ -6,8 +6,9 @@
 // structure enters K, then closes D (plain FW) and applies it, L = L (x) D*, U = D* (x) U. After
 // that, D[i][j], L[i][j] and U[i][j] are the shortest paths between their two vertices whose
 // inner vertices all come before K's end, and every distance is a chain up the tree through U
-// blocks, one D, and down through L blocks (engine.cpp's sweeps). Nodes of one tree height are
-// independent (each writes only its own blocks): OpenMP over them.
+// blocks, one D, and down through L blocks (engine.cpp's sweeps). A node's step writes only its
+// own blocks: small nodes go one per thread as soon as their children are done; the heavy ones
+// near the roots (and their ancestors) take every thread, each owning some of the node's rows.
 #pragma once
 
 #include <algorithm>

@@ -173,15 +173,22 @@ __global__ void __launch_bounds__(kSnThreads)
   }
 }
 
-/// The sources' block: X^T unreachable except X^T[q0 + r][r] = 0 for r < rows (n x ld).
+/// The sources' block: X^T unreachable except X^T[q0 + r][r] = 0 for r < rows (n x ld, ld a
+/// multiple of 4): a block a row at a time, four entries a thread per 16-byte store.
 template <class T>
 __global__ void sn_fill_block(T* __restrict__ x, std::int64_t n, std::int64_t ld, std::int64_t q0,
                               std::int64_t rows) {
-  const std::int64_t total = n * ld;
-  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t v = e / ld, r = e - v * ld;
-    x[e] = (r < rows && v == q0 + r) ? T(0) : inf_value<T>();
+  constexpr T inf = inf_value<T>();
+  const std::int64_t quads = ld / 4;
+  for (std::int64_t v = blockIdx.x; v < n; v += gridDim.x) {
+    const std::int64_t diag = v - q0;  // the column holding 0 in row v, if in [0, rows)
+    T* row = x + v * ld;
+    for (std::int64_t c = threadIdx.x; c < quads; c += blockDim.x) {
+      SnVec4<T> q;
+#pragma unroll
+      for (int j = 0; j < 4; ++j) q.x[j] = (4 * c + j == diag && diag < rows) ? T(0) : inf;
+      *reinterpret_cast<SnVec4<T>*>(row + 4 * c) = q;
+    }
   }
 }
 
