@@ -140,8 +140,8 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
 
 
 def plan(graph, directed=True, unweighted=False, *, num_vertices=None):
-    """The sparse direct engine's plan for ``graph``'s structure (METIS ordering and symbolic
-    analysis; weights ignored), for ``solve(..., plan=p)`` on graphs with the same vertices and
+    """The sparse direct engine's plan for ``graph``'s structure (minimum-degree ordering, its
+    supernodes and symbolic analysis; weights ignored), for ``solve(..., plan=p)`` on graphs with the same vertices and
     arcs and any weights, as PATHPACK.jl's ``apsp_plan`` (docs/sparse.md). The object says its
     ``vertices``, ``supernodes``, ``work_fraction`` (of V^3) and ``seconds``."""
     directed, unweighted, _, _, _, _, num_vertices = _inputs.check_common(
