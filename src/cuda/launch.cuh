@@ -424,10 +424,9 @@ template <class T>
 void launch_sn_write_rows(const T* x, std::int64_t ld, std::int64_t n, const int* new_of_old,
                           const int* old_of_new, std::int64_t q0, std::int64_t rows, T* out,
                           std::int64_t ldo, gpuStream_t s) {
-  APSP_EXPECTS(rows <= 65535 * 32, "sparse rows: block too tall");
-  const dim3 grid(unsigned((n + 31) / 32), unsigned((rows + 31) / 32));
-  sn_write_rows<T>
-      <<<grid, dim3(32, 8), 0, s>>>(x, ld, n, new_of_old, old_of_new, q0, rows, out, ldo);
+  APSP_EXPECTS(rows <= 65535 * 64 && ld % 4 == 0, "sparse rows: block too tall or misaligned");
+  const dim3 grid(unsigned((n + 63) / 64), unsigned((rows + 63) / 64));
+  sn_write_rows<T><<<grid, 256, 0, s>>>(x, ld, n, new_of_old, old_of_new, q0, rows, out, ldo);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 

@@ -3,7 +3,7 @@
 // X^T row v holds vertex v's value for each of the R sources (ld apart), so every operand of the
 // sweeps is a set of whole rows: gathered struct rows read coalesced, C rows written coalesced.
 // One kernel runs a list of min-plus products C[i][r] = min(C[i][r], min_k B[i][k] + A[k][r])
-// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 or 16 x 256
+// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 256 or 16 x 512
 // C tiles a block; two more fill a block and write it out transposed in the user's order.
 #pragma once
 
@@ -18,11 +18,15 @@
 namespace apsp::cuda {
 namespace {
 
-// A block computes BM x (4096 / BM) of C with 256 threads, 4 x 4 each, over inner stages of BK =
-// BM: BM = 32 for wide factor blocks, 16 for narrow ones (less padding; the driver picks).
+// A block computes BM x BN of C with 256 threads, MR rows x 4 columns each, over inner stages of
+// BK = BM: BM = 32 for wide factor blocks, 16 for narrow ones (less padding; the driver picks).
+// MR = 8 for 4-byte types (each inner step reads 8 + 4 values from shared memory for 32
+// updates), 4 for 8-byte ones (the tiles' shared memory stays within 48 KB).
 inline constexpr int kSnThreads = 256;
-template <int BM>
-inline constexpr int kSnBN = 4096 / BM;
+template <class T>
+inline constexpr int kSnMR = sizeof(T) == 4 ? 8 : 4;
+template <int BM, class T>
+inline constexpr int kSnBN = kSnThreads * 4 * kSnMR<T> / BM;
 
 /// One product of a sweep. Rows of A and C are indices into a_base / c_base (ld apart): the
 /// listed ones, or a0 + k / c0 + i when the list is null. With `atomic`, C is lowered by atomic
@@ -86,7 +90,8 @@ __device__ __forceinline__ void sn_atomic_min(T* p, T v) {
 template <class T, int BM>
 __global__ void __launch_bounds__(kSnThreads)
     sn_minplus(const SnTask<T>* __restrict__ tasks, int ntasks) {
-  constexpr int BN = kSnBN<BM>, BK = BM, TX = BN / 4;  // TX threads across a row of C
+  constexpr int MR = kSnMR<T>, BN = kSnBN<BM, T>, BK = BM, TX = BN / 4;  // TX threads a row
+  static_assert((BM / MR) * TX == kSnThreads, "sparse rows: MR x 4 per thread");
   // The block's task: the last one whose first tile is at most blockIdx.x.
   int lo = 0, hi = ntasks - 1;
   while (lo < hi) {
@@ -100,13 +105,13 @@ __global__ void __launch_bounds__(kSnThreads)
   const int local = int(blockIdx.x) - t.first_tile;
   const int rtiles = (t.r1 - t.r0 + BN - 1) / BN;
   const int i0 = (local / rtiles) * BM, rb = t.r0 + (local % rtiles) * BN;
-  __shared__ T sB[BK][BM];
+  __shared__ __align__(16) T sB[BK][BM];
   __shared__ __align__(16) T sA[BK][BN];  // rows of BN * sizeof(T) bytes: 16-byte aligned
-  const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;  // rows ty*4.., columns tx*4..
+  const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;  // rows ty*MR.., columns tx*4..
   constexpr T inf = inf_value<T>();
-  T acc[4][4];
+  T acc[MR][4];
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < MR; ++i)
 #pragma unroll
     for (int j = 0; j < 4; ++j) acc[i][j] = inf;
   for (int k0 = 0; k0 < t.k; k0 += BK) {
@@ -143,21 +148,21 @@ __global__ void __launch_bounds__(kSnThreads)
     __syncthreads();
 #pragma unroll 4
     for (int kk = 0; kk < kn; ++kk) {
-      T b[4], a[4];
+      T b[MR], a[4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) b[i] = sB[kk][ty * 4 + i];
+      for (int i = 0; i < MR; ++i) b[i] = sB[kk][ty * MR + i];
 #pragma unroll
       for (int j = 0; j < 4; ++j) a[j] = sA[kk][tx * 4 + j];
 #pragma unroll
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < MR; ++i)
 #pragma unroll
         for (int j = 0; j < 4; ++j) acc[i][j] = sn_addmin(b[i], a[j], acc[i][j]);
     }
     __syncthreads();
   }
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const int ii = i0 + ty * 4 + i;
+  for (int i = 0; i < MR; ++i) {
+    const int ii = i0 + ty * MR + i;
     if (ii >= t.m) continue;
     const std::int64_t row = t.c_rows ? t.c_rows[ii] : t.c0 + ii;
     T* c = t.c_base + row * t.ld;
@@ -207,22 +212,37 @@ __global__ void sn_copy_rows(const T* __restrict__ src, T* __restrict__ dst, std
 }
 
 /// out[old_of_new[q0 + r]][v] = X^T[new_of_old[v]][r] for r < rows, v < n: the block's rows in
-/// the user's order (32 x 32 tiles through shared memory; out rows `ldo` apart).
+/// the user's order (out rows `ldo` apart). A 64 x 64 tile a block of 256 threads: X^T rows read
+/// 256 bytes at a time (16-byte loads; ld and the tile's first column are multiples of 4), out
+/// rows written 128 bytes a warp.
 template <class T>
 __global__ void sn_write_rows(const T* __restrict__ x, std::int64_t ld, std::int64_t n,
                               const int* __restrict__ new_of_old,
                               const int* __restrict__ old_of_new, std::int64_t q0,
                               std::int64_t rows, T* __restrict__ out, std::int64_t ldo) {
-  __shared__ T tile[32][33];
-  const std::int64_t v0 = std::int64_t(blockIdx.x) * 32, r0 = std::int64_t(blockIdx.y) * 32;
-  for (int i = threadIdx.y; i < 32; i += blockDim.y) {
-    const std::int64_t v = v0 + i, r = r0 + threadIdx.x;
-    if (v < n && r < rows) tile[i][threadIdx.x] = x[std::int64_t(new_of_old[v]) * ld + r];
+  __shared__ T tile[64][65];
+  const std::int64_t v0 = std::int64_t(blockIdx.x) * 64, r0 = std::int64_t(blockIdx.y) * 64;
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int i = t / 16 + 16 * k, c = (t % 16) * 4;
+    const std::int64_t v = v0 + i, r = r0 + c;
+    if (v >= n) continue;
+    const T* src = x + std::int64_t(new_of_old[v]) * ld + r;
+    if (r + 3 < rows) {
+      const SnVec4<T> q = *reinterpret_cast<const SnVec4<T>*>(src);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) tile[i][c + e] = q.x[e];
+    } else {
+      for (int e = 0; e < 4 && r + e < rows; ++e) tile[i][c + e] = src[e];
+    }
   }
   __syncthreads();
-  for (int i = threadIdx.y; i < 32; i += blockDim.y) {
-    const std::int64_t r = r0 + i, v = v0 + threadIdx.x;
-    if (v < n && r < rows) out[std::int64_t(old_of_new[q0 + r]) * ldo + v] = tile[threadIdx.x][i];
+  const int v = t % 64;
+#pragma unroll 4
+  for (int j = t / 64; j < 64; j += 4) {
+    const std::int64_t r = r0 + j;
+    if (r < rows && v0 + v < n) out[std::int64_t(old_of_new[q0 + r]) * ldo + v0 + v] = tile[v][j];
   }
 }
 
