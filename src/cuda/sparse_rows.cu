@@ -86,8 +86,7 @@ struct Group {
 
 template <int BM, class T>
 i64 tiles_of(const cuda::SnTask<T>& t) {
-  constexpr int BN = cuda::kSnBN<BM, T>;
-  return i64((t.m + BM - 1) / BM) * ((t.r1 - t.r0 + BN - 1) / BN);
+  return i64((t.m + BM - 1) / BM) * ((t.r1 - t.r0 + cuda::kSnBN<BM> - 1) / cuda::kSnBN<BM>);
 }
 
 /// Appends `batch` to `tasks` as two launches: the narrow products (m <= 16: 16-row tiles) and

@@ -3,7 +3,7 @@
 // X^T row v holds vertex v's value for each of the R sources (ld apart), so every operand of the
 // sweeps is a set of whole rows: gathered struct rows read coalesced, C rows written coalesced.
 // One kernel runs a list of min-plus products C[i][r] = min(C[i][r], min_k B[i][k] + A[k][r])
-// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 256 or 16 x 512
+// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 or 16 x 256
 // C tiles a block; two more fill a block and write it out transposed in the user's order.
 #pragma once
 
@@ -18,16 +18,14 @@
 namespace apsp::cuda {
 namespace {
 
-// A block computes BM x BN of C with 256 threads, MR rows x 4 columns each, over inner stages of
-// BK = BM: BM = 32 for wide factor blocks, 16 for narrow ones (less padding; the driver picks).
-// MR = 4 (8 rows a thread with 32 x 256 tiles ran the H200's down sweep 10-17% slower: 36 KB of
-// shared memory a block lowered occupancy, and the sweeps wait on memory, not on ALUs). The next
-// stage's A rows are loaded into registers while the current stage computes.
+// A block computes BM x (4096 / BM) of C with 256 threads, 4 x 4 each, over inner stages of BK =
+// BM: BM = 32 for wide factor blocks, 16 for narrow ones (less padding; the driver picks). Tried
+// on the H200 and slower (bench/results/sparse-direct-engine-2026-11-29.md, calls 8-9): 8 x 4 a
+// thread (36 KB of shared memory a block: lower occupancy), and the next stage's A rows fetched
+// into registers during the current one (more registers a thread). The sweeps wait on memory.
 inline constexpr int kSnThreads = 256;
-template <class T>
-inline constexpr int kSnMR = 4;
-template <int BM, class T>
-inline constexpr int kSnBN = kSnThreads * 4 * kSnMR<T> / BM;
+template <int BM>
+inline constexpr int kSnBN = 4096 / BM;
 
 /// One product of a sweep. Rows of A and C are indices into a_base / c_base (ld apart): the
 /// listed ones, or a0 + k / c0 + i when the list is null. With `atomic`, C is lowered by atomic
@@ -91,8 +89,7 @@ __device__ __forceinline__ void sn_atomic_min(T* p, T v) {
 template <class T, int BM>
 __global__ void __launch_bounds__(kSnThreads)
     sn_minplus(const SnTask<T>* __restrict__ tasks, int ntasks) {
-  constexpr int MR = kSnMR<T>, BN = kSnBN<BM, T>, BK = BM, TX = BN / 4;  // TX threads a row
-  static_assert((BM / MR) * TX == kSnThreads, "sparse rows: MR x 4 per thread");
+  constexpr int BN = kSnBN<BM>, BK = BM, TX = BN / 4;  // TX threads across a row of C
   // The block's task: the last one whose first tile is at most blockIdx.x.
   int lo = 0, hi = ntasks - 1;
   while (lo < hi) {
@@ -106,49 +103,34 @@ __global__ void __launch_bounds__(kSnThreads)
   const int local = int(blockIdx.x) - t.first_tile;
   const int rtiles = (t.r1 - t.r0 + BN - 1) / BN;
   const int i0 = (local / rtiles) * BM, rb = t.r0 + (local % rtiles) * BN;
-  __shared__ __align__(16) T sB[BK][BM];
+  __shared__ T sB[BK][BM];
   __shared__ __align__(16) T sA[BK][BN];  // rows of BN * sizeof(T) bytes: 16-byte aligned
-  const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;  // rows ty*MR.., columns tx*4..
+  const int tid = threadIdx.x, ty = tid / TX, tx = tid % TX;  // rows ty*4.., columns tx*4..
   constexpr T inf = inf_value<T>();
-  T acc[MR][4];
+  T acc[4][4];
 #pragma unroll
-  for (int i = 0; i < MR; ++i)
+  for (int i = 0; i < 4; ++i)
 #pragma unroll
     for (int j = 0; j < 4; ++j) acc[i][j] = inf;
-  // 16-byte loads of A (32 for 8-byte T) where the columns allow, staged through registers.
-  const bool vec = (rb | int(t.ld)) % 4 == 0;
-  constexpr int kVecs = (BK * (BN / 4) + kSnThreads - 1) / kSnThreads;
-  SnVec4<T> pre[kVecs];
-  auto fetch = [&](int k0) {  // stage k0's A rows into pre
-    const int kn = min(BK, t.k - k0);
-#pragma unroll
-    for (int u = 0; u < kVecs; ++u) {
-      const int e = tid + u * kSnThreads;
-      if (e >= kn * (BN / 4)) continue;
-      const int kk = e / (BN / 4), r = (e % (BN / 4)) * 4;
-      const std::int64_t row = t.a_rows ? t.a_rows[k0 + kk] : t.a0 + k0 + kk;
-      const T* src = t.a_base + row * t.ld + rb + r;
-      if (rb + r + 3 < t.r1) {
-        pre[u] = *reinterpret_cast<const SnVec4<T>*>(src);
-      } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) pre[u].x[j] = rb + r + j < t.r1 ? src[j] : inf;
-      }
-    }
-  };
-  if (vec && t.k > 0) fetch(0);
   for (int k0 = 0; k0 < t.k; k0 += BK) {
     const int kn = min(BK, t.k - k0);
     for (int e = tid; e < BM * BK; e += kSnThreads) {
       const int i = e / BK, kk = e % BK;
       sB[kk][i] = (i0 + i < t.m && kk < kn) ? t.b[std::int64_t(i0 + i) * t.k + k0 + kk] : inf;
     }
-    if (vec) {
+    if ((rb | int(t.ld)) % 4 == 0) {  // 4 sources a thread: 16-byte loads (32 for 8-byte T)
+      for (int e = tid; e < kn * (BN / 4); e += kSnThreads) {
+        const int kk = e / (BN / 4), r = (e % (BN / 4)) * 4;
+        const std::int64_t row = t.a_rows ? t.a_rows[k0 + kk] : t.a0 + k0 + kk;
+        const T* src = t.a_base + row * t.ld + rb + r;
+        SnVec4<T> v;
+        if (rb + r + 3 < t.r1) {
+          v = *reinterpret_cast<const SnVec4<T>*>(src);
+        } else {
 #pragma unroll
-      for (int u = 0; u < kVecs; ++u) {
-        const int e = tid + u * kSnThreads;
-        if (e < kn * (BN / 4))
-          *reinterpret_cast<SnVec4<T>*>(&sA[e / (BN / 4)][(e % (BN / 4)) * 4]) = pre[u];
+          for (int j = 0; j < 4; ++j) v.x[j] = rb + r + j < t.r1 ? src[j] : inf;
+        }
+        *reinterpret_cast<SnVec4<T>*>(&sA[kk][r]) = v;
       }
     } else {
       for (int e = tid; e < kn * BN; e += kSnThreads) {
@@ -162,24 +144,23 @@ __global__ void __launch_bounds__(kSnThreads)
       }
     }
     __syncthreads();
-    if (vec && k0 + BK < t.k) fetch(k0 + BK);  // in flight while this stage computes
 #pragma unroll 4
     for (int kk = 0; kk < kn; ++kk) {
-      T b[MR], a[4];
+      T b[4], a[4];
 #pragma unroll
-      for (int i = 0; i < MR; ++i) b[i] = sB[kk][ty * MR + i];
+      for (int i = 0; i < 4; ++i) b[i] = sB[kk][ty * 4 + i];
 #pragma unroll
       for (int j = 0; j < 4; ++j) a[j] = sA[kk][tx * 4 + j];
 #pragma unroll
-      for (int i = 0; i < MR; ++i)
+      for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int j = 0; j < 4; ++j) acc[i][j] = sn_addmin(b[i], a[j], acc[i][j]);
     }
     __syncthreads();
   }
 #pragma unroll
-  for (int i = 0; i < MR; ++i) {
-    const int ii = i0 + ty * MR + i;
+  for (int i = 0; i < 4; ++i) {
+    const int ii = i0 + ty * 4 + i;
     if (ii >= t.m) continue;
     const std::int64_t row = t.c_rows ? t.c_rows[ii] : t.c0 + ii;
     T* c = t.c_base + row * t.ld;
