@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -15,6 +17,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
+#include "support.hpp"
 
 namespace apsp {
 namespace {
@@ -341,6 +344,45 @@ TEST(MetricsEngines, ProgressCountsSourcesAndItsExceptionStopsTheRun) {
     mo.engine = e;
     EXPECT_THROW(compute_metrics(g, o, mo), ResourceError) << metrics_engine_name(e);
   }
+}
+
+/// A path 0 - 1 - ... - (n-1) as an edge list with a `# vertices` header.
+std::string write_path(const test::TempDir& d, std::int64_t n) {
+  const std::string f = d / "path.el";
+  std::ofstream os(f);
+  os << "# vertices " << n << "\n";
+  for (std::int64_t v = 0; v + 1 < n; ++v) os << v << ' ' << v + 1 << "\n";
+  return f;
+}
+
+TEST(MetricsCli, ProgressShowsSourcesAndTimeLeftOnATerminal) {
+  // `script` gives the CLI a terminal on stderr; APSP_PROGRESS_DELAY=0 shows progress at once.
+  const std::string script = "/usr/bin/script", env = "/usr/bin/env";
+  if (!std::filesystem::exists(script) || !std::filesystem::exists(env))
+    GTEST_SKIP() << "no /usr/bin/script (bsdutils): terminal progress not checked";
+  test::TempDir d;
+  const std::string in = write_path(d, 6000);  // bfs, one search per source: 94 batches
+  const std::string cmd = env + " APSP_PROGRESS_DELAY=0 " + APSP_CLI + " metrics " + in + " " +
+                          (d / "t.csv") + " --undirected --threads 1 --metrics closeness";
+  auto r = test::run_program(script, {"-qec", cmd, "/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("apsp: metrics 6000/6000 (100%)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" left"), std::string::npos) << r.out;  // an estimate on the way
+  r = test::run_program(script, {"-qec", cmd + " -q", "/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("apsp: metrics"), std::string::npos) << r.out;
+}
+
+TEST(MetricsCli, InterruptLeavesNoOutput) {
+  const std::string timeout = "/usr/bin/timeout";
+  if (!std::filesystem::exists(timeout)) GTEST_SKIP() << "no /usr/bin/timeout";
+  test::TempDir d;
+  const std::string in = write_path(d, 200000);  // minutes of searches: stopped after 1 s
+  const auto r = test::run_program(
+      timeout, {"-s", "INT", "1", APSP_CLI, "metrics", in, d / "t.csv", "--undirected", "-q"});
+  EXPECT_EQ(r.exit_code, 124) << r.err;  // timeout's code: the command was stopped
+  EXPECT_FALSE(std::filesystem::exists(d / "t.csv"));
+  EXPECT_TRUE(test::temps_in(d.path()).empty());
 }
 
 }  // namespace

@@ -141,3 +141,34 @@ def test_auto_picks_a_search_engine_past_the_memory_wall(monkeypatch):
     m = apsp.metrics(edges, ["closeness", "eccentricity"], directed=False, num_vertices=n)
     assert m["eccentricity"][0] == n - 1 and m["eccentricity"][n // 2] == n // 2
     assert m["closeness"][0] == pytest.approx((n - 1) / ((n - 1) * n / 2), rel=1e-12)
+
+
+@pytest.mark.parametrize("engine,names", [("bfs", ["closeness"]), ("dijkstra", ["closeness"]),
+                                          ("bounds", ["center", "periphery"])])
+def test_long_metrics_runs_stop_on_ctrl_c(engine, names):
+    # A cycle of 200,000 vertices: minutes of searches (bounds: every vertex is in the center and
+    # the periphery, so 3,125 searches, then the full engine); SIGINT after 0.5 s must end the
+    # call promptly with KeyboardInterrupt.
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    code = f"""
+        import os, signal, threading, time, numpy as np, apsp
+        n = 200000
+        src = np.arange(n)
+        edges = (src, (src + 1) % n, np.full(n, 2.0 if {engine!r} == "dijkstra" else 1.0))
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.monotonic()
+        try:
+            apsp.metrics(edges, {names!r}, directed=False, num_vertices=n, engine={engine!r})
+        except KeyboardInterrupt:
+            print("interrupted after %.2f s" % (time.monotonic() - t))
+        else:
+            print("finished")
+    """
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                         text=True, timeout=300, env=dict(os.environ))
+    assert out.returncode == 0 and out.stdout.startswith("interrupted"), (out.stdout,
+                                                                          out.stderr[-2000:])
+    assert float(out.stdout.split()[2]) < 3.0, out.stdout
