@@ -253,9 +253,8 @@ int main(int argc, char** argv) {
                    "histogram,effective_diameter (default: all but the last two)")
       ->check(CLI::Validator(
           [](std::string& v) {  // "" is no list: leave the option out for the default
-            return v.empty() ? std::string(
-                                   "unknown metric '' (name at least one; without "
-                                   "--metrics every metric but the last two)")
+            return v.empty() ? std::string("unknown metric '' (name at least one; without "
+                                           "--metrics every metric but the last two)")
                              : std::string();
           },
           "LIST"));
