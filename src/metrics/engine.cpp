@@ -45,12 +45,22 @@ Facts facts_of(const Graph& g) {
   f.max_w = r.max_abs_weight;
   double first = -1;
   bool uniform = true;
-  detail::for_each_arc(g, [&](std::int32_t, std::int32_t, double w) {
-    ++f.arcs;
-    if (first < 0) first = w;
-    uniform = uniform && w == first;
-  });
-  if (g.is_dense() && g.dense.unweighted) first = 1, uniform = true;
+  if (g.is_dense()) {
+    detail::for_each_arc(g, [&](std::int32_t, std::int32_t, double w) {
+      ++f.arcs;
+      if (first < 0) first = w;
+      uniform = uniform && w == first;
+    });
+    if (g.dense.unweighted) first = 1, uniform = true;
+  } else {  // the arcs for_each_arc would give, without walking them
+    std::int64_t edges = 0;
+    for (std::size_t e = 0; e < g.src.size(); ++e) {
+      if (g.src[e] == g.dst[e]) continue;
+      if (edges++ == 0) first = g.weight[e];
+      uniform = uniform && g.weight[e] == first;
+    }
+    f.arcs = g.directed ? edges : 2 * edges;
+  }
   if (f.arcs == 0) first = 1;
   if (uniform && f.integer && first >= 1 && first < 9.0e15) f.scale = std::int64_t(first);
   return f;

@@ -394,9 +394,12 @@ HopGraph make_hop_graph(const Graph& g) {
   const auto n = std::size_t(h.n);
   // Threads take equal ranges of the edges (for_each_arc's parts); each counts its arcs per
   // vertex, the counts become each thread's write offsets, and the threads fill the CSR side by
-  // side, in the order one thread would.
+  // side, in the order one thread would. Below kParallelEdges one thread: on a loaded box a team
+  // waiting for its second thread costs more than the build.
+  constexpr std::int64_t kParallelEdges = std::int64_t(1) << 22;
   const std::int64_t edges = std::int64_t(g.is_dense() ? n * n : g.src.size());
-  const int parts = int(std::clamp<std::int64_t>(edges >> 16, 1, omp_get_max_threads()));
+  const int parts =
+      int(std::clamp<std::int64_t>(edges / kParallelEdges + 1, 1, omp_get_max_threads()));
   std::vector<std::vector<std::int64_t>> out_at{std::size_t(parts)}, in_at{std::size_t(parts)};
 #pragma omp parallel num_threads(parts)
   {
