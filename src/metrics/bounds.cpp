@@ -139,6 +139,10 @@ struct Bounds {
   std::vector<double> lo, hi;
   std::vector<char> open;    // still a candidate
   double dl = 0, ru = kInf;  // largest lower bound, smallest upper bound
+  // Directed, diameter alone: upper bounds of the in-eccentricities too (the diameter is also the
+  // largest in-eccentricity, so either side's candidates running out decides it).
+  std::vector<double> hi_in;
+  std::vector<char> open_in;
 
   bool exact(std::size_t w) const { return lo[w] == hi[w]; }
   /// w's bounds decide every asked value.
@@ -153,7 +157,14 @@ struct Bounds {
 /// Takes and Kosters' alternation: the open vertex of largest upper bound, or the vertex not yet
 /// searched of smallest lower bound (a central one: its search bounds every eccentricity from
 /// above), open or not. Ties: higher degree. SIZE_MAX when nothing is open.
-std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper) {
+std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper,
+                        bool in_side = false) {
+  if (in_side && by_upper) {  // the in-candidate of largest upper bound
+    std::size_t best = SIZE_MAX;
+    for (std::size_t w = 0; w < b.hi_in.size(); ++w)
+      if (b.open_in[w] && (best == SIZE_MAX || b.hi_in[w] > b.hi_in[best])) best = w;
+    return best;
+  }
   std::size_t best = SIZE_MAX;
   for (std::size_t w = 0; w < b.lo.size(); ++w) {
     if (by_upper ? !b.open[w] : b.exact(w)) continue;
@@ -201,8 +212,14 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
   b.hi.assign(std::size_t(n), kInf);
   b.open.assign(std::size_t(n), 1);
   std::int64_t open = n, searches = 0, steps = 0;
+  const bool in_side = directed && want.diameter && !want.radius && !want.center && !want.periphery;
+  std::int64_t open_in = in_side ? n : 0;
+  if (in_side) {
+    b.hi_in.assign(std::size_t(n), kInf);
+    b.open_in.assign(std::size_t(n), 1);
+  }
   std::size_t v = 0;  // vertex 0 first: a disconnected graph is then refused naming it
-  while (open > 0) {
+  while (open > 0 && (!in_side || open_in > 0)) {
     if (searches >= max_searches) return std::nullopt;
     search.from(std::int32_t(v), false, d);
     ++searches;
@@ -236,7 +253,18 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
         b.open[w] = 0;
         --open;
       }
-    v = next_source(b, search, ++steps % 2 == 1);
+    if (in_side) {  // ecc_in(w) <= d(v, w) + ecc_in(v)
+      const double e_in = *std::max_element(back.begin(), back.end());
+      for (std::size_t w = 0; w < std::size_t(n); ++w) {
+        b.hi_in[w] = std::min(b.hi_in[w], d[w] + e_in);
+        if (b.open_in[w] && b.hi_in[w] <= b.dl) {
+          b.open_in[w] = 0;
+          --open_in;
+        }
+      }
+    }
+    v = next_source(b, search, ++steps % 2 == 1, in_side && open_in < open);
+    if (v == SIZE_MAX) break;
   }
   Extremes x;
   x.diameter = b.dl;
