@@ -70,6 +70,7 @@ TargetSums msbfs_target_sums(std::int64_t n, const std::vector<std::int64_t>& in
   unsigned long long* pairs = device_zeros<unsigned long long>(vn + 1, b_pairs);
   constexpr std::int64_t kBatch = 32 * cuda::kMsbfsLanes;
   std::int64_t levels_seen = 0;
+  std::vector<unsigned long long> known(vn + 1, 0);  // pairs[] as last read
   for (std::int64_t s0 = 0; s0 < n; s0 += kBatch) {
     const int k = int(std::min(kBatch, n - s0));
     cuda::launch_msbfs_start(n, s0, k, seen, cur, cur_any, reached, gpuStreamLegacy);
@@ -78,8 +79,11 @@ TargetSums msbfs_target_sums(std::int64_t n, const std::vector<std::int64_t>& in
     for (int level = 1; level < n; ++level) {
       cuda::launch_msbfs_level(n, start, adj, k, level, seen, c, ca, x, xa, reached, hop_sum,
                                harmonic, farthest, pairs, gpuStreamLegacy);
-      unsigned long long found = 0;
-      APSP_CUDA_TRY(gpuMemcpy(&found, pairs + level, sizeof found, gpuMemcpyDeviceToHost));
+      // pairs[] sums over the batches: this batch's new pairs are the growth of pairs[level].
+      unsigned long long total = 0;
+      APSP_CUDA_TRY(gpuMemcpy(&total, pairs + level, sizeof total, gpuMemcpyDeviceToHost));
+      const unsigned long long found = total - known[std::size_t(level)];
+      known[std::size_t(level)] = total;
       levels_seen = std::max<std::int64_t>(levels_seen, level);
       if (found == 0) break;
       std::swap(c, x);
