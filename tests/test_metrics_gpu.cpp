@@ -6,11 +6,15 @@
 // where the build has no CUDA or no usable GPU exists. Not yet run on a GPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "apsp/generate.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
 #include "support.hpp"
@@ -106,6 +110,43 @@ TEST(MetricsGpu, MsbfsEqualsTheCpuEngine) {
           EXPECT_GT(want.in_sum[0], 0) << where;  // non-trivial
         }
       }
+}
+
+/// The GPU target, timed: APSP_TEST_METRICS_GPU_SCALE=20 runs the engine on the undirected
+/// RMAT 2^20 (E = 16 V, seed 1, as `apsp generate --kind rmat --scale 20 --wmin 1 --wmax 1`),
+/// prints the seconds, and checks a few vertices against a plain BFS on the CPU.
+TEST(MetricsGpu, RmatTimed) {
+  const char* scale_text = std::getenv("APSP_TEST_METRICS_GPU_SCALE");
+  if (!scale_text) GTEST_SKIP() << "set APSP_TEST_METRICS_GPU_SCALE (e.g. 20) to time RMAT";
+  if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA GPU";
+  const int scale = std::atoi(scale_text);
+  Graph g = generate_rmat(scale, std::int64_t(16) << scale, 1, 1, 1);
+  g.directed = false;
+  const std::int64_t n = g.num_vertices;
+  const detail::HopGraph h = detail::make_hop_graph(g);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto sums = detail::cuda_metrics::msbfs_target_sums(n, h.out_start, h.out_adj, 0);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("RMAT 2^%d undirected: V = %lld, arcs = %lld, all-sources MS-BFS %.3f s\n", scale,
+              static_cast<long long>(n), static_cast<long long>(h.arcs()), s);
+  for (std::int64_t v : {std::int64_t(0), n / 3, n - 1}) {  // a plain BFS from v
+    std::vector<std::int32_t> level(std::size_t(n), -1), queue{std::int32_t(v)};
+    level[std::size_t(v)] = 0;
+    std::int64_t sum = 0;
+    std::int32_t far = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const auto u = std::size_t(queue[head]);
+      sum += level[u];
+      far = std::max(far, level[u]);
+      for (std::int64_t e = h.out_start[u]; e < h.out_start[u + 1]; ++e) {
+        const auto w = std::size_t(h.out_adj[std::size_t(e)]);
+        if (level[w] < 0) level[w] = level[u] + 1, queue.push_back(std::int32_t(w));
+      }
+    }
+    EXPECT_EQ(sums.reached[std::size_t(v)], std::int64_t(queue.size())) << "vertex " << v;
+    EXPECT_EQ(sums.hop_sum[std::size_t(v)], sum) << "vertex " << v;
+    EXPECT_EQ(sums.farthest[std::size_t(v)], far) << "vertex " << v;
+  }
 }
 #else
 TEST(MetricsGpu, MsbfsEqualsTheCpuEngine) { GTEST_SKIP() << "built without CUDA"; }
