@@ -496,8 +496,8 @@ namespace {
 
 /// Blocks of kMsbfsThreads over n vertices' 32 lanes each, at most 8192 (grid-stride beyond).
 inline int msbfs_blocks(std::int64_t n) {
-  return int(std::clamp<std::int64_t>((n * kMsbfsLanes + kMsbfsThreads - 1) / kMsbfsThreads, 1,
-                                      8192));
+  const std::int64_t blocks = (n * kMsbfsLanes + kMsbfsThreads - 1) / kMsbfsThreads;
+  return int(std::clamp<std::int64_t>(blocks, 1, 8192));
 }
 /// msbfs_start: sources [s0, s0 + k) begin a batch.
 inline void launch_msbfs_start(std::int64_t n, std::int64_t s0, int k, std::uint32_t* seen,
