@@ -265,8 +265,7 @@ int main(int argc, char** argv) {
   metrics->add_flag("--infinite", ma.infinite,
                     "report graph-wide values of a graph that is not strongly connected "
                     "as infinite instead of refusing");
-  bool metrics_quiet = false;
-  metrics->add_flag("-q,--quiet", metrics_quiet, "no progress output");
+  metrics->add_flag("-q,--quiet", ma.quiet, "no progress output");
 
   std::string path_dist, path_next;
   std::int64_t path_i = 0, path_j = 0;
@@ -338,12 +337,7 @@ int main(int argc, char** argv) {
         if (o->count() > 0 && o->nonpositional()) ga.given.push_back(o->get_name(false, true));
       return finish_stdout(apsp_cli::run_generate(ga));
     }
-    if (*metrics) {
-      apsp_cli::Progress progress(!metrics_quiet);
-      const int rc = apsp_cli::run_metrics(ma, progress.fn());
-      progress.finish();
-      return finish_stdout(rc);
-    }
+    if (*metrics) return finish_stdout(apsp_cli::run_metrics(ma));
     if (*pathc) return finish_stdout(apsp_cli::run_path(path_dist, path_next, path_i, path_j));
     if (*info) return finish_stdout(apsp_cli::run_info(info_config, info_markdown));
     if (*bench) {

@@ -7,9 +7,13 @@
 // that need strong connectivity are refused on a graph without it: named in --metrics, an error;
 // by default, the summary says why instead. Eccentricity named in --metrics is refused the same
 // way (by default the table has inf). --infinite reports them as infinite (JSON null).
-// --engine picks how the distances are found (auto: apsp::plan_metrics's cost model).
+// --engine picks how the distances are found (auto: apsp::plan_metrics's cost model). Progress
+// shows the work done of the total and the time left at the rate so far.
 #include "metrics_command.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -21,6 +25,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
 #include "apsp/metrics.hpp"
+#include "core/config.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp_cli {
@@ -195,6 +200,70 @@ std::string vertices_json(const apsp::Metrics& m, const Selection& s) {
   return t;
 }
 
+/// The progress line of a metrics run: work done of the total (sources for the search engines,
+/// rounds for fw, vertices decided for bounds) and the time left at the rate since the first
+/// report. Only on a terminal, only once the run has lasted APSP_PROGRESS_DELAY seconds; ended
+/// with a newline when done, or by the destructor (an error, Ctrl-C's exception in Python).
+class EtaProgress {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit EtaProgress(bool enabled)
+      : enabled_(enabled && ::isatty(2) == 1),
+        delay_(apsp::config::get_double(apsp::config::Knob::ProgressDelay)),
+        t0_(Clock::now()) {}
+  ~EtaProgress() { finish(); }
+  EtaProgress(const EtaProgress&) = delete;
+  EtaProgress& operator=(const EtaProgress&) = delete;
+
+  void operator()(std::int64_t done, std::int64_t total) {
+    if (!enabled_ || total <= 0) return;
+    const Clock::time_point now = Clock::now();
+    if (first_done_ < 0 || done < first_done_) first_done_ = done, first_ = now;
+    if (seconds(t0_, now) < delay_) return;
+    std::fprintf(stderr, "\rapsp: metrics %lld/%lld (%3.0f%%)%s", static_cast<long long>(done),
+                 static_cast<long long>(total), 100.0 * double(done) / double(total),
+                 left(done, total, now).c_str());
+    shown_ = true;
+    if (done == total) finish();
+  }
+  void finish() {
+    if (shown_) std::fputs("\n", stderr);
+    shown_ = false;
+  }
+  apsp::ProgressFn fn() {
+    return [this](std::int64_t d, std::int64_t t) { (*this)(d, t); };
+  }
+
+ private:
+  static double seconds(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  /// ", about 42 s left" (padded, so a shorter line covers a longer one), or blanks before the
+  /// rate is known.
+  std::string left(std::int64_t done, std::int64_t total, Clock::time_point now) const {
+    const double spent = seconds(first_, now);
+    char buf[64] = "";
+    if (done > first_done_ && done < total && spent > 0) {
+      const double s = spent / double(done - first_done_) * double(total - done);
+      if (s < 90)
+        std::snprintf(buf, sizeof buf, ", about %.0f s left", s);
+      else if (s < 5400)
+        std::snprintf(buf, sizeof buf, ", about %.0f min left", s / 60);
+      else
+        std::snprintf(buf, sizeof buf, ", about %.1f h left", s / 3600);
+    }
+    std::string t = buf;
+    t.resize(24, ' ');
+    return t;
+  }
+
+  bool enabled_;
+  double delay_;
+  bool shown_ = false;
+  Clock::time_point t0_, first_;
+  std::int64_t first_done_ = -1;
+};
+
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -202,7 +271,7 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 }  // namespace
 
-int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
+int run_metrics(const MetricsArgs& a) {
   const Selection s = parse_selection(a.metrics);
   const apsp::MetricsEngine engine = apsp::parse_metrics_engine(a.engine);
   const bool json_out = ends_with(a.out, ".json");
@@ -230,7 +299,8 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   so.order = apsp::parse_order(a.order);
   so.threads = a.threads;
   so.devices = a.devices;
-  so.progress = std::move(progress);
+  EtaProgress progress(!a.quiet);
+  so.progress = progress.fn();
   const apsp::Graph g = apsp::read_graph(a.in, ro);
   apsp::MetricsOptions mo;
   mo.closeness = s.closeness;
@@ -242,6 +312,7 @@ int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress) {
   apsp::Metrics m;
   try {
     m = apsp::compute_metrics(g, so, mo);
+    progress.finish();
   } catch (const apsp::NegativeCycleError& e) {
     throw apsp::NegativeCycleError(a.in + ": " + e.what(), e.cycle());
   } catch (const apsp::ResourceError& e) {

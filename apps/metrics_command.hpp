@@ -19,9 +19,13 @@ struct MetricsArgs {
   int threads = 0;
   std::vector<int> devices;
   bool undirected = false, infinite = false;
+  bool quiet = false;  ///< no progress line
 };
 
 /// Runs `apsp metrics`; returns the exit code. Throws apsp::Error on bad input or arguments.
-int run_metrics(const MetricsArgs& a, apsp::ProgressFn progress);
+/// Progress (unless a.quiet): on a terminal, once the run has lasted APSP_PROGRESS_DELAY
+/// seconds, `apsp: metrics 12288/65536 (19%), about 42 s left` on stderr (what is counted:
+/// docs/metrics.md).
+int run_metrics(const MetricsArgs& a);
 
 }  // namespace apsp_cli

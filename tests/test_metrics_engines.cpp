@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -15,6 +17,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
+#include "support.hpp"
 
 namespace apsp {
 namespace {
@@ -183,34 +186,82 @@ TEST(MetricsEngines, DijkstraWithNegativeWeightsEqualsFw) {
 }
 
 TEST(MetricsEngines, BoundsEqualFullOnManyGraphs) {
-  int closed = 0;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    const std::int64_t n = 1 + std::int64_t(seed * 7919 % 150);
-    const bool weighted = seed % 3 == 0;
-    Spec s{n, false, seed % 11 != 0, 1, weighted ? 5 : 1, 0, 1.0 + double(seed % 4) * 0.5, seed};
-    const Graph g = make(s);
-    SolveOptions o;
-    o.threads = 1;
-    MetricsOptions mo;
-    mo.engine = MetricsEngine::Bounds;
-    mo.extremes_only = true;
-    mo.closeness = mo.harmonic = false;
-    const Metrics b = compute_metrics(g, o, mo);
-    const Metrics full = run(g, MetricsEngine::Fw, false, 1);
-    ASSERT_EQ(b.strongly_connected(), full.strongly_connected()) << name(s);
-    if (b.engine == "bounds") ++closed;
-    if (!full.strongly_connected()) {
-      EXPECT_THROW(b.diameter(), UsageError) << name(s);
-      EXPECT_EQ(b.diameter(true), full.diameter(true)) << name(s);
-      EXPECT_EQ(b.center(true), full.center(true)) << name(s);
-      continue;
+  for (bool directed : {false, true}) {
+    int closed = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+      const std::int64_t n = 1 + std::int64_t(seed * 7919 % 150);
+      const bool weighted = seed % 3 == 0;
+      Spec s{n,   directed, seed % 11 != 0, 1, weighted ? 5 : 1, 0, 1.0 + double(seed % 4) * 0.5,
+             seed};
+      const Graph g = make(s);
+      SolveOptions o;
+      o.threads = 1;
+      MetricsOptions mo;
+      mo.engine = MetricsEngine::Bounds;
+      mo.extremes_only = true;
+      mo.closeness = mo.harmonic = false;
+      const Metrics b = compute_metrics(g, o, mo);
+      const Metrics full = run(g, MetricsEngine::Fw, false, 1);
+      ASSERT_EQ(b.strongly_connected(), full.strongly_connected()) << name(s);
+      if (b.engine == "bounds") ++closed;
+      if (!full.strongly_connected()) {
+        EXPECT_THROW(b.diameter(), UsageError) << name(s);
+        EXPECT_EQ(b.diameter(true), full.diameter(true)) << name(s);
+        EXPECT_EQ(b.radius(true), full.radius(true)) << name(s);
+        EXPECT_EQ(b.center(true), full.center(true)) << name(s);
+        EXPECT_EQ(b.periphery(true), full.periphery(true)) << name(s);
+        continue;
+      }
+      EXPECT_EQ(b.diameter(), full.diameter()) << name(s);
+      EXPECT_EQ(b.radius(), full.radius()) << name(s);
+      EXPECT_EQ(b.center(), full.center()) << name(s);
+      EXPECT_EQ(b.periphery(), full.periphery()) << name(s);
+      mo.extremes = {true, false, false, false};  // directed: the in-eccentricity side too
+      EXPECT_EQ(compute_metrics(g, o, mo).diameter(), full.diameter()) << name(s) << " alone";
     }
-    EXPECT_EQ(b.diameter(), full.diameter()) << name(s);
-    EXPECT_EQ(b.radius(), full.radius()) << name(s);
-    EXPECT_EQ(b.center(), full.center()) << name(s);
-    EXPECT_EQ(b.periphery(), full.periphery()) << name(s);
+    // The bounds answered most graphs themselves (directed ones close less often).
+    EXPECT_GT(closed, directed ? 150 : 200) << (directed ? "directed" : "undirected");
   }
-  EXPECT_GT(closed, 200);  // the bounds answered most graphs themselves
+}
+
+/// Directed, not strongly connected: with the diameter alone asked the bounds refuse at once,
+/// naming the vertex the fw engine names (the first that misses some other).
+TEST(MetricsEngines, DirectedBoundsRefuseAsTheFullEngine) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Spec s{20 + std::int64_t(seed), true, true, 1, 3, 0, 1.5, seed};
+    Graph g = make(s);
+    // Cut the cycle's arc into vertex seed % n (other arcs may still lead there).
+    const auto cut = std::int32_t(seed % std::uint64_t(s.n));
+    for (std::size_t e = 0; e < g.src.size(); ++e)
+      if (g.dst[e] == cut) g.weight[e] = -1;  // marked
+    Graph h;
+    h.num_vertices = g.num_vertices;
+    h.directed = true;
+    for (std::size_t e = 0; e < g.src.size(); ++e)
+      if (g.weight[e] >= 0) h.add_edge(g.src[e], g.dst[e], g.weight[e]);
+    SolveOptions o;
+    MetricsOptions mo;
+    mo.extremes_only = true;
+    mo.extremes = {true, false, false, false};
+    const Metrics b = compute_metrics(h, o, mo);
+    const Metrics full = run(h, MetricsEngine::Fw, false, 1);
+    ASSERT_FALSE(full.strongly_connected()) << name(s);
+    EXPECT_EQ(b.engine, "bounds") << name(s);
+    EXPECT_LE(b.extremes->searches, 3) << name(s);
+    std::string want, got;
+    try {
+      (void)full.diameter();
+    } catch (const UsageError& e) {
+      want = e.what();
+    }
+    try {
+      (void)b.diameter();
+    } catch (const UsageError& e) {
+      got = e.what();
+    }
+    EXPECT_EQ(got, want) << name(s);
+    EXPECT_EQ(b.diameter(true), full.diameter(true)) << name(s);
+  }
 }
 
 TEST(MetricsEngines, BoundsOnlyWhatIsAskedAndRefusals) {
@@ -231,10 +282,10 @@ TEST(MetricsEngines, BoundsOnlyWhatIsAskedAndRefusals) {
   mo.engine = MetricsEngine::Bounds;
   mo.extremes_only = false;
   EXPECT_THROW(compute_metrics(g, o, mo), UsageError);
-  Spec d = s;
-  d.directed = true;
+  Spec f = s;
+  f.frac = 0.5;  // fractional weights: no bounds
   mo.extremes_only = true;
-  EXPECT_THROW(compute_metrics(make(d), o, mo), UsageError);
+  EXPECT_THROW(compute_metrics(make(f), o, mo), UsageError);
 }
 
 TEST(MetricsEngines, HistogramAndEffectiveDiameterOfAPath) {
@@ -295,6 +346,45 @@ TEST(MetricsEngines, ProgressCountsSourcesAndItsExceptionStopsTheRun) {
     mo.engine = e;
     EXPECT_THROW(compute_metrics(g, o, mo), ResourceError) << metrics_engine_name(e);
   }
+}
+
+/// A path 0 - 1 - ... - (n-1) as an edge list with a `# vertices` header.
+std::string write_path(const test::TempDir& d, std::int64_t n) {
+  const std::string f = d / "path.el";
+  std::ofstream os(f);
+  os << "# vertices " << n << "\n";
+  for (std::int64_t v = 0; v + 1 < n; ++v) os << v << ' ' << v + 1 << "\n";
+  return f;
+}
+
+TEST(MetricsCli, ProgressShowsSourcesAndTimeLeftOnATerminal) {
+  // `script` gives the CLI a terminal on stderr; APSP_PROGRESS_DELAY=0 shows progress at once.
+  const std::string script = "/usr/bin/script", env = "/usr/bin/env";
+  if (!std::filesystem::exists(script) || !std::filesystem::exists(env))
+    GTEST_SKIP() << "no /usr/bin/script (bsdutils): terminal progress not checked";
+  test::TempDir d;
+  const std::string in = write_path(d, 6000);  // bfs, one search per source: 94 batches
+  const std::string cmd = env + " APSP_PROGRESS_DELAY=0 " + APSP_CLI + " metrics " + in + " " +
+                          (d / "t.csv") + " --undirected --threads 1 --metrics closeness";
+  auto r = test::run_program(script, {"-qec", cmd, "/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("apsp: metrics 6000/6000 (100%)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" left"), std::string::npos) << r.out;  // an estimate on the way
+  r = test::run_program(script, {"-qec", cmd + " -q", "/dev/null"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("apsp: metrics"), std::string::npos) << r.out;
+}
+
+TEST(MetricsCli, InterruptLeavesNoOutput) {
+  const std::string timeout = "/usr/bin/timeout";
+  if (!std::filesystem::exists(timeout)) GTEST_SKIP() << "no /usr/bin/timeout";
+  test::TempDir d;
+  const std::string in = write_path(d, 200000);  // minutes of searches: stopped after 1 s
+  const auto r = test::run_program(
+      timeout, {"-s", "INT", "1", APSP_CLI, "metrics", in, d / "t.csv", "--undirected", "-q"});
+  EXPECT_EQ(r.exit_code, 124) << r.err;  // timeout's code: the command was stopped
+  EXPECT_FALSE(std::filesystem::exists(d / "t.csv"));
+  EXPECT_TRUE(test::temps_in(d.path()).empty());
 }
 
 }  // namespace

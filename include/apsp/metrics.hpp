@@ -29,7 +29,7 @@ enum class MetricsEngine : std::uint8_t {
   Fw,        ///< solve() (blocked Floyd-Warshall, any backend) streaming into MetricsReducer
   Bfs,       ///< bit-parallel multi-source BFS (every weight 1, or every weight one integer c)
   Dijkstra,  ///< Dijkstra from every source on OpenMP threads (Johnson for negative weights)
-  Bounds,    ///< eccentricity bounds (undirected): diameter, radius, center, periphery only
+  Bounds,    ///< eccentricity bounds: diameter, radius, center, periphery only
 };
 /// "auto", "fw", "bfs", "dijkstra", "bounds"; parse throws UsageError naming the choices.
 const char* metrics_engine_name(MetricsEngine e);
@@ -143,7 +143,7 @@ struct MetricsPlan {
   std::string why;
 };
 /// Picks the engine for `which.engine` (Auto: the cost model, docs/metrics.md); a forced engine
-/// that cannot run on g (bfs on unequal weights, bounds on a directed graph, ...) is a
+/// that cannot run on g (bfs on unequal weights, bounds on fractional ones, ...) is a
 /// UsageError naming why.
 MetricsPlan plan_metrics(const Graph& g, const SolveOptions& options, const MetricsOptions& which);
 

@@ -72,6 +72,25 @@ def test_extremes_equal_networkx(engine, n):
             nx.average_shortest_path_length(G), rel=1e-12)
 
 
+@pytest.mark.parametrize("weight", [None, "weight"])
+@pytest.mark.parametrize("n", [2, 45, 160])
+def test_directed_extremes_by_bounds_equal_networkx(n, weight):
+    G = random_graph(n, 2.0 / n, True, seed=n + 7, weighted=True)
+    G.add_edges_from((v, (v + 1) % n, {"weight": 3}) for v in range(n))  # strongly connected
+    ecc = nx.eccentricity(G, sp=dict(nx.all_pairs_dijkstra_path_length(G, weight=weight or (
+        lambda *a: 1))))
+    m = apsp.metrics(G, ["diameter", "radius", "center", "periphery"], weight=weight)
+    assert m["diameter"] == nx.diameter(G, e=ecc)
+    assert m["radius"] == nx.radius(G, e=ecc)
+    assert sorted(m["center"]) == sorted(nx.center(G, e=ecc))
+    assert sorted(m["periphery"]) == sorted(nx.periphery(G, e=ecc))
+    G.remove_edge(n - 1, 0)  # vertex n - 1 may now miss some other one
+    if not nx.is_strongly_connected(G):
+        with pytest.raises(ValueError, match="not strongly connected"):
+            apsp.diameter(G, weight=weight)
+        assert apsp.diameter(G, weight=weight, infinite_ok=True) == math.inf
+
+
 @pytest.mark.parametrize("directed", [False, True])
 def test_weighted_dijkstra_equals_networkx(directed):
     G = random_graph(97, 0.05, directed, seed=5, weighted=True, parts=2)
@@ -107,8 +126,8 @@ def test_engine_errors_are_one_line():
         apsp.closeness_centrality(G, engine="fast")
     with pytest.raises(ValueError, match="--engine bfs: needs every weight equal"):
         apsp.closeness_centrality(G, distance="weight", engine="bfs")
-    with pytest.raises(ValueError, match="--engine bounds: needs an undirected graph"):
-        apsp.diameter(G, engine="bounds")
+    with pytest.raises(ValueError, match="--engine bounds: needs non-negative integer weights"):
+        apsp.diameter(np.array([[0, 0.5], [0.5, 0]]), engine="bounds")
     with pytest.raises(ValueError, match="histogram: needs integer distances"):
         apsp.distance_histogram(np.array([[0, 0.5], [0.5, 0]]))
 
@@ -122,3 +141,34 @@ def test_auto_picks_a_search_engine_past_the_memory_wall(monkeypatch):
     m = apsp.metrics(edges, ["closeness", "eccentricity"], directed=False, num_vertices=n)
     assert m["eccentricity"][0] == n - 1 and m["eccentricity"][n // 2] == n // 2
     assert m["closeness"][0] == pytest.approx((n - 1) / ((n - 1) * n / 2), rel=1e-12)
+
+
+@pytest.mark.parametrize("engine,names", [("bfs", ["closeness"]), ("dijkstra", ["closeness"]),
+                                          ("bounds", ["center", "periphery"])])
+def test_long_metrics_runs_stop_on_ctrl_c(engine, names):
+    # A cycle of 200,000 vertices: minutes of searches (bounds: every vertex is in the center and
+    # the periphery, so 3,125 searches, then the full engine); SIGINT after 0.5 s must end the
+    # call promptly with KeyboardInterrupt.
+    import os
+    import subprocess
+    import sys
+    import textwrap
+    code = f"""
+        import os, signal, threading, time, numpy as np, apsp
+        n = 200000
+        src = np.arange(n)
+        edges = (src, (src + 1) % n, np.full(n, 2.0 if {engine!r} == "dijkstra" else 1.0))
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.monotonic()
+        try:
+            apsp.metrics(edges, {names!r}, directed=False, num_vertices=n, engine={engine!r})
+        except KeyboardInterrupt:
+            print("interrupted after %.2f s" % (time.monotonic() - t))
+        else:
+            print("finished")
+    """
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                         text=True, timeout=300, env=dict(os.environ))
+    assert out.returncode == 0 and out.stdout.startswith("interrupted"), (out.stdout,
+                                                                          out.stderr[-2000:])
+    assert float(out.stdout.split()[2]) < 3.0, out.stdout

@@ -485,3 +485,37 @@ void launch_close_small_graphs(const std::int64_t* node_ptr, const std::int64_t*
 
 }  // namespace
 }  // namespace apsp::cuda
+
+// ---- the metrics engine's bit-parallel BFS (kernels/metrics_msbfs.cuh) ----
+#include "cuda/kernels/metrics_msbfs.cuh"
+
+namespace apsp::cuda {
+namespace {
+
+/// Blocks of kMsbfsThreads over n vertices' 32 lanes each, at most 8192 (grid-stride beyond).
+inline int msbfs_blocks(std::int64_t n) {
+  const std::int64_t blocks = (n * kMsbfsLanes + kMsbfsThreads - 1) / kMsbfsThreads;
+  return int(std::clamp<std::int64_t>(blocks, 1, 8192));
+}
+/// msbfs_start: sources [s0, s0 + k) begin a batch.
+inline void launch_msbfs_start(std::int64_t n, std::int64_t s0, int k, std::uint32_t* seen,
+                               std::uint32_t* cur, unsigned char* cur_any, std::int64_t* reached,
+                               gpuStream_t s) {
+  msbfs_start<<<msbfs_blocks(n), kMsbfsThreads, 0, s>>>(n, s0, k, seen, cur, cur_any, reached);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+/// msbfs_level: one level of the batch (pulls along in-arcs).
+inline void launch_msbfs_level(std::int64_t n, const std::int64_t* in_start,
+                               const std::int32_t* in_adj, int k, int level, std::uint32_t* seen,
+                               const std::uint32_t* cur, const unsigned char* cur_any,
+                               std::uint32_t* nxt, unsigned char* nxt_any, std::int64_t* reached,
+                               std::int64_t* hop_sum, double* harmonic, std::int32_t* farthest,
+                               unsigned long long* pairs, gpuStream_t s) {
+  msbfs_level<<<msbfs_blocks(n), kMsbfsThreads, 0, s>>>(n, in_start, in_adj, k, level, seen, cur,
+                                                        cur_any, nxt, nxt_any, reached, hop_sum,
+                                                        harmonic, farthest, pairs);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
+}  // namespace
+}  // namespace apsp::cuda

@@ -1,15 +1,18 @@
 // src/metrics/bounds.cpp — the bounds metrics engine: exact diameter, radius, center and
-// periphery of an undirected graph from a few single-source searches.
+// periphery (of the out-eccentricities) from a few single-source searches.
 //
-// After a search from v (eccentricity e, distances d), every vertex w has
-// max(d(w), e - d(w)) <= ecc(w) <= e + d(w) (triangle inequality). Vertices whose bounds cannot
-// change an asked value any more leave the candidate set; the next source alternates between
-// the candidate of largest upper bound and the one of smallest lower bound (ties: higher
-// degree). Reference: Takes and Kosters, "Determining the diameter of small world networks",
-// CIKM 2011 (BoundingDiameters).
+// After a search from v (eccentricity e, distances d(v, w), and for a directed graph a search
+// along reversed arcs giving d(w, v)), every vertex w has
+// max(d(w, v), e - d(v, w)) <= ecc(w) <= d(w, v) + e (triangle inequality; undirected graphs
+// have d(w, v) = d(v, w), one search). Vertices whose bounds cannot change an asked value any
+// more leave the candidate set; the next source alternates between the candidate of largest upper
+// bound and the one of smallest lower bound (ties: higher degree). Unweighted searches are
+// direction-optimizing BFS (Beamer et al., SC 2012). References: Takes and Kosters, "Determining
+// the diameter of small world networks", CIKM 2011 (BoundingDiameters); for directed graphs the
+// forward and backward searches of Akiba, Iwata and Kawata, "An exact algorithm for diameters of
+// large real directed graphs", SEA 2015.
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 
 #include "metrics/dijkstra.hpp"
@@ -20,52 +23,126 @@ namespace apsp::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Beamer's switch: bottom-up once the frontier's arcs exceed 1/kAlpha of the arcs still
+/// unexplored, top-down again once the frontier holds fewer than 1/kBeta of the vertices.
+constexpr std::int64_t kAlpha = 14, kBeta = 24;
 
-/// Distances from one source: BFS hops times `scale`, or Dijkstra (scale 0).
+/// The arcs of a SearchGraph reversed (non-negative weights: no potentials).
+SearchGraph reversed(const SearchGraph& g) {
+  SearchGraph r;
+  r.n = g.n;
+  const auto n = std::size_t(g.n);
+  r.start.assign(n + 1, 0);
+  for (std::int32_t v : g.to) ++r.start[std::size_t(v) + 1];
+  for (std::size_t v = 0; v < n; ++v) r.start[v + 1] += r.start[v];
+  r.to.resize(g.to.size());
+  r.w.resize(g.w.size());
+  std::vector<std::int64_t> pos(r.start.begin(), r.start.end() - 1);
+  for (std::size_t u = 0; u < n; ++u)
+    for (std::int64_t e = g.start[u]; e < g.start[u + 1]; ++e) {
+      const auto at = std::size_t(pos[std::size_t(g.to[std::size_t(e)])]++);
+      r.to[at] = std::int32_t(u);
+      r.w[at] = g.w[std::size_t(e)];
+    }
+  return r;
+}
+
+/// Distances from one source (forward) or to it (backward, along reversed arcs): BFS hops times
+/// `scale`, or Dijkstra (scale 0).
 class Searcher {
  public:
   Searcher(const Graph& g, std::int64_t scale) : scale_(scale) {
-    if (scale_ > 0)
+    if (scale_ > 0) {
       hops_ = make_hop_graph(g);
-    else
+      level_.resize(std::size_t(hops_.n));
+    } else {
       sg_ = make_search_graph(g);
+      if (g.directed) rsg_ = reversed(sg_);
+    }
     po_.threads = 1;
   }
-  void from(std::int32_t s, std::vector<double>& d) {
+
+  void from(std::int32_t s, bool backward, std::vector<double>& d) {
     if (scale_ == 0) {
-      shortest_paths_from(sg_, {s}, po_, d.data(), nullptr, nullptr);
+      shortest_paths_from(backward ? rsg_ : sg_, {s}, po_, d.data(), nullptr, nullptr);
       return;
     }
-    std::fill(d.begin(), d.end(), kInf);
-    queue_.assign(1, s);
-    d[std::size_t(s)] = 0;
-    for (std::size_t head = 0; head < queue_.size(); ++head) {
-      const auto u = std::size_t(queue_[head]);
-      for (std::int64_t e = hops_.out_start[u]; e < hops_.out_start[u + 1]; ++e) {
-        const auto v = std::size_t(hops_.out_adj[std::size_t(e)]);
-        if (d[v] != kInf) continue;
-        d[v] = d[u] + double(scale_);
-        queue_.push_back(std::int32_t(v));
-      }
-    }
+    const Csr out{backward ? hops_.rstart() : hops_.out_start,
+                  backward ? hops_.radj() : hops_.out_adj};
+    const Csr in{backward ? hops_.out_start : hops_.rstart(),
+                 backward ? hops_.out_adj : hops_.radj()};
+    bfs(std::size_t(s), out, in);
+    for (std::size_t v = 0; v < d.size(); ++v)
+      d[v] = level_[v] < 0 ? kInf : double(level_[v]) * double(scale_);
   }
+
   std::int64_t degree(std::size_t v) const {
     return scale_ > 0 ? hops_.out_start[v + 1] - hops_.out_start[v]
                       : sg_.start[v + 1] - sg_.start[v];
   }
 
  private:
+  struct Csr {
+    const std::vector<std::int64_t>& start;
+    const std::vector<std::int32_t>& adj;
+    std::int64_t degree(std::size_t v) const { return start[v + 1] - start[v]; }
+  };
+
+  /// Levels from s along `out` arcs; a bottom-up step looks for a parent along `in` arcs.
+  void bfs(std::size_t s, const Csr& out, const Csr& in) {
+    const std::int64_t n = hops_.n;
+    std::fill(level_.begin(), level_.end(), -1);
+    level_[s] = 0;
+    cur_.assign(1, std::int32_t(s));
+    std::int64_t unexplored = std::int64_t(in.adj.size()) - in.degree(s);
+    bool bottom_up = false;
+    for (std::int32_t level = 0; !cur_.empty(); ++level) {
+      std::int64_t frontier_arcs = 0;
+      for (std::int32_t u : cur_) frontier_arcs += out.degree(std::size_t(u));
+      if (!bottom_up && frontier_arcs > unexplored / kAlpha)
+        bottom_up = true;
+      else if (bottom_up && std::int64_t(cur_.size()) < n / kBeta)
+        bottom_up = false;
+      next_.clear();
+      if (bottom_up) {
+        for (std::size_t v = 0; v < std::size_t(n); ++v) {
+          if (level_[v] >= 0) continue;
+          for (std::int64_t e = in.start[v]; e < in.start[v + 1]; ++e)
+            if (level_[std::size_t(in.adj[std::size_t(e)])] == level) {
+              level_[v] = level + 1;
+              next_.push_back(std::int32_t(v));
+              break;
+            }
+        }
+      } else {
+        for (std::int32_t u : cur_)
+          for (std::int64_t e = out.start[std::size_t(u)]; e < out.start[std::size_t(u) + 1]; ++e) {
+            const auto v = std::size_t(out.adj[std::size_t(e)]);
+            if (level_[v] >= 0) continue;
+            level_[v] = level + 1;
+            next_.push_back(std::int32_t(v));
+          }
+      }
+      for (std::int32_t v : next_) unexplored -= in.degree(std::size_t(v));
+      cur_.swap(next_);
+    }
+  }
+
   std::int64_t scale_;
   HopGraph hops_;
-  SearchGraph sg_;
+  SearchGraph sg_, rsg_;
   PerSourceOptions po_;
-  std::vector<std::int32_t> queue_;
+  std::vector<std::int32_t> level_, cur_, next_;
 };
 
 struct Bounds {
   std::vector<double> lo, hi;
   std::vector<char> open;    // still a candidate
   double dl = 0, ru = kInf;  // largest lower bound, smallest upper bound
+  // Directed, diameter alone: upper bounds of the in-eccentricities too (the diameter is also the
+  // largest in-eccentricity, so either side's candidates running out decides it).
+  std::vector<double> hi_in;
+  std::vector<char> open_in;
 
   bool exact(std::size_t w) const { return lo[w] == hi[w]; }
   /// w's bounds decide every asked value.
@@ -80,7 +157,14 @@ struct Bounds {
 /// Takes and Kosters' alternation: the open vertex of largest upper bound, or the vertex not yet
 /// searched of smallest lower bound (a central one: its search bounds every eccentricity from
 /// above), open or not. Ties: higher degree. SIZE_MAX when nothing is open.
-std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper) {
+std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper,
+                        bool in_side = false) {
+  if (in_side && by_upper) {  // the in-candidate of largest upper bound
+    std::size_t best = SIZE_MAX;
+    for (std::size_t w = 0; w < b.hi_in.size(); ++w)
+      if (b.open_in[w] && (best == SIZE_MAX || b.hi_in[w] > b.hi_in[best])) best = w;
+    return best;
+  }
   std::size_t best = SIZE_MAX;
   for (std::size_t w = 0; w < b.lo.size(); ++w) {
     if (by_upper ? !b.open[w] : b.exact(w)) continue;
@@ -94,15 +178,21 @@ std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper) 
   return best;
 }
 
-Extremes disconnected(std::int64_t n, const std::vector<double>& d) {
+/// Not (strongly) connected: vertex `v`, whose distances are d, misses some other. Every
+/// eccentricity of an undirected graph is then infinite; a directed graph may still have
+/// vertices that reach all, so only its diameter (infinite) is decided here.
+Extremes disconnected(std::int64_t n, bool directed, std::int64_t v, const std::vector<double>& d,
+                      std::int64_t searches) {
   Extremes x;
   x.connected = false;
-  x.missing_vertex = 0;
-  x.missing_reach = std::count_if(d.begin(), d.end(), [](double v) { return v < kInf; }) - 1;
+  x.missing_vertex = v;
+  x.missing_reach = std::count_if(d.begin(), d.end(), [](double y) { return y < kInf; }) - 1;
   x.diameter = x.radius = std::numeric_limits<long double>::infinity();
-  for (std::int64_t v = 0; v < n; ++v) x.center.push_back(v);
-  x.periphery = x.center;
-  x.searches = 1;
+  if (!directed) {
+    for (std::int64_t w = 0; w < n; ++w) x.center.push_back(w);
+    x.periphery = x.center;
+  }
+  x.searches = searches;
   return x;
 }
 
@@ -112,24 +202,49 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
                                          const ExtremesWanted& want, std::int64_t max_searches,
                                          const SearchRun& run) {
   const std::int64_t n = g.num_vertices;
+  const bool directed = g.directed;
   Searcher search(g, scale);
-  std::vector<double> d(static_cast<std::size_t>(n));
+  std::vector<double> d(static_cast<std::size_t>(n)), back;
+  if (directed) back.resize(std::size_t(n));
+  const std::vector<double>& to_v = directed ? back : d;  // d(w, v)
   Bounds b;
   b.lo.assign(std::size_t(n), 0);
   b.hi.assign(std::size_t(n), kInf);
   b.open.assign(std::size_t(n), 1);
-  std::int64_t open = n, searches = 0;
+  std::int64_t open = n, searches = 0, steps = 0;
+  const bool in_side = directed && want.diameter && !want.radius && !want.center && !want.periphery;
+  std::int64_t open_in = in_side ? n : 0;
+  if (in_side) {
+    b.hi_in.assign(std::size_t(n), kInf);
+    b.open_in.assign(std::size_t(n), 1);
+  }
   std::size_t v = 0;  // vertex 0 first: a disconnected graph is then refused naming it
-  while (open > 0) {
-    if (searches == max_searches) return std::nullopt;
-    search.from(std::int32_t(v), d);
+  while (open > 0 && (!in_side || open_in > 0)) {
+    if (searches >= max_searches) return std::nullopt;
+    search.from(std::int32_t(v), false, d);
     ++searches;
-    if (run.progress) run.progress(n - open, n);
     const double e = *std::max_element(d.begin(), d.end());
-    if (e == kInf) return disconnected(n, d);
+    if (e == kInf) {
+      // Directed: the radius, center and periphery of the vertices that reach all are left to
+      // the full engine.
+      if (directed && (want.radius || want.center || want.periphery)) return std::nullopt;
+      return disconnected(n, directed, std::int64_t(v), d, searches);
+    }
+    if (directed) {
+      search.from(std::int32_t(v), true, back);
+      ++searches;
+      const auto miss = std::find(back.begin(), back.end(), kInf);
+      if (miss != back.end()) {  // some vertex does not reach v: name the first
+        if (want.radius || want.center || want.periphery) return std::nullopt;
+        const std::int32_t u = std::int32_t(miss - back.begin());
+        search.from(u, false, d);
+        return disconnected(n, directed, u, d, searches + 1);
+      }
+    }
+    if (run.progress) run.progress(n - open, n);
     for (std::size_t w = 0; w < std::size_t(n); ++w) {
-      b.lo[w] = std::max({b.lo[w], d[w], e - d[w]});
-      b.hi[w] = std::min(b.hi[w], e + d[w]);
+      b.lo[w] = std::max({b.lo[w], to_v[w], e - d[w]});
+      b.hi[w] = std::min(b.hi[w], e + to_v[w]);
       b.dl = std::max(b.dl, b.lo[w]);
       b.ru = std::min(b.ru, b.hi[w]);
     }
@@ -138,7 +253,18 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
         b.open[w] = 0;
         --open;
       }
-    v = next_source(b, search, searches % 2 == 1);
+    if (in_side) {  // ecc_in(w) <= d(v, w) + ecc_in(v)
+      const double e_in = *std::max_element(back.begin(), back.end());
+      for (std::size_t w = 0; w < std::size_t(n); ++w) {
+        b.hi_in[w] = std::min(b.hi_in[w], d[w] + e_in);
+        if (b.open_in[w] && b.hi_in[w] <= b.dl) {
+          b.open_in[w] = 0;
+          --open_in;
+        }
+      }
+    }
+    v = next_source(b, search, ++steps % 2 == 1, in_side && open_in < open);
+    if (v == SIZE_MAX) break;
   }
   Extremes x;
   x.diameter = b.dl;

@@ -45,12 +45,22 @@ Facts facts_of(const Graph& g) {
   f.max_w = r.max_abs_weight;
   double first = -1;
   bool uniform = true;
-  detail::for_each_arc(g, [&](std::int32_t, std::int32_t, double w) {
-    ++f.arcs;
-    if (first < 0) first = w;
-    uniform = uniform && w == first;
-  });
-  if (g.is_dense() && g.dense.unweighted) first = 1, uniform = true;
+  if (g.is_dense()) {
+    detail::for_each_arc(g, [&](std::int32_t, std::int32_t, double w) {
+      ++f.arcs;
+      if (first < 0) first = w;
+      uniform = uniform && w == first;
+    });
+    if (g.dense.unweighted) first = 1, uniform = true;
+  } else {  // the arcs for_each_arc would give, without walking them
+    std::int64_t edges = 0;
+    for (std::size_t e = 0; e < g.src.size(); ++e) {
+      if (g.src[e] == g.dst[e]) continue;
+      if (edges++ == 0) first = g.weight[e];
+      uniform = uniform && g.weight[e] == first;
+    }
+    f.arcs = g.directed ? edges : 2 * edges;
+  }
   if (f.arcs == 0) first = 1;
   if (uniform && f.integer && first >= 1 && first < 9.0e15) f.scale = std::int64_t(first);
   return f;
@@ -100,12 +110,14 @@ Costs costs(const Facts& f, const SolveOptions& o, std::int64_t levels) {
   return c;
 }
 
-bool can_bound(const Graph& g, const Facts& f) { return !g.directed && f.integer && !f.negative; }
+bool can_bound(const Facts& f) { return f.integer && !f.negative; }
 
 MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
                       const Facts& f) {
-  if (w.extremes_only && can_bound(g, f) && o.dtype != Dtype::Float32)
-    return {MetricsEngine::Bounds, "bounds: undirected graph, only extremes asked"};
+  if (w.extremes_only && can_bound(f) && o.dtype != Dtype::Float32)
+    return {MetricsEngine::Bounds,
+            g.directed ? "bounds: only extremes asked (forward and backward searches)"
+                       : "bounds: only extremes asked"};
   if (o.dtype == Dtype::Float32) return {MetricsEngine::Fw, "fw: float32 asked"};
   if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
@@ -120,7 +132,7 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
   return {MetricsEngine::Fw, "fw: " + figures};
 }
 
-void check_forced(const Graph& g, const MetricsOptions& w, const Facts& f) {
+void check_forced(const MetricsOptions& w, const Facts& f) {
   switch (w.engine) {
     case MetricsEngine::Bfs:
       if (f.scale == 0)
@@ -128,10 +140,7 @@ void check_forced(const Graph& g, const MetricsOptions& w, const Facts& f) {
             "--engine bfs: needs every weight equal to one positive integer (use dijkstra)");
       break;
     case MetricsEngine::Bounds:
-      if (!can_bound(g, f))
-        throw UsageError(
-            "--engine bounds: needs an undirected graph with non-negative integer "
-            "weights");
+      if (!can_bound(f)) throw UsageError("--engine bounds: needs non-negative integer weights");
       if (!w.extremes_only)
         throw UsageError("--engine bounds: computes diameter, radius, center and periphery only");
       break;
@@ -206,23 +215,35 @@ void check_least_memory(std::int64_t n, const SolveOptions& o) {
   throw ResourceError(buf);
 }
 
-MetricsPlan plan_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
-  if (g.num_vertices < 1) throw UsageError("metrics: the graph has no vertices");
-  if (w.engine != MetricsEngine::Fw) check_least_memory(g.num_vertices, o);
-  const Facts f = facts_of(g);
+namespace {
+
+MetricsPlan plan_with(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
+                      const Facts& f) {
   if (w.engine == MetricsEngine::Auto) return plan_auto(g, o, w, f);
-  check_forced(g, w, f);
+  check_forced(w, f);
   return {w.engine, std::string(metrics_engine_name(w.engine)) + ": asked"};
 }
 
+Facts checked_facts(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
+  if (g.num_vertices < 1) throw UsageError("metrics: the graph has no vertices");
+  if (w.engine != MetricsEngine::Fw) check_least_memory(g.num_vertices, o);
+  return facts_of(g);
+}
+
+}  // namespace
+
+MetricsPlan plan_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
+  return plan_with(g, o, w, checked_facts(g, o, w));
+}
+
 Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
-  const MetricsPlan plan = plan_metrics(g, o, w);
+  const Facts f = checked_facts(g, o, w);
+  const MetricsPlan plan = plan_with(g, o, w, f);
   if (plan.engine == MetricsEngine::Fw) {
     Metrics m = detail::fw_metrics(g, o, w);
     m.plan = plan.why;
     return m;
   }
-  const Facts f = facts_of(g);
   const detail::SearchRun run{o.threads, o.progress};
   Metrics m;
   if (plan.engine == MetricsEngine::Bounds) {

@@ -51,11 +51,11 @@ Metrics dijkstra_metrics(const Graph& g, const MetricsOptions& opt, Dtype dtype,
 /// solve() with a MetricsReducer as its sink (src/core/metrics.cpp).
 Metrics fw_metrics(const Graph& g, const SolveOptions& options, const MetricsOptions& which);
 
-/// Exact diameter, radius, center and periphery of an undirected graph with non-negative
-/// integer weights by eccentricity bounds (Takes and Kosters 2011). scale > 0: every weight is
-/// scale (BFS searches); 0: Dijkstra searches. Values not wanted may be loose (center and
-/// periphery empty). nullopt when the bounds did not close within `max_searches` searches (the
-/// caller then runs a full engine).
+/// Exact diameter, radius, center and periphery of a graph with non-negative integer weights by
+/// eccentricity bounds (Takes and Kosters 2011; directed: forward and backward searches). scale >
+/// 0: every weight is scale (BFS searches); 0: Dijkstra searches. Values not wanted may be loose
+/// (center and periphery empty). nullopt when the bounds did not close within `max_searches`
+/// searches (the caller then runs a full engine).
 std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
                                          const ExtremesWanted& want, std::int64_t max_searches,
                                          const SearchRun& run);

@@ -392,27 +392,68 @@ HopGraph make_hop_graph(const Graph& g) {
   h.n = g.num_vertices;
   h.directed = g.directed;
   const auto n = std::size_t(h.n);
-  std::int64_t arcs = 0;
-  for_each_arc(g, [&](std::int32_t, std::int32_t, double) { ++arcs; });
+  // Threads take equal ranges of the edges (for_each_arc's parts); each counts its arcs per
+  // vertex, the counts become each thread's write offsets, and the threads fill the CSR side by
+  // side, in the order one thread would. Below kParallelEdges one thread: on a loaded box a team
+  // waiting for its second thread costs more than the build.
+  constexpr std::int64_t kParallelEdges = std::int64_t(1) << 22;
+  const std::int64_t edges = std::int64_t(g.is_dense() ? n * n : g.src.size());
+  const int parts =
+      int(std::clamp<std::int64_t>(edges / kParallelEdges + 1, 1, omp_get_max_threads()));
+  std::vector<std::vector<std::int64_t>> out_at{std::size_t(parts)}, in_at{std::size_t(parts)};
+#pragma omp parallel num_threads(parts)
+  {
+    const int t = omp_get_thread_num();
+    auto& o = out_at[std::size_t(t)];
+    auto& i = in_at[std::size_t(t)];
+    o.assign(n, 0);
+    if (h.directed) i.assign(n, 0);
+    for_each_arc(
+        g,
+        [&](std::int32_t u, std::int32_t v, double) {
+          ++o[std::size_t(u)];
+          if (h.directed) ++i[std::size_t(v)];
+        },
+        t, parts);
+  }
+  // Prefix sums: start[v] over all threads, and each thread's first slot for v.
+  auto offsets = [&](std::vector<std::vector<std::int64_t>>& at, std::vector<std::int64_t>& start) {
+    start.assign(n + 1, 0);
+    std::int64_t next = 0;
+    for (std::size_t v = 0; v < n; ++v) {
+      start[v] = next;
+      for (auto& c : at) {
+        const std::int64_t k = c[v];
+        c[v] = next;
+        next += k;
+      }
+    }
+    start[n] = next;
+    return next;
+  };
+  const std::int64_t arcs = offsets(out_at, h.out_start);
+  if (h.directed) offsets(in_at, h.in_start);
   const double bytes = double(arcs) * (h.directed ? 8.0 : 4.0) + double(n) * 16.0;
   const std::uint64_t have = host_memory_limit().bytes;
   if (bytes > double(have))
     throw ResourceError("the graph's " + std::to_string(arcs) + " arcs need " +
                         std::to_string(std::llround(bytes)) + " bytes, more than the " +
                         std::to_string(have) + " available");
-  auto build = [&](std::vector<std::int64_t>& start, std::vector<std::int32_t>& adj, bool in) {
-    start.assign(n + 1, 0);
+  h.out_adj.resize(std::size_t(arcs));
+  if (h.directed) h.in_adj.resize(std::size_t(arcs));
+#pragma omp parallel num_threads(parts)
+  {
+    const int t = omp_get_thread_num();
+    std::int64_t* o = out_at[std::size_t(t)].data();
+    std::int64_t* i = h.directed ? in_at[std::size_t(t)].data() : nullptr;
     for_each_arc(
-        g, [&](std::int32_t u, std::int32_t v, double) { ++start[std::size_t(in ? v : u) + 1]; });
-    for (std::size_t v = 0; v < n; ++v) start[v + 1] += start[v];
-    adj.resize(std::size_t(arcs));
-    std::vector<std::int64_t> pos(start.begin(), start.end() - 1);
-    for_each_arc(g, [&](std::int32_t u, std::int32_t v, double) {
-      adj[std::size_t(pos[std::size_t(in ? v : u)]++)] = in ? u : v;
-    });
-  };
-  build(h.out_start, h.out_adj, false);
-  if (h.directed) build(h.in_start, h.in_adj, true);
+        g,
+        [&](std::int32_t u, std::int32_t v, double) {
+          h.out_adj[std::size_t(o[u]++)] = v;
+          if (i) h.in_adj[std::size_t(i[v]++)] = u;
+        },
+        t, parts);
+  }
   return h;
 }
 
