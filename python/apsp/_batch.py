@@ -28,6 +28,22 @@ def _out_type(dtype):
     return name
 
 
+def _torch_index(device):
+    """The CUDA ordinal of a device= argument ("cuda", "cuda:1", torch.device), else None."""
+    if device is None:
+        return None
+    text = str(device)
+    if not text.startswith("cuda"):
+        return None
+    return int(text.split(":")[1]) if ":" in text else 0
+
+
+def _backend(name):
+    if name not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', got {name!r}")
+    return name
+
+
 def _number(value, name, allow_none=True):
     if value is None and allow_none:
         return None
@@ -45,7 +61,7 @@ def _count(value, name):
 
 
 def _int_array(a, name, ndim):
-    a = np.asarray(_dlpack.as_numpy(a, name))
+    a = np.asarray(_dlpack.as_numpy(a, name, device_ok=True))
     if a.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
     if a.size and not np.issubdtype(a.dtype, np.integer):
@@ -55,8 +71,9 @@ def _int_array(a, name, ndim):
 
 def _graph_of(g, k, directed, unweighted):
     """One listed graph as an apsp.Graph (apsp.shortest_path's reading)."""
-    inp = _inputs.inspect(_dlpack.as_numpy(g) if not isinstance(g, tuple)
-                          else tuple(_dlpack.as_numpy(x, "edge array") for x in g),
+    inp = _inputs.inspect(_dlpack.as_numpy(g, device_ok=True) if not isinstance(g, tuple)
+                          else tuple(_dlpack.as_numpy(x, "edge array", device_ok=True)
+                                     for x in g),
                           None, "batch")
     inp.exact = not unweighted
     _inputs.scan(inp)
@@ -121,7 +138,7 @@ def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed
     gs = _edge_graphs(edge_index, ptr)
     weight = None
     if edge_weight is not None and not unweighted:
-        weight = np.asarray(_dlpack.as_numpy(edge_weight, "edge_weight"))
+        weight = np.asarray(_dlpack.as_numpy(edge_weight, "edge_weight", device_ok=True))
         if weight.ndim == 2 and weight.shape[1] == 1:
             weight = weight[:, 0]
         if weight.shape != (edge_index.shape[1],):
@@ -144,7 +161,7 @@ def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed
 def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=None, num_nodes=None,
           num_graphs=None, directed=True, unweighted=False, dtype=None, unreachable=-1,
           max_dist=None, return_paths=False, max_len=None, layout="padded", n_max=None, pad=None,
-          threads=None, out=None, device=None):
+          backend="auto", threads=None, out=None, device=None):
     """All-pairs shortest-path distances of many graphs in one call.
 
     Inputs: ``graphs``, a list of graphs (anything :func:`apsp.shortest_path` takes: arrays,
@@ -169,10 +186,16 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
     in that graph's edge list (row-major entry order for a dense matrix). The path follows the
     graph's next hops (apsp.next_hop's, the lightest of parallel edges).
 
+    ``backend``: ``"cpu"``; ``"cuda"`` (graphs of up to 64 vertices, 128 for int32, closed on a
+    GPU one thread block each, the others on the host; the same bytes); ``"auto"`` (default):
+    cuda where a GPU is usable and the batch has at least 1024 such graphs, else cpu.
+
     Returns ``dist`` (padded) or ``(dist, offsets)`` (flat), with ``paths`` appended when asked.
-    Tensors in give tensors of the same library out (zero-copy, CPU); ``device=`` returns torch
-    tensors there; ``out=`` (an array or CPU tensor of the exact dtype and shape) is filled and
-    returned.
+    Tensors in give tensors of the same library out, on the same device: zero-copy on the CPU;
+    for a CUDA tensor (torch, CuPy) the GPU engine writes the distances straight into a new
+    tensor on its GPU (inputs, which are small, are read through the host). ``device=`` returns
+    torch tensors there (``"cuda:K"``: written in place too); ``out=`` (an array or tensor, CPU
+    or GPU, of the exact dtype and shape, C-contiguous) is filled and returned.
     """
     if layout not in ("padded", "flat"):
         raise ValueError(f"layout must be 'padded' or 'flat', got {layout!r}")
@@ -203,10 +226,18 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
     unreachable = _number(unreachable, "unreachable", allow_none=False)
     pad = _number(pad, "pad")
     max_dist = _number(max_dist, "max_dist")
-    target = None if out is None else _dlpack.writable_numpy(out)
+    # A GPU output (a GPU tensor in, device="cuda:K", or out= on a GPU) is written in place by
+    # the GPU engine; with paths it is made on the host and copied (like()).
+    out_alloc = None if paths else _dlpack.device_output(template, device, out=out)
+    on_gpu = _dlpack.cuda_device(out) if out is not None else None
+    if on_gpu is not None and out_alloc is None:
+        raise ValueError("out= on a GPU takes distances only (return_paths=False)")
+    target = None if out is None or on_gpu is not None else _dlpack.writable_numpy(out)
+    gpu = next((d for d in (on_gpu, _dlpack.cuda_device(template), _torch_index(device))
+                if d is not None), 0)
     dist, offsets, path_ids, _ = _core.batch(
         listed, packed, _out_type(dtype), threads, width, unreachable, pad, max_dist, paths,
-        _count(max_len, "max_len"), target)
+        _count(max_len, "max_len"), target, _backend(backend), gpu, out_alloc)
     if out is not None:
         dist = out
     result = (dist,) if layout == "padded" else (dist, offsets)

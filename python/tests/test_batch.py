@@ -272,9 +272,24 @@ class OtherDevice(Capsule):
         return (2, 0)  # kDLCUDA
 
 
-def test_device_tensor_is_refused_with_a_message():
-    with pytest.raises(ValueError, match="on a device"):
+def test_gpu_tensor_apsp_cannot_copy_is_refused_with_a_message():
+    # A GPU tensor's library copies it to the host; an unknown one that cannot is named.
+    with pytest.raises(ValueError, match="on a GPU"):
         apsp.batch(edge_index=OtherDevice(np.zeros((2, 0), np.int64)), ptr=[0, 1])
+    with pytest.raises(ValueError, match="on a GPU"):
+        apsp.shortest_path(OtherDevice(np.zeros((2, 2))))
+
+
+def test_backend_choice():
+    rng = np.random.default_rng(12)
+    graphs = [edge_list(rng, n) for n in (5, 9, 70)]
+    want = apsp.batch(graphs, backend="cpu")
+    assert np.array_equal(apsp.batch(graphs, backend="auto"), want)  # 3 graphs: the cpu
+    with pytest.raises(ValueError, match="backend must be"):
+        apsp.batch(graphs, backend="mpi")
+    if not any(b["name"] == "cuda" and b["usable"] for b in apsp.backends()):
+        with pytest.raises(apsp.BackendUnavailableError, match="cuda"):
+            apsp.batch(graphs, backend="cuda")
 
 
 def test_out_array_is_filled_and_checked():
