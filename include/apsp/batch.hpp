@@ -74,6 +74,8 @@ class BatchGraphs {
   /// Validates the arrays (validate_packed); they must outlive this object, unchanged.
   explicit BatchGraphs(const PackedGraphs& packed);
   bool packed() const { return packed_ != nullptr; }
+  /// The packed arrays (nullptr for a list).
+  const PackedGraphs* packed_arrays() const { return packed_; }
   std::int64_t size() const;
   std::int64_t num_vertices(std::int64_t b) const;
   /// Graph b: the listed one, or packed graph b built into `scratch`.

@@ -48,6 +48,37 @@ struct JobArrays {
   i64 cells = 0;
 };
 
+// Graph b's smallest weight (0 for none), without building a packed graph.
+double min_weight_of(const BatchGraphs& graphs, i64 b) {
+  const PackedGraphs* p = graphs.packed_arrays();
+  if (!p) {
+    Graph scratch;
+    return graphs.get(b, scratch).min_weight();
+  }
+  double m = 0;
+  for (i64 e = p->edge_ptr[b]; p->weight && e < p->edge_ptr[b + 1]; ++e)
+    m = e == p->edge_ptr[b] ? p->weight[e] : std::min(m, p->weight[e]);
+  return m;
+}
+
+// for_each_arc over graph b (the same arcs in the same order), reading packed arrays in place.
+template <class F>
+void for_each_batch_arc(const BatchGraphs& graphs, i64 b, F&& f) {
+  const PackedGraphs* p = graphs.packed_arrays();
+  if (!p) {
+    Graph scratch;
+    return for_each_arc(graphs.get(b, scratch), f);
+  }
+  const i64 base = p->node_ptr[b];
+  for (i64 e = p->edge_ptr[b]; e < p->edge_ptr[b + 1]; ++e) {
+    const i32 u = i32(p->src[e] - base), v = i32(p->dst[e] - base);
+    if (u == v) continue;
+    const double w = p->weight ? p->weight[e] : 1.0;
+    f(u, v, w);
+    if (!p->directed) f(v, u, w);
+  }
+}
+
 template <class T>
 void fill_arcs(const BatchGraphs& graphs, JobArrays<T>& a, int threads) {
   const i64 arcs = a.arc_ptr.back();
@@ -55,10 +86,8 @@ void fill_arcs(const BatchGraphs& graphs, JobArrays<T>& a, int threads) {
   a.dst.resize(std::size_t(arcs));
   a.weight.resize(std::size_t(arcs));
   for_each_graph(i64(a.graph.size()), threads, [&](i64 k) {
-    Graph scratch;
-    const Graph& g = graphs.get(a.graph[std::size_t(k)], scratch);
     i64 e = a.arc_ptr[std::size_t(k)];
-    for_each_arc(g, [&](i32 u, i32 v, double w) {
+    for_each_batch_arc(graphs, a.graph[std::size_t(k)], [&](i32 u, i32 v, double w) {
       a.src[std::size_t(e)] = u;
       a.dst[std::size_t(e)] = v;
       a.weight[std::size_t(e)] = weight_as<T>(w + 0.0);  // -0 as +0, as build_matrix stores it
@@ -79,25 +108,26 @@ std::vector<Where> plan(const BatchGraphs& graphs, const BatchOptions& options, 
   SolveOptions check;
   check.dtype = t;
   for_each_graph(count, threads, [&](i64 b) {
-    Graph scratch;
-    const Graph& g = graphs.get(b, scratch);
-    const i64 n = g.num_vertices;
+    const i64 n = graphs.num_vertices(b);
     Where& w = where[std::size_t(b)];
     if (n == 0) {
       w = empty_on_gpu ? Where::Gpu : Where::Empty;
       return;
     }
     if (!derived) {
+      Graph scratch;
+      const Graph& g = graphs.get(b, scratch);
       if (!graphs.packed()) g.validate();
       choose_dtype(g, check);  // throws where t cannot be exact for g
     }
-    if (n <= cap && g.min_weight() >= 0) {
+    if (n <= cap && min_weight_of(graphs, b) >= 0) {
       w = Where::Gpu;
       i64 m = 0;
-      for_each_arc(g, [&](i32, i32, double) { ++m; });
+      for_each_batch_arc(graphs, b, [&](i32, i32, double) { ++m; });
       arcs[std::size_t(b)] = m;
     } else {
-      w = in_loop(g, t) ? Where::Host : Where::Later;
+      Graph scratch;
+      w = in_loop(graphs.get(b, scratch), t) ? Where::Host : Where::Later;
     }
   });
   for (i64 b = 0; b < count; ++b) {
@@ -149,7 +179,8 @@ void solve_on_host(const BatchGraphs& graphs, const BatchOptions& options, Dtype
   });
   std::vector<char> later(std::size_t(count), 0);
   for (i64 b = 0; b < count; ++b) later[std::size_t(b)] = where[std::size_t(b)] == Where::Later;
-  const Backend rest = is_integer(t) && !options.paths ? Backend::Cuda : Backend::Cpu;
+  const bool exact = is_integer(t) && !options.paths;
+  const Backend rest = exact && cuda_backend_info().usable ? Backend::Cuda : Backend::Cpu;
   solve_later(graphs, later, solve_options(t, options, rest), sink);
 }
 
