@@ -231,9 +231,12 @@ def _checked_out(out, name, shape):
 
 
 def convert_result(template, result, device=None):
-    """like() applied to a result or to each item of a tuple of results."""
+    """like() applied to a result, to each item of a tuple of results, or to each value of a
+    dict of results (the metrics)."""
     if isinstance(result, tuple):
         return tuple(like(template, r, device) for r in result)
+    if isinstance(result, dict):
+        return {k: like(template, v, device) for k, v in result.items()}
     return like(template, result, device)
 
 
