@@ -135,7 +135,9 @@ def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed
     edge_index = _int_array(edge_index, "edge_index", 2)
     if edge_index.shape[0] != 2:
         raise ValueError(f"edge_index must be shape (2, E), got {edge_index.shape}")
-    gs = _edge_graphs(edge_index, ptr)
+    src, dst = np.ascontiguousarray(edge_index[0]), np.ascontiguousarray(edge_index[1])
+    edge_ptr = _grouped_edge_ptr(src, dst, ptr)
+    gs = _edge_graphs(edge_index, ptr) if edge_ptr is None else None
     weight = None
     if edge_weight is not None and not unweighted:
         weight = np.asarray(_dlpack.as_numpy(edge_weight, "edge_weight", device_ok=True))
@@ -147,15 +149,29 @@ def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed
         weight = _inputs.exact_weights(_inputs.numeric_array(weight, "edge_weight"), True,
                                        lambda k: f"edge_weight[{k}]").astype(np.float64, copy=False)
     order = None
-    if gs.size > 1 and np.any(np.diff(gs) < 0):  # PyG keeps each graph's edges together: rare
-        order = np.argsort(gs, kind="stable")
-        gs, edge_index = gs[order], edge_index[:, order]
-        weight = None if weight is None else weight[order]
-    counts = np.bincount(gs, minlength=len(ptr) - 1)
-    edge_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    ids = np.arange(edge_index.shape[1], dtype=np.int64) if order is None else order
-    return (ptr, edge_ptr, np.ascontiguousarray(edge_index[0]),
-            np.ascontiguousarray(edge_index[1]), weight, bool(directed), ids if paths else None)
+    if edge_ptr is None:
+        if gs.size > 1 and np.any(np.diff(gs) < 0):  # PyG keeps each graph's edges together
+            order = np.argsort(gs, kind="stable")
+            gs, src, dst = gs[order], src[order], dst[order]
+            weight = None if weight is None else weight[order]
+        counts = np.bincount(gs, minlength=len(ptr) - 1)
+        edge_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    ids = np.arange(src.size, dtype=np.int64) if order is None else order
+    return (ptr, edge_ptr, src, dst, weight, bool(directed), ids if paths else None)
+
+
+def _grouped_edge_ptr(src, dst, ptr):
+    """edge_ptr without a per-edge search where each graph's edges are contiguous and in graph
+    order (PyG's layout): a binary search of the graphs' first nodes in src (whose "src >=
+    ptr[b]" is then monotone), checked edge by edge in C++ (threads); None otherwise (then
+    _edge_graphs finds each edge's graph and names a bad one)."""
+    if src.size == 0 or len(ptr) < 2:
+        return None
+    edge_ptr = np.searchsorted(src, ptr, side="left").astype(np.int64)
+    edge_ptr[0], edge_ptr[-1] = 0, src.size
+    if np.any(np.diff(edge_ptr) < 0):
+        return None
+    return edge_ptr if _core.batch_packed_ok(ptr, edge_ptr, src, dst) else None
 
 
 def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=None, num_nodes=None,

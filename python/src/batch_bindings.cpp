@@ -215,9 +215,32 @@ py::tuple batch(const py::object& graphs, const py::object& packed, const Reques
   return run(apsp::BatchGraphs(std::span<const apsp::Graph* const>(ptrs)), q, out, nullptr);
 }
 
+// Whether every edge e of [edge_ptr[b], edge_ptr[b+1]) joins two nodes of graph b (threads).
+bool packed_ok(const I64Array& node_ptr, const I64Array& edge_ptr, const I64Array& src,
+               const I64Array& dst) {
+  const i64 B = i64(node_ptr.size()) - 1, E = i64(src.size());
+  if (B < 0 || i64(edge_ptr.size()) != B + 1 || i64(dst.size()) != E) return false;
+  const i64 *np_ = node_ptr.data(), *ep = edge_ptr.data(), *s = src.data(), *d = dst.data();
+  if (ep[0] != 0 || ep[B] != E) return false;
+  py::gil_scoped_release nogil;
+  bool ok = true;
+#pragma omp parallel for reduction(&& : ok) schedule(dynamic, 1024)
+  for (i64 b = 0; b < B; ++b) {
+    const i64 lo = np_[b], hi = np_[b + 1];
+    bool good = ep[b] <= ep[b + 1] && lo <= hi;
+    for (i64 e = ep[b]; good && e < ep[b + 1]; ++e)
+      good = s[e] >= lo && s[e] < hi && d[e] >= lo && d[e] < hi;
+    ok = ok && good;
+  }
+  return ok;
+}
+
 }  // namespace
 
 void bind_batch(py::module_& m) {
+  m.def("batch_packed_ok", &packed_ok, py::arg("node_ptr"), py::arg("edge_ptr"), py::arg("src"),
+        py::arg("dst"),
+        "True when every edge of graph b (edge_ptr's ranges) joins two nodes of graph b.");
   m.def(
       "batch",
       [](const py::object& graphs, const py::object& packed, std::optional<std::string> out_type,
