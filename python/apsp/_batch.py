@@ -261,3 +261,70 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
         result += (path_ids,)
     result = _dlpack.convert_result(template, result, device)
     return result[0] if len(result) == 1 else result
+
+
+# ---- framework-shaped helpers (issue 35 item 4): apsp.batch.dgl_shortest_dist, .graphormer ----
+
+def dgl_shortest_dist(src, dst, num_nodes, *, return_paths=False, backend="auto"):
+    """``dgl.shortest_dist(g, root=None, return_paths=...)`` for a graph given by its arrays:
+    ``src, dst = g.edges()`` (edge ids in order), ``num_nodes = g.num_nodes()``.
+
+    Returns ``dist`` (N, N) int64, hop counts, -1 where unreachable; with ``return_paths=True``
+    also ``paths`` (N, N, L) int64 edge ids along one shortest path per pair, -1 padded, L the
+    longest path's hop count (DGL's layout; ties follow apsp's next hops, which may pick another
+    of several shortest paths than DGL). Tensors in give tensors out::
+
+        dist, paths = apsp.batch.dgl_shortest_dist(*g.edges(), g.num_nodes(), return_paths=True)
+    """
+    template = _dlpack.first_tensor(src, dst)
+    n = _count(num_nodes, "num_nodes")
+    result = batch(edge_index=_edge_pair(src, dst), ptr=[0, n], unweighted=True, dtype="int64",
+                   unreachable=-1, return_paths=return_paths, backend=backend, n_max=max(n, 1))
+    if not return_paths:
+        return _dlpack.like(template, result[0])
+    return tuple(_dlpack.like(template, x[0]) for x in result)
+
+
+def graphormer(edge_index, num_nodes, edge_attr=None, *, multi_hop_max_dist=20, backend="auto"):
+    """Graphormer's per-graph inputs (``preprocess_item`` then the collator's clipping) for one
+    graph: ``edge_index`` (2 x E, both directions listed as PyG does), ``num_nodes``, optional
+    ``edge_attr`` (E x F integers, already as Graphormer embeds them: its
+    ``convert_to_single_emb(edge_attr) + 1``).
+
+    Returns ``spatial_pos`` (N, N) int64: hop counts, 510 where unreachable (algos.pyx's value);
+    with ``edge_attr`` also ``edge_input`` (N, N, multi_hop_max_dist, F) int64: the attributes
+    of the edges along one shortest path per pair (hop k at [i, j, k]), -1 beyond the path, as
+    ``gen_edge_input`` writes them and the collator cuts them::
+
+        spatial_pos, edge_input = apsp.batch.graphormer(ei, n, attr, multi_hop_max_dist=20)
+    """
+    ei = _int_array(edge_index, "edge_index", 2)
+    n = _count(num_nodes, "num_nodes")
+    max_len = _count(multi_hop_max_dist, "multi_hop_max_dist")
+    template = _dlpack.first_tensor(edge_index, edge_attr)
+    common = dict(edge_index=ei, ptr=[0, n], unweighted=True, dtype="int64", unreachable=510,
+                  backend=backend, n_max=max(n, 1))
+    if edge_attr is None:
+        return _dlpack.like(template, batch(**common)[0])
+    attr = np.asarray(_dlpack.as_numpy(edge_attr, "edge_attr", device_ok=True))
+    if attr.ndim == 1:
+        attr = attr[:, None]
+    if attr.shape[0] != ei.shape[1]:
+        raise ValueError(f"edge_attr must have one row per edge ({ei.shape[1]}), got shape "
+                         f"{attr.shape}")
+    dist, paths = batch(return_paths=True, max_len=max_len, **common)
+    ids = paths[0]
+    edge_input = np.where(ids[..., None] >= 0, attr.astype(np.int64)[np.maximum(ids, 0)], -1)
+    return (_dlpack.like(template, dist[0]), _dlpack.like(template, edge_input))
+
+
+def _edge_pair(src, dst):
+    s = _int_array(src, "src", 1)
+    d = _int_array(dst, "dst", 1)
+    if s.shape != d.shape:
+        raise ValueError(f"src and dst must have the same length, got {s.size} and {d.size}")
+    return np.stack([s, d])
+
+
+batch.dgl_shortest_dist = dgl_shortest_dist
+batch.graphormer = graphormer

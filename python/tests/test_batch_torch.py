@@ -87,3 +87,10 @@ def test_accepting_tensors_wraps_the_csgraph_dropin_and_the_metrics():
     assert np.array_equal(ecc.numpy(), apsp.eccentricity(m.numpy(), infinite_ok=True))
     res = _dlpack.accepting_tensors(apsp.metrics)(m, ["closeness", "diameter"], infinite_ok=True)
     assert isinstance(res["closeness"], torch.Tensor) and isinstance(res["diameter"], float)
+
+
+def test_dgl_helper_tensors_in_tensors_out():
+    src, dst = torch.tensor([0, 1, 2]), torch.tensor([1, 2, 3])
+    dist, paths = apsp.batch.dgl_shortest_dist(src, dst, 5, return_paths=True)
+    assert isinstance(dist, torch.Tensor) and dist.dtype == torch.int64
+    assert int(dist[0, 3]) == 3 and int(dist[3, 0]) == -1 and paths.tolist()[0][3] == [0, 1, 2]
