@@ -468,7 +468,6 @@ void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* ro
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 
-
 // ---- the batch engine's small graphs (kernels/batch_small.cuh) ----
 
 /// One block of kSmallGraphThreads per graph, with `n_max`^2 elements of shared memory (the
@@ -492,9 +491,8 @@ void launch_close_small_graphs(const std::int32_t* sizes, const std::int64_t* ar
 template <class T, class O>
 void launch_close_small_graphs_into(const std::int32_t* sizes, const std::int64_t* arc_ptr,
                                     const std::int32_t* src, const std::int32_t* dst, const T* w,
-                                    const std::int64_t* out_offset, O* out,
-                                    const SmallOut<O>& p, long long* bad, std::int64_t graphs,
-                                    int n_max, gpuStream_t s) {
+                                    const std::int64_t* out_offset, O* out, const SmallOut<O>& p,
+                                    long long* bad, std::int64_t graphs, int n_max, gpuStream_t s) {
   if (graphs == 0) return;
   APSP_EXPECTS(graphs < (std::int64_t(1) << 31), "small graphs: too many graphs for one launch");
   const int shared = std::max(n_max * n_max * int(sizeof(T)), 1);
