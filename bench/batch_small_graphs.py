@@ -18,7 +18,8 @@ Verification: apsp.batch equals SciPy on the subset (unreachable -1, clipped at 
 --backend picks apsp.batch's engine (default auto: the GPU where one is usable and the batch is
 large). --torch-cuda adds rows with the packed arrays already on the GPU as torch tensors and the
 result left there (needs torch with CUDA: the device image's /opt/torch/.venv). --no-loops skips
-the per-graph loops (and the verification against SciPy). Every row also says graphs/s.
+the per-graph loops and the verification against SciPy (then SciPy need not be installed).
+Every row also says graphs/s.
 """
 import argparse
 import os
@@ -26,8 +27,6 @@ import statistics
 import time
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 import apsp
 
@@ -71,6 +70,8 @@ def once(f):
 
 
 def scipy_loop(graphs):
+    import scipy.sparse as sp  # only for the loops: --no-loops runs without SciPy
+    from scipy.sparse import csgraph
     out = []
     for s, d, n in graphs:
         m = sp.csr_matrix((np.ones(len(s)), (s, d)), shape=(n, n))
