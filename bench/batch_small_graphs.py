@@ -13,15 +13,20 @@ seconds, median of TRIALS after one warm-up; the loops once, on a SUBSET, scaled
 Verification: apsp.batch equals SciPy on the subset (unreachable -1, clipped at 20).
 
     PYTHONPATH=build/cpu-only/python python3 bench/batch_small_graphs.py [GRAPHS [SUBSET]]
+        [--backend auto|cpu|cuda] [--torch-cuda] [--no-loops]
+
+--backend picks apsp.batch's engine (default auto: the GPU where one is usable and the batch is
+large). --torch-cuda adds rows with the packed arrays already on the GPU as torch tensors and the
+result left there (needs torch with CUDA: the device image's /opt/torch/.venv). --no-loops skips
+the per-graph loops and the verification against SciPy (then SciPy need not be installed).
+Every row also says graphs/s.
 """
+import argparse
 import os
 import statistics
-import sys
 import time
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 import apsp
 
@@ -65,6 +70,8 @@ def once(f):
 
 
 def scipy_loop(graphs):
+    import scipy.sparse as sp  # only for the loops: --no-loops runs without SciPy
+    from scipy.sparse import csgraph
     out = []
     for s, d, n in graphs:
         m = sp.csr_matrix((np.ones(len(s)), (s, d)), shape=(n, n))
@@ -100,31 +107,63 @@ def verify(dist, ref):
     return "PASS"
 
 
+def torch_cuda_rows(ptr, ei, count, backend):
+    """apsp.batch with the packed arrays on the GPU as torch tensors, the result left there."""
+    import torch
+    dev = torch.device("cuda", 0)
+    t_ei, t_ptr = torch.from_numpy(ei).to(dev), torch.from_numpy(ptr).to(dev)
+
+    def run(**kw):
+        out = apsp.batch(edge_index=t_ei, ptr=t_ptr, max_dist=20, backend=backend, **kw)
+        torch.cuda.synchronize()
+        return out
+    return [("apsp.batch int8, torch CUDA in and out", median_time(lambda: run(dtype="int8")),
+             count),
+            ("apsp.batch int32, torch CUDA in and out", median_time(lambda: run()), count)]
+
+
 def main():
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    subset = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("graphs", type=int, nargs="?", default=100_000)
+    ap.add_argument("subset", type=int, nargs="?", default=10_000)
+    ap.add_argument("--backend", default="auto", choices=["auto", "cpu", "cuda"])
+    ap.add_argument("--torch-cuda", action="store_true")
+    ap.add_argument("--no-loops", action="store_true")
+    args = ap.parse_args()
+    count, subset = args.graphs, min(args.subset, args.graphs)
     t0 = time.perf_counter()
     ptr, ei = dataset(count)
     print(f"dataset: {count} graphs, {int(ptr[-1])} nodes, {ei.shape[1]} directed edges, "
           f"made in {time.perf_counter() - t0:.2f} s; load average {os.getloadavg()}")
-    run = lambda **kw: apsp.batch(edge_index=ei, ptr=ptr, max_dist=20, **kw)  # noqa: E731
+    print(f"backend={args.backend}; apsp backends: "
+          + ", ".join(f"{b['name']}={'usable' if b['usable'] else 'no'}"
+                      for b in apsp.backends()))
+    run = lambda **kw: apsp.batch(edge_index=ei, ptr=ptr, max_dist=20,  # noqa: E731
+                                  backend=args.backend, **kw)
     rows = [("apsp.batch int32", median_time(lambda: run()), count),
             ("apsp.batch int8", median_time(lambda: run(dtype="int8")), count),
             ("apsp.batch int8 + paths (max_len 5), flat",
              median_time(lambda: run(dtype="int8", return_paths=True, max_len=5, layout="flat")),
              count)]
-    graphs = split(ptr, ei, subset)
-    t_scipy, ref = once(lambda: scipy_loop(graphs))
-    rows.append(("SciPy shortest_path per graph (DGL)", t_scipy, subset))
-    t_fw = once(lambda: graphormer_fw_loop(graphs))[0]
-    rows.append(("Graphormer-style FW per graph (NumPy)", t_fw, subset))
-    rows.append(("apsp.shortest_path per graph", once(lambda: apsp_loop(graphs[:2000]))[0], 2000))
-    print(f"Verification: {verify(run(dtype='int8')[:subset], ref)}")
+    if args.torch_cuda:
+        rows += torch_cuda_rows(ptr, ei, count, args.backend)
+    if not args.no_loops:
+        graphs = split(ptr, ei, subset)
+        t_scipy, ref = once(lambda: scipy_loop(graphs))
+        rows.append(("SciPy shortest_path per graph (DGL)", t_scipy, subset))
+        t_fw = once(lambda: graphormer_fw_loop(graphs))[0]
+        rows.append(("Graphormer-style FW per graph (NumPy)", t_fw, subset))
+        small = min(subset, 2000)
+        rows.append(("apsp.shortest_path per graph", once(lambda: apsp_loop(graphs[:small]))[0],
+                     small))
+        print(f"Verification: {verify(run(dtype='int8')[:subset], ref)}")
     batch_rate = rows[0][1] / count
-    print(f"{'what':42} {'graphs':>8} {'seconds':>9} {'us/graph':>9} {'x apsp.batch int32':>19}")
+    print(f"{'what':42} {'graphs':>8} {'seconds':>9} {'us/graph':>9} {'graphs/s':>10} "
+          f"{'x apsp.batch int32':>19}")
     for name, secs, n in rows:
         per = secs / n
-        print(f"{name:42} {n:8d} {secs:9.3f} {per * 1e6:9.1f} {per / batch_rate:19.1f}")
+        print(f"{name:42} {n:8d} {secs:9.3f} {per * 1e6:9.1f} {1 / per:10.0f} "
+              f"{per / batch_rate:19.1f}")
     print(f"load average after: {os.getloadavg()}")
 
 

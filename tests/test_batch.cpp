@@ -137,8 +137,26 @@ TEST(Batch, DtypeIsTheWidestOfTheGraphs) {
     EXPECT_EQ(std::string(e.what()).rfind("graph 3: ", 0), 0u) << e.what();
   }
   o.dtype.reset();
-  o.backend = Backend::Cuda;
+  o.backend = Backend::Mpi;
   EXPECT_THROW(solve_batch(BatchGraphs{std::span<const Graph* const>(p2)}, o), UsageError);
+}
+
+bool cuda_usable() {
+  for (const BackendInfo& b : backends())
+    if (b.name == "cuda") return b.usable;
+  return false;
+}
+
+TEST(Batch, BackendCudaWithoutGpuIsUnavailableAndAutoIsTheCpu) {
+  const std::vector<Graph> gs = mixed_batch(7, false, false);
+  const std::vector<const Graph*> p = pointers(gs);
+  BatchOptions o;
+  o.backend = Backend::Auto;  // 16 graphs: below the GPU's threshold anyway
+  o.paths = true;
+  check_against_solve(gs, o, "auto");
+  if (cuda_usable()) GTEST_SKIP() << "a GPU is usable here: tests/test_batch_gpu covers cuda";
+  o.backend = Backend::Cuda;
+  EXPECT_THROW(solve_batch(BatchGraphs{std::span<const Graph* const>(p)}, o), BackendUnavailable);
 }
 
 TEST(Batch, NegativeCycleNamesTheGraph) {

@@ -1,7 +1,9 @@
-// tests/test_batch_gpu.cpp — the GPU small-graph engine (src/cuda/batch_small.cu) against the cpu
-// batch engine, byte for byte: every dtype, sizes 1 .. 130 (the caps: 64, and 128 for int32),
-// directed and undirected, zero and duplicate edges, self loops, a negative-weight graph (left to
-// the cpu). Skips where the build has no CUDA or no usable GPU exists. Not yet run on a GPU.
+// tests/test_batch_gpu.cpp — solve_batch on a GPU (backend cuda / auto: src/batch/gpu_batch.cpp,
+// src/cuda/batch_small.cu) against the cpu engine, byte for byte: distances and next hops, every
+// dtype, sizes 1 .. 300 (the GPU's caps 64 and 128, one cpu tile 128 / 256, beyond), directed
+// and undirected, zero and duplicate edges, self loops, negative weights (left to the host),
+// packed and listed graphs, a batch large enough for auto to take the GPU. Skips (and says so)
+// where the build has no CUDA or no usable GPU exists.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,18 +11,14 @@
 #include <vector>
 
 #include "apsp/batch.hpp"
+#include "batch/batch_detail.hpp"
 #include "support.hpp"
-
-#ifdef APSP_WITH_CUDA
-#include "cuda/batch_small.cuh"
-#endif
 
 namespace apsp {
 namespace {
 
 using i64 = std::int64_t;
 
-#ifdef APSP_WITH_CUDA
 bool gpu_usable() {
   for (const BackendInfo& b : backends())
     if (b.name == "cuda") return b.usable;
@@ -30,82 +28,139 @@ bool gpu_usable() {
 struct Packed {
   std::vector<i64> node_ptr{0}, edge_ptr{0}, src, dst;
   std::vector<double> w;
+  bool directed = true;
+  PackedGraphs view() const {
+    return {i64(node_ptr.size()) - 1,
+            node_ptr.data(),
+            edge_ptr.data(),
+            src.data(),
+            dst.data(),
+            w.data(),
+            directed};
+  }
+  void add(const Graph& g) {
+    const i64 base = node_ptr.back();
+    for (std::size_t e = 0; e < g.src.size(); ++e) {
+      src.push_back(base + g.src[e]);
+      dst.push_back(base + g.dst[e]);
+      w.push_back(g.weight[e]);
+    }
+    node_ptr.push_back(base + g.num_vertices);
+    edge_ptr.push_back(i64(src.size()));
+  }
 };
 
-Packed random_packed(bool directed, bool fractional, std::uint64_t seed) {
+Graph random_case(i64 V, bool directed, bool fractional, std::uint64_t seed, i64 degree = 3) {
+  test::RandomGraphSpec s;
+  s.V = V;
+  s.E = degree * V;
+  s.wmax = fractional ? 6.7 : 9;
+  s.integer = !fractional;
+  s.self_loops = true;
+  s.components = V > 8 ? 2 : 1;
+  s.directed = directed;
+  s.seed = seed;
+  return test::random_graph(s);
+}
+
+Packed mixed(bool directed, bool fractional, std::uint64_t seed) {
   Packed p;
-  const i64 sizes[] = {1, 2, 3, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 130, 40};
+  p.directed = directed;
+  const i64 sizes[] = {1,   2,   3,   17,  31,  32,  33,  63,  64,  65,
+                       100, 127, 128, 129, 130, 200, 256, 257, 300, 40};
   for (i64 V : sizes) {
-    test::RandomGraphSpec s;
-    s.V = V;
-    s.E = 3 * V;
-    s.wmax = fractional ? 6.7 : 9;
-    s.integer = !fractional;
-    s.self_loops = true;
-    s.components = V > 8 ? 2 : 1;
-    s.directed = directed;
-    s.seed = seed + std::uint64_t(V);
-    Graph g = test::random_graph(s);
-    if (V == 40 && directed) g = test::with_potentials(std::move(g), seed);  // negative: cpu
-    const i64 base = p.node_ptr.back();
-    for (std::size_t e = 0; e < g.src.size(); ++e) {
-      p.src.push_back(base + g.src[e]);
-      p.dst.push_back(base + g.dst[e]);
-      p.w.push_back(g.weight[e]);
-    }
-    p.node_ptr.push_back(base + V);
-    p.edge_ptr.push_back(i64(p.src.size()));
+    Graph g = random_case(V, directed, fractional, seed + std::uint64_t(V));
+    if (V == 40 && directed) g = test::with_potentials(std::move(g), seed);  // negative: host
+    p.add(g);
   }
+  p.node_ptr.push_back(p.node_ptr.back());  // an empty graph
+  p.edge_ptr.push_back(p.edge_ptr.back());
   return p;
 }
 
-template <class T>
-void check_type(bool directed) {
-  const bool fractional = std::is_floating_point_v<T>;
-  const Packed p = random_packed(directed, fractional, 31);
-  const PackedGraphs pg{i64(p.node_ptr.size()) - 1,
-                        p.node_ptr.data(),
-                        p.edge_ptr.data(),
-                        p.src.data(),
-                        p.dst.data(),
-                        p.w.data(),
-                        directed};
-  BatchOptions o;
-  o.dtype = DtypeOf<T>::value;
-  const BatchResult cpu = solve_batch(BatchGraphs{pg}, o);
-  std::vector<T> gpu(std::size_t(cpu.offsets.back()));
-  const std::vector<i64> left =
-      detail::cuda_batch::solve_small_graphs<T>(pg, cpu.offsets, gpu.data(), 0);
-  std::vector<char> is_left(std::size_t(pg.num_graphs), 0);
-  for (i64 b : left) is_left[std::size_t(b)] = 1;
-  int on_gpu = 0;
-  for (i64 b = 0; b < pg.num_graphs; ++b) {
-    const i64 n = cpu.sizes[std::size_t(b)];
-    const bool expect_left = n > detail::cuda_batch::small_cap<T>() || (directed && n == 40);
-    EXPECT_EQ(bool(is_left[std::size_t(b)]), expect_left) << "graph " << b << " n=" << n;
-    if (is_left[std::size_t(b)]) continue;
-    ++on_gpu;
-    const T* want = cpu.dist.data<T>() + cpu.offsets[std::size_t(b)];
-    const T* got = gpu.data() + cpu.offsets[std::size_t(b)];
-    EXPECT_EQ(std::memcmp(want, got, std::size_t(n * n) * sizeof(T)), 0)
-        << dtype_name(o.dtype.value()) << " graph " << b << " n=" << n;
+void expect_same(const BatchResult& a, const BatchResult& b, const std::string& what) {
+  ASSERT_EQ(a.offsets, b.offsets) << what;
+  ASSERT_EQ(a.dtype(), b.dtype()) << what;
+  const std::size_t es = dtype_size(a.dtype());
+  for (std::size_t g = 0; g + 1 < a.offsets.size(); ++g) {
+    const i64 at = a.offsets[g], cells = a.offsets[g + 1] - at;
+    EXPECT_EQ(
+        std::memcmp(static_cast<const char*>(a.dist.raw()) + at * i64(es),
+                    static_cast<const char*>(b.dist.raw()) + at * i64(es), std::size_t(cells) * es),
+        0)
+        << what << ": graph " << g << " (n=" << a.sizes[g] << ") distances differ";
+    if (!a.next.empty()) {
+      EXPECT_EQ(std::memcmp(a.next.data<std::int32_t>() + at, b.next.data<std::int32_t>() + at,
+                            std::size_t(cells) * 4),
+                0)
+          << what << ": graph " << g << " (n=" << a.sizes[g] << ") next hops differ";
+    }
   }
-  EXPECT_GE(on_gpu, 9);
 }
-#endif
 
-TEST(BatchGpu, SmallGraphsEqualTheCpuEngine) {
-#ifndef APSP_WITH_CUDA
-  GTEST_SKIP() << "built without CUDA: the GPU batch engine is not compiled";
-#else
-  if (!gpu_usable()) GTEST_SKIP() << "no usable GPU here";
-  for (bool directed : {true, false}) {
-    check_type<std::int32_t>(directed);
-    check_type<std::int64_t>(directed);
-    check_type<float>(directed);
-    check_type<double>(directed);
-  }
-#endif
+i64 finite_cells(const BatchResult& r) {
+  i64 count = 0;
+  visit_dtype(r.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* d = r.dist.data<T>();
+    for (i64 c = 0; c < r.offsets.back(); ++c) count += d[c] != unreachable<T>();
+  });
+  return count;
+}
+
+TEST(BatchGpu, CudaEqualsTheCpuEngine) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable GPU here (or a build without CUDA)";
+  for (bool paths : {false, true})
+    for (bool directed : {true, false})
+      for (Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) {
+        const Packed p = mixed(directed, !is_integer(t), 31);
+        const PackedGraphs pg = p.view();
+        BatchOptions o;
+        o.dtype = t;
+        o.paths = paths;
+        const BatchResult cpu = solve_batch(BatchGraphs{pg}, o);
+        o.backend = Backend::Cuda;
+        ASSERT_NE(detail::batch::gpu_for(BatchGraphs{pg}, o), nullptr);
+        const BatchResult gpu = solve_batch(BatchGraphs{pg}, o);
+        const std::string what =
+            std::string(dtype_name(t)) + (directed ? " directed" : "") + (paths ? " paths" : "");
+        expect_same(gpu, cpu, what);
+        EXPECT_GT(finite_cells(gpu), 10000) << what << ": too trivial";
+      }
+}
+
+TEST(BatchGpu, ListedGraphsAndTheDerivedDtype) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable GPU here (or a build without CUDA)";
+  std::vector<Graph> gs;
+  for (i64 V : {5, 60, 120, 64, 1, 129})
+    gs.push_back(random_case(V, V % 2 == 0, false, std::uint64_t(V) * 7));
+  std::vector<const Graph*> ptrs;
+  for (const Graph& g : gs) ptrs.push_back(&g);
+  const BatchGraphs batch{std::span<const Graph* const>(ptrs)};
+  BatchOptions o;
+  o.paths = true;
+  const BatchResult cpu = solve_batch(batch, o);
+  o.backend = Backend::Cuda;
+  expect_same(solve_batch(batch, o), cpu, "listed");
+}
+
+TEST(BatchGpu, AutoTakesTheGpuForManySmallGraphs) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable GPU here (or a build without CUDA)";
+  Packed p;
+  p.directed = false;
+  for (i64 b = 0; b < 3000; ++b)  // molecule-like: 10 .. 60 vertices, degree ~1.5
+    p.add(random_case(10 + (b * 7919) % 51, false, false, std::uint64_t(b) + 1, 1));
+  const PackedGraphs pg = p.view();
+  BatchOptions o;
+  o.backend = Backend::Auto;
+  ASSERT_NE(detail::batch::gpu_for(BatchGraphs{pg}, o), nullptr);
+  const BatchResult gpu = solve_batch(BatchGraphs{pg}, o);
+  o.backend = Backend::Cpu;
+  expect_same(gpu, solve_batch(BatchGraphs{pg}, o), "auto, 3000 graphs");
+  o.paths = true;
+  const BatchResult cpu_paths = solve_batch(BatchGraphs{pg}, o);
+  o.backend = Backend::Auto;
+  expect_same(solve_batch(BatchGraphs{pg}, o), cpu_paths, "auto, 3000 graphs, paths");
 }
 
 }  // namespace

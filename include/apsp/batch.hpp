@@ -48,9 +48,13 @@ struct BatchOptions {
   /// The batch's element type; nullopt = the widest of choose_dtype() over the graphs
   /// (int32 < int64 < float64; float32 only when asked).
   std::optional<Dtype> dtype;
-  bool paths = false;              ///< next hops (int32, -1 = none), solve()'s rule and repair
-  int threads = 0;                 ///< CPU threads; 0 = all
-  Backend backend = Backend::Cpu;  ///< Cpu (Auto = Cpu for now)
+  bool paths = false;  ///< next hops (int32, -1 = none), solve()'s rule and repair
+  int threads = 0;     ///< CPU threads; 0 = all
+  /// Cpu; Cuda (the small graphs on a GPU, the rest as the cpu engine solves them; throws
+  /// BackendUnavailable without a usable GPU); Auto: Cuda where a GPU is usable and the batch
+  /// has enough small graphs to pay for it (docs/batch.md), else Cpu.
+  Backend backend = Backend::Cpu;
+  int device = 0;  ///< the GPU ordinal for Cuda / Auto
 };
 
 /// One closed graph, valid only during the sink's call: n x n distances of the batch's dtype
@@ -70,6 +74,8 @@ class BatchGraphs {
   /// Validates the arrays (validate_packed); they must outlive this object, unchanged.
   explicit BatchGraphs(const PackedGraphs& packed);
   bool packed() const { return packed_ != nullptr; }
+  /// The packed arrays (nullptr for a list).
+  const PackedGraphs* packed_arrays() const { return packed_; }
   std::int64_t size() const;
   std::int64_t num_vertices(std::int64_t b) const;
   /// Graph b: the listed one, or packed graph b built into `scratch`.
@@ -126,6 +132,18 @@ struct BatchOutput {
 void write_distances(const BatchItem& item, const BatchOutput& out);
 /// Checks unreachable, pad and max_dist against the output type (UsageError naming the value).
 void check_batch_output(const BatchOutput& out);
+/// Bytes of one element of t.
+std::size_t out_type_size(OutType t);
+
+/// Solves every graph and writes its distances into `out` as write_distances() would (no next
+/// hops). On a GPU (options.backend cuda / auto, apsp::solve_batch's choice) the small graphs are
+/// laid out in the output type on the device and copied once; the others go through
+/// write_distances on the host. `out_device` >= 0: out.data is device memory on that CUDA GPU
+/// (a tensor's), written there without a round trip for the GPU's graphs (the host's graphs,
+/// and every graph of a cpu batch, are copied in); it needs a usable GPU (BackendUnavailable).
+/// Throws as solve_batch and write_distances do, prefixed "graph B: ".
+void solve_batch_into(const BatchGraphs& graphs, const BatchOptions& options,
+                      const BatchOutput& out, int out_device = -1);
 
 /// Edge-id paths (DGL's layout): out[((b * n_max + i) * n_max + j) * max_len + k] is the id of the
 /// k-th edge on the i -> j path of the next hops (k < hops and k < max_len), -1 elsewhere (i == j,

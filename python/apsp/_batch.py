@@ -28,6 +28,22 @@ def _out_type(dtype):
     return name
 
 
+def _torch_index(device):
+    """The CUDA ordinal of a device= argument ("cuda", "cuda:1", torch.device), else None."""
+    if device is None:
+        return None
+    text = str(device)
+    if not text.startswith("cuda"):
+        return None
+    return int(text.split(":")[1]) if ":" in text else 0
+
+
+def _backend(name):
+    if name not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"backend must be 'auto', 'cpu' or 'cuda', got {name!r}")
+    return name
+
+
 def _number(value, name, allow_none=True):
     if value is None and allow_none:
         return None
@@ -45,7 +61,7 @@ def _count(value, name):
 
 
 def _int_array(a, name, ndim):
-    a = np.asarray(_dlpack.as_numpy(a, name))
+    a = np.asarray(_dlpack.as_numpy(a, name, device_ok=True))
     if a.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {a.shape}")
     if a.size and not np.issubdtype(a.dtype, np.integer):
@@ -55,8 +71,9 @@ def _int_array(a, name, ndim):
 
 def _graph_of(g, k, directed, unweighted):
     """One listed graph as an apsp.Graph (apsp.shortest_path's reading)."""
-    inp = _inputs.inspect(_dlpack.as_numpy(g) if not isinstance(g, tuple)
-                          else tuple(_dlpack.as_numpy(x, "edge array") for x in g),
+    inp = _inputs.inspect(_dlpack.as_numpy(g, device_ok=True) if not isinstance(g, tuple)
+                          else tuple(_dlpack.as_numpy(x, "edge array", device_ok=True)
+                                     for x in g),
                           None, "batch")
     inp.exact = not unweighted
     _inputs.scan(inp)
@@ -118,10 +135,12 @@ def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed
     edge_index = _int_array(edge_index, "edge_index", 2)
     if edge_index.shape[0] != 2:
         raise ValueError(f"edge_index must be shape (2, E), got {edge_index.shape}")
-    gs = _edge_graphs(edge_index, ptr)
+    src, dst = np.ascontiguousarray(edge_index[0]), np.ascontiguousarray(edge_index[1])
+    edge_ptr = _grouped_edge_ptr(src, dst, ptr)
+    gs = _edge_graphs(edge_index, ptr) if edge_ptr is None else None
     weight = None
     if edge_weight is not None and not unweighted:
-        weight = np.asarray(_dlpack.as_numpy(edge_weight, "edge_weight"))
+        weight = np.asarray(_dlpack.as_numpy(edge_weight, "edge_weight", device_ok=True))
         if weight.ndim == 2 and weight.shape[1] == 1:
             weight = weight[:, 0]
         if weight.shape != (edge_index.shape[1],):
@@ -130,21 +149,35 @@ def _packed(edge_index, ptr, batch, edge_weight, num_nodes, num_graphs, directed
         weight = _inputs.exact_weights(_inputs.numeric_array(weight, "edge_weight"), True,
                                        lambda k: f"edge_weight[{k}]").astype(np.float64, copy=False)
     order = None
-    if gs.size > 1 and np.any(np.diff(gs) < 0):  # PyG keeps each graph's edges together: rare
-        order = np.argsort(gs, kind="stable")
-        gs, edge_index = gs[order], edge_index[:, order]
-        weight = None if weight is None else weight[order]
-    counts = np.bincount(gs, minlength=len(ptr) - 1)
-    edge_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    ids = np.arange(edge_index.shape[1], dtype=np.int64) if order is None else order
-    return (ptr, edge_ptr, np.ascontiguousarray(edge_index[0]),
-            np.ascontiguousarray(edge_index[1]), weight, bool(directed), ids if paths else None)
+    if edge_ptr is None:
+        if gs.size > 1 and np.any(np.diff(gs) < 0):  # PyG keeps each graph's edges together
+            order = np.argsort(gs, kind="stable")
+            gs, src, dst = gs[order], src[order], dst[order]
+            weight = None if weight is None else weight[order]
+        counts = np.bincount(gs, minlength=len(ptr) - 1)
+        edge_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    ids = np.arange(src.size, dtype=np.int64) if order is None else order
+    return (ptr, edge_ptr, src, dst, weight, bool(directed), ids if paths else None)
+
+
+def _grouped_edge_ptr(src, dst, ptr):
+    """edge_ptr without a per-edge search where each graph's edges are contiguous and in graph
+    order (PyG's layout): a binary search of the graphs' first nodes in src (whose "src >=
+    ptr[b]" is then monotone), checked edge by edge in C++ (threads); None otherwise (then
+    _edge_graphs finds each edge's graph and names a bad one)."""
+    if src.size == 0 or len(ptr) < 2:
+        return None
+    edge_ptr = np.searchsorted(src, ptr, side="left").astype(np.int64)
+    edge_ptr[0], edge_ptr[-1] = 0, src.size
+    if np.any(np.diff(edge_ptr) < 0):
+        return None
+    return edge_ptr if _core.batch_packed_ok(ptr, edge_ptr, src, dst) else None
 
 
 def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=None, num_nodes=None,
           num_graphs=None, directed=True, unweighted=False, dtype=None, unreachable=-1,
           max_dist=None, return_paths=False, max_len=None, layout="padded", n_max=None, pad=None,
-          threads=None, out=None, device=None):
+          backend="auto", threads=None, out=None, device=None):
     """All-pairs shortest-path distances of many graphs in one call.
 
     Inputs: ``graphs``, a list of graphs (anything :func:`apsp.shortest_path` takes: arrays,
@@ -169,10 +202,16 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
     in that graph's edge list (row-major entry order for a dense matrix). The path follows the
     graph's next hops (apsp.next_hop's, the lightest of parallel edges).
 
+    ``backend``: ``"cpu"``; ``"cuda"`` (graphs of up to 64 vertices, 128 for int32, closed on a
+    GPU one thread block each, the others on the host; the same bytes); ``"auto"`` (default):
+    cuda where a GPU is usable and the batch has at least 1024 such graphs, else cpu.
+
     Returns ``dist`` (padded) or ``(dist, offsets)`` (flat), with ``paths`` appended when asked.
-    Tensors in give tensors of the same library out (zero-copy, CPU); ``device=`` returns torch
-    tensors there; ``out=`` (an array or CPU tensor of the exact dtype and shape) is filled and
-    returned.
+    Tensors in give tensors of the same library out, on the same device: zero-copy on the CPU;
+    for a CUDA tensor (torch, CuPy) the GPU engine writes the distances straight into a new
+    tensor on its GPU (inputs, which are small, are read through the host). ``device=`` returns
+    torch tensors there (``"cuda:K"``: written in place too); ``out=`` (an array or tensor, CPU
+    or GPU, of the exact dtype and shape, C-contiguous) is filled and returned.
     """
     if layout not in ("padded", "flat"):
         raise ValueError(f"layout must be 'padded' or 'flat', got {layout!r}")
@@ -203,10 +242,18 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
     unreachable = _number(unreachable, "unreachable", allow_none=False)
     pad = _number(pad, "pad")
     max_dist = _number(max_dist, "max_dist")
-    target = None if out is None else _dlpack.writable_numpy(out)
+    # A GPU output (a GPU tensor in, device="cuda:K", or out= on a GPU) is written in place by
+    # the GPU engine; with paths it is made on the host and copied (like()).
+    out_alloc = None if paths else _dlpack.device_output(template, device, out=out)
+    on_gpu = _dlpack.cuda_device(out) if out is not None else None
+    if on_gpu is not None and out_alloc is None:
+        raise ValueError("out= on a GPU takes distances only (return_paths=False)")
+    target = None if out is None or on_gpu is not None else _dlpack.writable_numpy(out)
+    gpu = next((d for d in (on_gpu, _dlpack.cuda_device(template), _torch_index(device))
+                if d is not None), 0)
     dist, offsets, path_ids, _ = _core.batch(
         listed, packed, _out_type(dtype), threads, width, unreachable, pad, max_dist, paths,
-        _count(max_len, "max_len"), target)
+        _count(max_len, "max_len"), target, _backend(backend), gpu, out_alloc)
     if out is not None:
         dist = out
     result = (dist,) if layout == "padded" else (dist, offsets)
@@ -214,3 +261,70 @@ def batch(graphs=None, *, edge_index=None, ptr=None, batch=None, edge_weight=Non
         result += (path_ids,)
     result = _dlpack.convert_result(template, result, device)
     return result[0] if len(result) == 1 else result
+
+
+# ---- framework-shaped helpers (issue 35 item 4): apsp.batch.dgl_shortest_dist, .graphormer ----
+
+def dgl_shortest_dist(src, dst, num_nodes, *, return_paths=False, backend="auto"):
+    """``dgl.shortest_dist(g, root=None, return_paths=...)`` for a graph given by its arrays:
+    ``src, dst = g.edges()`` (edge ids in order), ``num_nodes = g.num_nodes()``.
+
+    Returns ``dist`` (N, N) int64, hop counts, -1 where unreachable; with ``return_paths=True``
+    also ``paths`` (N, N, L) int64 edge ids along one shortest path per pair, -1 padded, L the
+    longest path's hop count (DGL's layout; ties follow apsp's next hops, which may pick another
+    of several shortest paths than DGL). Tensors in give tensors out::
+
+        dist, paths = apsp.batch.dgl_shortest_dist(*g.edges(), g.num_nodes(), return_paths=True)
+    """
+    template = _dlpack.first_tensor(src, dst)
+    n = _count(num_nodes, "num_nodes")
+    result = batch(edge_index=_edge_pair(src, dst), ptr=[0, n], unweighted=True, dtype="int64",
+                   unreachable=-1, return_paths=return_paths, backend=backend, n_max=max(n, 1))
+    if not return_paths:
+        return _dlpack.like(template, result[0])
+    return tuple(_dlpack.like(template, x[0]) for x in result)
+
+
+def graphormer(edge_index, num_nodes, edge_attr=None, *, multi_hop_max_dist=20, backend="auto"):
+    """Graphormer's per-graph inputs (``preprocess_item`` then the collator's clipping) for one
+    graph: ``edge_index`` (2 x E, both directions listed as PyG does), ``num_nodes``, optional
+    ``edge_attr`` (E x F integers, already as Graphormer embeds them: its
+    ``convert_to_single_emb(edge_attr) + 1``).
+
+    Returns ``spatial_pos`` (N, N) int64: hop counts, 510 where unreachable (algos.pyx's value);
+    with ``edge_attr`` also ``edge_input`` (N, N, multi_hop_max_dist, F) int64: the attributes
+    of the edges along one shortest path per pair (hop k at [i, j, k]), -1 beyond the path, as
+    ``gen_edge_input`` writes them and the collator cuts them::
+
+        spatial_pos, edge_input = apsp.batch.graphormer(ei, n, attr, multi_hop_max_dist=20)
+    """
+    ei = _int_array(edge_index, "edge_index", 2)
+    n = _count(num_nodes, "num_nodes")
+    max_len = _count(multi_hop_max_dist, "multi_hop_max_dist")
+    template = _dlpack.first_tensor(edge_index, edge_attr)
+    common = dict(edge_index=ei, ptr=[0, n], unweighted=True, dtype="int64", unreachable=510,
+                  backend=backend, n_max=max(n, 1))
+    if edge_attr is None:
+        return _dlpack.like(template, batch(**common)[0])
+    attr = np.asarray(_dlpack.as_numpy(edge_attr, "edge_attr", device_ok=True))
+    if attr.ndim == 1:
+        attr = attr[:, None]
+    if attr.shape[0] != ei.shape[1]:
+        raise ValueError(f"edge_attr must have one row per edge ({ei.shape[1]}), got shape "
+                         f"{attr.shape}")
+    dist, paths = batch(return_paths=True, max_len=max_len, **common)
+    ids = paths[0]
+    edge_input = np.where(ids[..., None] >= 0, attr.astype(np.int64)[np.maximum(ids, 0)], -1)
+    return (_dlpack.like(template, dist[0]), _dlpack.like(template, edge_input))
+
+
+def _edge_pair(src, dst):
+    s = _int_array(src, "src", 1)
+    d = _int_array(dst, "dst", 1)
+    if s.shape != d.shape:
+        raise ValueError(f"src and dst must have the same length, got {s.size} and {d.size}")
+    return np.stack([s, d])
+
+
+batch.dgl_shortest_dist = dgl_shortest_dist
+batch.graphormer = graphormer

@@ -94,6 +94,11 @@ struct Request {
   std::optional<double> pad, max_dist;
   bool paths = false;
   i64 max_len = -1;
+  apsp::Backend backend = apsp::Backend::Cpu;
+  int device = 0;
+  /// Not None: out_alloc(type name, shape) -> (tensor, device address, device ordinal), the
+  /// caller's device output, made once the output type is known.
+  py::object out_alloc = py::none();
 };
 
 // Paths: the flat result first (the longest path sizes the output), then both layouts in parallel.
@@ -148,6 +153,8 @@ py::tuple run(const apsp::BatchGraphs& graphs, const Request& q, const py::objec
   apsp::BatchOptions o;
   o.threads = q.threads;
   o.paths = q.paths;
+  o.backend = q.backend;
+  o.device = q.device;
   // The solver's type is needed first only to name the output type or to solve fractional
   // weights in float32; otherwise solve_batch derives it in its one pass over the graphs.
   if (!q.out_type || *q.out_type == "float32") {
@@ -157,9 +164,24 @@ py::tuple run(const apsp::BatchGraphs& graphs, const Request& q, const py::objec
   const std::string type = q.out_type ? *q.out_type : out_type_name(*o.dtype);
   if (type == "float32" && *o.dtype == apsp::Dtype::Float64) o.dtype = apsp::Dtype::Float32;
   std::atomic<int> solved{int(o.dtype.value_or(apsp::Dtype::Int32))};
-  py::array dist = output_array(out, type, shape_of(B, q.n_max, offsets.back(), -1));
+  const bool on_device = !q.out_alloc.is_none();
+  if (on_device && q.paths) throw py::value_error("a device output takes distances only");
+  // A device output is the caller's tensor, made (or checked) in Python.
+  py::object dist;
+  void* data = nullptr;
+  int out_device = -1;
+  if (on_device) {
+    const py::tuple made = q.out_alloc(type, shape_of(B, q.n_max, offsets.back(), -1));
+    dist = made[0];
+    data = reinterpret_cast<void*>(made[1].cast<std::uintptr_t>());
+    out_device = made[2].cast<int>();
+  } else {
+    py::array a = output_array(out, type, shape_of(B, q.n_max, offsets.back(), -1));
+    data = a.mutable_data();
+    dist = a;
+  }
   apsp::BatchOutput bo{
-      apsp::parse_out_type(type),    dist.mutable_data(), q.n_max, offsets.data(), q.unreachable,
+      apsp::parse_out_type(type),    data,      q.n_max, offsets.data(), q.unreachable,
       q.pad.value_or(q.unreachable), q.max_dist};
   apsp::check_batch_output(bo);
   py::object paths = py::none();
@@ -168,10 +190,7 @@ py::tuple run(const apsp::BatchGraphs& graphs, const Request& q, const py::objec
     paths = write_with_paths(graphs, o, bo, q, ids, packed ? &packed->view : nullptr, solved);
   } else {
     py::gil_scoped_release nogil;
-    apsp::solve_batch(graphs, o, [&](const apsp::BatchItem& item) {
-      write_distances(item, bo);
-      solved.store(int(item.dist->dtype()), std::memory_order_relaxed);
-    });
+    apsp::solve_batch_into(graphs, o, bo, out_device);
   }
   I64Array off(py::ssize_t(offsets.size()));
   std::copy(offsets.begin(), offsets.end(), off.mutable_data());
@@ -196,24 +215,60 @@ py::tuple batch(const py::object& graphs, const py::object& packed, const Reques
   return run(apsp::BatchGraphs(std::span<const apsp::Graph* const>(ptrs)), q, out, nullptr);
 }
 
+// Whether every edge e of [edge_ptr[b], edge_ptr[b+1]) joins two nodes of graph b (threads).
+bool packed_ok(const I64Array& node_ptr, const I64Array& edge_ptr, const I64Array& src,
+               const I64Array& dst) {
+  const i64 B = i64(node_ptr.size()) - 1, E = i64(src.size());
+  if (B < 0 || i64(edge_ptr.size()) != B + 1 || i64(dst.size()) != E) return false;
+  const i64 *np_ = node_ptr.data(), *ep = edge_ptr.data(), *s = src.data(), *d = dst.data();
+  if (ep[0] != 0 || ep[B] != E) return false;
+  py::gil_scoped_release nogil;
+  bool ok = true;
+#pragma omp parallel for reduction(&& : ok) schedule(dynamic, 1024)
+  for (i64 b = 0; b < B; ++b) {
+    const i64 lo = np_[b], hi = np_[b + 1];
+    bool good = ep[b] <= ep[b + 1] && lo <= hi;
+    for (i64 e = ep[b]; good && e < ep[b + 1]; ++e)
+      good = s[e] >= lo && s[e] < hi && d[e] >= lo && d[e] < hi;
+    ok = ok && good;
+  }
+  return ok;
+}
+
 }  // namespace
 
 void bind_batch(py::module_& m) {
+  m.def("batch_packed_ok", &packed_ok, py::arg("node_ptr"), py::arg("edge_ptr"), py::arg("src"),
+        py::arg("dst"),
+        "True when every edge of graph b (edge_ptr's ranges) joins two nodes of graph b.");
   m.def(
       "batch",
       [](const py::object& graphs, const py::object& packed, std::optional<std::string> out_type,
          int threads, i64 n_max, double unreachable, std::optional<double> pad,
-         std::optional<double> max_dist, bool paths, i64 max_len, const py::object& out) {
+         std::optional<double> max_dist, bool paths, i64 max_len, const py::object& out,
+         const std::string& backend, int device, const py::object& out_alloc) {
         if (threads < 0) throw py::value_error("threads must be >= 0");
-        const Request q{
-            std::move(out_type), threads, n_max, unreachable, pad, max_dist, paths, max_len};
+        if (device < 0) throw py::value_error("device must be >= 0");
+        const Request q{std::move(out_type),
+                        threads,
+                        n_max,
+                        unreachable,
+                        pad,
+                        max_dist,
+                        paths,
+                        max_len,
+                        apsp::parse_backend(backend),
+                        device,
+                        out_alloc};
         return batch(graphs, packed, q, out);
       },
       py::arg("graphs"), py::arg("packed"), py::arg("out_type"), py::arg("threads"),
       py::arg("n_max"), py::arg("unreachable"), py::arg("pad"), py::arg("max_dist"),
-      py::arg("paths"), py::arg("max_len"), py::arg("out"),
+      py::arg("paths"), py::arg("max_len"), py::arg("out"), py::arg("backend") = "cpu",
+      py::arg("device") = 0, py::arg("out_alloc") = py::none(),
       "apsp::solve_batch -> (dist, offsets, paths or None, solver dtype name); graphs: a list of "
-      "apsp.Graph, or packed = (node_ptr, edge_ptr, src, dst, weight|None, directed, ids|None).");
+      "apsp.Graph, or packed = (node_ptr, edge_ptr, src, dst, weight|None, directed, ids|None). "
+      "out_alloc(type, shape) -> (tensor, address, device): distances into device memory.");
 }
 
 }  // namespace apsp_python

@@ -272,9 +272,24 @@ class OtherDevice(Capsule):
         return (2, 0)  # kDLCUDA
 
 
-def test_device_tensor_is_refused_with_a_message():
-    with pytest.raises(ValueError, match="on a device"):
+def test_gpu_tensor_apsp_cannot_copy_is_refused_with_a_message():
+    # A GPU tensor's library copies it to the host; an unknown one that cannot is named.
+    with pytest.raises(ValueError, match="on a GPU"):
         apsp.batch(edge_index=OtherDevice(np.zeros((2, 0), np.int64)), ptr=[0, 1])
+    with pytest.raises(ValueError, match="on a GPU"):
+        apsp.shortest_path(OtherDevice(np.zeros((2, 2))))
+
+
+def test_backend_choice():
+    rng = np.random.default_rng(12)
+    graphs = [edge_list(rng, n) for n in (5, 9, 70)]
+    want = apsp.batch(graphs, backend="cpu")
+    assert np.array_equal(apsp.batch(graphs, backend="auto"), want)  # 3 graphs: the cpu
+    with pytest.raises(ValueError, match="backend must be"):
+        apsp.batch(graphs, backend="mpi")
+    if not any(b["name"] == "cuda" and b["usable"] for b in apsp.backends()):
+        with pytest.raises(apsp.BackendUnavailableError, match="cuda"):
+            apsp.batch(graphs, backend="cuda")
 
 
 def test_out_array_is_filled_and_checked():
@@ -289,3 +304,43 @@ def test_out_array_is_filled_and_checked():
         apsp.batch(graphs, dtype="int16", out=np.zeros((2, 9, 9), np.int32))
     with pytest.raises(ValueError, match="writable C-contiguous"):
         apsp.batch(graphs, dtype="int16", out=np.zeros((2, 9, 9), np.int16, order="F"))
+
+
+def test_dgl_shortest_dist_helper():
+    rng = np.random.default_rng(21)
+    n = 30
+    src, dst = rng.integers(0, n, 70), rng.integers(0, n, 70)
+    dist = apsp.batch.dgl_shortest_dist(src, dst, n)
+    ref = scipy_dist(src, dst, np.ones(70), n, unweighted=True)
+    assert dist.dtype == np.int64 and dist.shape == (n, n)
+    assert np.array_equal(dist, np.where(np.isinf(ref), -1, ref)) and dist.max() > 2
+    d2, paths = apsp.batch.dgl_shortest_dist(src, dst, n, return_paths=True)
+    assert np.array_equal(d2, dist) and paths.shape == (n, n, dist.max())
+    for i in range(n):
+        for j in range(n):
+            hops = paths[i, j][paths[i, j] >= 0]
+            assert len(hops) == max(dist[i, j], 0)
+            at = i
+            for e in hops:
+                assert src[e] == at
+                at = dst[e]
+            assert len(hops) == 0 or at == j
+
+
+def test_graphormer_helper():
+    rng = np.random.default_rng(22)
+    n = 25
+    s, d = rng.integers(0, n, 40), rng.integers(0, n, 40)
+    ei = np.concatenate([np.stack([s, d]), np.stack([d, s])], axis=1)
+    attr = rng.integers(1, 9, (ei.shape[1], 3))
+    spatial_pos = apsp.batch.graphormer(ei, n)
+    ref = scipy_dist(ei[0], ei[1], np.ones(ei.shape[1]), n, unweighted=True)
+    assert np.array_equal(spatial_pos, np.where(np.isinf(ref), 510, ref))
+    sp2, edge_input = apsp.batch.graphormer(ei, n, attr, multi_hop_max_dist=4)
+    assert np.array_equal(sp2, spatial_pos) and edge_input.shape == (n, n, 4, 3)
+    _, paths = apsp.batch(edge_index=ei, ptr=[0, n], unweighted=True, return_paths=True,
+                          max_len=4)
+    want = np.where(paths[0][..., None] >= 0, attr[np.maximum(paths[0], 0)], -1)
+    assert np.array_equal(edge_input, want)
+    hops = (edge_input[..., 0] >= 0).sum(-1)
+    assert np.array_equal(hops, np.where(spatial_pos == 510, 0, np.minimum(spatial_pos, 4)))

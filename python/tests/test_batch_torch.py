@@ -68,3 +68,29 @@ def test_list_of_tensor_graphs_and_shortest_path():
     assert isinstance(e, torch.Tensor) and float(e[0, 2]) == 7.0
     b = apsp.batch([m, (src, dst)], dtype="float64", unreachable=float("inf"))
     assert isinstance(b, torch.Tensor) and b.shape == (2, 3, 3) and float(b[0, 0, 2]) == 7.0
+
+
+def test_accepting_tensors_wraps_the_csgraph_dropin_and_the_metrics():
+    # What the one-line wraps in apsp/csgraph.py and apsp/_metrics.py give (docs/batch.md).
+    from apsp import _dlpack
+    m = torch.tensor([[0, 3, 0, 0], [0, 0, 4, 0], [1, 0, 0, 2], [0, 0, 0, 0]],
+                     dtype=torch.float64)
+    sp = _dlpack.accepting_tensors(apsp.csgraph.shortest_path)
+    d, pred = sp(m, return_predecessors=True)
+    assert isinstance(d, torch.Tensor) and isinstance(pred, torch.Tensor)
+    want, want_pred = apsp.csgraph.shortest_path(m.numpy(), return_predecessors=True)
+    assert np.array_equal(d.numpy(), want) and np.array_equal(pred.numpy(), want_pred)
+    dj = _dlpack.accepting_tensors(apsp.csgraph.dijkstra)(m, indices=[0, 2])
+    assert isinstance(dj, torch.Tensor) and dj.shape == (2, 4)
+    ecc = _dlpack.accepting_tensors(apsp.eccentricity)(m, infinite_ok=True)
+    assert isinstance(ecc, torch.Tensor)
+    assert np.array_equal(ecc.numpy(), apsp.eccentricity(m.numpy(), infinite_ok=True))
+    res = _dlpack.accepting_tensors(apsp.metrics)(m, ["closeness", "diameter"], infinite_ok=True)
+    assert isinstance(res["closeness"], torch.Tensor) and isinstance(res["diameter"], float)
+
+
+def test_dgl_helper_tensors_in_tensors_out():
+    src, dst = torch.tensor([0, 1, 2]), torch.tensor([1, 2, 3])
+    dist, paths = apsp.batch.dgl_shortest_dist(src, dst, 5, return_paths=True)
+    assert isinstance(dist, torch.Tensor) and dist.dtype == torch.int64
+    assert int(dist[0, 3]) == 3 and int(dist[3, 0]) == -1 and paths.tolist()[0][3] == [0, 1, 2]

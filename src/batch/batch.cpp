@@ -5,12 +5,14 @@
 // method choice and pass, and solve()'s repair of next-hop loops. Larger graphs and graphs with
 // negative weights (Johnson) go to solve() itself, one at a time with every thread, after the
 // parallel loop. So each graph's bytes are those of solve() with the cpu backend.
+// With a GPU (gpu_batch.cpp) the small graphs are closed there instead, with the same bytes.
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -18,6 +20,8 @@
 #include "apsp/batch.hpp"
 #include "apsp/errors.hpp"
 #include "apsp/paths.hpp"
+#include "batch/batch_detail.hpp"
+#include "core/backend.hpp"
 #include "core/reference.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/kernels.hpp"
@@ -25,14 +29,10 @@
 
 namespace apsp {
 
-namespace {
+namespace detail::batch {
 
 using i64 = std::int64_t;
-namespace cpu = detail::cpu;
 
-int rank(Dtype t) { return t == Dtype::Int32 ? 0 : t == Dtype::Int64 ? 1 : 2; }
-
-// The graph b failed: the same exception type, its message prefixed with "graph B: ".
 [[noreturn]] void rethrow_for_graph(i64 b, std::exception_ptr e) {
   const std::string at = "graph " + std::to_string(b) + ": ";
   try {
@@ -52,50 +52,36 @@ int rank(Dtype t) { return t == Dtype::Int32 ? 0 : t == Dtype::Int64 ? 1 : 2; }
   }
 }
 
-// Runs f(b) for b in [0, count) over `threads` threads; rethrows the lowest b's exception.
-template <class F>
-void for_each_graph(i64 count, int threads, F&& f) {
-  std::atomic<i64> failed{std::numeric_limits<i64>::max()};
-  std::exception_ptr error;
-  std::mutex m;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
-  for (i64 b = 0; b < count; ++b) {
-    if (b > failed.load(std::memory_order_relaxed)) continue;
-    try {
-      f(b);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(m);
-      if (b < failed.load()) {
-        failed.store(b);
-        error = std::current_exception();
-      }
-    }
-  }
-  if (error) rethrow_for_graph(failed.load(), error);
-}
-
 int threads_for(int requested) { return requested > 0 ? requested : omp_get_max_threads(); }
 
 bool fits_one_tile(i64 n, Dtype t) {
   return round_up(n, cpu::kPadMultiple) <= cpu::default_block(t);
 }
 
-// Whether the parallel loop solves g itself (else solve() does, after the loop).
 bool in_loop(const Graph& g, Dtype t) {
   return g.num_vertices > 0 && fits_one_tile(g.num_vertices, t) && g.min_weight() >= 0;
 }
 
-// The cpu backend's run() for one graph on the calling thread (cpu_backend.cpp, CpuBackend::run).
-void close_on_thread(const Graph& g, Dtype t, bool paths, Matrix& dist, Matrix& next) {
+void close_on_thread(const Graph& g, Dtype t, bool paths, Matrix& dist, Matrix& next,
+                     const void* closed) {
   const i64 n = g.num_vertices, n_pad = round_up(n, cpu::kPadMultiple);
   const cpu::Isa isa = cpu::active_isa();
   dist = detail::build_matrix(g, t, n_pad, n_pad);
+  // The closure: blocked_floyd_warshall's, or its result handed in (padding vertices, alone,
+  // stay as build_matrix left them).
+  auto close = [&] {
+    if (!closed) return cpu::blocked_floyd_warshall(dist, nullptr, 0, 1, isa);
+    const std::size_t es = dtype_size(t);
+    for (i64 i = 0; i < n; ++i)
+      std::copy_n(static_cast<const char*>(closed) + i * n * i64(es), n * i64(es),
+                  static_cast<char*>(dist.raw()) + i * dist.stride() * i64(es));
+  };
   if (!paths) {
-    cpu::blocked_floyd_warshall(dist, nullptr, 0, 1, isa);
+    close();
   } else {
     next = detail::build_next(dist);
     if (cpu::choose_next_method(g, dist, isa).method == cpu::NextMethod::Edges) {
-      cpu::blocked_floyd_warshall(dist, nullptr, 0, 1, isa);
+      close();
       cpu::next_hops_from_edges(g, dist, next, 1, isa);
     } else {
       cpu::blocked_floyd_warshall(dist, &next, 0, 1, isa, {}, /*positive_weights=*/true);
@@ -106,25 +92,42 @@ void close_on_thread(const Graph& g, Dtype t, bool paths, Matrix& dist, Matrix& 
   if (paths) repair_next_hops(g, dist, next);
 }
 
-SolveOptions solve_options(Dtype t, const BatchOptions& o) {
+SolveOptions solve_options(Dtype t, const BatchOptions& o, Backend backend) {
   SolveOptions so;
-  so.backend = Backend::Cpu;
+  so.backend = backend;
   so.dtype = t;
   so.paths = o.paths;
   so.threads = o.threads;
+  so.devices = {o.device};
   return so;
 }
 
-void check_backend(const BatchOptions& options) {
-  if (options.backend != Backend::Cpu && options.backend != Backend::Auto)
-    throw UsageError(std::string("batches run on the cpu backend only, not ") +
-                     backend_name(options.backend));
+void solve_later(const BatchGraphs& graphs, const std::vector<char>& later, const SolveOptions& so,
+                 const BatchSink& sink) {
+  for (i64 b = 0; b < graphs.size(); ++b) {
+    if (!later[std::size_t(b)]) continue;
+    try {
+      Graph scratch;
+      const Result r = solve(graphs.get(b, scratch), so);
+      sink({b, &r.dist, so.paths ? &r.next : nullptr});
+    } catch (...) {
+      rethrow_for_graph(b, std::current_exception());
+    }
+  }
 }
+
+}  // namespace detail::batch
+
+namespace {
+
+using i64 = std::int64_t;
+using namespace detail::batch;
+
+int rank(Dtype t) { return t == Dtype::Int32 ? 0 : t == Dtype::Int64 ? 1 : 2; }
 
 }  // namespace
 
 Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options) {
-  check_backend(options);
   std::vector<int> ranks(std::size_t(graphs.size()), 0);
   SolveOptions so;
   so.dtype = options.dtype;
@@ -141,11 +144,12 @@ Dtype choose_batch_dtype(const BatchGraphs& graphs, const BatchOptions& options)
 }
 
 void solve_batch(const BatchGraphs& graphs, const BatchOptions& options, const BatchSink& sink) {
-  check_backend(options);
+  const GpuEngine* gpu = gpu_for(graphs, options);
   // A derived dtype suits every graph (choose_batch_dtype checked them); an explicit one is
   // checked per graph in the loop below, without a separate pass over the graphs.
   const bool derived = !options.dtype;
   const Dtype t = derived ? choose_batch_dtype(graphs, options) : *options.dtype;
+  if (gpu) return solve_batch_gpu(graphs, options, t, derived, *gpu, sink);
   const i64 count = graphs.size();
   std::vector<char> later(std::size_t(count), 0);
   SolveOptions check;
@@ -165,17 +169,40 @@ void solve_batch(const BatchGraphs& graphs, const BatchOptions& options, const B
     if (g.num_vertices > 0) close_on_thread(g, t, options.paths, dist, next);
     sink({b, &dist, options.paths ? &next : nullptr});
   });
-  const SolveOptions so = solve_options(t, options);
-  for (i64 b = 0; b < count; ++b) {
-    if (!later[std::size_t(b)]) continue;
-    try {
-      Graph scratch;
-      const Result r = solve(graphs.get(b, scratch), so);
-      sink({b, &r.dist, options.paths ? &r.next : nullptr});
-    } catch (...) {
-      rethrow_for_graph(b, std::current_exception());
-    }
+  solve_later(graphs, later, solve_options(t, options, Backend::Cpu), sink);
+}
+
+void solve_batch_into(const BatchGraphs& graphs, const BatchOptions& options,
+                      const BatchOutput& out, int out_device) {
+  check_batch_output(out);
+  const i64 count = graphs.size();
+  for (i64 b = 0; out.n_max > 0 && b < count; ++b)
+    if (graphs.num_vertices(b) > out.n_max)
+      throw UsageError("graph " + std::to_string(b) + ": a graph of " +
+                       std::to_string(graphs.num_vertices(b)) +
+                       " vertices does not fit n_max = " + std::to_string(out.n_max));
+  BatchOptions o = options;
+  o.paths = false;
+  const GpuEngine* gpu = gpu_for(graphs, o);
+  const bool derived = !o.dtype;
+  if (gpu) {
+    const Dtype t = derived ? choose_batch_dtype(graphs, o) : *o.dtype;
+    return solve_batch_gpu_into(graphs, o, t, derived, *gpu, out, out_device);
   }
+  if (out_device < 0)
+    return solve_batch(graphs, o, [&](const BatchItem& item) { write_distances(item, out); });
+  // A cpu batch into device memory: laid out on the host, then one copy.
+  const GpuEngine* copier = gpu_engine();
+  if (!copier || !detail::cuda_backend_info().usable)
+    throw BackendUnavailable("an output in GPU memory needs the cuda backend: " +
+                             detail::cuda_backend_info().detail);
+  const i64 total = out.n_max > 0 ? count * out.n_max * out.n_max : out.offsets[count];
+  const std::size_t bytes = std::size_t(total) * out_type_size(out.type);
+  std::unique_ptr<char[]> host(new char[std::max<std::size_t>(bytes, 1)]);
+  BatchOutput staged = out;
+  staged.data = host.get();
+  solve_batch(graphs, o, [&](const BatchItem& item) { write_distances(item, staged); });
+  copier->copy_to_device(out.data, host.get(), bytes, out_device);
 }
 
 BatchResult solve_batch(const BatchGraphs& graphs, const BatchOptions& options) {

@@ -155,6 +155,10 @@ void check_batch_output(const BatchOutput& out) {
   });
 }
 
+std::size_t out_type_size(OutType t) {
+  return visit_out(t, [](auto tag) { return sizeof(tag); });
+}
+
 void write_distances(const BatchItem& item, const BatchOutput& out) {
   visit_dtype(item.dist->dtype(), [&](auto t) {
     visit_out(out.type, [&](auto o) { write_typed<decltype(t), decltype(o)>(item, out); });

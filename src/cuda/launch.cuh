@@ -469,17 +469,36 @@ void launch_scatter_user_block(const U* block, std::int64_t nrows, const int* ro
 
 // ---- the batch engine's small graphs (kernels/batch_small.cuh) ----
 
-/// One block of kSmallGraphThreads per graph, `shared` bytes of its n x n matrix (cap^2 entries).
+/// One block of kSmallGraphThreads per graph, with `n_max`^2 elements of shared memory (the
+/// largest graph's matrix).
 template <class T>
-void launch_close_small_graphs(const std::int64_t* node_ptr, const std::int64_t* arc_ptr,
+void launch_close_small_graphs(const std::int32_t* sizes, const std::int64_t* arc_ptr,
                                const std::int32_t* src, const std::int32_t* dst, const T* w,
-                               const std::int64_t* out_offsets, T* out, int cap,
-                               std::int64_t graphs, int shared, gpuStream_t s) {
+                               const std::int64_t* out_offset, T* out, std::int64_t graphs,
+                               int n_max, gpuStream_t s) {
   if (graphs == 0) return;
+  APSP_EXPECTS(graphs < (std::int64_t(1) << 31), "small graphs: too many graphs for one launch");
+  const int shared = n_max * n_max * int(sizeof(T));
   APSP_CUDA_TRY(gpuFuncSetAttribute(close_small_graphs<T>,
                                     gpuFuncAttributeMaxDynamicSharedMemorySize, shared));
   close_small_graphs<T><<<unsigned(graphs), kSmallGraphThreads, shared, s>>>(
-      node_ptr, arc_ptr, src, dst, w, out_offsets, out, cap);
+      sizes, arc_ptr, src, dst, w, out_offset, out);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
+/// The same, each graph written as the batch's output type O (close_small_graphs_into).
+template <class T, class O>
+void launch_close_small_graphs_into(const std::int32_t* sizes, const std::int64_t* arc_ptr,
+                                    const std::int32_t* src, const std::int32_t* dst, const T* w,
+                                    const std::int64_t* out_offset, O* out, const SmallOut<O>& p,
+                                    long long* bad, std::int64_t graphs, int n_max, gpuStream_t s) {
+  if (graphs == 0) return;
+  APSP_EXPECTS(graphs < (std::int64_t(1) << 31), "small graphs: too many graphs for one launch");
+  const int shared = std::max(n_max * n_max * int(sizeof(T)), 1);
+  APSP_CUDA_TRY(gpuFuncSetAttribute(close_small_graphs_into<T, O>,
+                                    gpuFuncAttributeMaxDynamicSharedMemorySize, shared));
+  close_small_graphs_into<T, O><<<unsigned(graphs), kSmallGraphThreads, shared, s>>>(
+      sizes, arc_ptr, src, dst, w, out_offset, out, p, bad);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 

@@ -1,4 +1,5 @@
 // src/plugin/gpu_entry.cpp — libapsp_cuda.so's entry: the cuda (and multi-gpu) backend's table.
+#include "batch/gpu_engine.hpp"
 #include "core/pinned.hpp"
 #include "plugin/plugin_abi.hpp"
 
@@ -14,6 +15,7 @@ apsp_gpu_plugin() {
       nullptr,
       nullptr,
 #endif
+      batch::gpu_engine(),
   };
   return &table;
 }

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 
+#include "batch/gpu_engine.hpp"
 #include "core/pinned.hpp"
 #include "plugin/plugin_abi.hpp"
 
@@ -96,6 +97,9 @@ void* pinned_alloc(std::size_t bytes) {
 }
 void pinned_free(void* p) {
   if (gpu().table) gpu().table->pinned_free(p);  // pinned memory exists only where the plugin is
+}
+const batch::GpuEngine* batch::gpu_engine() {
+  return gpu().table ? gpu().table->batch_engine : nullptr;
 }
 #endif
 

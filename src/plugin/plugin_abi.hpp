@@ -14,11 +14,12 @@
 #include <memory>
 
 #include "apsp/solve.hpp"
+#include "batch/gpu_engine.hpp"
 #include "core/backend.hpp"
 
 namespace apsp::detail::plugin {
 
-inline constexpr int kAbi = 2;  // 2: no bench entry (`apsp bench` is the CLI's alone)
+inline constexpr int kAbi = 3;  // 3: the batch engine's GPU side (batch_engine)
 
 /// libapsp_cuda.so: the cuda backend and, when NCCL was found, the multi-gpu backend.
 struct GpuTable {
@@ -32,6 +33,7 @@ struct GpuTable {
   void (*pinned_free)(void*);
   std::unique_ptr<BackendImpl> (*make_multigpu)();  ///< null without NCCL
   BackendInfo (*multigpu_info)();                   ///< null without NCCL
+  const batch::GpuEngine* batch_engine;             ///< src/cuda/batch_small.cu
 };
 
 /// libapsp_mpi.so: the mpi backend.
