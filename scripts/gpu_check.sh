@@ -88,7 +88,7 @@ if has build; then
     EXTRA+=(-DAPSP_WITH_AMD=ON -DAMD_INCLUDE_DIR="$DEPS/amd/include" -DAMD_LIBRARY="$DEPS/amd/lib/libamd.so")
     export LD_LIBRARY_PATH="$DEPS/amd/lib:${LD_LIBRARY_PATH:-}"
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernode_tree test_supernodal_gpu test_batch_gpu test_negative sn_bench startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernode_tree test_supernodal_gpu test_batch_gpu test_batch_gpu_plan test_metrics_gpu test_negative sn_bench startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -179,7 +179,7 @@ if has test; then
   note "test_cuda: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/test_cuda.log" | head -3 | tr '\n' ' '))"
   # The suites whose cases also run on the GPU where one exists: dense views (cuda, multi-gpu),
   # paths on every backend, the CLI's --paths, metrics (every dtype on each GPU backend).
-  for t in test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_batch_gpu test_negative; do
+  for t in test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_batch_gpu test_batch_gpu_plan test_metrics_gpu test_negative; do
     [ -x "$BUILD/tests/$t" ] || continue
     (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
     rc=$?
