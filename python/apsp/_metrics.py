@@ -208,3 +208,16 @@ def distance_histogram(graph, **kwargs):
     connected graph). Integer distances only (unweighted or integer weights). Keywords as
     :func:`metrics` (``weight=`` for a NetworkX graph)."""
     return _one("histogram", graph, **kwargs)
+
+
+# Tensors in, tensors out (torch, CuPy, JAX: docs/batch.md); other inputs untouched.
+from ._dlpack import accepting_tensors as _accepting_tensors  # noqa: E402
+
+metrics = _accepting_tensors(metrics)
+closeness_centrality = _accepting_tensors(closeness_centrality)
+harmonic_centrality = _accepting_tensors(harmonic_centrality)
+eccentricity = _accepting_tensors(eccentricity)
+diameter = _accepting_tensors(diameter)
+radius = _accepting_tensors(radius)
+average_shortest_path_length = _accepting_tensors(average_shortest_path_length)
+distance_histogram = _accepting_tensors(distance_histogram)

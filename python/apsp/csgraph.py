@@ -63,3 +63,13 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
     """``scipy.sparse.csgraph.johnson``, input read as SciPy reads it (module docstring)."""
     return _csgraph._solve(csgraph, "J", directed, return_predecessors, unweighted, indices, threads=threads,
                            num_vertices=num_vertices, caller="johnson", scipy=True)
+
+
+# Tensors in, tensors out (torch, CuPy, JAX: docs/batch.md); NumPy and SciPy inputs untouched.
+from ._dlpack import accepting_tensors as _accepting_tensors  # noqa: E402
+
+shortest_path = _accepting_tensors(shortest_path)
+floyd_warshall = _accepting_tensors(floyd_warshall)
+dijkstra = _accepting_tensors(dijkstra)
+bellman_ford = _accepting_tensors(bellman_ford)
+johnson = _accepting_tensors(johnson)

@@ -71,21 +71,20 @@ def test_list_of_tensor_graphs_and_shortest_path():
 
 
 def test_accepting_tensors_wraps_the_csgraph_dropin_and_the_metrics():
-    # What the one-line wraps in apsp/csgraph.py and apsp/_metrics.py give (docs/batch.md).
-    from apsp import _dlpack
+    # The csgraph drop-in and the metrics take tensors and give tensors (docs/batch.md).
     m = torch.tensor([[0, 3, 0, 0], [0, 0, 4, 0], [1, 0, 0, 2], [0, 0, 0, 0]],
                      dtype=torch.float64)
-    sp = _dlpack.accepting_tensors(apsp.csgraph.shortest_path)
+    sp = apsp.csgraph.shortest_path
     d, pred = sp(m, return_predecessors=True)
     assert isinstance(d, torch.Tensor) and isinstance(pred, torch.Tensor)
     want, want_pred = apsp.csgraph.shortest_path(m.numpy(), return_predecessors=True)
     assert np.array_equal(d.numpy(), want) and np.array_equal(pred.numpy(), want_pred)
-    dj = _dlpack.accepting_tensors(apsp.csgraph.dijkstra)(m, indices=[0, 2])
+    dj = apsp.csgraph.dijkstra(m, indices=[0, 2])
     assert isinstance(dj, torch.Tensor) and dj.shape == (2, 4)
-    ecc = _dlpack.accepting_tensors(apsp.eccentricity)(m, infinite_ok=True)
+    ecc = apsp.eccentricity(m, infinite_ok=True)
     assert isinstance(ecc, torch.Tensor)
     assert np.array_equal(ecc.numpy(), apsp.eccentricity(m.numpy(), infinite_ok=True))
-    res = _dlpack.accepting_tensors(apsp.metrics)(m, ["closeness", "diameter"], infinite_ok=True)
+    res = apsp.metrics(m, ["closeness", "diameter"], infinite_ok=True)
     assert isinstance(res["closeness"], torch.Tensor) and isinstance(res["diameter"], float)
 
 
