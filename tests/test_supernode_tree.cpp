@@ -81,6 +81,47 @@ TEST(SupernodeTree, ValidTreesOnEveryTestGraph) {
   }
 }
 
+Graph edge_list(std::int64_t V, const std::vector<std::pair<int, int>>& arcs) {
+  Graph g;
+  g.num_vertices = V;
+  g.directed = false;
+  for (const auto& [u, v] : arcs) {
+    g.src.push_back(u);
+    g.dst.push_back(v);
+    g.weight.push_back(double(1 + (u * 7 + v * 13) % 9));
+  }
+  return g;
+}
+
+TEST(SupernodeTree, PathsStarsAndCliquesStayNarrowAndExact) {
+  if (!detail::amd_available()) GTEST_SKIP() << "no AMD in this build";
+  std::vector<std::pair<int, int>> path, star, clique;
+  for (int v = 0; v + 1 < 3000; ++v) path.push_back({v, v + 1});
+  for (int v = 1; v < 3000; ++v) star.push_back({0, v});
+  for (int u = 0; u < 60; ++u)
+    for (int v = u + 1; v < 60; ++v) clique.push_back({u, v});
+  for (int v = 60; v < 500; ++v) clique.push_back({v - 1, v});  // a clique with a tail
+  for (const auto& [name, g] : {std::pair{"path", edge_list(3000, path)},
+                                std::pair{"star", edge_list(3000, star)},
+                                std::pair{"clique+tail", edge_list(500, clique)}}) {
+    SCOPED_TRACE(name);
+    const SupernodeTree t = detail::supernode_tree(g, TreeOrder::MinDegree);
+    ASSERT_EQ(tree_defect(t, g.num_vertices), "");
+    std::int64_t widest = 0;
+    for (std::int64_t k = 0; k < t.nodes(); ++k)
+      widest = std::max(widest, t.first[std::size_t(k) + 1] - t.first[std::size_t(k)]);
+    // A path's elimination tree is a chain of only children: merging stops at the cost rule
+    // (no supernode of thousands of vertices with an empty structure).
+    EXPECT_LE(widest, 512);
+    SolveOptions o;
+    o.backend = Backend::Cpu;
+    o.threads = 2;
+    const Result dense = solve(g, o);
+    o.order = Order::Supernodal;
+    EXPECT_EQ(test::compare(solve(g, o).dist, dense.dist), "");
+  }
+}
+
 TEST(SupernodeTree, MinDegreeWorkNearDissection) {
   if (!detail::amd_available() || !detail::metis_available())
     GTEST_SKIP() << "needs both AMD and METIS";
