@@ -3,7 +3,8 @@
 // counts, hop sums, eccentricities and the histogram exactly, harmonic sums to 1e-12 relative.
 // V in {1, 2, 31, 1023, 1024, 1025, 3000} (partial and whole batches of 1,024 sources), directed
 // (in-arcs: per-target sums; out-arcs: per-source ones) and undirected, connected and not. Skips
-// where the build has no CUDA or no usable GPU exists. Not yet run on a GPU.
+// where the build has no CUDA or no usable GPU exists. compute_metrics with --backend cuda (the
+// bfs engine on the GPU) against the cpu backend.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -109,6 +110,43 @@ TEST(MetricsGpu, MsbfsEqualsTheCpuEngine) {
         if (connected && n > 2) {
           EXPECT_GT(want.in_sum[0], 0) << where;  // non-trivial
         }
+      }
+}
+
+/// compute_metrics on the GPU (--backend cuda: the bfs engine there) against the cpu backend:
+/// every per-vertex value, the graph-wide ones and the histogram, weights all 3 (hop sums scaled).
+TEST(MetricsGpu, ComputeMetricsOnTheGpuEqualsTheCpu) {
+  if (!gpu_usable()) GTEST_SKIP() << "no usable CUDA GPU";
+  for (std::int64_t n : {1, 2, 700, 2049})
+    for (bool directed : {false, true})
+      for (bool connected : {true, false}) {
+        Graph g = random_graph(n, directed, connected, std::uint64_t(n) * 7 + directed);
+        for (double& w : g.weight) w = 3;
+        const std::string where = "n=" + std::to_string(n) + (directed ? " directed" : "") +
+                                  (connected ? "" : " disconnected");
+        MetricsOptions mo;
+        mo.histogram = true;
+        SolveOptions cpu, gpu;
+        cpu.backend = Backend::Cpu;
+        gpu.backend = Backend::Cuda;
+        mo.engine = MetricsEngine::Bfs;
+        const Metrics want = compute_metrics(g, cpu, mo);
+        mo.engine = MetricsEngine::Auto;
+        const Metrics got = compute_metrics(g, gpu, mo);
+        EXPECT_EQ(got.backend, "cuda") << where << ": " << got.plan;
+        EXPECT_EQ(got.engine, "bfs") << where;
+        EXPECT_EQ(got.eccentricity, want.eccentricity) << where;
+        EXPECT_EQ(got.reachable_out, want.reachable_out) << where;
+        EXPECT_EQ(got.reachable_in, want.reachable_in) << where;
+        EXPECT_EQ(got.out_sum, want.out_sum) << where;
+        EXPECT_EQ(got.in_sum, want.in_sum) << where;
+        EXPECT_EQ(got.closeness, want.closeness) << where;
+        ASSERT_EQ(got.harmonic.size(), want.harmonic.size()) << where;
+        for (std::size_t v = 0; v < got.harmonic.size(); ++v)
+          EXPECT_NEAR(got.harmonic[v], want.harmonic[v], 1e-12 * std::fabs(want.harmonic[v]))
+              << where << " vertex " << v;
+        EXPECT_EQ(got.histogram, want.histogram) << where;
+        EXPECT_EQ(double(got.total_sum), double(want.total_sum)) << where;
       }
 }
 

@@ -104,3 +104,10 @@ TargetSums msbfs_target_sums(std::int64_t n, const std::vector<std::int64_t>& in
 }
 
 }  // namespace apsp::detail::cuda_metrics
+
+namespace apsp::detail {
+const MetricsGpuEngine* metrics_gpu_engine() {
+  static const MetricsGpuEngine engine{&cuda_metrics::msbfs_target_sums};
+  return &engine;
+}
+}  // namespace apsp::detail

@@ -10,16 +10,12 @@
 #include <functional>
 #include <vector>
 
+#include "metrics/gpu_engine.hpp"
+
 namespace apsp::detail::cuda_metrics {
 
-/// Sums over every source s that reaches v, per target v, in hops.
-struct TargetSums {
-  std::vector<std::int64_t> reached;    ///< sources that reach v, v itself included
-  std::vector<std::int64_t> hop_sum;    ///< sum of d(s, v)
-  std::vector<double> harmonic;         ///< sum of 1 / d(s, v), s != v
-  std::vector<std::int32_t> farthest;   ///< max d(s, v)
-  std::vector<std::int64_t> histogram;  ///< ordered pairs (s, v) per distance, 0 included
-};
+/// The per-target sums (metrics/gpu_engine.hpp).
+using TargetSums = MsbfsSums;
 
 /// The sums of the BFS from every vertex of an n-vertex graph given by its in-arcs (v's are
 /// in_adj[in_start[v] .. in_start[v + 1]), the vertices with an arc into v), on GPU `device`.

@@ -14,9 +14,11 @@
 #include <string>
 
 #include "apsp/errors.hpp"
+#include "core/backend.hpp"
 #include "core/memory_limit.hpp"
 #include "core/reference.hpp"
 #include "metrics/engines.hpp"
+#include "metrics/gpu_engine.hpp"
 
 namespace apsp {
 
@@ -112,6 +114,53 @@ Costs costs(const Facts& f, const SolveOptions& o, std::int64_t levels) {
 
 bool can_bound(const Facts& f) { return f.integer && !f.negative; }
 
+/// With `--backend auto`, the bfs engine leaves the host for a usable GPU from this many vertices.
+constexpr std::int64_t kGpuBfsMinVertices = 4096;
+
+/// Whether the bfs engine runs on the GPU (src/cuda/metrics_msbfs.cu): every weight one integer
+/// (scale > 0) and integer sums, the metrics' GPU engine built and a usable cuda GPU, and
+/// `--backend cuda` asked, or auto on a graph of at least kGpuBfsMinVertices.
+bool bfs_on_gpu(const SolveOptions& o, const Facts& f) {
+  if (f.scale <= 0 || (o.dtype && !is_integer(*o.dtype))) return false;
+  if (o.backend != Backend::Cuda && o.backend != Backend::Auto) return false;
+  if (o.backend == Backend::Auto && f.n < kGpuBfsMinVertices) return false;
+  return detail::metrics_gpu_engine() && detail::cuda_backend_info().usable;
+}
+
+/// The bfs engine's sums on GPU 0: one search from every vertex along the in-arcs (per-target
+/// sums; undirected: per source too), and for a directed graph one more along the out-arcs
+/// (per-source sums: eccentricities, out counts and sums).
+detail::MetricSums gpu_bfs_sums(const detail::HopGraph& h, const MetricsOptions& opt,
+                                std::int64_t scale, Dtype t, const detail::SearchRun& run) {
+  const detail::MetricsGpuEngine& e = *detail::metrics_gpu_engine();
+  const std::int64_t passes = h.directed ? 2 : 1;
+  auto progress = [&](std::int64_t pass) {
+    return [&run, pass, passes, n = h.n](std::int64_t done, std::int64_t) {
+      if (run.progress) run.progress(pass * n + done, passes * n);
+    };
+  };
+  detail::MetricSums s;
+  s.allocate(h.n, h.directed, opt, t);
+  const detail::MsbfsSums in = e.target_sums(h.n, h.rstart(), h.radj(), 0, progress(0));
+  const auto n = std::size_t(h.n);
+  if (opt.histogram) s.hist = in.histogram;
+  if (s.columns())
+    for (std::size_t v = 0; v < n; ++v) {
+      s.in_cnt[v] = in.reached[v];
+      s.in_sum_i[v] = in.hop_sum[v];
+      s.harm[v] = in.harmonic[v];
+    }
+  const detail::MsbfsSums out =
+      h.directed ? e.target_sums(h.n, h.out_start, h.out_adj, 0, progress(1)) : in;
+  for (std::size_t v = 0; v < n; ++v) {
+    s.out_cnt[v] = out.reached[v];
+    s.out_sum_i[v] = out.hop_sum[v];
+    s.ecc[v] = static_cast<long double>(out.farthest[v]);
+  }
+  detail::apply_scale(s, scale);
+  return s;
+}
+
 MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
                       const Facts& f) {
   if (w.extremes_only && can_bound(f) && o.dtype != Dtype::Float32)
@@ -119,6 +168,8 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
             g.directed ? "bounds: only extremes asked (forward and backward searches)"
                        : "bounds: only extremes asked"};
   if (o.dtype == Dtype::Float32) return {MetricsEngine::Fw, "fw: float32 asked"};
+  if (o.backend == Backend::Cuda && bfs_on_gpu(o, f))
+    return {MetricsEngine::Bfs, "bfs on the GPU: cuda asked, every weight equal"};
   if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
   std::int64_t levels = f.n;
@@ -249,6 +300,11 @@ Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOpti
   if (plan.engine == MetricsEngine::Bounds) {
     m = run_bounds(g, o, w, f);
     if (m.extremes) m.engine = "bounds", m.plan = plan.why;
+  } else if (plan.engine == MetricsEngine::Bfs && bfs_on_gpu(o, f)) {
+    const Dtype t = result_dtype(f, o, "bfs");
+    m = detail::finish_sums(gpu_bfs_sums(detail::make_hop_graph(g), w, f.scale, t, run));
+    m.engine = "bfs";
+    m.backend = "cuda";
   } else if (plan.engine == MetricsEngine::Bfs) {
     const Dtype t = result_dtype(f, o, "bfs");
     m = detail::finish_sums(detail::bfs_sums(detail::make_hop_graph(g), w, f.scale, t, run));
@@ -257,7 +313,7 @@ Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOpti
     m = detail::dijkstra_metrics(g, w, result_dtype(f, o, "dijkstra"), run);
     m.engine = "dijkstra";
   }
-  m.backend = "cpu";
+  if (m.backend.empty()) m.backend = "cpu";
   if (m.plan.empty()) m.plan = plan.why;
   return m;
 }

@@ -43,6 +43,9 @@ struct SearchRun {
 MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,
                     const SearchRun& run);
 
+/// Hop sums to distances of weight `scale` each (msbfs.cpp).
+void apply_scale(MetricSums& s, std::int64_t scale);
+
 /// Dijkstra from every source in batches, each batch's rows into a MetricsReducer (integer
 /// weights as int64 rows, exact; others float64).
 Metrics dijkstra_metrics(const Graph& g, const MetricsOptions& opt, Dtype dtype,

@@ -329,19 +329,6 @@ void merge(MetricSums& out, std::vector<ThreadSums>& parts) {
   }
 }
 
-/// Hop sums to distances of weight `scale` each.
-void apply_scale(MetricSums& s, std::int64_t scale) {
-  if (scale == 1) return;
-  for (auto& e : s.ecc) e *= static_cast<long double>(scale);
-  for (auto& x : s.out_sum_i) x *= scale;
-  for (auto& x : s.in_sum_i) x *= scale;
-  for (auto& h : s.harm) h /= static_cast<long double>(scale);
-  if (s.hist.empty()) return;
-  std::vector<std::int64_t> h((s.hist.size() - 1) * std::size_t(scale) + 1, 0);
-  for (std::size_t d = 0; d < s.hist.size(); ++d) h[d * std::size_t(scale)] = s.hist[d];
-  s.hist.swap(h);
-}
-
 /// Batches of 64 W sources, each run by Kernel (Batch<W> or OneByOne) on the OpenMP threads.
 template <class Kernel, int W>
 MetricSums run_batches(const HopGraph& g, const MetricsOptions& opt, Dtype dtype,
@@ -473,6 +460,19 @@ std::int64_t probe_levels(const HopGraph& h) {
     }
   }
   return far;
+}
+
+/// Hop sums to distances of weight `scale` each.
+void apply_scale(MetricSums& s, std::int64_t scale) {
+  if (scale == 1) return;
+  for (auto& e : s.ecc) e *= static_cast<long double>(scale);
+  for (auto& x : s.out_sum_i) x *= scale;
+  for (auto& x : s.in_sum_i) x *= scale;
+  for (auto& h : s.harm) h /= static_cast<long double>(scale);
+  if (s.hist.empty()) return;
+  std::vector<std::int64_t> h((s.hist.size() - 1) * std::size_t(scale) + 1, 0);
+  for (std::size_t d = 0; d < s.hist.size(); ++d) h[d * std::size_t(scale)] = s.hist[d];
+  s.hist.swap(h);
 }
 
 MetricSums bfs_sums(const HopGraph& hg, const MetricsOptions& opt, std::int64_t scale, Dtype dtype,

@@ -1,6 +1,7 @@
 // src/plugin/gpu_entry.cpp — libapsp_cuda.so's entry: the cuda (and multi-gpu) backend's table.
 #include "batch/gpu_engine.hpp"
 #include "core/pinned.hpp"
+#include "metrics/gpu_engine.hpp"
 #include "plugin/plugin_abi.hpp"
 
 extern "C" __attribute__((visibility("default"))) const apsp::detail::plugin::GpuTable*
@@ -15,7 +16,7 @@ apsp_gpu_plugin() {
       nullptr,
       nullptr,
 #endif
-      batch::gpu_engine(),
+      batch::gpu_engine(),    metrics_gpu_engine(),
   };
   return &table;
 }

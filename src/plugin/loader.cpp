@@ -14,6 +14,7 @@
 
 #include "batch/gpu_engine.hpp"
 #include "core/pinned.hpp"
+#include "metrics/gpu_engine.hpp"
 #include "plugin/plugin_abi.hpp"
 
 namespace apsp::detail {
@@ -100,6 +101,9 @@ void pinned_free(void* p) {
 }
 const batch::GpuEngine* batch::gpu_engine() {
   return gpu().table ? gpu().table->batch_engine : nullptr;
+}
+const MetricsGpuEngine* metrics_gpu_engine() {
+  return gpu().table ? gpu().table->metrics_engine : nullptr;
 }
 #endif
 

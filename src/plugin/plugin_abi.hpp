@@ -16,10 +16,11 @@
 #include "apsp/solve.hpp"
 #include "batch/gpu_engine.hpp"
 #include "core/backend.hpp"
+#include "metrics/gpu_engine.hpp"
 
 namespace apsp::detail::plugin {
 
-inline constexpr int kAbi = 3;  // 3: the batch engine's GPU side (batch_engine)
+inline constexpr int kAbi = 4;  // 3: the batch engine's GPU side; 4: the metrics' (metrics_engine)
 
 /// libapsp_cuda.so: the cuda backend and, when NCCL was found, the multi-gpu backend.
 struct GpuTable {
@@ -34,6 +35,7 @@ struct GpuTable {
   std::unique_ptr<BackendImpl> (*make_multigpu)();  ///< null without NCCL
   BackendInfo (*multigpu_info)();                   ///< null without NCCL
   const batch::GpuEngine* batch_engine;             ///< src/cuda/batch_small.cu
+  const MetricsGpuEngine* metrics_engine;           ///< src/cuda/metrics_msbfs.cu
 };
 
 /// libapsp_mpi.so: the mpi backend.
