@@ -24,7 +24,9 @@ def test_module_and_solver_quote_one_figure(monkeypatch):
     monkeypatch.delenv("APSP_HOST_MEMORY", raising=False)
     python_side = quoted_bytes(lambda: apsp.shortest_path(EDGE, num_vertices=400_000))
     # engine="fw": the solver's V x V check (auto would take a per-source engine, which fits)
-    solver_side = quoted_bytes(lambda: apsp.metrics(EDGE, num_vertices=4_000_000, engine="fw"))
+    # (backend="cpu": on a GPU machine auto would quote the GPU's memory, another figure)
+    solver_side = quoted_bytes(lambda: apsp.metrics(EDGE, num_vertices=4_000_000, engine="fw",
+                                                    backend="cpu"))
     per_source = quoted_bytes(lambda: apsp.dijkstra(EDGE, num_vertices=4_000_000,
                                                     indices=np.arange(4000)))
     # MemAvailable moves a little between the calls; physical RAM vs MemAvailable differ by far more

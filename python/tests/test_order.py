@@ -59,6 +59,8 @@ def test_nd_on_other_backends_matches_cpu(backend):
             got = apsp.solve((src, dst, w), directed=False, dtype=dtype, backend=backend, order="nd",
                              paths=True)
         except (apsp.Error, ValueError) as e:  # a build without METIS says so
+            if backend == "multi-gpu" and dtype == np.float64 and "not float64" in str(e):
+                continue  # multi-gpu --paths runs int32 and float32 only (docs/paths.md)
             if "METIS" not in str(e):
                 raise
             pytest.skip(str(e))

@@ -114,14 +114,16 @@ Costs costs(const Facts& f, const SolveOptions& o, std::int64_t levels) {
 
 bool can_bound(const Facts& f) { return f.integer && !f.negative; }
 
-/// With `--backend auto`, the bfs engine leaves the host for a usable GPU from this many vertices.
-constexpr std::int64_t kGpuBfsMinVertices = 4096;
+/// With `--backend auto`, the bfs engine leaves the host for a usable GPU from this many vertices;
+/// on no backend for a graph deeper than this many levels (one probe search): the GPU's batches
+/// run one launch per level for 1,024 sources, where the host searches source by source.
+constexpr std::int64_t kGpuBfsMinVertices = 4096, kGpuBfsMaxLevels = 1024;
 
 /// Whether the bfs engine runs on the GPU (src/cuda/metrics_msbfs.cu): every weight one integer
 /// (scale > 0) and integer sums, the metrics' GPU engine built and a usable cuda GPU, and
 /// `--backend cuda` asked, or auto on a graph of at least kGpuBfsMinVertices.
-bool bfs_on_gpu(const SolveOptions& o, const Facts& f) {
-  if (f.scale <= 0 || (o.dtype && !is_integer(*o.dtype))) return false;
+bool bfs_on_gpu(const SolveOptions& o, const Facts& f, std::int64_t levels) {
+  if (f.scale <= 0 || (o.dtype && !is_integer(*o.dtype)) || levels > kGpuBfsMaxLevels) return false;
   if (o.backend != Backend::Cuda && o.backend != Backend::Auto) return false;
   if (o.backend == Backend::Auto && f.n < kGpuBfsMinVertices) return false;
   return detail::metrics_gpu_engine() && detail::cuda_backend_info().usable;
@@ -168,7 +170,8 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
             g.directed ? "bounds: only extremes asked (forward and backward searches)"
                        : "bounds: only extremes asked"};
   if (o.dtype == Dtype::Float32) return {MetricsEngine::Fw, "fw: float32 asked"};
-  if (o.backend == Backend::Cuda && bfs_on_gpu(o, f))
+  if (o.backend == Backend::Cuda && f.scale > 0 &&
+      bfs_on_gpu(o, f, detail::probe_levels(detail::make_hop_graph(g))))
     return {MetricsEngine::Bfs, "bfs on the GPU: cuda asked, every weight equal"};
   if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
@@ -300,14 +303,15 @@ Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOpti
   if (plan.engine == MetricsEngine::Bounds) {
     m = run_bounds(g, o, w, f);
     if (m.extremes) m.engine = "bounds", m.plan = plan.why;
-  } else if (plan.engine == MetricsEngine::Bfs && bfs_on_gpu(o, f)) {
-    const Dtype t = result_dtype(f, o, "bfs");
-    m = detail::finish_sums(gpu_bfs_sums(detail::make_hop_graph(g), w, f.scale, t, run));
-    m.engine = "bfs";
-    m.backend = "cuda";
   } else if (plan.engine == MetricsEngine::Bfs) {
     const Dtype t = result_dtype(f, o, "bfs");
-    m = detail::finish_sums(detail::bfs_sums(detail::make_hop_graph(g), w, f.scale, t, run));
+    const detail::HopGraph h = detail::make_hop_graph(g);
+    if (bfs_on_gpu(o, f, detail::probe_levels(h))) {
+      m = detail::finish_sums(gpu_bfs_sums(h, w, f.scale, t, run));
+      m.backend = "cuda";
+    } else {
+      m = detail::finish_sums(detail::bfs_sums(h, w, f.scale, t, run));
+    }
     m.engine = "bfs";
   } else {
     m = detail::dijkstra_metrics(g, w, result_dtype(f, o, "dijkstra"), run);
