@@ -54,7 +54,26 @@ static_assert(kOrderTile == multigpu::kGpuTile, "mpi sparse orders are laid out 
 class MpiBackend final : public BackendImpl {
  public:
   std::string name() const override { return "mpi"; }
-  bool supports(Dtype) const override { return true; }
+  /// Every type; builds its matrix (every rank its blocks, from edges) and streams distances and
+  /// next hops (loop-free: hop counts where zero-weight edges exist, next_hop_mode); sparse
+  /// rounds on either kind of rank over one uniform tile width (the file comment), the result
+  /// handed out in the user's order; only rank 0 gets the gathered matrices. auto orders from 4
+  /// tiles a side (the cpu backend's rule), not from the cuda backend's 128: dense CPU-rank
+  /// rounds cost what the cpu backend's do. GPU ranks run the plan's listed rounds too
+  /// (src/multigpu/, docs/sparse.md).
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.pad_multiple = 1;
+    c.builds_matrix = true;
+    c.streams_paths = true;
+    c.receives_result = receives_result();
+    c.skips_tiles = true;
+    c.uniform_tiles = true;
+    c.order_tile = kOrderTile;
+    c.auto_min_tiles = kAutoMinTiles;
+    c.unpermutes = true;
+    return c;
+  }
   /// GPU ranks: the type their rounds ran in (int16x2 where kept); CPU ranks: "" (the dtype).
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
@@ -67,30 +86,17 @@ class MpiBackend final : public BackendImpl {
     if (plan_) return int(plan_->B);
     return cpu::effective_block(t, block);
   }
-  /// Sparse rounds on either kind of rank, over one uniform tile width (the file comment).
-  bool skips_tiles() const override { return true; }
-  bool uniform_tiles() const override { return true; }
-  int order_tile(Dtype, int) const override { return kOrderTile; }
-  /// auto orders from 4 tiles a side (the cpu backend's rule), not from the cuda backend's 128:
-  /// dense CPU-rank rounds cost what the cpu backend's do. GPU ranks run the plan's listed rounds
-  /// too (src/multigpu/, docs/sparse.md).
-  std::int64_t auto_min_tiles() const override { return kAutoMinTiles; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
-  bool unpermutes() const override { return true; }
   void set_permutation(std::shared_ptr<const Permutation> perm) override {
     perm_ = std::move(perm);
   }
-  int pad_multiple(Dtype, int) const override { return 1; }
-  bool builds_matrix() const override { return true; }
-  /// Streamed next hops are loop-free (hop counts where zero-weight edges exist: next_hop_mode).
-  bool streams_paths() const override { return true; }
   void agree_on(const std::string& problem) const override {
     ensure_mpi_initialised();
     if (const std::string p = first_problem(MPI_COMM_WORLD, problem); !p.empty())
       throw ResourceError(p);
   }
   /// Only rank 0 gets the gathered matrices; the other ranks hold their blocks alone.
-  bool receives_result() const override {
+  static bool receives_result() {
     ensure_mpi_initialised();
     int rank = 0;
     APSP_MPI_TRY(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
@@ -130,8 +136,8 @@ class MpiBackend final : public BackendImpl {
     const Host host(world.c);
     const int threads =
         o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
-    const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices,
-                                     next != nullptr, bool(plan_), o);
+    const int device =
+        choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, bool(plan_), o);
     gpu_ranks_ = device >= 0;
     rounds_.clear();
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);

@@ -18,7 +18,7 @@
 
 namespace apsp::detail::plugin {
 
-inline constexpr int kAbi = 2;  // 2: no bench entry (`apsp bench` is the CLI's alone)
+inline constexpr int kAbi = 3;  // 2: no bench entry; 3: BackendImpl::capabilities()
 
 /// libapsp_cuda.so: the cuda backend and, when NCCL was found, the multi-gpu backend.
 struct GpuTable {
