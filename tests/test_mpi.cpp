@@ -339,19 +339,24 @@ TEST(Mpi, HostMemoryShortOnRankZeroFailsEveryRank) {
 #endif
 }
 
-// Issue 36, the plan's early memory stage on the mpi backend: a result rank 0 cannot hold (no
-// sink: it gets the whole matrix) is refused on every rank before Johnson's per-vertex work
-// (which would name the negative cycle first), alike on every rank; a streamed result needs no
-// whole matrix on any rank, so the same graph goes on to Johnson, which names the cycle.
+// Issue 36, the plan's early memory stage on the mpi backend, before Johnson's per-vertex work
+// (which would name the negative cycle first), alike on every rank: a result rank 0 cannot hold
+// (no sink: it gets the whole matrix) is refused; a streamed result needs no whole matrix on any
+// rank, so that graph goes on to Johnson, which names the cycle; but CPU ranks' blocks that this
+// machine cannot hold (each rank at least 1/P of the n^2 distances) are refused, sinks or not.
 TEST(Mpi, EarlyMemoryStageRefusesBeforeJohnson) {
 #ifndef APSP_WITH_MPI
   GTEST_SKIP() << "the mpi backend is not built";
 #else
-  apsp::Graph g;
-  g.num_vertices = std::int64_t{1} << 20;  // a 4 TiB int32 result
-  g.src = {0, 1};
-  g.dst = {1, 0};
-  g.weight = {-1, -1};
+  auto cycle_on = [](std::int64_t n) {
+    apsp::Graph g;
+    g.num_vertices = n;
+    g.src = {0, 1};
+    g.dst = {1, 0};
+    g.weight = {-1, -1};
+    return g;
+  };
+  const apsp::Graph g = cycle_on(20000);  // a 1.6 GB int32 result
   apsp::SolveOptions o;
   o.backend = apsp::Backend::Mpi;
   {
@@ -364,6 +369,9 @@ TEST(Mpi, EarlyMemoryStageRefusesBeforeJohnson) {
     Collector dist;
     o.dist_sink = dist.sink();
     EXPECT_THROW((void)apsp::solve(g, o), apsp::NegativeCycleError) << "rank " << world_rank();
+    // 2^24 vertices: 64 TiB of int32 blocks over the ranks of this machine.
+    EXPECT_THROW((void)apsp::solve(cycle_on(std::int64_t{1} << 24), o), apsp::ResourceError)
+        << "rank " << world_rank();
   }
   o.dist_sink = nullptr;  // every rank still in step afterwards
   const apsp::Graph small = apsp::test::random_graph({});

@@ -189,6 +189,22 @@ TEST(SolvePlan, CliPrintsThePlanWithStatsVerbose) {
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << "one JSON line";
 }
 
+// Issue 36: a backend that cannot run here is named before any per-vertex work (Johnson's
+// potentials would name the negative cycle first, after minutes on a huge V).
+TEST(EarlyMemory, UnavailableBackendBeforeJohnson) {
+  int ran = 0;
+  for (const apsp::BackendInfo& info : apsp::backends()) {
+    if (info.usable) continue;
+    ++ran;
+    const Backend b = apsp::parse_backend(info.name);
+    EXPECT_THROW((void)apsp::solve(negative_cycle_on(3), on(b)), apsp::BackendUnavailable)
+        << info.name;
+    EXPECT_THROW((void)apsp::explain(negative_cycle_on(3), on(b)), apsp::BackendUnavailable)
+        << info.name;
+  }
+  if (ran == 0) GTEST_SKIP() << "every backend of this build can run here";
+}
+
 // Issue 36: a negative cycle on V = 2^24 vertices whose result cannot be held: the memory stage
 // refuses it (ResourceError) before Johnson's potentials would name the cycle.
 TEST(EarlyMemory, CpuRefusesBeforeJohnson) {

@@ -109,12 +109,16 @@ MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical) 
   return m;
 }
 
-MemoryLimit host_memory_limit() {
-  if (const auto bytes = config::get_int(config::Knob::HostMemory))
-    return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
+MemoryLimit machine_memory_limit() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
   return memory_limit_from(MemoryFiles{},
                            pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0);
+}
+
+MemoryLimit host_memory_limit() {
+  if (const auto bytes = config::get_int(config::Knob::HostMemory))
+    return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
+  return machine_memory_limit();
 }
 
 void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,

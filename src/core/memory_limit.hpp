@@ -31,8 +31,12 @@ struct MemoryLimit {
 /// it.
 MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical);
 
-/// APSP_HOST_MEMORY (a positive byte count) if set, else memory_limit_from() the real files and
-/// physical RAM. Throws UsageError for an APSP_HOST_MEMORY that is not a positive byte count.
+/// memory_limit_from() the real files and physical RAM: what the machine (and its cgroups) lets
+/// this process have, whatever APSP_HOST_MEMORY says.
+MemoryLimit machine_memory_limit();
+
+/// APSP_HOST_MEMORY (a positive byte count) if set, else machine_memory_limit(). Throws UsageError
+/// for an APSP_HOST_MEMORY that is not a positive byte count.
 MemoryLimit host_memory_limit();
 
 /// The plan's early memory stage, before solve()'s per-vertex work (Johnson's potentials,

@@ -66,10 +66,12 @@ double seconds_since(Clock::time_point t0) {
 using detail::SolveInput;
 using detail::SolvePlan;
 
-/// Validate: what the scan of the weights (SolveInput) does not check, then the early memory
-/// stage: nothing per vertex (Johnson, ordering) before the backend has room for the result.
-void validate(const SolveInput& x, const SolveOptions& options) {
+/// Validate: what the scan of the weights (SolveInput) does not check, the backend (available
+/// here), then the early memory stage: nothing per vertex (Johnson, ordering) before the
+/// backend has room for the result.
+void validate(const SolveInput& x, const SolveOptions& options, SolvePlan& plan) {
   if (options.block < 0) throw UsageError("block size must be positive");
+  detail::choose_backend(plan, options);
   detail::check_host_memory_early(x.input.num_vertices, options);
 }
 
@@ -252,8 +254,8 @@ Result solve(const Graph& input, const SolveOptions& requested) {
   Result result;
   const auto t_build = Clock::now();
   SolveInput x(input);  // one scan of the weights (a dense graph's too)
-  validate(x, options);
   SolvePlan plan;
+  validate(x, options, plan);
   detail::decide(plan, x, options, result);
   result.plan = detail::describe(plan, x, options);
   if (plan.engine == detail::EnginePlan::Supernodal) {
@@ -270,8 +272,8 @@ std::vector<PlanItem> explain(const Graph& input, const SolveOptions& requested)
   const SolveOptions options = detail::checked_options(requested);
   Result scratch;
   SolveInput x(input);
-  validate(x, options);
   SolvePlan plan;
+  validate(x, options, plan);
   detail::decide(plan, x, options, scratch);
   std::vector<PlanItem> items = detail::describe(plan, x, options);
   for (const std::string& note : scratch.notes) items.push_back({"note", note});

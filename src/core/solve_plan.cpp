@@ -148,6 +148,10 @@ Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
 
 namespace detail {
 
+void choose_backend(SolvePlan& p, const SolveOptions& options) {
+  p.backend = pick_backend(options, p.backend_why);
+}
+
 void SolveInput::to_edges(const std::string& why, std::vector<std::string>& notes) {
   if (!in->is_dense()) return;
   copied = input.edges_from_dense();
@@ -215,7 +219,6 @@ void plan_johnson(SolvePlan& p, SolveInput& x, const SolveOptions& options, Resu
 /// type: one that cannot run it refuses (auto falls back to the cpu backend, which runs every
 /// type).
 void plan_dtype(SolvePlan& p, const SolveInput& x, const SolveOptions& options, Result& result) {
-  p.backend = pick_backend(options, p.backend_why);
   const double input_bound = distance_bound(x.input.num_vertices, x.range.max_abs_weight);
   Dtype t = choose_dtype_for(x.h.empty() ? input_bound : distance_bound(*x.g),
                              x.integer_weights(x.g), options, &p.dtype_why);

@@ -79,8 +79,13 @@ struct SolvePlan {
   SolveOptions run_options;  ///< the options run() gets (sinks held back or restoring)
 };
 
-/// solve()'s plan stage (the input validated): Johnson, the backend and dtype, the engine and
-/// order, memory, sinks. Notes, the order label and the work fraction go into `result`.
+/// Part of solve()'s validate stage, before any per-vertex work: the backend that will run (the
+/// one asked for, which must be available here, or auto's pick; the plan may still fall back to
+/// the cpu backend for a type the GPU does not run).
+void choose_backend(SolvePlan& p, const SolveOptions& options);
+/// solve()'s plan stage (the input validated, the backend chosen): Johnson, the backend and dtype,
+/// the engine and order, memory, sinks. Notes, the order label and the work fraction go into
+/// `result`.
 void decide(SolvePlan& p, SolveInput& x, const SolveOptions& options, Result& result);
 /// The plan, in order, as (what, decision) pairs.
 std::vector<PlanItem> describe(const SolvePlan& p, const SolveInput& x, const SolveOptions& o);

@@ -1,8 +1,8 @@
 // src/cuda/cuda_backend.cu — the `cuda` backend: blocked Floyd-Warshall on one GPU.
 //
-// solve() leaves the unpadded host result unfilled (builds_matrix()); run() builds the padded
-// matrix on the device from the edge list, or for a dense graph (no edge list) from stripes of the
-// caller's matrix converted on the host (device_solver.cuh upload_dense), runs the rounds
+// solve() leaves the unpadded host result unfilled (Capabilities::builds_matrix); run() builds the
+// padded matrix on the device from the edge list, or for a dense graph (no edge list) from stripes
+// of the caller's matrix converted on the host (device_solver.cuh upload_dense), runs the rounds
 // (device_solver.cuh) and copies the n x n block back: in stripes to options.dist_sink when the
 // caller streams (the CLI writes one while the next crosses PCIe), else into the host matrix.
 // Also the CUDA-only pieces core/ declares (backend factory, status line, pinned allocator).
@@ -352,9 +352,10 @@ class CudaBackend final : public BackendImpl {
           fw.next_data());
     };
     if (next && dist.empty() && o.dist_sink && o.next_sink) {
-      // Streamed paths (streams_paths(): solve() allocated nothing). Without a possible loop both
-      // matrices go to the sinks stripe by stripe, like distances; otherwise they come back whole
-      // here, are repaired (what solve() does for the matrices it holds) and handed out.
+      // Streamed paths (Capabilities::streams_paths: solve() allocated nothing). Without a
+      // possible loop both matrices go to the sinks stripe by stripe, like distances; otherwise
+      // they come back whole here, are repaired (what solve() does for the matrices it holds) and
+      // handed out.
       if (next_hops_loop_free(g, rt)) {
         in_sink = stream_dist(o.dist_sink);
         fw.finish_next();

@@ -12,11 +12,11 @@
 // Sparse rounds (--order nd / auto, docs/distributed.md): solve() lays the order out before run()
 // knows the rank kind (choose_device is collective and made in run()), so the order has one tile
 // width for both kinds: kOrderTile = 128, the GPU ranks' tile (multigpu::kGpuTile), uniform
-// (uniform_tiles(): every tile bound a multiple of 128, the ordered graph's vertex count too).
-// CPU ranks run such a plan at its width, whatever --block (their kernels take any multiple of
-// 32; Result::block then says 128). The result leaves in the user's order, streamed like a dense
-// one: rank 0 gathers stripes of user rows, each rank sending its block of a stripe (its user
-// rows x its user columns: mpi/gather.hpp gather_user_to_root, dist/user_order.hpp).
+// (Capabilities::uniform_tiles: every tile bound a multiple of 128, the ordered graph's vertex
+// count too). CPU ranks run such a plan at its width, whatever --block (their kernels take any
+// multiple of 32; Result::block then says 128). The result leaves in the user's order, streamed
+// like a dense one: rank 0 gathers stripes of user rows, each rank sending its block of a stripe
+// (its user rows x its user columns: mpi/gather.hpp gather_user_to_root, dist/user_order.hpp).
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -25,10 +25,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
+#include "core/memory_limit.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "mpi/mpi_common.hpp"
 #include "mpi/ranks.hpp"
@@ -101,6 +104,46 @@ class MpiBackend final : public BackendImpl {
     int rank = 0;
     APSP_MPI_TRY(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     return rank == 0;
+  }
+
+  /// The plan's early memory stage; collective (every rank calls it, then agree_on()). Rank 0's
+  /// whole result where it comes back whole (this host's memory rule, as solve()'s later check),
+  /// and where the ranks are surely CPU ranks, their blocks: each holds at least its 1/P share
+  /// of the n x n distances, so the ranks on this host need at least (ranks here / P) n^2
+  /// entries of this machine's memory (RAM, MemAvailable, cgroups; APSP_HOST_MEMORY limits only
+  /// what solve() allocates: whole matrices). GPU ranks' blocks: checked by choose_device().
+  std::string early_memory_problem(std::int64_t n, Dtype t, const SolveOptions& o) const override {
+    ensure_mpi_initialised();
+    int size = 1;
+    APSP_MPI_TRY(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    const Host host(MPI_COMM_WORLD);
+    std::string problem = early_host_problem(n, t, o, capabilities());
+    if (!problem.empty() || !cpu_ranks_certain(t, o.paths)) return problem;
+    const double need = double(n) * double(n) * double(dtype_size(t)) * host.size / size;
+    const MemoryLimit have = machine_memory_limit();
+    if (need > double(have.bytes)) {
+      char text[400];
+      std::snprintf(text, sizeof text,
+                    "V = %lld needs at least %.0f bytes (%s) for the %s distance blocks of the %d "
+                    "ranks on this host (of %d), more than the %llu bytes available (%s)",
+                    (long long)n, need, gib(need).c_str(), dtype_name(t), host.size, size,
+                    (unsigned long long)have.bytes, have.source.c_str());
+      problem = text;
+    }
+    return problem;
+  }
+
+  /// True when run() will choose CPU ranks whatever the GPUs (choose_device's rules that need
+  /// no device): no GPU ranks in this build, APSP_MPI_GPU=0, or paths in an 8-byte type.
+  static bool cpu_ranks_certain(Dtype t, bool paths) {
+#ifdef APSP_WITH_NCCL
+    const std::optional<bool> gpu = config::get_switch(config::Knob::MpiGpu);
+    return (gpu && !*gpu) || (paths && dtype_size(t) != 4);
+#else
+    (void)t;
+    (void)paths;
+    return true;
+#endif
   }
 
   /// A GPU rank needs more than one CPU: the host thread that drives the GPU and NCCL's proxy
