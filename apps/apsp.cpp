@@ -184,6 +184,9 @@ int main(int argc, char** argv) {
                                      "(- = stdout)")
                         ->expected(0, 1);
   solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
+  solve->add_flag("-v,--verbose", sa.verbose,
+                  "with --stats: also the solve plan (backend, type and rungs, Johnson, engine and "
+                  "order, memory, sinks, paths), as apsp.explain() gives it");
 
   apsp_cli::GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");

@@ -47,6 +47,7 @@ struct SolveArgs {
   std::int64_t vertices = 0;
   std::vector<int> devices;
   bool undirected = false, paths = false, verify = false, quiet = false;
+  bool verbose = false;  ///< with stats: the solve plan too
   bool stats = false;
   std::string stats_file;  ///< with stats: "" = text on stderr, else JSON appended here
 };

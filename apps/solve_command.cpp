@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <string>
 #include <iostream>
 #include <ostream>
 
@@ -21,6 +22,38 @@
 namespace apsp_cli {
 
 namespace {
+
+/// A JSON string literal of s.
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+/// --stats --verbose: the solve plan, one decision a line (text), or a "plan" object (JSON).
+void print_plan(const apsp::Result& r, std::ostream& os, bool json) {
+  if (json) {
+    os << ", \"plan\": {";
+    for (std::size_t i = 0; i < r.plan.size(); ++i)
+      os << (i ? ", " : "") << json_string(r.plan[i].key) << ": " << json_string(r.plan[i].value);
+    os << "}";
+    return;
+  }
+  os << "  plan:\n";
+  for (const apsp::PlanItem& item : r.plan) {
+    os << "    " << item.key << std::string(item.key.size() < 8 ? 8 - item.key.size() : 0, ' ')
+       << " " << item.value << "\n";
+  }
+}
 
 void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostream& os, bool json) {
   const apsp::Result& r = f.result;
@@ -39,8 +72,9 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
        << ", \"write_s\": " << t.write << ", \"total_s\": " << total
        << ", \"t_updates_per_s\": " << tups << ", \"order\": \"" << r.order
        << "\", \"order_s\": " << t.order << ", \"symbolic_s\": " << t.symbolic
-       << ", \"work_fraction\": " << r.work_fraction << ", \"unpermute_s\": " << t.unpermute
-       << "}\n";
+       << ", \"work_fraction\": " << r.work_fraction << ", \"unpermute_s\": " << t.unpermute;
+    if (a.verbose) print_plan(r, os, true);
+    os << "}\n";
     return;
   }
   char buf[768];
@@ -63,6 +97,7 @@ void print_stats(const SolveArgs& a, const apsp::FileSolveResult& f, std::ostrea
   else if (r.order != "none")
     os << "  order    " << r.order << "\n";
   for (const auto& n : r.notes) os << "  note: " << n << "\n";
+  if (a.verbose) print_plan(r, os, false);
 }
 
 /// The --stats FILE ("-": stdout) is checked with the outputs, before the input is read: it is

@@ -21,6 +21,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
+#include "core/backend.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "dist/block_cyclic.hpp"
 #include "order/ordering.hpp"
@@ -335,6 +336,65 @@ TEST(Mpi, HostMemoryShortOnRankZeroFailsEveryRank) {
   if (world_rank() == 0) {
     EXPECT_FALSE(again.dist.empty());
   }
+#endif
+}
+
+// Issue 36, the plan's early memory stage on the mpi backend, before Johnson's per-vertex work
+// (which would name the negative cycle first), alike on every rank: a result rank 0 cannot hold
+// (no sink: it gets the whole matrix) is refused; a streamed result needs no whole matrix on any
+// rank, so that graph goes on to Johnson, which names the cycle; but CPU ranks' blocks that this
+// machine cannot hold (each rank at least 1/P of the n^2 distances) are refused, sinks or not.
+TEST(Mpi, EarlyMemoryStageRefusesBeforeJohnson) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  auto cycle_on = [](std::int64_t n) {
+    apsp::Graph g;
+    g.num_vertices = n;
+    g.src = {0, 1};
+    g.dst = {1, 0};
+    g.weight = {-1, -1};
+    return g;
+  };
+  const apsp::Graph g = cycle_on(20000);  // a 1.6 GB int32 result
+  apsp::SolveOptions o;
+  o.backend = apsp::Backend::Mpi;
+  {
+    apsp::test::ScopedEnv mem("APSP_HOST_MEMORY", world_rank() == 0 ? "1000000000" : nullptr);
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::ResourceError) << "rank " << world_rank();
+    EXPECT_THROW((void)apsp::explain(g, o), apsp::ResourceError) << "rank " << world_rank();
+    o.paths = true;
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::ResourceError) << "rank " << world_rank();
+    o.paths = false;
+    Collector dist;
+    o.dist_sink = dist.sink();
+    EXPECT_THROW((void)apsp::solve(g, o), apsp::NegativeCycleError) << "rank " << world_rank();
+    // 2^24 vertices: 64 TiB of int32 blocks over the ranks of this machine.
+    EXPECT_THROW((void)apsp::solve(cycle_on(std::int64_t{1} << 24), o), apsp::ResourceError)
+        << "rank " << world_rank();
+  }
+  o.dist_sink = nullptr;  // every rank still in step afterwards
+  const apsp::Graph small = apsp::test::random_graph({});
+  const apsp::Result again = apsp::solve(small, o);
+  EXPECT_EQ(again.dist.empty(), world_rank() != 0);
+#endif
+}
+
+// The backend's capabilities: it builds its matrix, streams results and next hops, runs sparse
+// rounds over uniform tiles and hands them out in the user's order; only rank 0 receives.
+TEST(Mpi, CapabilitiesOfTheBackend) {
+#ifndef APSP_WITH_MPI
+  GTEST_SKIP() << "the mpi backend is not built";
+#else
+  const auto b = apsp::detail::make_mpi_backend();
+  ASSERT_TRUE(b);
+  const apsp::detail::Capabilities c = b->capabilities();
+  EXPECT_TRUE(c.builds_matrix && c.streams_paths && c.skips_tiles && c.uniform_tiles &&
+              c.unpermutes);
+  EXPECT_FALSE(c.builds_matrix_from_dense);
+  EXPECT_EQ(c.receives_result, world_rank() == 0);
+  EXPECT_EQ(c.order_tile, 128);
+  EXPECT_EQ(c.sparse_rows, apsp::detail::Capabilities::SparseRows::None);
 #endif
 }
 

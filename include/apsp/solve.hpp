@@ -108,6 +108,13 @@ struct Timings {
   double order = 0, symbolic = 0, unpermute = 0;
 };
 
+/// One decision of solve()'s plan: what was decided ("backend", "dtype", "engine", "memory",
+/// ...) and the decision, with why. The plan is decided once, before the rounds run.
+struct PlanItem {
+  std::string key;
+  std::string value;
+};
+
 struct Result {
   /// V x V distances (stride may exceed V). Unreachable = unreachable<T>() of its dtype.
   Matrix dist;
@@ -123,6 +130,7 @@ struct Result {
   double work_fraction = 1;    ///< element updates the rounds ran, over the dense rounds' n^3
   Timings timings;
   std::vector<std::string> notes;  ///< e.g. "promoted to int64: (V-1)*max|w| >= 2^30-1"
+  std::vector<PlanItem> plan;      ///< what solve() decided, in order (explain(), --stats -v)
 
   std::int64_t num_vertices() const { return dist.rows(); }
   Dtype dtype() const { return dist.dtype(); }
@@ -130,6 +138,12 @@ struct Result {
 
 /// Solves APSP on `g`. Throws UsageError, ResourceError, NegativeCycleError, BackendUnavailable.
 Result solve(const Graph& g, const SolveOptions& options = {});
+
+/// What solve(g, options) would decide (backend, dtype and rungs, Johnson, engine and order,
+/// memory, sinks, paths) without running the rounds: its validate and plan stages, so it
+/// throws what they would (a negative cycle, a refused type or size). Orders the graph where
+/// solve() would (that work is done, not estimated).
+std::vector<PlanItem> explain(const Graph& g, const SolveOptions& options = {});
 
 /// The dtype solve() would choose for `g` under `options` (applies the exactness rule).
 Dtype choose_dtype(const Graph& g, const SolveOptions& options);

@@ -52,6 +52,7 @@ from ._metrics import (average_shortest_path_length, closeness_centrality, diame
 from ._metrics import distance_histogram  # noqa: E402 (issue 34)
 from ._inputs import dense_array as _dense_array  # noqa: F401 (tests look at it)
 from ._batch import batch  # noqa: E402  (many graphs at once: docs/batch.md)
+from ._explain import explain  # noqa: E402  (the solver's plan, without the rounds)
 from ._dlpack import accepting_tensors as _accepting_tensors
 shortest_path = _accepting_tensors(shortest_path)  # tensors in, tensors out (docs/batch.md)
 from . import csgraph  # noqa: E402  (apsp.csgraph: SciPy's names)
@@ -60,7 +61,7 @@ __version__ = getattr(_core, "__version__", "unknown")
 
 __all__ = [
     "shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson", "batch",
-    "next_hop", "solve", "plan", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
+    "next_hop", "solve", "plan", "explain", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
     "read", "read_matrix", "write", "generate", "backends",
     "metrics", "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "average_shortest_path_length", "distance_histogram",

@@ -137,6 +137,9 @@ py::dict info_dict(const apsp::Result& r) {
   info["notes"] = r.notes;
   info["order"] = r.order;
   info["work_fraction"] = r.work_fraction;
+  py::list plan;
+  for (const apsp::PlanItem& item : r.plan) plan.append(py::make_tuple(item.key, item.value));
+  info["plan"] = plan;
   return info;
 }
 
@@ -145,9 +148,10 @@ struct PyPlan {
   std::shared_ptr<const apsp::SparsePlan> plan;
 };
 
-py::tuple solve(const apsp::Graph& g, const std::string& backend,
-                const std::optional<std::string>& dtype, int block, int threads, bool paths,
-                const std::string& order, const PyPlan* plan) {
+/// solve()'s and explain()'s options from the keywords of _core.solve.
+apsp::SolveOptions solve_options(const std::string& backend,
+                                 const std::optional<std::string>& dtype, int block, int threads,
+                                 bool paths, const std::string& order, const PyPlan* plan) {
   apsp::SolveOptions o;
   o.backend = apsp::parse_backend(backend);
   o.order = apsp::parse_order(order);
@@ -159,6 +163,28 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend,
   o.block = block;
   o.threads = threads;
   o.paths = paths;
+  return o;
+}
+
+/// apsp::explain(): solve()'s plan for g, as a list of (what, decision) pairs.
+py::list explain(const apsp::Graph& g, const std::string& backend,
+                 const std::optional<std::string>& dtype, int block, int threads, bool paths,
+                 const std::string& order, const PyPlan* plan) {
+  const apsp::SolveOptions o = solve_options(backend, dtype, block, threads, paths, order, plan);
+  std::vector<apsp::PlanItem> items;
+  {
+    py::gil_scoped_release nogil;
+    items = apsp::explain(g, o);
+  }
+  py::list out;
+  for (const apsp::PlanItem& item : items) out.append(py::make_tuple(item.key, item.value));
+  return out;
+}
+
+py::tuple solve(const apsp::Graph& g, const std::string& backend,
+                const std::optional<std::string>& dtype, int block, int threads, bool paths,
+                const std::string& order, const PyPlan* plan) {
+  apsp::SolveOptions o = solve_options(backend, dtype, block, threads, paths, order, plan);
   o.progress = interrupt_check(o.backend);
   apsp::Result r;
   {
@@ -297,6 +323,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
         py::arg("plan") = static_cast<const PyPlan*>(nullptr),
         "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
+  m.def("explain", &explain, py::arg("graph"), py::arg("backend"), py::arg("dtype"),
+        py::arg("block"), py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
+        py::arg("plan") = static_cast<const PyPlan*>(nullptr),
+        "apsp::explain() with the GIL released -> [(what, decision)]: solve()'s plan.");
   m.def("cpu_order_plan", &cpu_order_plan, py::arg("graph"), py::arg("dtype"), py::arg("block"),
         "order='auto' on the cpu backend -> (label, work fraction priced as dense rounds, ordering "
         "seconds): the sparse direct engine's plan where solve() would take it, else nd's.");

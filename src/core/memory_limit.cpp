@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 
 #include "apsp/errors.hpp"
@@ -108,12 +109,16 @@ MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical) 
   return m;
 }
 
-MemoryLimit host_memory_limit() {
-  if (const auto bytes = config::get_int(config::Knob::HostMemory))
-    return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
+MemoryLimit machine_memory_limit() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
   return memory_limit_from(MemoryFiles{},
                            pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0);
+}
+
+MemoryLimit host_memory_limit() {
+  if (const auto bytes = config::get_int(config::Knob::HostMemory))
+    return {std::uint64_t(*bytes), "APSP_HOST_MEMORY"};
+  return machine_memory_limit();
 }
 
 void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
@@ -136,20 +141,55 @@ void check_host_memory(std::int64_t n, std::int64_t n_pad, Dtype t, bool paths,
   }
 }
 
+std::string early_host_problem(std::int64_t n, Dtype t, const SolveOptions& o,
+                               const Capabilities& caps) {
+  const bool streamed =
+      caps.builds_matrix && o.dist_sink && (!o.paths || (o.next_sink && caps.streams_paths));
+  if (streamed || (caps.builds_matrix && !caps.receives_result)) return "";
+  try {
+    check_host_memory(n, n, t, o.paths);
+  } catch (const ResourceError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string BackendImpl::early_memory_problem(std::int64_t n, Dtype t,
+                                              const SolveOptions& o) const {
+  return early_host_problem(n, t, o, capabilities());
+}
+
+namespace {
+
+/// The backend whose memory the early check asks about, or null where none is asked: the one
+/// asked for when it can run here (otherwise solve() says it is unavailable), and for auto the
+/// cuda backend when a GPU is usable, else the cpu backend (an AMD GPU: no early check).
+std::unique_ptr<BackendImpl> early_backend(const SolveOptions& o) {
+  const bool gpu_usable = cuda_backend_info().usable;
+  switch (o.backend) {
+    case Backend::Cpu:
+      return make_cpu_backend();
+    case Backend::Auto:
+      if (gpu_usable) return make_cuda_backend();
+      return hip_backend_info().usable ? nullptr : make_cpu_backend();
+    case Backend::Cuda:
+      return gpu_usable ? make_cuda_backend() : nullptr;
+    case Backend::MultiGpu:
+      return multigpu_backend_info().usable ? make_multigpu_backend() : nullptr;
+    case Backend::Mpi:
+      return mpi_backend_info().usable ? make_mpi_backend() : nullptr;
+    case Backend::Hip:
+      break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 void check_host_memory_early(std::int64_t n, const SolveOptions& o) {
   if (n <= 0) return;
-  const bool gpu_usable = cuda_backend_info().usable;
-  const bool host_matrix = o.backend == Backend::Cpu || (o.backend == Backend::Auto &&
-                                                         !gpu_usable && !hip_backend_info().usable);
-  if (host_matrix) return check_host_memory(n, n, o.dtype.value_or(Dtype::Int32), o.paths);
-  // One GPU (cuda, or auto where it picks cuda) holds the V x V matrix: a V it cannot hold is
-  // refused now, as the backend's own check would refuse it after Johnson. Device 0 only (the
-  // device check_fits asks about); other devices are checked by the run.
-  // (No usable GPU: solve() says the backend is unavailable.)
-  const bool one_gpu = gpu_usable && (o.backend == Backend::Cuda || o.backend == Backend::Auto);
-  if (one_gpu && (o.devices.empty() || (o.devices.size() == 1 && o.devices[0] == 0)))
-    if (const std::unique_ptr<BackendImpl> b = make_cuda_backend())
-      b->check_fits(n, o.dtype.value_or(Dtype::Int32), 0, o.paths);
+  if (const std::unique_ptr<BackendImpl> b = early_backend(o))
+    b->agree_on(b->early_memory_problem(n, o.dtype.value_or(Dtype::Int32), o));
 }
 
 }  // namespace apsp::detail

@@ -31,15 +31,21 @@ struct MemoryLimit {
 /// it.
 MemoryLimit memory_limit_from(const MemoryFiles& files, std::uint64_t physical);
 
-/// APSP_HOST_MEMORY (a positive byte count) if set, else memory_limit_from() the real files and
-/// physical RAM. Throws UsageError for an APSP_HOST_MEMORY that is not a positive byte count.
+/// memory_limit_from() the real files and physical RAM: what the machine (and its cgroups) lets
+/// this process have, whatever APSP_HOST_MEMORY says.
+MemoryLimit machine_memory_limit();
+
+/// APSP_HOST_MEMORY (a positive byte count) if set, else machine_memory_limit(). Throws UsageError
+/// for an APSP_HOST_MEMORY that is not a positive byte count.
 MemoryLimit host_memory_limit();
 
-/// Before solve()'s per-vertex work (Johnson's potentials, ordering): throws ResourceError, as
-/// the later checks would, when the narrowest result solve() could pick (int32, or the dtype
-/// asked) for V = n vertices cannot fit this host's memory and the backend keeps its matrix on
-/// this host (cpu, or auto without a usable GPU), or cannot fit GPU 0 where the cuda backend runs
-/// on it (cuda, or auto with a usable GPU). Other backends and devices: no check here.
+/// The plan's early memory stage, before solve()'s per-vertex work (Johnson's potentials,
+/// ordering) and any V-sized allocation: throws ResourceError, as the later checks would, when
+/// the narrowest result solve() could pick (int32, or the dtype asked) for V = n vertices cannot
+/// fit where the backend that would run keeps it (BackendImpl::early_memory_problem: this host's
+/// memory for a result that comes back whole; GPU 0 for cuda, or auto with a usable GPU; every
+/// GPU used for multi-gpu; rank 0's host for mpi, agreed on by every rank, so collective there).
+/// A backend that cannot run here (solve() says so) and an AMD GPU under auto: no check here.
 void check_host_memory_early(std::int64_t n, const SolveOptions& o);
 
 }  // namespace apsp::detail

@@ -266,11 +266,17 @@ int threads_for(int requested) { return requested > 0 ? requested : omp_get_max_
 class CpuBackend final : public BackendImpl {
  public:
   std::string name() const override { return "cpu"; }
-  bool supports(Dtype) const override { return true; }
+  /// Every type; host matrices padded to kPadMultiple, rounds in place; sparse rounds over any
+  /// tile widths; the sparse direct engine's rows on the host's threads.
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.pad_multiple = kPadMultiple;
+    c.skips_tiles = true;
+    c.sparse_rows = Capabilities::SparseRows::Host;
+    return c;
+  }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
   int effective_block(Dtype t, int block) const override { return cpu::effective_block(t, block); }
-  int pad_multiple(Dtype, int) const override { return kPadMultiple; }
-  bool skips_tiles() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   void run(const Graph& g, Matrix& dist, Matrix* next, int block, const SolveOptions& o,
            Timings& timings) override {

@@ -1,8 +1,8 @@
 // src/cuda/cuda_backend.cu — the `cuda` backend: blocked Floyd-Warshall on one GPU.
 //
-// solve() leaves the unpadded host result unfilled (builds_matrix()); run() builds the padded
-// matrix on the device from the edge list, or for a dense graph (no edge list) from stripes of the
-// caller's matrix converted on the host (device_solver.cuh upload_dense), runs the rounds
+// solve() leaves the unpadded host result unfilled (Capabilities::builds_matrix); run() builds the
+// padded matrix on the device from the edge list, or for a dense graph (no edge list) from stripes
+// of the caller's matrix converted on the host (device_solver.cuh upload_dense), runs the rounds
 // (device_solver.cuh) and copies the n x n block back: in stripes to options.dist_sink when the
 // caller streams (the CLI writes one while the next crosses PCIe), else into the host matrix.
 // Also the CUDA-only pieces core/ declares (backend factory, status line, pinned allocator).
@@ -71,30 +71,37 @@ class CudaBackend final : public BackendImpl {
  public:
   std::string name() const override { return kGpuBackendName; }
   /// AMD: 4-byte types only (the 8-byte closure tile needs 128 KiB of LDS; AMD has 64 KiB).
-  bool supports(Dtype t) const override { return !APSP_GPU_HIP || dtype_size(t) == 4; }
+  /// The matrix is built on the device (from edges or a dense graph); with both sinks, --paths
+  /// streams (or, where next hops may loop, repairs here: run()). Host matrices in plain memory:
+  /// with a sink (the CLI) it is never touched, so never paged in; without one the result comes
+  /// through pinned stripes (pinning the whole matrix would cost more than it saves). Sparse
+  /// rounds (docs/sparse.md): 128-wide tiles, listed per round; the result is gathered into the
+  /// user's order on the device. On AMD the same code (compiled, not run: docs/amd.md), without
+  /// the sparse direct engine's rows.
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.dtypes = APSP_GPU_HIP ? dtype_bit(Dtype::Int32) | dtype_bit(Dtype::Float32) : 0xFu;
+    c.pad_multiple = 1;
+    c.builds_matrix = true;
+    c.builds_matrix_from_dense = true;
+    c.streams_paths = true;
+    c.host_memory = Memory::Host;
+    c.skips_tiles = true;
+    c.uniform_tiles = true;
+    c.unpermutes = true;
+    c.sparse_rows =
+        APSP_GPU_HIP ? Capabilities::SparseRows::None : Capabilities::SparseRows::Device;
+    return c;
+  }
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return cuda::kTile; }
   int effective_block(Dtype, int) const override { return cuda::kTile; }
-  int pad_multiple(Dtype, int) const override { return 1; }
-  bool builds_matrix() const override { return true; }
-  bool builds_matrix_from_dense() const override { return true; }
-  /// With both sinks, --paths streams (or, where next hops may loop, repairs here): run().
-  bool streams_paths() const override { return true; }
-  // Plain host memory: with a sink (the CLI) it is never touched, so never paged in; without one
-  // the result comes through pinned stripes. Pinning the whole matrix would cost more than it
-  // saves.
-  Memory host_memory() const override { return Memory::Host; }
-  /// Sparse rounds (docs/sparse.md): 128-wide tiles, listed per round; the result is gathered
-  /// into the user's order on the device. On AMD the same code (compiled, not run: docs/amd.md).
-  bool skips_tiles() const override { return true; }
 #if !APSP_GPU_HIP
   bool run_sparse_rows(sparse::RowsJob& job) override {
     sparse::run_sparse_rows_cuda(job);
     return true;
   }
 #endif
-  bool uniform_tiles() const override { return true; }
-  bool unpermutes() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
   void set_permutation(std::shared_ptr<const Permutation> perm) override {
     perm_ = std::move(perm);
@@ -104,7 +111,7 @@ class CudaBackend final : public BackendImpl {
     // --block is a CPU-side tuning knob; the GPU kernels are built for one tile size (kTile) and
     // use it whatever was asked (so generic callers that sweep block sizes still run).
     (void)block;
-    if (!supports(t))
+    if (!capabilities().supports(t))
       throw UsageError(std::string("the ") + kGpuBackendName + " backend does not support " +
                        dtype_name(t));
     // The current device (solve() passes no device list here; run() selects SolveOptions::devices).
@@ -119,6 +126,19 @@ class CudaBackend final : public BackendImpl {
                           "^2 " + dtype_name(t) + " matrix plus panels" +
                           (paths ? " and the int32 next-hop matrix" : "") + "); the GPU has " +
                           gib(free_b) + " free of " + gib(total_b));
+  }
+
+  /// GPU 0 must hold the matrix (the device check_fits asks about; other devices are checked
+  /// by the run), and this host the whole result where it comes back whole (no sink).
+  std::string early_memory_problem(std::int64_t n, Dtype t, const SolveOptions& o) const override {
+    if (o.devices.empty() || (o.devices.size() == 1 && o.devices[0] == 0)) {
+      try {
+        check_fits(n, t, 0, o.paths);
+      } catch (const ResourceError& e) {
+        return e.what();
+      }
+    }
+    return early_host_problem(n, t, o, capabilities());
   }
 
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
@@ -332,9 +352,10 @@ class CudaBackend final : public BackendImpl {
           fw.next_data());
     };
     if (next && dist.empty() && o.dist_sink && o.next_sink) {
-      // Streamed paths (streams_paths(): solve() allocated nothing). Without a possible loop both
-      // matrices go to the sinks stripe by stripe, like distances; otherwise they come back whole
-      // here, are repaired (what solve() does for the matrices it holds) and handed out.
+      // Streamed paths (Capabilities::streams_paths: solve() allocated nothing). Without a
+      // possible loop both matrices go to the sinks stripe by stripe, like distances; otherwise
+      // they come back whole here, are repaired (what solve() does for the matrices it holds) and
+      // handed out.
       if (next_hops_loop_free(g, rt)) {
         in_sink = stream_dist(o.dist_sink);
         fw.finish_next();

@@ -12,11 +12,11 @@
 // Sparse rounds (--order nd / auto, docs/distributed.md): solve() lays the order out before run()
 // knows the rank kind (choose_device is collective and made in run()), so the order has one tile
 // width for both kinds: kOrderTile = 128, the GPU ranks' tile (multigpu::kGpuTile), uniform
-// (uniform_tiles(): every tile bound a multiple of 128, the ordered graph's vertex count too).
-// CPU ranks run such a plan at its width, whatever --block (their kernels take any multiple of
-// 32; Result::block then says 128). The result leaves in the user's order, streamed like a dense
-// one: rank 0 gathers stripes of user rows, each rank sending its block of a stripe (its user
-// rows x its user columns: mpi/gather.hpp gather_user_to_root, dist/user_order.hpp).
+// (Capabilities::uniform_tiles: every tile bound a multiple of 128, the ordered graph's vertex
+// count too). CPU ranks run such a plan at its width, whatever --block (their kernels take any
+// multiple of 32; Result::block then says 128). The result leaves in the user's order, streamed
+// like a dense one: rank 0 gathers stripes of user rows, each rank sending its block of a stripe
+// (its user rows x its user columns: mpi/gather.hpp gather_user_to_root, dist/user_order.hpp).
 #include <mpi.h>
 #include <omp.h>
 #include <sched.h>
@@ -25,10 +25,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
+#include "core/config.hpp"
+#include "core/memory_limit.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "mpi/mpi_common.hpp"
 #include "mpi/ranks.hpp"
@@ -54,7 +57,26 @@ static_assert(kOrderTile == multigpu::kGpuTile, "mpi sparse orders are laid out 
 class MpiBackend final : public BackendImpl {
  public:
   std::string name() const override { return "mpi"; }
-  bool supports(Dtype) const override { return true; }
+  /// Every type; builds its matrix (every rank its blocks, from edges) and streams distances and
+  /// next hops (loop-free: hop counts where zero-weight edges exist, next_hop_mode); sparse
+  /// rounds on either kind of rank over one uniform tile width (the file comment), the result
+  /// handed out in the user's order; only rank 0 gets the gathered matrices. auto orders from 4
+  /// tiles a side (the cpu backend's rule), not from the cuda backend's 128: dense CPU-rank
+  /// rounds cost what the cpu backend's do. GPU ranks run the plan's listed rounds too
+  /// (src/multigpu/, docs/sparse.md).
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.pad_multiple = 1;
+    c.builds_matrix = true;
+    c.streams_paths = true;
+    c.receives_result = receives_result();
+    c.skips_tiles = true;
+    c.uniform_tiles = true;
+    c.order_tile = kOrderTile;
+    c.auto_min_tiles = kAutoMinTiles;
+    c.unpermutes = true;
+    return c;
+  }
   /// GPU ranks: the type their rounds ran in (int16x2 where kept); CPU ranks: "" (the dtype).
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype t, std::int64_t) const override { return cpu::default_block(t); }
@@ -67,34 +89,61 @@ class MpiBackend final : public BackendImpl {
     if (plan_) return int(plan_->B);
     return cpu::effective_block(t, block);
   }
-  /// Sparse rounds on either kind of rank, over one uniform tile width (the file comment).
-  bool skips_tiles() const override { return true; }
-  bool uniform_tiles() const override { return true; }
-  int order_tile(Dtype, int) const override { return kOrderTile; }
-  /// auto orders from 4 tiles a side (the cpu backend's rule), not from the cuda backend's 128:
-  /// dense CPU-rank rounds cost what the cpu backend's do. GPU ranks run the plan's listed rounds
-  /// too (src/multigpu/, docs/sparse.md).
-  std::int64_t auto_min_tiles() const override { return kAutoMinTiles; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
-  bool unpermutes() const override { return true; }
   void set_permutation(std::shared_ptr<const Permutation> perm) override {
     perm_ = std::move(perm);
   }
-  int pad_multiple(Dtype, int) const override { return 1; }
-  bool builds_matrix() const override { return true; }
-  /// Streamed next hops are loop-free (hop counts where zero-weight edges exist: next_hop_mode).
-  bool streams_paths() const override { return true; }
   void agree_on(const std::string& problem) const override {
     ensure_mpi_initialised();
     if (const std::string p = first_problem(MPI_COMM_WORLD, problem); !p.empty())
       throw ResourceError(p);
   }
   /// Only rank 0 gets the gathered matrices; the other ranks hold their blocks alone.
-  bool receives_result() const override {
+  static bool receives_result() {
     ensure_mpi_initialised();
     int rank = 0;
     APSP_MPI_TRY(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     return rank == 0;
+  }
+
+  /// The plan's early memory stage; collective (every rank calls it, then agree_on()). Rank 0's
+  /// whole result where it comes back whole (this host's memory rule, as solve()'s later check),
+  /// and where the ranks are surely CPU ranks, their blocks: each holds at least its 1/P share
+  /// of the n x n distances, so the ranks on this host need at least (ranks here / P) n^2
+  /// entries of this machine's memory (RAM, MemAvailable, cgroups; APSP_HOST_MEMORY limits only
+  /// what solve() allocates: whole matrices). GPU ranks' blocks: checked by choose_device().
+  std::string early_memory_problem(std::int64_t n, Dtype t, const SolveOptions& o) const override {
+    ensure_mpi_initialised();
+    int size = 1;
+    APSP_MPI_TRY(MPI_Comm_size(MPI_COMM_WORLD, &size));
+    const Host host(MPI_COMM_WORLD);
+    std::string problem = early_host_problem(n, t, o, capabilities());
+    if (!problem.empty() || !cpu_ranks_certain(t, o.paths)) return problem;
+    const double need = double(n) * double(n) * double(dtype_size(t)) * host.size / size;
+    const MemoryLimit have = machine_memory_limit();
+    if (need > double(have.bytes)) {
+      char text[400];
+      std::snprintf(text, sizeof text,
+                    "V = %lld needs at least %.0f bytes (%s) for the %s distance blocks of the %d "
+                    "ranks on this host (of %d), more than the %llu bytes available (%s)",
+                    (long long)n, need, gib(need).c_str(), dtype_name(t), host.size, size,
+                    (unsigned long long)have.bytes, have.source.c_str());
+      problem = text;
+    }
+    return problem;
+  }
+
+  /// True when run() will choose CPU ranks whatever the GPUs (choose_device's rules that need
+  /// no device): no GPU ranks in this build, APSP_MPI_GPU=0, or paths in an 8-byte type.
+  static bool cpu_ranks_certain(Dtype t, bool paths) {
+#ifdef APSP_WITH_NCCL
+    const std::optional<bool> gpu = config::get_switch(config::Knob::MpiGpu);
+    return (gpu && !*gpu) || (paths && dtype_size(t) != 4);
+#else
+    (void)t;
+    (void)paths;
+    return true;
+#endif
   }
 
   /// A GPU rank needs more than one CPU: the host thread that drives the GPU and NCCL's proxy
@@ -130,8 +179,8 @@ class MpiBackend final : public BackendImpl {
     const Host host(world.c);
     const int threads =
         o.threads > 0 ? o.threads : std::max(1, omp_get_num_procs() / std::max(1, host.size));
-    const int device = choose_device(world.c, host, dist.dtype(), g.num_vertices,
-                                     next != nullptr, bool(plan_), o);
+    const int device =
+        choose_device(world.c, host, dist.dtype(), g.num_vertices, next != nullptr, bool(plan_), o);
     gpu_ranks_ = device >= 0;
     rounds_.clear();
     if (device >= 0) warn_if_bound_to_one_cpu(world.c, rank);

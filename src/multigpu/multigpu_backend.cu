@@ -59,26 +59,30 @@ std::vector<int> devices_of(const SolveOptions& o) {
 class MultiGpuBackend final : public BackendImpl {
  public:
   std::string name() const override { return "multi-gpu"; }
-  bool supports(Dtype) const override { return true; }
+  /// Every type (paths: 4-byte types, check_fits); the matrix built on the GPUs, from edges or a
+  /// dense graph; streamed next hops are loop-free (hop counts where zero-weight edges exist; see
+  /// run()). Sparse rounds (docs/sparse.md): 128-wide tiles, each GPU's share of the plan's lists
+  /// per round (dist/local_plan.hpp); the result leaves in the user's order, stripe by stripe
+  /// (user_order.cuh: each GPU gathers its block of a stripe, GPU 0 scatters them into the
+  /// user's columns and downloads the stripe).
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.pad_multiple = 1;
+    c.builds_matrix = true;
+    c.builds_matrix_from_dense = true;
+    c.streams_paths = true;
+    c.skips_tiles = true;
+    c.uniform_tiles = true;
+    c.unpermutes = true;
+    return c;
+  }
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return kTile; }
   int effective_block(Dtype, int) const override { return kTile; }
-  int pad_multiple(Dtype, int) const override { return 1; }
-  bool builds_matrix() const override { return true; }
-  bool builds_matrix_from_dense() const override { return true; }
-  /// Sparse rounds (docs/sparse.md): 128-wide tiles, each GPU's share of the plan's lists per
-  /// round (dist/local_plan.hpp); the result leaves in the user's order, stripe by stripe
-  /// (user_order.cuh: each GPU gathers its block of a stripe, GPU 0 scatters them into the
-  /// user's columns and downloads the stripe).
-  bool skips_tiles() const override { return true; }
-  bool uniform_tiles() const override { return true; }
   void set_tile_plan(std::shared_ptr<const TilePlan> plan) override { plan_ = std::move(plan); }
-  bool unpermutes() const override { return true; }
   void set_permutation(std::shared_ptr<const Permutation> perm) override {
     perm_ = std::move(perm);
   }
-  /// Streamed next hops are loop-free (hop counts where zero-weight edges exist; see run()).
-  bool streams_paths() const override { return true; }
   void check_fits(std::int64_t n, Dtype t, int block, bool paths) const override {
     if (block != kTile)
       throw UsageError("the multi-gpu backend uses tile size " + std::to_string(kTile) +
@@ -98,6 +102,27 @@ class MultiGpuBackend final : public BackendImpl {
       throw ResourceError("V=" + std::to_string(n) + " needs " + gib(double(need)) +
                           " per GPU on " + std::to_string(count) + " GPUs; GPU 0 has " +
                           gib(double(free_b)) + " free");
+  }
+
+  /// Every GPU of the run must hold its share of the n x n matrix (bytes_per_gpu, as run()
+  /// checks before its allocations), and this host the whole result where it comes back whole
+  /// (no sink). A --devices mistake is left to run(), which names it.
+  std::string early_memory_problem(std::int64_t n, Dtype t, const SolveOptions& o) const override {
+    std::vector<int> devs;
+    try {
+      devs = devices_of(o);
+    } catch (const Error&) {
+      return "";
+    }
+    const std::size_t need = bytes_per_gpu(n, int(devs.size()), dtype_size(t), o.paths);
+    for (int d : devs) {
+      const std::size_t free_b = free_device_bytes(d);
+      if (need > free_b)
+        return "V=" + std::to_string(n) + " needs " + gib(double(need)) + " on each of " +
+               std::to_string(devs.size()) + " GPUs; GPU " + std::to_string(d) + " has " +
+               gib(double(free_b)) + " free";
+    }
+    return early_host_problem(n, t, o, capabilities());
   }
 
   /// The cuda backend's ladder over the grid: int32 distances try int16x2 rounds first where the
@@ -131,8 +156,7 @@ class MultiGpuBackend final : public BackendImpl {
   /// when a checked rung failed its band check (rounds_ says why).
   template <class T, class R>
   bool run_typed(const Graph& g, Matrix& dist, Matrix* next, const std::vector<int>& devs,
-                 const SolveOptions& o, Timings& timings, Rung rung,
-                 const dist::UserOrder* user) {
+                 const SolveOptions& o, Timings& timings, Rung rung, const dist::UserOrder* user) {
     if constexpr (std::is_same_v<T, int>) {
       // The checked int32 rung (an int64 result): skipped, before any allocation, where sampled
       // evidence already reaches its band (int32 rounds ~15 T updates/s a GPU).

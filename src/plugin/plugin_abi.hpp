@@ -20,7 +20,8 @@
 
 namespace apsp::detail::plugin {
 
-inline constexpr int kAbi = 4;  // 3: the batch engine's GPU side; 4: the metrics' (metrics_engine)
+// 3: the batch engine's GPU side; 4: the metrics' (metrics_engine); 5: BackendImpl::capabilities()
+inline constexpr int kAbi = 5;
 
 /// libapsp_cuda.so: the cuda backend and, when NCCL was found, the multi-gpu backend.
 struct GpuTable {
