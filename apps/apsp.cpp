@@ -164,7 +164,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")
       ->capture_default_str();
-  solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  auto* undirected_flag =
+      solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve
+      ->add_flag("--directed", sa.directed,
+                 "keep every edge one way where the file says it is undirected (SNAP's "
+                 "'# Undirected graph', otherwise honoured)")
+      ->excludes(undirected_flag);
+  solve->add_flag("--unweighted", sa.unweighted,
+                  "every edge weighs 1 (weights in the file are ignored): hop counts");
+  solve->add_flag("--labels", sa.labels,
+                  "edge lists: read every vertex token as a name (any text, numbers too), "
+                  "numbered 0.. in order of first appearance; the names go to OUT.labels, one a "
+                  "line, and `apsp path OUT NAME NAME` takes them. Without it a file whose first "
+                  "edge names its vertices (not integers) is read so too");
   solve
       ->add_option("--order", sa.order,
                    "auto|none|nd|sn: vertex order of the rounds; nd = METIS nested dissection, "
@@ -183,7 +196,12 @@ int main(int argc, char** argv) {
                                      "print stage timings to stderr, or append JSON to FILE "
                                      "(- = stdout)")
                         ->expected(0, 1);
-  solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
+  auto* quiet_flag = solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
+  solve
+      ->add_flag("--progress", sa.progress,
+                 "show the stages (read, solve, write) and rounds on stderr also when it is not a "
+                 "terminal (on a terminal they show once a run lasts a second)")
+      ->excludes(quiet_flag);
 
   apsp_cli::GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "Write a random graph (deterministic per seed)");
@@ -253,8 +271,9 @@ int main(int argc, char** argv) {
                    "histogram,effective_diameter (default: all but the last two)")
       ->check(CLI::Validator(
           [](std::string& v) {  // "" is no list: leave the option out for the default
-            return v.empty() ? std::string("unknown metric '' (name at least one; without "
-                                           "--metrics every metric but the last two)")
+            return v.empty() ? std::string(
+                                   "unknown metric '' (name at least one; without "
+                                   "--metrics every metric but the last two)")
                              : std::string();
           },
           "LIST"));
@@ -268,16 +287,15 @@ int main(int argc, char** argv) {
   bool metrics_quiet = false;
   metrics->add_flag("-q,--quiet", metrics_quiet, "no progress output");
 
-  std::string path_dist, path_next;
-  std::int64_t path_i = 0, path_j = 0;
+  std::string path_dist, path_next, path_i, path_j;
   auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");
   pathc->add_option("DIST", path_dist, "distance matrix written by solve --paths")->required();
   pathc
       ->add_option("i", path_i,
-                   "source vertex, 0-based (DIMACS and Matrix Market ids on disk minus 1)")
-      ->required()
-      ->check(kNonNegativeInteger);
-  pathc->add_option("j", path_j, "target vertex, 0-based")->required()->check(kNonNegativeInteger);
+                   "source vertex, 0-based (DIMACS and Matrix Market ids on disk minus 1), or its "
+                   "name where DIST.labels lies beside DIST (a graph read with names)")
+      ->required();
+  pathc->add_option("j", path_j, "target vertex, 0-based, or its name")->required();
   pathc->add_option("--next", path_next, "next-hop matrix (default: DIST.next / STEM.next.npy)");
 
   bool info_config = false, info_markdown = false;

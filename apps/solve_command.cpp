@@ -136,6 +136,9 @@ int run_solve(const SolveArgs& a) {
   }
   o.read.format = apsp::parse_input_format(a.input_format);
   o.read.undirected = a.undirected;
+  o.read.directed = a.directed;
+  o.read.unweighted = a.unweighted;
+  o.read.names = a.labels ? apsp::VertexNames::Labels : apsp::VertexNames::Auto;
   o.read.num_vertices = a.vertices;
   o.output_format = apsp::parse_output_format(a.output_format);
   o.verify = a.verify;
@@ -147,8 +150,10 @@ int run_solve(const SolveArgs& a) {
   so.threads = a.threads;
   so.devices = a.devices;
   so.paths = a.paths;
-  Progress progress(!a.quiet);
+  Progress progress(!a.quiet, a.progress);
   so.progress = progress.fn();
+  o.phase = progress.phase_fn();
+  o.read.warning = [&progress](const std::string& w) { progress.warn(w); };
 
   const apsp::FileSolveResult f = apsp::solve_file(o);
   progress.finish();
