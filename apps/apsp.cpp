@@ -187,6 +187,12 @@ int main(int argc, char** argv) {
   solve->add_option("--vertices", sa.vertices,
                     "the graph has N vertices (isolated high-numbered ones included; edge-list ids "
                     "must be below N)");
+  solve
+      ->add_option("--sources", sa.sources,
+                   "rows of these sources only, comma-separated 0-based numbers (or names, for a "
+                   "graph with names), in that order: one Dijkstra each (cpu), as SciPy's "
+                   "indices=; OUT .npy or text")
+      ->delimiter(',');
   solve->add_flag("--paths", sa.paths,
                   "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
   solve->add_flag("--verify", sa.verify,

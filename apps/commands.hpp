@@ -62,11 +62,15 @@ struct SolveArgs {
   bool undirected = false, directed = false, unweighted = false, labels = false;
   bool paths = false, verify = false, quiet = false, progress = false;
   bool stats = false;
-  std::string stats_file;  ///< with stats: "" = text on stderr, else JSON appended here
+  std::string stats_file;            ///< with stats: "" = text on stderr, else JSON appended here
+  std::vector<std::string> sources;  ///< --sources: rows of these vertices only (numbers or names)
 };
 /// `apsp solve` (and `apsp IN OUT`): forks off the teardown where a GPU solve may run, runs
 /// apsp::solve_file, prints the verdict and the stats.
 int run_solve(const SolveArgs& a);
+/// `apsp solve IN OUT --sources LIST` (apps/sources_command.cpp): one Dijkstra per source, the
+/// rows in the order listed.
+int run_sources(const SolveArgs& a, Progress& progress);
 
 struct GenerateArgs {
   std::string out, kind = "uniform", format = "auto";

@@ -122,6 +122,10 @@ void append_stats(const std::string& name, const std::string& text) {
 }  // namespace
 
 int run_solve(const SolveArgs& a) {
+  if (!a.sources.empty()) {
+    Progress progress(!a.quiet, a.progress);
+    return run_sources(a, progress);
+  }
   std::vector<std::string> outs{a.out};
   if (a.paths) outs.push_back(apsp::next_path_for(a.out));
   apsp::detail::detach_teardown(a.backend, outs);

@@ -4,6 +4,8 @@
 // the stages of a solve on stderr (--progress).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -67,6 +69,28 @@ TEST(CliLabels, HeaderRowsOverNamesAndOverIds) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_text(out), "0 1 2\ninf 0 1\ninf inf 0\n");
   EXPECT_FALSE(fs::exists(out + ".labels"));
+}
+
+TEST(CliLabels, NamesWithBlanksInTsvAndQuotedCsvAndAnUnknownExtension) {
+  const test::TempDir d;
+  const std::string out = d / "d.txt";
+  write_text(d / "g.tsv", "from\tto\tkm\nNew York\tBoston\t300\nBoston\tSalem\t25\n");
+  auto r = test::run_cli({"solve", d / "g.tsv", out, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(out + ".labels"), "New York\nBoston\nSalem\n");
+  EXPECT_EQ(read_text(out), "0 300 325\ninf 0 25\ninf inf 0\n");
+  write_text(d / "g.csv", "\"Ann Arbor, MI\",\"Boston, MA\",3\n");
+  r = test::run_cli({"solve", d / "g.csv", out, "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(out + ".labels"), "Ann Arbor, MI\nBoston, MA\n");
+  // A name that says no format: refused, saying how to read it.
+  write_text(d / "g.dat", "alice bob 3\nbob carol 4\n");
+  r = test::run_cli({"solve", d / "g.dat", out, "-q"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_TRUE(has(r.err, "edge list with vertex names")) << r.err;
+  r = test::run_cli({"solve", d / "g.dat", out, "-q", "--input-format", "edgelist"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(out + ".labels"), "alice\nbob\ncarol\n");
 }
 
 TEST(CliLabels, LabelsOptionNumbersSparseIdsAndATypoIsNoName) {
@@ -149,6 +173,42 @@ TEST(CliLabels, UnweightedCountsHops) {
   const auto r = test::run_cli({"solve", in, out, "--unweighted", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_text(out), "0 1 1\ninf 0 1\ninf inf 0\n");
+}
+
+TEST(CliLabels, SourcesGiveTheirRowsOnly) {
+  const test::TempDir d;
+  const std::string in = d / "g.txt", out = d / "d.txt";
+  write_text(in, "alice bob 3\nbob carol 4\ncarol alice 10\n");
+  auto r = test::run_cli({"solve", in, out, "--sources", "carol,alice", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(out), "10 13 0\n0 3 7\n");
+  EXPECT_EQ(read_text(out + ".labels"), "alice\nbob\ncarol\n");
+  // Negative weights (Johnson's potentials), numbers, .npy.
+  write_text(in, "0 1 -2\n1 2 3\n2 0 4\n");
+  r = test::run_cli({"solve", in, out, "--sources", "2", "--sources", "0", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(out), "4 2 0\n0 -2 1\n");
+  r = test::run_cli({"solve", in, d / "d.npy", "--sources", "1", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Matrix m = read_matrix(d / "d.npy");
+  ASSERT_EQ(m.rows(), 1);
+  ASSERT_EQ(m.cols(), 3);
+  EXPECT_EQ(m.dtype(), Dtype::Int32);
+  EXPECT_EQ(m.at<std::int32_t>(0, 0), 7);
+  // What it cannot do is refused before anything is written.
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"solve", in, d / "x.bin", "--sources", "0"},
+        {"solve", in, d / "x.txt", "--sources", "3"},
+        {"solve", in, d / "x.txt", "--sources", "bob"},
+        {"solve", in, d / "x.txt", "--sources", "0", "--paths"}}) {
+    r = test::run_cli(bad);
+    EXPECT_EQ(r.exit_code, 2) << bad[2] << " " << bad[4] << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_TRUE(has(test::run_cli({"solve", in, d / "x.txt", "--sources", "3"}).err,
+                  "vertex 3 is outside 0..2"));
+  EXPECT_FALSE(fs::exists(d / "x.bin"));
+  EXPECT_FALSE(fs::exists(d / "x.txt"));
 }
 
 TEST(CliLabels, ProgressShowsTheStagesWhereAsked) {

@@ -234,6 +234,32 @@ bool says_undirected(std::string_view comment) {
   return true;
 }
 
+/// The fields of a line of names without its comment: split at commas outside double quotes
+/// (CSV: `"Ann Arbor, MI",Boston,3`) when it has one, else at tabs when it has one (TSV: names
+/// with blanks), else at blanks. Fields are trimmed; `empty_col` is the 1-based column of the
+/// first empty one (0 if none); quotes stay on the fields (unquote).
+std::size_t split_fields(std::string_view line, std::string_view* tok, std::size_t max_out,
+                         std::size_t& empty_col) {
+  empty_col = 0;
+  const bool commas = line.find(',') != std::string_view::npos;
+  if (!commas && line.find('\t') == std::string_view::npos)
+    return split_tokens(line, false, tok, max_out);
+  const char sep = commas ? ',' : '\t';
+  std::size_t n = 0, start = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i <= line.size(); ++i) {
+    if (i < line.size() && line[i] == '"') quoted = !quoted;
+    if (i < line.size() && (line[i] != sep || quoted)) continue;
+    const std::string_view f = trim(line.substr(start, i - start));
+    if (f.empty() && empty_col == 0) empty_col = n + 1;
+    if (n < max_out) tok[n] = f;
+    ++n;
+    start = i + 1;
+  }
+  if (n == 1 && tok[0].empty()) return 0;  // a blank line
+  return n;
+}
+
 /// `labels`: the header rule of a named edge list (a line of names is an edge unless it has a
 /// third field or every field is a column name); else any line without a number is a header.
 Prelude read_prelude(const std::string& file, const char* data, std::size_t n, bool labels) {
@@ -276,10 +302,16 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n, b
       bool integral;
       numeric |= parse_weight(tok[i], false, w, integral) != WeightStatus::NotANumber;
     }
-    bool names_only = true;
-    for (std::size_t i = 0; i < std::min<std::size_t>(nt, 8); ++i)
-      names_only &= is_column_name(tok[i]);
-    const bool header_shape = !labels || nt >= 3 || names_only;
+    bool header_shape = !labels;
+    if (labels) {  // by the fields names are split into ("New York,Boston" is two)
+      std::string_view field[8];
+      std::size_t empty_col = 0;
+      const std::size_t nf = split_fields(data_part, field, 8, empty_col);
+      bool names_only = true;
+      for (std::size_t i = 0; i < std::min<std::size_t>(nf, 8); ++i)
+        names_only &= is_column_name(field[i]);
+      header_shape = nf >= 3 || names_only;
+    }
     if (!numeric && header_shape && !header_done &&
         data_part.find(",,") == std::string_view::npos) {
       header_done = true;
@@ -292,15 +324,6 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n, b
   p.body = n;
   p.body_line = lines.line_no();
   return p;
-}
-
-/// The fields of a line without its comment: split at commas (each trimmed; `empty_col` is the
-/// 1-based column of the first empty one, 0 if none) when it has one, else at blanks.
-std::size_t split_fields(std::string_view line, std::string_view* tok, std::size_t max_out,
-                         std::size_t& empty_col) {
-  empty_col = 0;
-  if (std::memchr(line.data(), ',', line.size())) return split_csv(line, tok, max_out, empty_col);
-  return split_tokens(line, false, tok, max_out);
 }
 
 /// VertexNames::Auto: names when the first data line's vertex tokens are not integers. A first
@@ -325,7 +348,8 @@ bool first_lines_have_names(const char* data, std::size_t n) {
   return header_seen;
 }
 
-/// A field of a named edge list, without the double quotes of a quoted CSV field.
+/// A field of a named edge list, without the double quotes of a quoted CSV field ("" inside it
+/// stays as it is).
 std::string_view unquote(std::string_view t) {
   if (t.size() >= 2 && t.front() == '"' && t.back() == '"') return t.substr(1, t.size() - 2);
   return t;
