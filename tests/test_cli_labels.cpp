@@ -109,6 +109,15 @@ TEST(CliLabels, LabelsOptionNumbersSparseIdsAndATypoIsNoName) {
   EXPECT_TRUE(has(r.err, "--labels")) << r.err;
   EXPECT_FALSE(fs::exists(d / "e.txt"));
   EXPECT_FALSE(fs::exists(d / "e.txt.labels"));
+  // One integer among the first line's vertex tokens: ids, the other one an error.
+  write_text(in, "0 x 1\nx y 1\n");
+  r = test::run_cli({"solve", in, d / "e.txt"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_TRUE(has(r.err, "line 1: expected an integer vertex id, got 'x'")) << r.err;
+  write_text(in, "src dst\n0 x\n");
+  r = test::run_cli({"solve", in, d / "e.txt"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_TRUE(has(r.err, "line 2: expected an integer vertex id, got 'x'")) << r.err;
   // Names have no fixed count.
   write_text(in, "a b\n");
   r = test::run_cli({"solve", in, d / "e.txt", "--vertices", "5"});

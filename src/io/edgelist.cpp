@@ -337,13 +337,16 @@ bool first_lines_have_names(const char* data, std::size_t n) {
     const std::size_t nt = split_fields(strip_comment(line), tok, 8, empty_col);
     if (nt == 0 || (nt == 1 && tok[0].empty())) continue;
     std::int64_t v;
-    const bool ids = nt >= 2 && parse_int(tok[0], v) && parse_int(tok[1], v);
-    if (header_seen) return !ids;
-    if (ids) return false;
+    const bool u_int = parse_int(tok[0], v), v_int = nt >= 2 && parse_int(tok[1], v);
+    // Names only where neither vertex token is an integer: "0 x" is a typo in a file of ids
+    // (an error naming the line), never names.
+    const bool names = nt >= 2 && !u_int && !v_int;
+    if (header_seen) return names;
+    if (u_int || v_int) return false;
     bool numeric = false;
     for (std::size_t i = 0; i < std::min<std::size_t>(nt, 8); ++i) numeric |= is_number(tok[i]);
-    if (numeric) return true;  // "alice bob 3"
-    header_seen = true;        // "src dst" or "alice bob": the next line tells
+    if (numeric) return names;  // "alice bob 3"
+    header_seen = true;         // "src dst" or "alice bob": the next line tells
   }
   return header_seen;
 }
