@@ -5,6 +5,8 @@
 //   --stats apsp generate OUT (uniform, rmat, grid, geometric, mesh) | metrics IN [OUT] | path DIST
 //   i j | info [--config] | bench --backend B
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -101,6 +103,46 @@ bool course_mode(const std::vector<std::string>& args) {
     if (args[k] == "-h" || args[k] == "--help" || args[k] == "--version" || is_command(args[k]))
       return false;
   return true;
+}
+
+/// APSP_* variables of the project's own scripts and builds, which are no settings of the tool.
+bool script_variable(std::string_view name) {
+  for (const std::string_view p :
+       {"APSP_TEST_",  "APSP_CMAKE_",  "APSP_PIP_",   "APSP_BENCH_",  "APSP_FUZZ_", "APSP_MPI",
+        "APSP_GPU_",   "APSP_KEEP_",   "APSP_CHECK_", "APSP_SCALING", "APSP_SH",    "APSP_PYTHON",
+        "APSP_SCIPY_", "APSP_CPU_DIR", "APSP_CLI",    "APSP_WITH_",   "APSP_HAVE_", "APSP_PY_",
+        "APSP_HIP",    "APSP_SPARSE_", "APSP_ASAN_",  "APSP_STDCXX_"})
+    if (name.starts_with(p)) return true;
+  return false;
+}
+
+/// An APSP_* variable that is no setting (a typo: APSP_PROGRES_DELAY, or a guess: APSP_THREADS)
+/// would be ignored silently: one warning line for each, naming the nearest setting.
+void warn_unknown_settings() {
+  using apsp::config::Knob;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    if (!entry.starts_with("APSP_")) continue;
+    const std::string name(entry.substr(0, entry.find('=')));
+    if (script_variable(name)) continue;
+    std::string nearest;
+    std::size_t best = 4;  // at most 3 edits away
+    bool known = false;
+    for (int k = 0; k < int(Knob::kCount); ++k) {
+      const std::string knob = apsp::config::name(Knob(k));
+      known |= knob == name;
+      if (const std::size_t d = edit_distance(name, knob); d < best) {
+        best = d;
+        nearest = knob;
+      }
+    }
+    if (known) continue;
+    std::fprintf(stderr,
+                 "apsp: warning: %s is no apsp setting, ignored (%s`apsp info --config` "
+                 "lists them)\n",
+                 one_line(name).c_str(),
+                 nearest.empty() ? "" : ("did you mean " + nearest + "? ").c_str());
+  }
 }
 
 }  // namespace
@@ -201,7 +243,8 @@ int main(int argc, char** argv) {
                         ->add_option("--stats", sa.stats_file,
                                      "print stage timings to stderr, or append JSON to FILE "
                                      "(- = stdout)")
-                        ->expected(0, 1);
+                        ->expected(0, 1)
+                        ->type_name("[FILE]");
   auto* quiet_flag = solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
   solve
       ->add_flag("--progress", sa.progress,
@@ -351,6 +394,7 @@ int main(int argc, char** argv) {
   using apsp_cli::finish_stdout;
   try {
     if (!*info) apsp::config::check_all();  // a bad APSP_* value stops every command up front
+    warn_unknown_settings();
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
       const int rc = finish_stdout(apsp_cli::run_solve(sa));
