@@ -118,6 +118,12 @@ TEST(CliLabels, LabelsOptionNumbersSparseIdsAndATypoIsNoName) {
   r = test::run_cli({"solve", in, d / "e.txt"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_TRUE(has(r.err, "line 2: expected an integer vertex id, got 'x'")) << r.err;
+  // Only edge lists have names.
+  write_text(d / "g.gr", "p sp 2 1\na 1 2 5\n");
+  r = test::run_cli({"solve", d / "g.gr", d / "e.txt", "--labels"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "--labels reads the vertex names of edge lists; this file is DIMACS"))
+      << r.err;
   // Names have no fixed count.
   write_text(in, "a b\n");
   r = test::run_cli({"solve", in, d / "e.txt", "--vertices", "5"});

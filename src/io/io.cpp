@@ -226,6 +226,12 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
     if (fmt == InputFormat::EdgeList || fmt == InputFormat::Dimacs)
       io::refuse_misplaced_mtx_banner(in);
   }
+  if (options.names == VertexNames::Labels && fmt != InputFormat::EdgeList)
+    throw UsageError(path + ": --labels reads the vertex names of edge lists; this file is " +
+                     (fmt == InputFormat::Dimacs         ? "DIMACS"
+                      : fmt == InputFormat::MatrixMarket ? "Matrix Market"
+                                                         : "NTHU binary") +
+                     ", whose vertices are numbered");
   if (fmt != InputFormat::Nthu && fmt != InputFormat::Auto) check_edge_memory(in, inflated.size());
   Graph g;
   switch (fmt) {
