@@ -74,7 +74,7 @@ TEST(CliLabels, HeaderRowsOverNamesAndOverIds) {
 TEST(CliLabels, NamesWithBlanksInTsvAndQuotedCsvAndAnUnknownExtension) {
   const test::TempDir d;
   const std::string out = d / "d.txt";
-  write_text(d / "g.tsv", "from\tto\tkm\nNew York\tBoston\t300\nBoston\tSalem\t25\n");
+  write_text(d / "g.tsv", "from\tto\tkm\nNew York\tBoston\t300\n \t\nBoston\tSalem\t25\n");
   auto r = test::run_cli({"solve", d / "g.tsv", out, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_text(out + ".labels"), "New York\nBoston\nSalem\n");

@@ -241,6 +241,7 @@ bool says_undirected(std::string_view comment) {
 std::size_t split_fields(std::string_view line, std::string_view* tok, std::size_t max_out,
                          std::size_t& empty_col) {
   empty_col = 0;
+  if (trim(line).empty()) return 0;  // a blank line, tabs and all
   const bool commas = line.find(',') != std::string_view::npos;
   if (!commas && line.find('\t') == std::string_view::npos)
     return split_tokens(line, false, tok, max_out);
@@ -256,7 +257,6 @@ std::size_t split_fields(std::string_view line, std::string_view* tok, std::size
     ++n;
     start = i + 1;
   }
-  if (n == 1 && tok[0].empty()) return 0;  // a blank line
   return n;
 }
 
