@@ -109,8 +109,9 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built[-1], dest)
         for lib in sorted((build / "python" / "apsp").glob("libapsp_*.so")):  # core + plugins
             shutil.copyfile(lib, dest.parent / lib.name)
+        shutil.rmtree(dest.parent / "bin", ignore_errors=True)  # none from an earlier build
         if cli:
-            (dest.parent / "bin").mkdir(exist_ok=True)
+            (dest.parent / "bin").mkdir()
             shutil.copy2(build / "apsp", dest.parent / "bin" / "apsp")
 
 
