@@ -5,6 +5,8 @@
 //   --stats apsp generate OUT (uniform, rmat, grid, geometric, mesh) | metrics IN [OUT] | path DIST
 //   i j | info [--config] | bench --backend B
 // Every error is one line "apsp: error: ..." on stderr and a non-zero exit (see errors.hpp).
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -103,6 +105,46 @@ bool course_mode(const std::vector<std::string>& args) {
   return true;
 }
 
+/// APSP_* variables of the project's own scripts and builds, which are no settings of the tool.
+bool script_variable(std::string_view name) {
+  for (const std::string_view p :
+       {"APSP_TEST_",  "APSP_CMAKE_",  "APSP_PIP_",   "APSP_BENCH_",  "APSP_FUZZ_", "APSP_MPI",
+        "APSP_GPU_",   "APSP_KEEP_",   "APSP_CHECK_", "APSP_SCALING", "APSP_SH",    "APSP_PYTHON",
+        "APSP_SCIPY_", "APSP_CPU_DIR", "APSP_CLI",    "APSP_WITH_",   "APSP_HAVE_", "APSP_PY_",
+        "APSP_HIP",    "APSP_SPARSE_", "APSP_ASAN_",  "APSP_STDCXX_"})
+    if (name.starts_with(p)) return true;
+  return false;
+}
+
+/// An APSP_* variable that is no setting (a typo: APSP_PROGRES_DELAY, or a guess: APSP_THREADS)
+/// would be ignored silently: one warning line for each, naming the nearest setting.
+void warn_unknown_settings() {
+  using apsp::config::Knob;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    if (!entry.starts_with("APSP_")) continue;
+    const std::string name(entry.substr(0, entry.find('=')));
+    if (script_variable(name)) continue;
+    std::string nearest;
+    std::size_t best = 4;  // at most 3 edits away
+    bool known = false;
+    for (int k = 0; k < int(Knob::kCount); ++k) {
+      const std::string knob = apsp::config::name(Knob(k));
+      known |= knob == name;
+      if (const std::size_t d = edit_distance(name, knob); d < best) {
+        best = d;
+        nearest = knob;
+      }
+    }
+    if (known) continue;
+    std::fprintf(stderr,
+                 "apsp: warning: %s is no apsp setting, ignored (%s`apsp info --config` "
+                 "lists them)\n",
+                 one_line(name).c_str(),
+                 nearest.empty() ? "" : ("did you mean " + nearest + "? ").c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -164,7 +206,20 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   solve->add_option("--output-format", sa.output_format, "auto|nthu|npy|text")
       ->capture_default_str();
-  solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  auto* undirected_flag =
+      solve->add_flag("--undirected", sa.undirected, "every edge goes both ways");
+  solve
+      ->add_flag("--directed", sa.directed,
+                 "keep every edge one way where the file says it is undirected (SNAP's "
+                 "'# Undirected graph', otherwise honoured)")
+      ->excludes(undirected_flag);
+  solve->add_flag("--unweighted", sa.unweighted,
+                  "every edge weighs 1 (weights in the file are ignored): hop counts");
+  solve->add_flag("--labels", sa.labels,
+                  "edge lists: read every vertex token as a name (any text, numbers too), "
+                  "numbered 0.. in order of first appearance; the names go to OUT.labels, one a "
+                  "line, and `apsp path OUT NAME NAME` takes them. Without it a file whose first "
+                  "edge names its vertices (not integers) is read so too");
   solve
       ->add_option("--order", sa.order,
                    "auto|none|nd|sn: vertex order of the rounds; nd = METIS nested dissection, "
@@ -174,6 +229,12 @@ int main(int argc, char** argv) {
   solve->add_option("--vertices", sa.vertices,
                     "the graph has N vertices (isolated high-numbered ones included; edge-list ids "
                     "must be below N)");
+  solve
+      ->add_option("--sources", sa.sources,
+                   "rows of these sources only, comma-separated 0-based numbers (or names, for a "
+                   "graph with names), in that order: one Dijkstra each (cpu), as SciPy's "
+                   "indices=; OUT .npy or text")
+      ->delimiter(',');
   solve->add_flag("--paths", sa.paths,
                   "also write the next-hop matrix to OUT.next (STEM.next.npy for .npy)");
   solve->add_flag("--verify", sa.verify,
@@ -182,8 +243,14 @@ int main(int argc, char** argv) {
                         ->add_option("--stats", sa.stats_file,
                                      "print stage timings to stderr, or append JSON to FILE "
                                      "(- = stdout)")
-                        ->expected(0, 1);
-  solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
+                        ->expected(0, 1)
+                        ->type_name("[FILE]");
+  auto* quiet_flag = solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
+  solve
+      ->add_flag("--progress", sa.progress,
+                 "show the stages (read, solve, write) and rounds on stderr also when it is not a "
+                 "terminal (on a terminal they show once a run lasts a second)")
+      ->excludes(quiet_flag);
   solve->add_flag("-v,--verbose", sa.verbose,
                   "with --stats: also the solve plan (backend, type and rungs, Johnson, engine and "
                   "order, memory, sinks, paths), as apsp.explain() gives it");
@@ -256,8 +323,9 @@ int main(int argc, char** argv) {
                    "histogram,effective_diameter (default: all but the last two)")
       ->check(CLI::Validator(
           [](std::string& v) {  // "" is no list: leave the option out for the default
-            return v.empty() ? std::string("unknown metric '' (name at least one; without "
-                                           "--metrics every metric but the last two)")
+            return v.empty() ? std::string(
+                                   "unknown metric '' (name at least one; without "
+                                   "--metrics every metric but the last two)")
                              : std::string();
           },
           "LIST"));
@@ -270,16 +338,15 @@ int main(int argc, char** argv) {
                     "as infinite instead of refusing");
   metrics->add_flag("-q,--quiet", ma.quiet, "no progress output");
 
-  std::string path_dist, path_next;
-  std::int64_t path_i = 0, path_j = 0;
+  std::string path_dist, path_next, path_i, path_j;
   auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");
   pathc->add_option("DIST", path_dist, "distance matrix written by solve --paths")->required();
   pathc
       ->add_option("i", path_i,
-                   "source vertex, 0-based (DIMACS and Matrix Market ids on disk minus 1)")
-      ->required()
-      ->check(kNonNegativeInteger);
-  pathc->add_option("j", path_j, "target vertex, 0-based")->required()->check(kNonNegativeInteger);
+                   "source vertex, 0-based (DIMACS and Matrix Market ids on disk minus 1), or its "
+                   "name where DIST.labels lies beside DIST (a graph read with names)")
+      ->required();
+  pathc->add_option("j", path_j, "target vertex, 0-based, or its name")->required();
   pathc->add_option("--next", path_next, "next-hop matrix (default: DIST.next / STEM.next.npy)");
 
   bool info_config = false, info_markdown = false;
@@ -329,6 +396,7 @@ int main(int argc, char** argv) {
   using apsp_cli::finish_stdout;
   try {
     if (!*info) apsp::config::check_all();  // a bad APSP_* value stops every command up front
+    warn_unknown_settings();
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
       const int rc = finish_stdout(apsp_cli::run_solve(sa));

@@ -2,8 +2,9 @@
 // line they share. Each returns the process's exit code and throws apsp::Error on bad input.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,22 +12,34 @@
 
 namespace apsp_cli {
 
-/// Progress on stderr: only on a terminal, only once a run has lasted a second
-/// (APSP_PROGRESS_DELAY=seconds changes that; the tests use 0).
+/// Progress on stderr: the stages of a solve (read, solve, write) with their times, the rounds
+/// with an estimate of the time left. On a terminal a status line is redrawn in place, once a
+/// run has lasted a second (APSP_PROGRESS_DELAY=seconds changes that; the tests use 0); with
+/// `force` (--progress) also where stderr is no terminal, a line per stage and per tenth of the
+/// rounds. Nothing when not enabled (-q).
 class Progress {
  public:
-  explicit Progress(bool enabled);
+  explicit Progress(bool enabled, bool force = false);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
   void operator()(std::int64_t done, std::int64_t total);
+  /// A stage starts ("read", "solve", "write", "verify"); "done" ends the last one.
+  void phase(const char* name);
   void finish();
+  /// A warning line ("apsp: warning: ..."), below an open status line; shown even when not
+  /// enabled.
+  void warn(const std::string& text);
   apsp::ProgressFn fn() {
     return [this](std::int64_t d, std::int64_t t) { (*this)(d, t); };
   }
+  std::function<void(const char*)> phase_fn() {
+    return [this](const char* name) { phase(name); };
+  }
 
  private:
-  bool enabled_;
-  double delay_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point t0_;
+  struct State;
+  std::unique_ptr<State> s_;
 };
 
 /// Before anything else in main(): a closed descriptor 1 or 2 (`>&-`) gets /dev/null opened
@@ -46,14 +59,19 @@ struct SolveArgs {
   int block = 0, threads = 0;
   std::int64_t vertices = 0;
   std::vector<int> devices;
-  bool undirected = false, paths = false, verify = false, quiet = false;
+  bool undirected = false, directed = false, unweighted = false, labels = false;
+  bool paths = false, verify = false, quiet = false, progress = false;
   bool verbose = false;  ///< with stats: the solve plan too
   bool stats = false;
-  std::string stats_file;  ///< with stats: "" = text on stderr, else JSON appended here
+  std::string stats_file;            ///< with stats: "" = text on stderr, else JSON appended here
+  std::vector<std::string> sources;  ///< --sources: rows of these vertices only (numbers or names)
 };
 /// `apsp solve` (and `apsp IN OUT`): forks off the teardown where a GPU solve may run, runs
 /// apsp::solve_file, prints the verdict and the stats.
 int run_solve(const SolveArgs& a);
+/// `apsp solve IN OUT --sources LIST` (apps/sources_command.cpp): one Dijkstra per source, the
+/// rows in the order listed.
+int run_sources(const SolveArgs& a, Progress& progress);
 
 struct GenerateArgs {
   std::string out, kind = "uniform", format = "auto";
@@ -65,9 +83,10 @@ struct GenerateArgs {
 };
 int run_generate(const GenerateArgs& a);
 
-/// `apsp path`: exit 8 when j cannot be reached from i.
-int run_path(const std::string& dist_path, const std::string& next_arg, std::int64_t i,
-             std::int64_t j);
+/// `apsp path`: exit 8 when j cannot be reached from i. i and j are 0-based vertex numbers, or
+/// names where DIST has its vertex names beside it (DIST.labels, written with DIST).
+int run_path(const std::string& dist_path, const std::string& next_arg, const std::string& i,
+             const std::string& j);
 int run_info(bool config, bool markdown);
 
 }  // namespace apsp_cli

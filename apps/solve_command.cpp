@@ -157,6 +157,10 @@ void append_stats(const std::string& name, const std::string& text) {
 }  // namespace
 
 int run_solve(const SolveArgs& a) {
+  if (!a.sources.empty()) {
+    Progress progress(!a.quiet, a.progress);
+    return run_sources(a, progress);
+  }
   std::vector<std::string> outs{a.out};
   if (a.paths) outs.push_back(apsp::next_path_for(a.out));
   apsp::detail::detach_teardown(a.backend, outs);
@@ -171,6 +175,9 @@ int run_solve(const SolveArgs& a) {
   }
   o.read.format = apsp::parse_input_format(a.input_format);
   o.read.undirected = a.undirected;
+  o.read.directed = a.directed;
+  o.read.unweighted = a.unweighted;
+  o.read.names = a.labels ? apsp::VertexNames::Labels : apsp::VertexNames::Auto;
   o.read.num_vertices = a.vertices;
   o.output_format = apsp::parse_output_format(a.output_format);
   o.verify = a.verify;
@@ -182,8 +189,10 @@ int run_solve(const SolveArgs& a) {
   so.threads = a.threads;
   so.devices = a.devices;
   so.paths = a.paths;
-  Progress progress(!a.quiet);
+  Progress progress(!a.quiet, a.progress);
   so.progress = progress.fn();
+  o.phase = progress.phase_fn();
+  o.read.warning = [&progress](const std::string& w) { progress.warn(w); };
 
   const apsp::FileSolveResult f = apsp::solve_file(o);
   progress.finish();

@@ -82,5 +82,24 @@ TEST(CliNewUser, PathOutOfRangeSaysIdsAreZeroBased) {
   EXPECT_NE(h.out.find("0-based"), std::string::npos) << h.out;
 }
 
+TEST(CliNewUser, UnknownSettingsAreWarnedAboutAndStatsShowsItsFile) {
+  const test::TempDir dir;
+  const std::string in = dir / "g.bin", out = dir / "d.bin";
+  write_small_nthu(in);
+  test::CommandResult r = test::run_program(
+      "/usr/bin/env", {"APSP_PROGRES_DELAY=0", "APSP_THREADS=2", APSP_CLI, "solve", in, out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("apsp: warning: APSP_PROGRES_DELAY is no apsp setting, ignored (did you "
+                       "mean APSP_PROGRESS_DELAY?"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("apsp: warning: APSP_THREADS is no apsp setting"), std::string::npos)
+      << r.err;
+  r = test::run_program("/usr/bin/env", {"APSP_TRACE=0", APSP_CLI, "solve", in, out});
+  EXPECT_EQ(r.err, "");
+  const test::CommandResult h = test::run_cli({"solve", "--help"});
+  EXPECT_NE(h.out.find("--stats [FILE]"), std::string::npos) << h.out;
+}
+
 }  // namespace
 }  // namespace apsp

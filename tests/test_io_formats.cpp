@@ -396,7 +396,8 @@ TEST(IoSniff, NpyInputIsNamedAsAMatrix) {
   write_matrix(dir / "d.npy", m);
   fs::copy_file(dir / "d.npy", dir / "d.bin");
   for (const char* name : {"d.npy", "d.bin"}) {
-    const std::string msg = expect_input_error(dir / name, "offset 0", "holds a matrix, not a graph");
+    const std::string msg =
+        expect_input_error(dir / name, "offset 0", "holds a matrix, not a graph");
     EXPECT_NE(msg.find("apsp.shortest_path"), std::string::npos) << msg;
   }
 }
@@ -625,7 +626,8 @@ TEST(IoOutputFormat, ByExtensionOrRefused) {
   expect_usage_error([] { (void)output_format_for("x.json"); }, "unknown output extension '.json'");
   // write_matrix refuses before creating anything; an explicit format is obeyed.
   test::TempDir dir;
-  Matrix m(2, 2, Dtype::Int32);
+  Matrix m(2, 2, Dtype::Int32);  // every entry set: garbage >= 2^30 made the text read int64
+  for (std::int64_t i = 0; i < 4; ++i) m.at<std::int32_t>(i / 2, i % 2) = 0;
   m.at<std::int32_t>(0, 1) = 4;
   expect_usage_error([&] { write_matrix(dir / "x.foo", m); }, "x.foo");
   EXPECT_TRUE(fs::is_empty(dir.path())) << "a refused output left a file";

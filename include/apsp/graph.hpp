@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "apsp/types.hpp"
@@ -49,6 +50,9 @@ struct Graph {
   /// Set (data != nullptr) for a dense graph: the edges are the matrix's entries. The matrix is
   /// not owned; whoever builds the Graph keeps it alive and unchanged for the Graph's lifetime.
   DenseAdjacency dense;
+  /// Vertex names of an edge list read with names (ReadOptions::names): labels[k] is vertex k's.
+  /// Empty otherwise.
+  std::vector<std::string> labels;
 
   bool is_dense() const { return dense.data != nullptr; }
   /// Number of edges; for a dense graph the entries that are edges (a parallel scan, O(V^2)).

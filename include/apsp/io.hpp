@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -41,10 +42,24 @@ OutputFormat output_format_for(const std::string& path);
 /// compresses). Throws UsageError for .npy (a graph is not a matrix) and unknown extensions.
 GraphFormat graph_format_for(const std::string& path);
 
+/// How an edge list's vertex tokens are read: Ids (0-based integers only), Labels (every token is
+/// a name; vertex k is the k-th distinct name in file order, Graph::labels), Auto (Ids, unless a
+/// vertex token is not an integer: then the whole file as Labels).
+enum class VertexNames { Ids, Auto, Labels };
+
 struct ReadOptions {
   InputFormat format = InputFormat::Auto;
   /// Treat every edge as undirected (sets Graph::directed = false).
   bool undirected = false;
+  /// Keep the graph directed where the file says it is undirected (SNAP's "# Undirected graph").
+  bool directed = false;
+  /// Every edge weighs 1 (weights in the file are ignored).
+  bool unweighted = false;
+  /// Edge lists only (other formats number their vertices).
+  VertexNames names = VertexNames::Ids;
+  /// Called with a one-line note about the file that changed or may change what was read (a
+  /// SNAP header that disagrees with the edges, "# Undirected graph" honoured); none if unset.
+  std::function<void(const std::string&)> warning;
   /// > 0: the graph has this many vertices (isolated high-numbered vertices included). An edge
   /// list's ids must then be below it (InputError naming the line otherwise); a format whose
   /// header states V (NTHU, DIMACS, Matrix Market) may only be widened by it. 0: from the file

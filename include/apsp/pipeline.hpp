@@ -8,8 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "apsp/io.hpp"
 #include "apsp/solve.hpp"
@@ -19,6 +21,11 @@ namespace apsp {
 /// Where the next-hop matrix of a paths run goes: OUT.next, or STEM.next.npy for OUT = STEM.npy;
 /// /dev/null where OUT is the null device (also through links).
 std::string next_path_for(const std::string& output);
+/// Where the vertex names of a graph read with names go: OUT.labels, one name a line (line k+1
+/// names vertex k); /dev/null where OUT is the null device.
+std::string labels_path_for(const std::string& output);
+/// Writes labels_path_for(output) (atomic, as every output); nothing for no labels or a stream.
+void write_labels(const std::string& output, const std::vector<std::string>& labels);
 
 struct FileSolveOptions {
   std::string input, output;
@@ -30,6 +37,8 @@ struct FileSolveOptions {
   /// Keep the whole result in memory, write it after the solve and compare it with a reference
   /// (full Floyd-Warshall for V <= 2048, else sampled sources): FileSolveResult::verification.
   bool verify = false;
+  /// Called as each stage starts: "read", "solve", "write", "verify" (with verify), "done".
+  std::function<void(const char*)> phase;
 };
 
 struct FileSolveResult {
@@ -54,9 +63,9 @@ void check_file_outputs(const FileSolveOptions& options);
 /// Reads options.input, solves, writes options.output (and with paths next_path_for(output),
 /// both with one modification time). Without paths, the next-hop file of the output it replaces
 /// (next_path_for(output) with that output's time to the nanosecond) is removed (docs/paths.md,
-/// "Which files belong together"). NTHU output that certainly cannot hold a distance is refused before the solve. Throws what
-/// read_graph, solve and the writers throw; solve's UsageError, ResourceError and
-/// NegativeCycleError name the input file.
+/// "Which files belong together"). NTHU output that certainly cannot hold a distance is refused
+/// before the solve. Throws what read_graph, solve and the writers throw; solve's UsageError,
+/// ResourceError and NegativeCycleError name the input file.
 FileSolveResult solve_file(const FileSolveOptions& options);
 
 }  // namespace apsp

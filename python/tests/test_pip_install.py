@@ -48,6 +48,8 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
     assert "libapsp_core.so" in needed(extension)
     for path in (extension, package / "libapsp_core.so"):
         assert not [lib for lib in needed(path) if GPU_OR_MPI.search(lib)], (path, needed(path))
+    # The command-line tool comes with the package: `apsp` on the venv's PATH runs it.
+    assert run([str(venv / "bin" / "apsp"), "--version"], env=env, cwd=tmp_path).startswith("apsp ")
     listing = run([py, "-c", "import apsp, json; print(json.dumps(apsp.backends()))"], env=env, cwd=tmp_path)
     for b in json.loads(listing):
         plugin = next((p for p, names in PLUGINS.items() if b["name"] in names), None)

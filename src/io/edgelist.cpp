@@ -1,14 +1,18 @@
 // src/io/edgelist.cpp — text edge lists (.txt .csv .tsv .el .wel, SNAP and GAPBS style).
 //
-// One edge per line, `u v [w]` (blanks or commas), 0-based ids, w = 1 by default; `#`/`%`
-// comments, one optional header line, `# vertices: N` or SNAP's `# Nodes: N Edges: M` for V.
-// Big files are parsed in parallel, cut at line boundaries; the first error by line number wins,
-// so messages match a serial parse. The format's rules: docs/io.md ("Reading a graph").
+// One edge per line, `u v [w]` (blanks or commas), 0-based ids or names, w = 1 by default;
+// `#`/`%` comments, one optional header line, `# vertices: N` or SNAP's `# Nodes: N Edges: M` for
+// V, SNAP's `# Undirected graph`. Big files of ids are parsed in parallel, cut at line boundaries;
+// the first error by line number wins, so messages match a serial parse. Names (ReadOptions::
+// names) are numbered in order of first appearance, serially. Rules: docs/io.md ("Reading a
+// graph").
 #include <omp.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
 
 #include "io/formats.hpp"
 #include "io/io_common.hpp"
@@ -186,9 +190,79 @@ struct Prelude {
   std::int64_t vertices = 0;    // "# vertices: N" (strict), 0 = none
   std::int64_t nodes = 0;       // "# Nodes: N" (SNAP, V = max(N, largest id + 1)), 0 = none
   std::int64_t count_line = 0;  // the line that stated `vertices`
+  std::int64_t nodes_line = 0;  // the line that stated `nodes`
+  std::int64_t edges = 0;       // "# ... Edges: M" (SNAP), 0 = none
+  std::int64_t edges_line = 0;
+  std::int64_t undirected_line = 0;  // SNAP's "# Undirected graph ...", 0 = none
 };
 
-Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
+/// Column names a header line of a named edge list may hold (where its first data line has no
+/// weight to tell it from an edge): "source target", "from,to", SNAP's "FromNodeId ToNodeId".
+bool is_column_name(std::string_view t) {
+  static constexpr std::string_view kNames[] = {
+      "source",   "target",     "src",      "dst",       "dest",    "destination", "from",
+      "to",       "u",          "v",        "w",         "weight",  "cost",        "length",
+      "distance", "dist",       "node",     "node1",     "node2",   "node_1",      "node_2",
+      "nodeid",   "fromnodeid", "tonodeid", "from_node", "to_node", "fromnode",    "tonode",
+      "head",     "tail",       "vertex",   "vertex1",   "vertex2", "id1",         "id2",
+      "origin",   "orig",       "start",    "end",       "sink",    "i",           "j",
+      "value",    "label1",     "label2"};
+  std::string low;
+  for (const char c : t)
+    if (c != '"' && c != '\'') low += char(std::tolower(static_cast<unsigned char>(c)));
+  for (const std::string_view n : kNames)
+    if (low == n) return true;
+  return false;
+}
+
+/// Whether the token reads as a number (an id or a weight).
+bool is_number(std::string_view t) {
+  double w;
+  bool integral;
+  return parse_weight(t, false, w, integral) != WeightStatus::NotANumber;
+}
+
+/// SNAP's "# Undirected graph: ..." (the first words of the comment, any case).
+bool says_undirected(std::string_view comment) {
+  while (!comment.empty() &&
+         (comment.front() == '#' || comment.front() == '%' || is_blank(comment.front())))
+    comment.remove_prefix(1);
+  constexpr std::string_view kKey = "undirected graph";
+  if (comment.size() < kKey.size()) return false;
+  for (std::size_t i = 0; i < kKey.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(comment[i])) != kKey[i]) return false;
+  return true;
+}
+
+/// The fields of a line of names without its comment: split at commas outside double quotes
+/// (CSV: `"Ann Arbor, MI",Boston,3`) when it has one, else at tabs when it has one (TSV: names
+/// with blanks), else at blanks. Fields are trimmed; `empty_col` is the 1-based column of the
+/// first empty one (0 if none); quotes stay on the fields (unquote).
+std::size_t split_fields(std::string_view line, std::string_view* tok, std::size_t max_out,
+                         std::size_t& empty_col) {
+  empty_col = 0;
+  if (trim(line).empty()) return 0;  // a blank line, tabs and all
+  const bool commas = line.find(',') != std::string_view::npos;
+  if (!commas && line.find('\t') == std::string_view::npos)
+    return split_tokens(line, false, tok, max_out);
+  const char sep = commas ? ',' : '\t';
+  std::size_t n = 0, start = 0;
+  bool quoted = false;
+  for (std::size_t i = 0; i <= line.size(); ++i) {
+    if (i < line.size() && line[i] == '"') quoted = !quoted;
+    if (i < line.size() && (line[i] != sep || quoted)) continue;
+    const std::string_view f = trim(line.substr(start, i - start));
+    if (f.empty() && empty_col == 0) empty_col = n + 1;
+    if (n < max_out) tok[n] = f;
+    ++n;
+    start = i + 1;
+  }
+  return n;
+}
+
+/// `labels`: the header rule of a named edge list (a line of names is an edge unless it has a
+/// third field or every field is a column name); else any line without a number is a header.
+Prelude read_prelude(const std::string& file, const char* data, std::size_t n, bool labels) {
   Prelude p;
   LineReader lines(data, n);
   std::string_view line;
@@ -210,9 +284,14 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
                            quote(trim(comment)));
         if (c > 0) {
           *slot = c;
-          if (slot == &p.vertices) p.count_line = lines.line_no();
+          (slot == &p.vertices ? p.count_line : p.nodes_line) = lines.line_no();
         }
       }
+      if (const std::int64_t m = count_after(comment, "edges:"); m > 0) {
+        p.edges = m;
+        p.edges_line = lines.line_no();
+      }
+      if (p.undirected_line == 0 && says_undirected(comment)) p.undirected_line = lines.line_no();
     }
     const std::size_t nt = split_tokens(data_part, true, tok, 8);
     if (nt == 0) continue;
@@ -223,7 +302,18 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
       bool integral;
       numeric |= parse_weight(tok[i], false, w, integral) != WeightStatus::NotANumber;
     }
-    if (!numeric && !header_done && data_part.find(",,") == std::string_view::npos) {
+    bool header_shape = !labels;
+    if (labels) {  // by the fields names are split into ("New York,Boston" is two)
+      std::string_view field[8];
+      std::size_t empty_col = 0;
+      const std::size_t nf = split_fields(data_part, field, 8, empty_col);
+      bool names_only = true;
+      for (std::size_t i = 0; i < std::min<std::size_t>(nf, 8); ++i)
+        names_only &= is_column_name(field[i]);
+      header_shape = nf >= 3 || names_only;
+    }
+    if (!numeric && header_shape && !header_done &&
+        data_part.find(",,") == std::string_view::npos) {
       header_done = true;
       continue;
     }
@@ -236,20 +326,140 @@ Prelude read_prelude(const std::string& file, const char* data, std::size_t n) {
   return p;
 }
 
+/// VertexNames::Auto: names when the first data line's vertex tokens are not integers. A first
+/// line without numbers followed by a line of integer ids is a header over ids.
+bool first_lines_have_names(const char* data, std::size_t n) {
+  LineReader lines(data, n);
+  std::string_view line, tok[8];
+  bool header_seen = false;
+  while (lines.next(line)) {
+    std::size_t empty_col;
+    const std::size_t nt = split_fields(strip_comment(line), tok, 8, empty_col);
+    if (nt == 0 || (nt == 1 && tok[0].empty())) continue;
+    std::int64_t v;
+    const bool u_int = parse_int(tok[0], v), v_int = nt >= 2 && parse_int(tok[1], v);
+    // Names only where neither vertex token is an integer: "0 x" is a typo in a file of ids
+    // (an error naming the line), never names.
+    const bool names = nt >= 2 && !u_int && !v_int;
+    if (header_seen) return names;
+    if (u_int || v_int) return false;
+    bool numeric = false;
+    for (std::size_t i = 0; i < std::min<std::size_t>(nt, 8); ++i) numeric |= is_number(tok[i]);
+    if (numeric) return names;  // "alice bob 3"
+    header_seen = true;         // "src dst" or "alice bob": the next line tells
+  }
+  return header_seen;
+}
+
+/// A field of a named edge list, without the double quotes of a quoted CSV field ("" inside it
+/// stays as it is).
+std::string_view unquote(std::string_view t) {
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"') return t.substr(1, t.size() - 2);
+  return t;
+}
+
+/// Parses a named edge list serially: every distinct vertex token is a vertex, numbered in order
+/// of first appearance (Graph::labels).
+Graph parse_named(const std::string& file, const char* data, std::size_t n,
+                  std::int64_t line_base) {
+  std::unordered_map<std::string_view, std::int32_t> ids;
+  std::vector<std::string_view> names;
+  Graph g;
+  g.directed = true;
+  g.integer_weights = true;
+  LineReader lines(data, n);
+  std::string_view line, tok[4];
+  auto fail = [&](const std::string& msg) { fail_at_line(file, line_base + lines.line_no(), msg); };
+  auto id_of = [&](std::string_view t) -> std::int32_t {
+    const std::string_view name = unquote(t);
+    if (name.empty()) fail("a vertex name is empty: expected 'u v [w]', got " + quote(trim(line)));
+    const auto it = ids.find(name);
+    if (it != ids.end()) return it->second;
+    if (std::int64_t(names.size()) >= kMaxVertices)
+      fail("more than " + std::to_string(kMaxVertices) + " distinct vertex names");
+    const auto id = std::int32_t(names.size());
+    ids.emplace(name, id);
+    names.push_back(name);
+    return id;
+  };
+  while (lines.next(line)) {
+    std::size_t empty_col = 0;
+    const std::size_t nt = split_fields(strip_comment(line), tok, 4, empty_col);
+    if (nt == 0) continue;
+    if (empty_col)
+      fail("column " + std::to_string(empty_col) +
+           " is empty: expected 'u,v[,w]' with every field filled, got " + quote(trim(line)));
+    if (nt < 2 || nt > 3) fail("expected an edge 'u v [w]', got " + quote(trim(line)));
+    const std::int32_t u = id_of(tok[0]), v = id_of(tok[1]);
+    double w = 1;
+    if (nt == 3) {
+      bool integral = true;
+      const WeightStatus st = parse_weight(tok[2], false, w, integral);
+      if (st != WeightStatus::Ok) fail(weight_error(st, tok[2]));
+      g.integer_weights &= integral;
+    }
+    g.add_edge(u, v, w);
+  }
+  g.num_vertices = std::int64_t(names.size());
+  g.labels.reserve(names.size());
+  for (const std::string_view name : names) g.labels.emplace_back(name);
+  if (g.num_vertices == 0)
+    fail_at_line(file, std::max<std::int64_t>(line_base + lines.line_no(), 1),
+                 "no edges: expected at least one line 'u v [w]'");
+  return g;
+}
+
+/// What a SNAP header says beside the edges: "# Undirected graph" is honoured (unless
+/// ReadOptions::directed), counts that disagree with the edges are told (ReadOptions::warning).
+void apply_header(const std::string& file, const Prelude& pre, const ReadOptions& o,
+                  std::int64_t max_id, std::size_t edges, Graph& g) {
+  const auto warn = [&](const std::string& msg) {
+    if (o.warning) o.warning(file + ": " + msg);
+  };
+  if (pre.undirected_line > 0 && !o.directed && !o.undirected) {
+    g.directed = false;
+    warn("line " + std::to_string(pre.undirected_line) +
+         " says 'Undirected graph': every edge is read in both directions (--directed keeps "
+         "them one way)");
+  }
+  if (pre.nodes > 0 && g.labels.empty() && o.num_vertices == 0 && pre.vertices == 0 &&
+      max_id + 1 > pre.nodes)
+    warn("line " + std::to_string(pre.nodes_line) + " says Nodes: " + std::to_string(pre.nodes) +
+         ", but the ids go up to " + std::to_string(max_id) + ": V = " +
+         std::to_string(max_id + 1) + ", every id no edge uses an isolated vertex (--labels " +
+         "numbers only the ids that occur)");
+  if (pre.edges > 0 && std::int64_t(edges) != pre.edges)
+    warn("line " + std::to_string(pre.edges_line) + " says Edges: " + std::to_string(pre.edges) +
+         ", but the file has " + count_of(std::int64_t(edges), "edge", "edges") +
+         " (a truncated file?)");
+}
+
 }  // namespace
 
 Graph read_edgelist(const InputFile& in) { return read_edgelist(InputBytes(in)); }
 
-Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
+Graph read_edgelist(const InputBytes& in, const ReadOptions& o) {
   const std::string& file = in.path();
+  const std::int64_t num_vertices = o.num_vertices;
   // Read as an edge list, the banner would be a comment and the size line an edge.
   if (has_mtx_banner(in))
     fail_at_line(file, 1,
                  "a Matrix Market file (its first line is the '%%MatrixMarket' banner), not an "
                  "edge list: name it .mtx, or use --input-format mtx");
-  const Prelude pre = read_prelude(file, in.chars(), in.size());
+  const bool named =
+      o.names == VertexNames::Labels ||
+      (o.names == VertexNames::Auto && first_lines_have_names(in.chars(), in.size()));
+  const Prelude pre = read_prelude(file, in.chars(), in.size(), named);
   const char* data = in.chars() + pre.body;
   const std::size_t n = in.size() - pre.body;
+  if (named) {
+    if (num_vertices > 0)
+      throw UsageError(file + ": --vertices / num_vertices with named vertices: V is the number " +
+                       "of names");
+    Graph g = parse_named(file, data, n, pre.body_line);
+    apply_header(file, pre, o, g.num_vertices - 1, g.num_edges(), g);
+    return g;
+  }
 
   IdLimit limit;
   if (num_vertices > 0) {
@@ -279,7 +489,11 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
   std::int64_t line_base = pre.body_line, max_id = -1, edges = 0;
   bool integer = true;
   for (const Piece& p : pieces) {
-    if (p.error_line) fail_at_line(file, line_base + p.error_line, p.error);
+    if (p.error_line)
+      fail_at_line(file, line_base + p.error_line,
+                   o.names == VertexNames::Auto && p.error.starts_with("expected an integer vertex")
+                       ? p.error + " (to read every vertex token as a name: --labels)"
+                       : p.error);
     line_base += p.lines;
     max_id = std::max(max_id, p.max_id);
     edges += std::int64_t(p.src.size());
@@ -311,6 +525,7 @@ Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices) {
               g.dst.begin() + std::ptrdiff_t(offset[i]));
     std::copy(pieces[i].w.begin(), pieces[i].w.end(), g.weight.begin() + std::ptrdiff_t(offset[i]));
   }
+  apply_header(file, pre, o, max_id, std::size_t(edges), g);
   return g;
 }
 

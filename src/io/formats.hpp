@@ -38,8 +38,9 @@ class InputBytes {
 Graph read_nthu(const InputBytes& in);
 Graph read_dimacs(const InputBytes& in);
 Graph read_mtx(const InputBytes& in);
-/// `num_vertices` > 0: V is that, and every id must be below it (ReadOptions::num_vertices).
-Graph read_edgelist(const InputBytes& in, std::int64_t num_vertices = 0);
+/// Reads ids or names (options.names), V from options.num_vertices or the file, SNAP headers
+/// (options.directed, options.warning); format, undirected and unweighted are read_graph()'s.
+Graph read_edgelist(const InputBytes& in, const ReadOptions& options = {});
 Matrix read_matrix_nthu(const InputBytes& in);
 Matrix read_matrix_npy(const InputBytes& in);
 Matrix read_matrix_text(const InputBytes& in);

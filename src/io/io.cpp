@@ -202,6 +202,8 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
   if (options.num_vertices < 0 || options.num_vertices > kMaxVertices)
     throw UsageError("num_vertices = " + std::to_string(options.num_vertices) + " is outside 1.." +
                      std::to_string(kMaxVertices) + " (0: from the file)");
+  if (options.undirected && options.directed)
+    throw UsageError("--undirected and --directed contradict each other");
   const io::InputFile file(path, io::InputKind::Graph);  // a pipe: bounded by an NTHU header
   io::InputBytes in(file);
   // gzip content is inflated whatever the name (an NTHU header may start with the magic bytes
@@ -224,6 +226,12 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
     if (fmt == InputFormat::EdgeList || fmt == InputFormat::Dimacs)
       io::refuse_misplaced_mtx_banner(in);
   }
+  if (options.names == VertexNames::Labels && fmt != InputFormat::EdgeList)
+    throw UsageError(path + ": --labels reads the vertex names of edge lists; this file is " +
+                     (fmt == InputFormat::Dimacs         ? "DIMACS"
+                      : fmt == InputFormat::MatrixMarket ? "Matrix Market"
+                                                         : "NTHU binary") +
+                     ", whose vertices are numbered");
   if (fmt != InputFormat::Nthu && fmt != InputFormat::Auto) check_edge_memory(in, inflated.size());
   Graph g;
   switch (fmt) {
@@ -234,7 +242,7 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
       g = io::read_mtx(in);
       break;
     case InputFormat::EdgeList:
-      g = io::read_edgelist(in, options.num_vertices);
+      g = io::read_edgelist(in, options);
       break;
     case InputFormat::Nthu:
     case InputFormat::Auto:
@@ -250,6 +258,10 @@ Graph read_graph(const std::string& path, const ReadOptions& options) {
     g.num_vertices = options.num_vertices;
   }
   if (options.undirected) g.directed = false;
+  if (options.unweighted) {
+    std::fill(g.weight.begin(), g.weight.end(), 1.0);
+    g.integer_weights = true;
+  }
   file.check_unchanged();  // here rather than from ~InputFile: GCC 12 leaks a returned g (PR 33799)
   return g;
 }

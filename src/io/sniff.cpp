@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "io/formats.hpp"
+#include "io/weight_parse.hpp"
 
 namespace apsp::io {
 
@@ -155,6 +156,18 @@ InputFormat sniff_graph_format(const InputBytes& in, bool nthu_name) {
     const InputFormat k = text_kind(in, line, text);
     if (k != InputFormat::Auto) return k;
     if (nthu_size) return InputFormat::Nthu;
+    // "alice bob 3": an edge list with vertex names, which only a name or the flag may say.
+    std::string_view tok[4];
+    const std::size_t nt = split_tokens(text, true, tok, 4);
+    double w = 0;
+    bool integral = false;
+    if ((nt == 2 || nt == 3) &&
+        (nt == 2 || parse_weight(tok[2], false, w, integral) != WeightStatus::NotANumber))
+      fail_at_line(file, line,
+                   "unknown format: a text file whose lines look like an edge list with vertex "
+                   "names, got " +
+                       quote(text) +
+                       "; name it .txt/.csv/.tsv, or use --input-format edgelist to read it so");
     fail_at_line(file, line,
                  "unknown format: a text file, but not DIMACS ('p sp' line), Matrix Market "
                  "('%%MatrixMarket' "

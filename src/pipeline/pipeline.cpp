@@ -9,6 +9,7 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <chrono>
 #include <exception>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include <optional>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "apsp/errors.hpp"
 #include "core/backend.hpp"
@@ -37,6 +39,10 @@ double since(Clock::time_point t0) {
 }
 using detail::trace;
 
+void phase(const FileSolveOptions& o, const char* name) {
+  if (o.phase) o.phase(name);
+}
+
 /// The result's writers: opened on the first stripe (so an MPI rank that never gets one writes
 /// nothing), or early with the dtype solve() is expected to choose (a GPU solve, for the
 /// prefill); committed after the solve.
@@ -49,6 +55,7 @@ class Writers {
 
   RowSink sink(bool next) {
     return [this, next](const RowBlock& b) {
+      start_writing();
       const auto t0 = Clock::now();
       if (gate_.joinable()) gate_.join();
       if (gate_error_) std::rethrow_exception(std::exchange(gate_error_, nullptr));
@@ -85,11 +92,17 @@ class Writers {
   }
 
   bool any() const { return dist_ || next_; }
-  /// The next hops first, then the distances, both with one modification time (CommitTime):
-  /// a reader that finds the new OUT.next beside the old OUT (a kill between the renames, or a
-  /// read during them) sees two times and refuses the pair (`apsp path`).
-  void commit() {
+  /// The "write" stage starts with the first stripe (the cpu backend hands the whole matrix out
+  /// at the end of solve(); GPU backends stream stripes once their rounds are done).
+  void start_writing() {
+    if (!writing_.exchange(true)) phase(o_, "write");
+  }
+  /// The vertex names and the next hops first, then the distances, all with one modification
+  /// time (CommitTime): a reader that finds the new OUT.next beside the old OUT (a kill between
+  /// the renames, or a read during them) sees two times and refuses the pair (`apsp path`).
+  void commit(const std::vector<std::string>& labels) {
     const io::CommitTime same_time;
+    write_labels(o_.output, labels);
     if (next_) next_->commit();
     if (dist_) dist_->commit();
   }
@@ -103,18 +116,19 @@ class Writers {
   std::thread gate_;
   std::exception_ptr gate_error_;  // from the gate thread (a bad APSP_WRITE_* value), for the sink
   double seconds_ = 0;
+  std::atomic<bool> writing_{false};
 };
 
-/// A next-hop file left beside OUT by an earlier `solve --paths` (same modification time as the
-/// OUT it was written with) stops belonging to OUT once a solve without --paths replaces OUT.
-/// Noted before the commit; dropped after it, if it is still that file.
-class StaleNextHops {
+/// A side file (OUT.next, OUT.labels) left beside OUT by an earlier solve (same modification
+/// time as the OUT it was written with) stops belonging to OUT once a solve that writes no such
+/// file replaces OUT. Noted before the commit; dropped after it, if it is still that file.
+class StaleSideFile {
  public:
-  explicit StaleNextHops(const std::string& output) {
+  StaleSideFile(const std::string& output, std::string side) {
     struct stat d {};
     // No OUT yet, or a stream or device (nothing is written beside those).
     if (output == "-" || ::stat(output.c_str(), &d) != 0 || !S_ISREG(d.st_mode)) return;
-    path_ = next_path_for(output);
+    path_ = std::move(side);
     // A regular file of its own (not a link, not OUT itself) with OUT's time to the nanosecond:
     // written with OUT by apsp (or given OUT's time with `touch -r`). A time without a fraction
     // of a second is never taken for that: file systems with coarse times (FAT, ext3), and
@@ -141,6 +155,23 @@ class StaleNextHops {
 };
 
 }  // namespace
+
+std::string labels_path_for(const std::string& output) {
+  if (io::is_null_device(output)) return "/dev/null";
+  return output + ".labels";
+}
+
+void write_labels(const std::string& output, const std::vector<std::string>& labels) {
+  if (labels.empty() || output == "-" || io::resolve_output(output).stream_fd >= 0) return;
+  std::size_t bytes = 0;
+  for (const std::string& l : labels) bytes += l.size() + 1;
+  std::string text;
+  text.reserve(bytes);
+  for (const std::string& l : labels) text.append(l).push_back('\n');
+  io::OutputFile f(labels_path_for(output));
+  f.write(text.data(), text.size());
+  f.commit();
+}
 
 std::string next_path_for(const std::string& output) {
   if (io::is_null_device(output)) return "/dev/null";  // discarded, as the distances are
@@ -181,9 +212,19 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
           [path = o.input, v] { return detail::nthu_matrix_worth_filling(path, v); });
 
   const auto t_read = Clock::now();
+  phase(o, "read");
   Graph g = read_graph(o.input, o.read);
   const double read_s = since(t_read);
   trace("input read");
+  if (!g.labels.empty() && detail::launcher_rank_is_zero()) {
+    if (io::same_file(o.input, labels_path_for(o.output)))
+      throw UsageError(labels_path_for(o.output) +
+                       ": the vertex names would overwrite the input (name OUT otherwise)");
+    if ((o.output == "-" || io::resolve_output(o.output).stream_fd >= 0) && o.read.warning)
+      o.read.warning(o.input +
+                     ": the vertex names are not written: OUT is a stream (write to a "
+                     "file to get OUT.labels beside it)");
+  }
   detail::refuse_nthu_overflow(o.output, g, of);
   trace("nthu output range checked");
 
@@ -206,6 +247,7 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   // No join here: solve()'s host-side checks overlap the rest of the context creation, and its
   // first CUDA call waits for the warm-up thread's by itself (the runtime's init is thread-safe).
   trace("solve starts");
+  phase(o, "solve");
   Result& r = out.result;
   try {
     detail::check_host_memory_early(g.num_vertices, so);  // before Johnson's O(V) vectors
@@ -224,18 +266,30 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   out.wrote = writers.any() || !r.dist.empty();
   if (!out.wrote) return out;
   const auto t_write = Clock::now();
-  const std::optional<StaleNextHops> stale =
-      so.paths ? std::nullopt : std::optional<StaleNextHops>(std::in_place, o.output);
+  writers.start_writing();
+  const std::optional<StaleSideFile> stale =
+      so.paths ? std::nullopt
+               : std::optional<StaleSideFile>(std::in_place, o.output, next_path_for(o.output));
+  const std::optional<StaleSideFile> stale_labels =
+      !g.labels.empty()
+          ? std::nullopt
+          : std::optional<StaleSideFile>(std::in_place, o.output, labels_path_for(o.output));
   if (o.verify) {
-    const io::CommitTime same_time;  // as Writers::commit(): next hops first, one time
+    const io::CommitTime same_time;  // as Writers::commit(): names, next hops first, one time
+    write_labels(o.output, g.labels);
     if (so.paths) write_matrix(next_path_for(o.output), r.next, of);
     write_matrix(o.output, r.dist, of);
   }
-  writers.commit();
+  writers.commit(o.verify ? std::vector<std::string>{} : g.labels);
   if (stale) stale->drop();
+  if (stale_labels) stale_labels->drop();
   r.timings.write = writers.seconds() + since(t_write);
   trace("outputs committed");
-  if (o.verify) out.verification = detail::verify(g, r.dist);
+  if (o.verify) {
+    phase(o, "verify");
+    out.verification = detail::verify(g, r.dist);
+  }
+  phase(o, "done");
   return out;
 }
 
