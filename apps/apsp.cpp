@@ -223,8 +223,9 @@ int main(int argc, char** argv) {
   solve
       ->add_option("--order", sa.order,
                    "auto|none|nd|sn: vertex order of the rounds; nd = METIS nested dissection, "
-                   "only tiles that can hold a path; sn = the sparse direct engine (supernodal "
-                   "factorization, then every row; cpu backend) (sparse graphs; docs/sparse.md)")
+                   "only tiles that can hold a path; sn = the sparse direct engine (minimum-degree "
+                   "supernodes, factorization, then every row; cpu and cuda backends) (sparse "
+                   "graphs; docs/sparse.md)")
       ->capture_default_str();
   solve->add_option("--vertices", sa.vertices,
                     "the graph has N vertices (isolated high-numbered ones included; edge-list ids "
