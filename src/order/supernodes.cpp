@@ -258,6 +258,8 @@ SupernodeTree supernode_tree(const Graph& g, TreeOrder how) {
   APSP_EXPECTS(!g.is_dense(), "supernode tree: a dense graph view has no edge list");
   if (g.num_vertices >= INT_MAX || g.src.size() >= std::size_t(INT_MAX / 2))
     throw UsageError("--order sn: the graph is too large for 32-bit orderings");
+  if (how == TreeOrder::Auto && !amd_available() && !metis_available())
+    throw UsageError("--order sn needs an ordering: " + supernode_tree_missing_reason());
   if (how == TreeOrder::Auto) how = amd_available() ? TreeOrder::MinDegree : TreeOrder::Dissection;
   if (how == TreeOrder::Dissection) return separator_tree(g, 64);
 #ifdef APSP_HAVE_AMD
