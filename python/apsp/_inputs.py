@@ -499,8 +499,12 @@ def scan(inp):
     elif kind == "masked":
         _weights_stats(inp, np.ma.getdata(obj)[~np.ma.getmaskarray(obj)])
     elif kind == "edges":
-        w = obj[2] if len(obj) == 3 else np.ones(np.shape(obj[0]))
-        _weights_stats(inp, numeric_array(w, "weight") if len(obj) == 3 else w)
+        if len(obj) == 3:
+            _weights_stats(inp, numeric_array(obj[2], "weight"))
+        else:  # (src, dst): every weight 1, what a scan of ones would find, without the array
+            inp.edges = int(np.size(obj[0]))
+            if inp.edges:
+                inp.whole_max = 1.0
     else:  # apsp.Graph
         g = obj
         if g.is_dense:
