@@ -45,12 +45,6 @@ struct BackendUnderTest {
   std::function<bool()> is_root;  ///< this process receives the result (unset: always)
 };
 
-/// Whether backends() lists `name` as usable.
-inline bool backend_usable(const std::string& name) {
-  for (const auto& b : backends())
-    if (b.name == name) return b.usable;
-  return false;
-}
 
 inline std::string describe(const EqualsCpuCase& c) {
   std::ostringstream os;

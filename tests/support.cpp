@@ -332,4 +332,26 @@ double path_sum_tolerance(Dtype t) {
   return t == Dtype::Float32 ? 1e-5 : t == Dtype::Float64 ? 1e-12 : 0;
 }
 
+bool backend_usable(const std::string& name) {
+  for (const auto& b : backends())
+    if (b.name == name) return b.usable;
+  return false;
+}
+
+void PackedBatch::add(const Graph& g) {
+  const std::int64_t base = node_ptr.back();
+  for (std::size_t e = 0; e < g.src.size(); ++e) {
+    src.push_back(base + g.src[e]);
+    dst.push_back(base + g.dst[e]);
+    w.push_back(g.weight[e]);
+  }
+  node_ptr.push_back(base + g.num_vertices);
+  edge_ptr.push_back(std::int64_t(src.size()));
+}
+
+PackedGraphs PackedBatch::view() const {
+  return {std::int64_t(node_ptr.size()) - 1, node_ptr.data(), edge_ptr.data(), src.data(),
+          dst.data(), w.data(), directed};
+}
+
 }  // namespace apsp::test

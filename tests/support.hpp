@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "apsp/batch.hpp"
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
 #include "apsp/solve.hpp"
@@ -35,6 +36,20 @@ std::pair<std::int64_t, std::int64_t> grid_shape_of(std::int64_t V);
 
 /// Negative weights without negative cycles: w(u,v) += phi(u) - phi(v) (phi from the seed).
 Graph with_potentials(Graph g, std::uint64_t seed);
+
+/// Whether backends() lists `name` as usable.
+bool backend_usable(const std::string& name);
+
+/// Graphs packed as one set of arrays with global ids (apsp::PackedGraphs), each graph's edges
+/// together and in order, as PyG lays them out.
+struct PackedBatch {
+  std::vector<std::int64_t> node_ptr{0}, edge_ptr{0}, src, dst;
+  std::vector<double> w;
+  bool directed = true;
+  /// Appends g (ids shifted by the vertices before it).
+  void add(const Graph& g);
+  PackedGraphs view() const;
+};
 
 /// A named test graph.
 struct NamedGraph {

@@ -141,12 +141,6 @@ TEST(Batch, DtypeIsTheWidestOfTheGraphs) {
   EXPECT_THROW(solve_batch(BatchGraphs{std::span<const Graph* const>(p2)}, o), UsageError);
 }
 
-bool cuda_usable() {
-  for (const BackendInfo& b : backends())
-    if (b.name == "cuda") return b.usable;
-  return false;
-}
-
 TEST(Batch, BackendCudaWithoutGpuIsUnavailableAndAutoIsTheCpu) {
   const std::vector<Graph> gs = mixed_batch(7, false, false);
   const std::vector<const Graph*> p = pointers(gs);
@@ -154,7 +148,7 @@ TEST(Batch, BackendCudaWithoutGpuIsUnavailableAndAutoIsTheCpu) {
   o.backend = Backend::Auto;  // 16 graphs: below the GPU's threshold anyway
   o.paths = true;
   check_against_solve(gs, o, "auto");
-  if (cuda_usable()) GTEST_SKIP() << "a GPU is usable here: tests/test_batch_gpu covers cuda";
+  if (test::backend_usable("cuda")) GTEST_SKIP() << "a GPU is usable here: tests/test_batch_gpu covers cuda";
   o.backend = Backend::Cuda;
   EXPECT_THROW(solve_batch(BatchGraphs{std::span<const Graph* const>(p)}, o), BackendUnavailable);
 }
@@ -174,31 +168,10 @@ TEST(Batch, NegativeCycleNamesTheGraph) {
 }
 
 // Packs gs as one set of arrays with global ids, the edges of each graph in order.
-struct Packed {
-  std::vector<i64> node_ptr{0}, edge_ptr{0}, src, dst;
-  std::vector<double> w;
-  PackedGraphs view(bool directed) const {
-    return {i64(node_ptr.size()) - 1,
-            node_ptr.data(),
-            edge_ptr.data(),
-            src.data(),
-            dst.data(),
-            w.data(),
-            directed};
-  }
-};
-Packed pack(const std::vector<Graph>& gs) {
-  Packed p;
-  for (const Graph& g : gs) {
-    const i64 base = p.node_ptr.back();
-    for (std::size_t e = 0; e < g.src.size(); ++e) {
-      p.src.push_back(base + g.src[e]);
-      p.dst.push_back(base + g.dst[e]);
-      p.w.push_back(g.weight[e]);
-    }
-    p.node_ptr.push_back(base + g.num_vertices);
-    p.edge_ptr.push_back(i64(p.src.size()));
-  }
+test::PackedBatch pack(const std::vector<Graph>& gs, bool directed = true) {
+  test::PackedBatch p;
+  p.directed = directed;
+  for (const Graph& g : gs) p.add(g);
   return p;
 }
 
@@ -207,8 +180,8 @@ TEST(Batch, PackedEqualsList) {
     std::vector<Graph> gs;
     for (i64 V : {1, 2, 3, 17, 63, 64, 65, 0, 40})
       gs.push_back(V ? case_graph(V, std::uint64_t(V), directed, false, false) : Graph{});
-    const Packed p = pack(gs);
-    const PackedGraphs pg = p.view(directed);
+    const test::PackedBatch p = pack(gs, directed);
+    const PackedGraphs pg = p.view();
     validate_packed(pg);
     BatchOptions o;
     o.paths = true;
@@ -228,18 +201,18 @@ TEST(Batch, PackedEqualsList) {
 TEST(Batch, PackedRejectsBadArrays) {
   std::vector<Graph> gs = {case_graph(5, 1, true, false, false),
                            case_graph(4, 2, true, false, false)};
-  Packed p = pack(gs);
+  test::PackedBatch p = pack(gs);
   p.dst[2] = 7;  // a vertex of graph 1 in an edge of graph 0
-  EXPECT_THROW(validate_packed(p.view(true)), UsageError);
+  EXPECT_THROW(validate_packed(p.view()), UsageError);
   p = pack(gs);
   p.node_ptr[1] = 10;  // decreasing
-  EXPECT_THROW(validate_packed(p.view(true)), UsageError);
+  EXPECT_THROW(validate_packed(p.view()), UsageError);
   p = pack(gs);
   p.node_ptr[0] = 1;
-  EXPECT_THROW(validate_packed(p.view(true)), UsageError);
+  EXPECT_THROW(validate_packed(p.view()), UsageError);
   p = pack(gs);
   p.w[0] = std::nan("");
-  EXPECT_THROW(validate_packed(p.view(true)), UsageError);
+  EXPECT_THROW(validate_packed(p.view()), UsageError);
 }
 
 TEST(BatchOutput, PaddedClippedAndUnreachable) {

@@ -19,36 +19,9 @@ namespace {
 
 using i64 = std::int64_t;
 
-bool gpu_usable() {
-  for (const BackendInfo& b : backends())
-    if (b.name == "cuda") return b.usable;
-  return false;
-}
+bool gpu_usable() { return test::backend_usable("cuda"); }
 
-struct Packed {
-  std::vector<i64> node_ptr{0}, edge_ptr{0}, src, dst;
-  std::vector<double> w;
-  bool directed = true;
-  PackedGraphs view() const {
-    return {i64(node_ptr.size()) - 1,
-            node_ptr.data(),
-            edge_ptr.data(),
-            src.data(),
-            dst.data(),
-            w.data(),
-            directed};
-  }
-  void add(const Graph& g) {
-    const i64 base = node_ptr.back();
-    for (std::size_t e = 0; e < g.src.size(); ++e) {
-      src.push_back(base + g.src[e]);
-      dst.push_back(base + g.dst[e]);
-      w.push_back(g.weight[e]);
-    }
-    node_ptr.push_back(base + g.num_vertices);
-    edge_ptr.push_back(i64(src.size()));
-  }
-};
+using Packed = test::PackedBatch;
 
 Graph random_case(i64 V, bool directed, bool fractional, std::uint64_t seed, i64 degree = 3) {
   test::RandomGraphSpec s;

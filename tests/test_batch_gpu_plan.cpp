@@ -89,30 +89,7 @@ void emulated_copy(void* dst, const void* src, std::size_t bytes, int) {
 
 const GpuEngine kEmulated{&emulated_cap, &emulated_close, &emulated_into, &emulated_copy};
 
-struct Packed {
-  std::vector<i64> node_ptr{0}, edge_ptr{0}, src, dst;
-  std::vector<double> w;
-  bool directed = true;
-  PackedGraphs view() const {
-    return {i64(node_ptr.size()) - 1,
-            node_ptr.data(),
-            edge_ptr.data(),
-            src.data(),
-            dst.data(),
-            w.data(),
-            directed};
-  }
-  void add(const Graph& g) {
-    const i64 base = node_ptr.back();
-    for (std::size_t e = 0; e < g.src.size(); ++e) {
-      src.push_back(base + g.src[e]);
-      dst.push_back(base + g.dst[e]);
-      w.push_back(g.weight[e]);
-    }
-    node_ptr.push_back(base + g.num_vertices);
-    edge_ptr.push_back(i64(src.size()));
-  }
-};
+using Packed = test::PackedBatch;
 
 Packed mixed(bool directed, bool fractional, std::uint64_t seed) {
   Packed p;

@@ -29,11 +29,7 @@ namespace apsp {
 namespace {
 
 #ifdef APSP_WITH_CUDA
-bool gpu_usable() {
-  for (const BackendInfo& b : backends())
-    if (b.name == "cuda") return b.usable;
-  return false;
-}
+bool gpu_usable() { return test::backend_usable("cuda"); }
 
 /// About 3 n random arcs; connected: a cycle (directed) or path (undirected) through all;
 /// else three id ranges without arcs between them.

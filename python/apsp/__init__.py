@@ -126,13 +126,9 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
         directed, unweighted, dtype, backend, block, threads, num_vertices)
     paths = _inputs.flag(paths, "paths")
     inp = _inputs.inspect(graph, num_vertices, "solve")
-    inp.exact = not unweighted  # no weight is read then
     if inp.n is not None:
         _inputs.check_memory(inp.n * inp.n * (np.dtype(dtype).itemsize if dtype else 4), f"V = {inp.n}: the result")
-    _inputs.scan(inp)
-    g, n = _inputs.to_graph(inp, directed, unweighted, False, num_vertices)
-    if n == 0:
-        raise ValueError("the graph has no vertices")
+    g, n = _inputs.read_graph(inp, directed, unweighted, False, num_vertices)
     dtype = _inputs.auto_dtype(inp, n, dtype)
     if plan is not None and not isinstance(plan, _core.SparsePlan):
         raise TypeError(f"plan must come from apsp.plan(), got {type(plan).__name__}")
@@ -148,11 +144,7 @@ def plan(graph, directed=True, unweighted=False, *, num_vertices=None):
     directed, unweighted, _, _, _, _, num_vertices = _inputs.check_common(
         directed, unweighted, None, "auto", None, None, num_vertices)
     inp = _inputs.inspect(graph, num_vertices, "plan")
-    inp.exact = not unweighted
-    _inputs.scan(inp)
-    g, n = _inputs.to_graph(inp, directed, unweighted, False, num_vertices)
-    if n == 0:
-        raise ValueError("the graph has no vertices")
+    g, _ = _inputs.read_graph(inp, directed, unweighted, False, num_vertices)
     return _core.plan_sparse(g)
 
 

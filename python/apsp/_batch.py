@@ -75,12 +75,7 @@ def _graph_of(g, k, directed, unweighted):
                           else tuple(_dlpack.as_numpy(x, "edge array", device_ok=True)
                                      for x in g),
                           None, "batch")
-    inp.exact = not unweighted
-    _inputs.scan(inp)
-    graph, n = _inputs.to_graph(inp, directed, unweighted, False, None)
-    if n == 0:
-        raise ValueError(f"graphs[{k}] has no vertices")
-    return graph
+    return _inputs.read_graph(inp, directed, unweighted, False, None, f"graphs[{k}] has no vertices")[0]
 
 
 def _ptr_from(ptr, batch, num_nodes, num_graphs):

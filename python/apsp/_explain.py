@@ -63,11 +63,7 @@ def explain(graph, directed=True, unweighted=False, dtype=None, backend="auto", 
     if plan is not None and not isinstance(plan, _core.SparsePlan):
         raise TypeError(f"plan must come from apsp.plan(), got {type(plan).__name__}")
     inp = _inputs.inspect(graph, num_vertices, "explain")
-    inp.exact = not unweighted
-    _inputs.scan(inp)
-    g, n = _inputs.to_graph(inp, directed, unweighted, want_pred, num_vertices)
-    if n == 0:
-        raise ValueError("the graph has no vertices")
+    g, n = _inputs.read_graph(inp, directed, unweighted, want_pred, num_vertices)
     dtype = _inputs.auto_dtype(inp, n, dtype)
     items = []
     how = _method_text(method, indices, limit, _inputs.flag(min_only, "min_only"))

@@ -533,6 +533,17 @@ def graph_from_edges(src, dst, weight, num_vertices, directed):
     return _graph_from_edges(src, dst, weight, num_vertices, directed, False, False)
 
 
+def read_graph(inp, directed, unweighted, reverse, num_vertices, empty="the graph has no vertices"):
+    """The inspected input's weights scanned (none read when unweighted) and its apsp.Graph, with
+    its vertex count; ValueError(empty) when it has no vertices."""
+    inp.exact = not unweighted
+    scan(inp)
+    g, n = to_graph(inp, directed, unweighted, reverse, num_vertices)
+    if n == 0:
+        raise ValueError(empty)
+    return g, n
+
+
 def to_graph(inp, directed, unweighted, reverse, num_vertices):
     """(apsp.Graph or None for V = 0, V) of a scanned input; reverse=True: the reversed graph."""
     kind, obj = inp.kind, inp.obj

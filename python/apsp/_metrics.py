@@ -76,11 +76,7 @@ def _run(graph, directed, unweighted, dtype, backend, num_vertices, threads, clo
         directed, unweighted, dtype, backend, None, threads, num_vertices)
     wf_improved = _inputs.flag(wf_improved, "wf_improved")
     inp = _inputs.inspect(graph, num_vertices, caller)
-    inp.exact = not unweighted  # no weight is read then
-    _inputs.scan(inp)
-    g, n = _inputs.to_graph(inp, directed, unweighted, False, num_vertices)
-    if n == 0:
-        raise ValueError("the graph has no vertices")
+    g, n = _inputs.read_graph(inp, directed, unweighted, False, num_vertices)
     dtype = _inputs.auto_dtype(inp, n, dtype)
     if not isinstance(engine, str):
         raise TypeError(f"engine must be a string, got {type(engine).__name__}")

@@ -17,6 +17,26 @@
 
 namespace apsp::detail::batch {
 
+/// f(T{}) for the C++ type T of an output type (the host's writer and the GPU's share it).
+template <class F>
+decltype(auto) visit_out(OutType t, F&& f) {
+  switch (t) {
+    case OutType::Int8:
+      return f(std::int8_t{});
+    case OutType::Int16:
+      return f(std::int16_t{});
+    case OutType::Int32:
+      return f(std::int32_t{});
+    case OutType::Int64:
+      return f(std::int64_t{});
+    case OutType::Float32:
+      return f(float{});
+    case OutType::Float64:
+      break;
+  }
+  return f(double{});
+}
+
 /// Graphs for the GPU: graph k has sizes[k] vertices (1 .. small_cap) and the arcs
 /// [arc_ptr[k], arc_ptr[k+1]) of src/dst (local ids) and weight (`dtype` elements, >= 0). Its
 /// closed n x n distances (row-major) go to out + out_offset[k] elements.

@@ -11,6 +11,7 @@
 
 #include "apsp/batch.hpp"
 #include "apsp/errors.hpp"
+#include "batch/gpu_engine.hpp"
 
 namespace apsp {
 
@@ -18,25 +19,7 @@ namespace {
 
 using i64 = std::int64_t;
 using ld = long double;  // holds every int64 and every double exactly
-
-template <class F>
-decltype(auto) visit_out(OutType t, F&& f) {
-  switch (t) {
-    case OutType::Int8:
-      return f(std::int8_t{});
-    case OutType::Int16:
-      return f(std::int16_t{});
-    case OutType::Int32:
-      return f(std::int32_t{});
-    case OutType::Int64:
-      return f(std::int64_t{});
-    case OutType::Float32:
-      return f(float{});
-    case OutType::Float64:
-      break;
-  }
-  return f(double{});
-}
+using detail::batch::visit_out;
 
 const char* out_name(OutType t) {
   static const char* const kNames[] = {"int8", "int16", "int32", "int64", "float32", "float64"};

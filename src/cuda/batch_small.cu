@@ -101,25 +101,6 @@ void close_small_graphs(const SmallGraphsJob& job) {
   visit_dtype(job.dtype, [&](auto tag) { close_typed<decltype(tag)>(job); });
 }
 
-template <class F>
-decltype(auto) visit_out(OutType t, F&& f) {
-  switch (t) {
-    case OutType::Int8:
-      return f(std::int8_t{});
-    case OutType::Int16:
-      return f(std::int16_t{});
-    case OutType::Int32:
-      return f(std::int32_t{});
-    case OutType::Int64:
-      return f(std::int64_t{});
-    case OutType::Float32:
-      return f(float{});
-    case OutType::Float64:
-      break;
-  }
-  return f(double{});
-}
-
 // floor(x) as long long, saturated (x >= 0: max_dist was checked).
 long long floor_saturated(double x) {
   return x >= 9223372036854775807.0 ? 9223372036854775807LL : (long long)(std::floor(x));
