@@ -332,7 +332,7 @@ int main(int argc, char** argv) {
           "LIST"));
   metrics
       ->add_option("--engine", ma.engine,
-                   "auto|fw|bfs|dijkstra|bounds: how distances are found (docs/metrics.md)")
+                   "auto|fw|bfs|dijkstra|bounds|sparse: how distances are found (docs/metrics.md)")
       ->capture_default_str();
   metrics->add_flag("--infinite", ma.infinite,
                     "report graph-wide values of a graph that is not strongly connected "

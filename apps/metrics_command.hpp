@@ -14,7 +14,7 @@ struct MetricsArgs {
       out;  ///< out: "" = summary on stdout only; .csv per-vertex table; .json everything
   std::string backend = "auto", type, input_format = "auto", order = "auto";
   std::string metrics;          ///< comma-separated names; "" = all but histogram
-  std::string engine = "auto";  ///< auto|fw|bfs|dijkstra|bounds (apsp::MetricsEngine)
+  std::string engine = "auto";  ///< auto|fw|bfs|dijkstra|bounds|sparse (apsp::MetricsEngine)
   std::int64_t vertices = 0;
   int threads = 0;
   std::vector<int> devices;

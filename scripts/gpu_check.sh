@@ -5,7 +5,7 @@
 # --backend cuda`, and whole-process `apsp IN OUT` timings on course-format graphs. Logs go to
 # $OUT (or ./gpu-check-out); a short table is printed last.
 #
-# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,metrics,nthu,sanitize,sn,lab,bench,whole,types,startup,python,paths,io]
+# Usage: scripts/gpu_check.sh [--src DIR] [--deps DIR] [--steps build,sass,test,metrics,nthu,sanitize,sn,snmetrics,lab,bench,whole,types,startup,python,paths,io]
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
@@ -88,7 +88,7 @@ if has build; then
     EXTRA+=(-DAPSP_WITH_AMD=ON -DAMD_INCLUDE_DIR="$DEPS/amd/include" -DAMD_LIBRARY="$DEPS/amd/lib/libamd.so")
     export LD_LIBRARY_PATH="$DEPS/amd/lib:${LD_LIBRARY_PATH:-}"
   fi
-  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernode_tree test_supernodal_gpu test_batch_gpu test_batch_gpu_plan test_metrics_gpu test_negative sn_bench startup_probe)
+  TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernode_tree test_supernodal_gpu test_batch_gpu test_batch_gpu_plan test_metrics_gpu test_metrics_sparse test_negative sn_bench startup_probe)
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then
@@ -128,6 +128,62 @@ if has sass; then
     grep -oE '^\s+/\*[0-9a-f]{4}\*/\s+[A-Z0-9_.]+' "$OUTDIR/rest_$k.sass" | awk '{print $2}' | sort | uniq -c | sort -rn | head -6 |
       tee "$OUTDIR/rest_$k.ops"
     note "sass rest $k: $(head -3 "$OUTDIR/rest_$k.ops" | tr -s ' ' | tr '\n' ';') local ld/st: $(grep -cE ' (LDL|STL)' "$OUTDIR/rest_$k.sass")"
+  done
+fi
+
+# ---- the metrics' sparse engine (issue 31 item 3): its suite, then whole-process `apsp metrics`
+# (closeness, harmonic, eccentricity, ...) on road-like graphs: V = SN_SIZE beside the fw engine
+# over nd rounds (the baseline), and V = SN_METRICS_BIG (default 1,000,000: grid and geometric;
+# 0 skips) alone; wall time, host peak and the GPU's peak memory ----
+if has snmetrics; then
+  t=test_metrics_sparse
+  (cd "$BUILD/tests" && "./$t" --gtest_brief=1) >"$OUTDIR/$t.log" 2>&1
+  rc=$?
+  tail -3 "$OUTDIR/$t.log"
+  note "$t: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/$t.log" | head -3 | tr '\n' ' '))"
+  SG=/tmp/apsp-snm
+  mkdir -p "$SG"
+  gpu_peak() {  # runs "$@", prints the GPU's largest memory.used (MiB) seen every 100 ms
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$SG/smi.log" 2>/dev/null &
+    local smi=$!
+    "$@"
+    local rc=$?
+    kill $smi 2>/dev/null; wait $smi 2>/dev/null
+    echo "gpu peak $(sort -n "$SG/smi.log" | tail -1) MiB"
+    return $rc
+  }
+  for N in ${SN_SIZE:-126146} ${SN_METRICS_BIG:-1000000}; do
+    [ "$N" = 0 ] && continue
+    SIDE=$(python3 -c "import math;print(math.isqrt($N))")
+    "$APSP" generate "$SG/grid$N.gr" --kind grid --rows "$SIDE" --cols "$SIDE" --wmin 1 --wmax 1000 >/dev/null 2>&1
+    "$APSP" generate "$SG/geo$N.gr" --kind geometric -V "$N" -k 3 >/dev/null 2>&1
+    for g in grid geo; do
+      engines="auto"
+      [ "$N" -le 200000 ] && engines="auto fw"
+      for e in $engines; do
+        extra=""
+        [ "$e" = fw ] && extra="--order nd"
+        log="$OUTDIR/snm_${g}${N}_$e.log"
+        gpu_peak /usr/bin/time -f "%e s wall, %M KB host peak" "$APSP" metrics "$SG/$g$N.gr" "$SG/$g$N.$e.csv" \
+          --backend cuda --engine "$e" $extra -q >"$log" 2>&1
+        note "metrics $g V=$N --engine $e $extra (cuda): $(grep -E 'wall' "$log" | tail -1); $(grep -E 'gpu peak' "$log"); $(grep -oE '"plan": "[^"]*' "$log" | head -1 | cut -c1-220)"
+      done
+      if [ -f "$SG/$g$N.fw.csv" ]; then
+        python3 - "$SG/$g$N.auto.csv" "$SG/$g$N.fw.csv" >"$OUTDIR/snm_cmp_$g$N.log" 2>&1 <<'PY'
+import csv, sys
+a = list(csv.reader(open(sys.argv[1]))); b = list(csv.reader(open(sys.argv[2])))
+assert a[0] == b[0] and len(a) == len(b), "shapes differ"
+worst = 0.0
+for ra, rb in zip(a[1:], b[1:]):
+    for x, y in zip(ra, rb):
+        if x != y:
+            worst = max(worst, abs(float(x) - float(y)) / max(abs(float(y)), 1e-300))
+print("max relative difference %.3g over %d rows" % (worst, len(a) - 1))
+sys.exit(0 if worst <= 1e-12 else 1)
+PY
+        note "metrics $g V=$N auto vs fw: $(cat "$OUTDIR/snm_cmp_$g$N.log" | tail -1)"
+      fi
+    done
   done
 fi
 

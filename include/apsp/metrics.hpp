@@ -8,7 +8,8 @@
 // length, Wiener index, center and periphery. Integer sums are exact (__int128 inside, long
 // double out: exact below 2^64). compute_metrics() picks an engine (MetricsEngine): solve() with
 // the reducer as its sink (fw, V^2 memory), or searches from every source in O(V + E + batch x V)
-// memory (bfs: bit-parallel multi-source BFS; dijkstra), or eccentricity bounds (src/metrics/).
+// memory (bfs: bit-parallel multi-source BFS; dijkstra), or eccentricity bounds (src/metrics/), or
+// the sparse direct engine's rows reduced block by block (sparse: O(nnz(L) + block x V) memory).
 #pragma once
 
 #include <cstdint>
@@ -30,8 +31,13 @@ enum class MetricsEngine : std::uint8_t {
   Bfs,       ///< bit-parallel multi-source BFS (every weight 1, or every weight one integer c)
   Dijkstra,  ///< Dijkstra from every source on OpenMP threads (Johnson for negative weights)
   Bounds,    ///< eccentricity bounds: diameter, radius, center, periphery only
+  /// The sparse direct engine's rows (supernodal factors, docs/sparse.md) reduced block by block
+  /// where they are computed (GPU or host threads): O(nnz(L) + block x V) memory, never V x V;
+  /// graphs with small separators (roads, meshes), non-negative weights.
+  Sparse,
 };
-/// "auto", "fw", "bfs", "dijkstra", "bounds"; parse throws UsageError naming the choices.
+/// "auto", "fw", "bfs", "dijkstra", "bounds", "sparse"; parse throws UsageError naming the
+/// choices.
 const char* metrics_engine_name(MetricsEngine e);
 MetricsEngine parse_metrics_engine(const std::string& name);
 
@@ -73,7 +79,7 @@ struct Metrics {
   bool directed = true;
   Dtype dtype = Dtype::Int32;  ///< the distances' type
   std::string backend;         ///< the backend that solved ("cpu" for the search engines)
-  std::string engine = "fw";   ///< fw, bfs, dijkstra or bounds
+  std::string engine = "fw";   ///< fw, bfs, dijkstra, bounds or sparse
   std::string plan;            ///< why that engine (the cost model's figures)
 
   /// Largest distance from v; +inf where some vertex is unreachable from v (NetworkX refuses).
@@ -149,8 +155,9 @@ MetricsPlan plan_metrics(const Graph& g, const SolveOptions& options, const Metr
 
 /// Computes the metrics with the engine plan_metrics() picks. fw: solve(g, options) with a
 /// MetricsReducer as its dist_sink (a dist_sink already in options is called too, first);
-/// nothing V x V is kept beyond what the backend itself holds. bfs / dijkstra / bounds: CPU
-/// searches (options.threads, options.progress: sources done of total; an exception thrown by
+/// nothing V x V is kept beyond what the backend itself holds. sparse: the supernodal rows on a
+/// usable GPU (`--backend cuda`, or auto from 4096 vertices) or the host's threads. bfs /
+/// dijkstra / bounds: CPU searches (options.threads, options.progress: sources done of total; an exception thrown by
 /// progress stops the work and is rethrown). Throws what solve() throws.
 Metrics compute_metrics(const Graph& g, const SolveOptions& options,
                         const MetricsOptions& which = {});

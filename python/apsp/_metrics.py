@@ -19,8 +19,9 @@ results are NumPy arrays indexed by vertex. Definitions (NetworkX's documentatio
 ``engine=`` picks how the distances are found: ``"auto"`` (a cost model), ``"fw"`` (one all-pairs
 solve, V x V memory inside the solver), ``"bfs"`` (bit-parallel multi-source BFS: every weight
 equal), ``"dijkstra"`` (one search per source), ``"bounds"`` (eccentricity bounds: diameter, radius,
-center, periphery only; non-negative integer weights). The last three need O(V + E) memory, never
-V x V.
+center, periphery only; non-negative integer weights), ``"sparse"`` (the sparse direct engine's rows
+reduced block by block, on a GPU when there is one: road networks, meshes and other graphs with
+small separators, non-negative weights). The last four never hold V x V.
 
 A NetworkX graph is read as apsp.networkx reads it, with NetworkX's keyword for the weight
 (``distance=`` for the centralities, ``weight=`` for the others; None, NetworkX's default, counts

@@ -430,6 +430,23 @@ void launch_sn_write_rows(const T* x, std::int64_t ld, std::int64_t n, const int
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 
+/// The metrics' sums of a block of `rows` sources (RowsJob::sums): per source, and per target
+/// when s.targets.
+template <class T>
+void launch_sn_sums(const T* x, std::int64_t n, std::int64_t ld, std::int64_t q0, std::int64_t rows,
+                    const SnSums<T>& sums, gpuStream_t s) {
+  if (rows <= 0 || n <= 0) return;
+  const std::int64_t slices = std::min<std::int64_t>(256, (n + 255) / 256);
+  const std::int64_t slice = (n + slices - 1) / slices;
+  const dim3 grid(unsigned((rows + 255) / 256), unsigned((n + slice - 1) / slice));
+  sn_sum_sources<T><<<grid, 256, 0, s>>>(x, n, ld, q0, rows, slice, sums);
+  APSP_CUDA_CHECK_LAUNCH(s);
+  if (!sums.targets) return;
+  sn_sum_targets<T><<<unsigned(std::min<std::int64_t>(n, 65535)), 256, 0, s>>>(x, n, ld, rows,
+                                                                              sums);
+  APSP_CUDA_CHECK_LAUNCH(s);
+}
+
 }  // namespace
 }  // namespace apsp::cuda
 

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <string>
 #include <chrono>
+#include <cstring>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -191,8 +192,11 @@ class GpuRows {
       times.mark(b, 2, stream_);
       for (const Group& g : down_) launch_group(dtasks_.get(), g, stream_);
       times.mark(b, 3, stream_);
-      cuda::launch_sn_write_rows<D>(x_.get(), R_, n_, new_of_old_.get(), old_of_new_.get(), q0,
-                                    rows, result_.get(), n_, stream_);
+      if (job_.sums)
+        cuda::launch_sn_sums<D>(x_.get(), n_, R_, q0, rows, sums_, stream_);
+      else
+        cuda::launch_sn_write_rows<D>(x_.get(), R_, n_, new_of_old_.get(), old_of_new_.get(), q0,
+                                      rows, result_.get(), n_, stream_);
       times.mark(b, 4, stream_);
       if (job_.progress) {
         APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
@@ -205,8 +209,12 @@ class GpuRows {
                   " rows; " + times.summary();
   }
 
-  /// The result: kept on the device (job.device_result) or downloaded in stripes.
+  /// The result: kept on the device (job.device_result) or downloaded in stripes, or the sums.
   void hand_out() {
+    if (job_.sums) {
+      download_sums();
+      return;
+    }
     if (job_.keep_on_device) {
       auto* owner = new cuda::DeviceBuffer<D>(std::move(result_));
       job_.device_result = std::shared_ptr<void>(owner->get(), [owner](void*) { delete owner; });
@@ -262,24 +270,90 @@ class GpuRows {
     if (count) APSP_CUDA_TRY(gpuMemcpy(dst, src, count * sizeof(U), gpuMemcpyHostToDevice));
   }
 
-  /// The result and two row blocks (X^T and its scratch), R as large as memory allows (<= 32768:
-  /// wide blocks fill the GPU in the few large supernodes near the roots).
+  /// The sums' device accumulators (zeroed), per ordered position.
+  void allocate_sums() {
+    const std::size_t n = std::size_t(n_);
+    sum_words_ = cuda::DeviceBuffer<unsigned long long>(6 * n);
+    sum_max_ = cuda::DeviceBuffer<D>(n);
+    APSP_CUDA_TRY(gpuMemsetAsync(sum_words_.get(), 0, 6 * n * 8, stream_));
+    APSP_CUDA_TRY(gpuMemsetAsync(sum_max_.get(), 0, n * sizeof(D), stream_));
+    unsigned long long* w = sum_words_.get();
+    auto f = [&](int i) { return reinterpret_cast<double*>(w + i * n); };
+    sums_.out_cnt = w;
+    sums_.in_cnt = w + n;
+    sums_.out_sum_i = w + 2 * n;  // integer dtypes use the sum words as integers,
+    sums_.in_sum_i = w + 3 * n;
+    sums_.out_sum_f = f(2);  // float ones as doubles
+    sums_.in_sum_f = f(3);
+    sums_.out_harm = f(4);
+    sums_.in_harm = f(5);
+    sums_.out_max = sum_max_.get();
+    sums_.targets = job_.sums->targets ? 1 : 0;
+  }
+
+  /// The accumulators to job.sums, in the user's order.
+  void download_sums() {
+    const auto t0 = Clock::now();
+    const std::size_t n = std::size_t(n_);
+    std::vector<unsigned long long> w(6 * n);
+    std::vector<T> mx(n);
+    APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
+    APSP_CUDA_TRY(gpuMemcpy(w.data(), sum_words_.get(), 6 * n * 8, gpuMemcpyDeviceToHost));
+    APSP_CUDA_TRY(gpuMemcpy(mx.data(), sum_max_.get(), n * sizeof(T), gpuMemcpyDeviceToHost));
+    RowSums& r = *job_.sums;
+    const bool integer = std::is_integral_v<T>;
+    auto as_double = [&](int i, std::size_t q) {
+      double d;
+      std::memcpy(&d, &w[std::size_t(i) * n + q], sizeof d);
+      return d;
+    };
+    for (auto* v : {&r.out_cnt, &r.in_cnt, &r.out_sum_i, &r.in_sum_i, &r.out_max_i}) v->assign(n, 0);
+    for (auto* v : {&r.out_sum_f, &r.in_sum_f, &r.out_max_f, &r.out_harm, &r.in_harm})
+      v->assign(n, 0);
+    const std::vector<std::int32_t>& old = p_.tree.perm.old_of_new;
+    for (std::size_t q = 0; q < n; ++q) {
+      const std::size_t u = std::size_t(old[q]);
+      r.out_cnt[u] = std::int64_t(w[q]);
+      r.in_cnt[u] = std::int64_t(w[n + q]);
+      if (integer) {
+        r.out_sum_i[u] = std::int64_t(w[2 * n + q]);
+        r.in_sum_i[u] = std::int64_t(w[3 * n + q]);
+        r.out_max_i[u] = std::int64_t(mx[q]);
+      } else {
+        r.out_sum_f[u] = as_double(2, q);
+        r.in_sum_f[u] = as_double(3, q);
+        r.out_max_f[u] = double(mx[q]);
+      }
+      r.out_harm[u] = as_double(4, q);
+      r.in_harm[u] = as_double(5, q);
+    }
+    job_.d2h_s = since(t0);
+  }
+
+  /// The result (or the sums' accumulators) and two row blocks (X^T and its scratch), R as large
+  /// as memory allows (<= 32768: wide blocks fill the GPU in the few large supernodes near the
+  /// roots).
   void allocate() {
     APSP_CUDA_TRY(gpuStreamCreateWithFlags(&stream_, gpuStreamNonBlocking));
     std::size_t free_b = 0, total_b = 0;
     APSP_CUDA_TRY(gpuMemGetInfo(&free_b, &total_b));
-    const double result_b = double(n_) * double(n_) * sizeof(T);
+    const double result_b =
+        job_.sums ? double(n_) * (48.0 + sizeof(T)) : double(n_) * double(n_) * sizeof(T);
     const double reserve = 512.0 * (1 << 20);
     double room = double(free_b) - result_b - reserve;
     const double per_row = 2.0 * double(n_) * sizeof(T);
     if (room < per_row * 128)
-      throw ResourceError("the sparse engine's n x n result (" + std::to_string(n_) +
-                          " vertices, " + std::to_string(i64(result_b / (1 << 20))) +
-                          " MiB) and its row blocks do not fit the GPU's free memory (" +
-                          std::to_string(i64(free_b >> 20)) + " MiB)");
+      throw ResourceError(
+          std::string("the sparse engine's ") + (job_.sums ? "sums" : "n x n result") + " (" +
+          std::to_string(n_) + " vertices, " + std::to_string(i64(result_b / (1 << 20))) +
+          " MiB) and its row blocks do not fit the GPU's free memory (" +
+          std::to_string(i64(free_b >> 20)) + " MiB)");
     R_ = std::min<i64>(32768, i64(room / per_row) / 128 * 128);
     R_ = std::min<i64>(R_, (n_ + 127) / 128 * 128);
-    result_ = cuda::DeviceBuffer<D>(std::size_t(n_) * std::size_t(n_));
+    if (job_.sums)
+      allocate_sums();
+    else
+      result_ = cuda::DeviceBuffer<D>(std::size_t(n_) * std::size_t(n_));
     x_ = cuda::DeviceBuffer<D>(std::size_t(n_ * R_));
     y_ = cuda::DeviceBuffer<D>(std::size_t(n_ * R_));
   }
@@ -422,6 +496,9 @@ class GpuRows {
   cuda::DeviceBuffer<int> sidx_, new_of_old_, old_of_new_;
   cuda::DeviceBuffer<cuda::SnTask<D>> dtasks_, utasks_;
   cuda::DeviceBuffer<int4> ucopies_;
+  cuda::DeviceBuffer<unsigned long long> sum_words_;
+  cuda::DeviceBuffer<D> sum_max_;
+  cuda::SnSums<D> sums_{};
   std::vector<Group> down_;
   std::vector<i64> dt_, ut_, sub_first_, seen_;
 };

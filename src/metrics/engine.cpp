@@ -163,8 +163,56 @@ detail::MetricSums gpu_bfs_sums(const detail::HopGraph& h, const MetricsOptions&
   return s;
 }
 
+// The sparse engine's rates (sparse/metric_rows.cpp): min-plus updates of the plan's rows and
+// factorization, and a fixed cost per distance (fill, sweeps' reads and writes, the sums' pass):
+// H200 (bench/results/sparse-direct-engine-2026-11-29.md) and per host thread (2-core box).
+constexpr double kSparseGpuUpdatesPerSecond = 2.0e12, kSparseGpuPairsPerSecond = 2.5e11;
+constexpr double kSparseCpuUpdatesPerSecond = 1.0e9, kSparseCpuPairsPerSecond = 2.0e8;
+/// Graphs below this many vertices never take the sparse engine by auto (its ordering is not
+/// worth it there).
+constexpr std::int64_t kSparseMinVertices = 1024;
+
+/// The sparse engine's fit for g: why not ("" if it fits), where it runs, its plan and predicted
+/// seconds.
+struct SparseChoice {
+  std::string unfit;
+  bool gpu = false;
+  std::shared_ptr<const SparsePlan> plan;
+  double seconds = 0;
+};
+
+SparseChoice sparse_choice(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
+                           const Facts& f, Dtype t) {
+  SparseChoice c;
+  c.unfit = detail::sparse_metrics_unfit(g, w, f.negative);
+  const double n = double(f.n);
+  if (c.unfit.empty() && is_integer(t) && n * n * std::max(f.max_w, 1.0) >= 0x1p62)
+    c.unfit = "its 64-bit sums could overflow";
+  if (c.unfit.empty() && o.backend != Backend::Auto && o.backend != Backend::Cpu &&
+      o.backend != Backend::Cuda)
+    c.unfit = std::string("backend ") + backend_name(o.backend);
+  if (!c.unfit.empty()) return c;
+  c.gpu = o.backend == Backend::Cuda ||
+          (o.backend == Backend::Auto && f.n >= kGpuBfsMinVertices &&
+           detail::cuda_backend_info().usable);
+  try {
+    c.plan = plan_sparse(g);
+  } catch (const UsageError& e) {
+    c.unfit = e.what();
+    return c;
+  }
+  const SparsePlanInfo i = sparse_plan_info(*c.plan);
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const double work = i.work_fraction * n * n * n;
+  c.seconds = i.order_s + i.symbolic_s +
+              (c.gpu ? work / kSparseGpuUpdatesPerSecond + n * n / kSparseGpuPairsPerSecond
+                     : (work / kSparseCpuUpdatesPerSecond + n * n / kSparseCpuPairsPerSecond) /
+                           threads);
+  return c;
+}
+
 MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
-                      const Facts& f) {
+                      const Facts& f, SparseChoice* keep) {
   if (w.extremes_only && can_bound(f) && o.dtype != Dtype::Float32)
     return {MetricsEngine::Bounds,
             g.directed ? "bounds: only extremes asked (forward and backward searches)"
@@ -173,15 +221,33 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
   if (o.backend == Backend::Cuda && f.scale > 0 &&
       bfs_on_gpu(o, f, detail::probe_levels(detail::make_hop_graph(g))))
     return {MetricsEngine::Bfs, "bfs on the GPU: cuda asked, every weight equal"};
-  if (o.backend != Backend::Auto && o.backend != Backend::Cpu)
+  SparseChoice sp;
+  sp.unfit = std::to_string(f.n) + " vertices";
+  if (f.n >= kSparseMinVertices) sp = sparse_choice(g, o, w, f, result_dtype(f, o, "sparse"));
+  const std::string sparse_figures =
+      sp.unfit.empty() ? std::string(", sparse ") + (sp.gpu ? "(GPU) " : "") + seconds(sp.seconds)
+                       : "";
+  auto take_sparse = [&](const std::string& why) {
+    if (keep) *keep = sp;
+    return MetricsPlan{MetricsEngine::Sparse, "sparse" + std::string(sp.gpu ? " on the GPU" : "") +
+                                                  ": " + why};
+  };
+  if (o.backend != Backend::Auto && o.backend != Backend::Cpu) {
+    if (o.backend == Backend::Cuda && sp.unfit.empty())
+      return take_sparse("cuda asked, the graph has small separators (predicted " +
+                         seconds(sp.seconds) + ")");
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
+  }
   std::int64_t levels = f.n;
   if (f.scale > 0) levels = detail::probe_levels(detail::make_hop_graph(g));
   const Costs c = costs(f, o, levels);
   const MetricsEngine search = f.scale > 0 ? MetricsEngine::Bfs : MetricsEngine::Dijkstra;
   const std::string name = metrics_engine_name(search);
   const std::string figures = name + " predicted " + seconds(c.search) + ", fw " + seconds(c.fw) +
+                              sparse_figures +
                               (c.fw_fits ? "" : " (fw's V^2 distances do not fit host memory)");
+  const double fw = c.fw_fits ? c.fw : HUGE_VAL;
+  if (sp.unfit.empty() && sp.seconds < std::min(fw, c.search)) return take_sparse(figures);
   if (!c.fw_fits || c.search < c.fw) return {search, name + ": " + figures};
   return {MetricsEngine::Fw, "fw: " + figures};
 }
@@ -240,16 +306,18 @@ const char* metrics_engine_name(MetricsEngine e) {
       return "dijkstra";
     case MetricsEngine::Bounds:
       return "bounds";
+    case MetricsEngine::Sparse:
+      return "sparse";
   }
   return "?";
 }
 
 MetricsEngine parse_metrics_engine(const std::string& name) {
   for (MetricsEngine e : {MetricsEngine::Auto, MetricsEngine::Fw, MetricsEngine::Bfs,
-                          MetricsEngine::Dijkstra, MetricsEngine::Bounds})
+                          MetricsEngine::Dijkstra, MetricsEngine::Bounds, MetricsEngine::Sparse})
     if (name == metrics_engine_name(e)) return e;
   throw UsageError("unknown metrics engine '" + name +
-                   "' (expected auto, fw, bfs, dijkstra or bounds)");
+                   "' (expected auto, fw, bfs, dijkstra, bounds or sparse)");
 }
 
 /// Before anything per vertex (the hop graph, the level probe): the least any engine holds, the
@@ -272,10 +340,30 @@ void check_least_memory(std::int64_t n, const SolveOptions& o) {
 namespace {
 
 MetricsPlan plan_with(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
-                      const Facts& f) {
-  if (w.engine == MetricsEngine::Auto) return plan_auto(g, o, w, f);
+                      const Facts& f, SparseChoice* keep = nullptr) {
+  if (w.engine == MetricsEngine::Auto) return plan_auto(g, o, w, f, keep);
   check_forced(w, f);
+  if (w.engine == MetricsEngine::Sparse) {
+    SparseChoice sp = sparse_choice(g, o, w, f, result_dtype(f, o, "sparse"));
+    if (!sp.unfit.empty()) throw UsageError("--engine sparse: " + sp.unfit);
+    if (keep) *keep = sp;
+    return {w.engine, std::string("sparse") + (sp.gpu ? " on the GPU" : "") + ": asked"};
+  }
   return {w.engine, std::string(metrics_engine_name(w.engine)) + ": asked"};
+}
+
+/// The sparse engine's run: sums where the rows are computed, then the metrics.
+Metrics run_sparse(const Graph& g, const SolveOptions& o, const MetricsOptions& w, const Facts& f,
+                   const MetricsPlan& plan, const SparseChoice& sp) {
+  const detail::SearchRun run{o.threads, o.progress};
+  std::string detail;
+  const Dtype t = result_dtype(f, o, "sparse");
+  Metrics m =
+      detail::finish_sums(detail::sparse_sums(g, w, t, sp.gpu, sp.plan.get(), run, &detail));
+  m.engine = "sparse";
+  m.backend = sp.gpu ? "cuda" : "cpu";
+  m.plan = plan.why + " (" + detail + ")";
+  return m;
 }
 
 Facts checked_facts(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
@@ -292,7 +380,9 @@ MetricsPlan plan_metrics(const Graph& g, const SolveOptions& o, const MetricsOpt
 
 Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOptions& w) {
   const Facts f = checked_facts(g, o, w);
-  const MetricsPlan plan = plan_with(g, o, w, f);
+  SparseChoice sparse;
+  const MetricsPlan plan = plan_with(g, o, w, f, &sparse);
+  if (plan.engine == MetricsEngine::Sparse) return run_sparse(g, o, w, f, plan, sparse);
   if (plan.engine == MetricsEngine::Fw) {
     Metrics m = detail::fw_metrics(g, o, w);
     m.plan = plan.why;

@@ -1,10 +1,12 @@
 // src/metrics/engines.hpp — the metrics engines behind compute_metrics() (src/metrics/engine.cpp
 // picks one): fw (solve() into MetricsReducer, src/core/metrics.cpp), bfs (bit-parallel
 // multi-source BFS, msbfs.cpp), dijkstra (the library Dijkstra's rows into MetricsReducer,
-// dijkstra_rows.cpp) and bounds (eccentricity bounds, bounds.cpp).
+// dijkstra_rows.cpp), bounds (eccentricity bounds, bounds.cpp) and sparse (the supernodal rows'
+// sums, src/sparse/metric_rows.cpp).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "apsp/metrics.hpp"
@@ -50,6 +52,16 @@ void apply_scale(MetricSums& s, std::int64_t scale);
 /// weights as int64 rows, exact; others float64).
 Metrics dijkstra_metrics(const Graph& g, const MetricsOptions& opt, Dtype dtype,
                          const SearchRun& run);
+
+/// Why the sparse engine (src/sparse/metric_rows.cpp) cannot run on g with `opt`, "" if it can.
+std::string sparse_metrics_unfit(const Graph& g, const MetricsOptions& opt, bool negative);
+
+/// The sparse direct engine's rows reduced to sums block by block (src/sparse/metric_rows.cpp),
+/// on the cuda GPU when `gpu`, else the host's threads; `plan` (may be null) from plan_sparse(g).
+/// Non-negative weights exact in `dtype`; integer sums below 2^63 (the caller checks). `detail`
+/// (may be null): where the rows ran and the stages' seconds.
+MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype dtype, bool gpu,
+                       const SparsePlan* plan, const SearchRun& run, std::string* detail);
 
 /// solve() with a MetricsReducer as its sink (src/core/metrics.cpp).
 Metrics fw_metrics(const Graph& g, const SolveOptions& options, const MetricsOptions& which);

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 
 #include "core/reference.hpp"
 #include "cpu/kernels.hpp"
@@ -89,6 +90,51 @@ void gather_pack_a(const T* x, i64 ld, i64 rows, const std::int32_t* idx, int k,
   }
 }
 
+/// One thread's per-target sums (RowSums::targets), by ordered position.
+struct TargetSums {
+  std::vector<std::int64_t> cnt, sum_i;
+  std::vector<double> sum_f, harm;
+  void resize(i64 n) {
+    cnt.assign(std::size_t(n), 0);
+    sum_i.assign(std::size_t(n), 0);
+    sum_f.assign(std::size_t(n), 0);
+    harm.assign(std::size_t(n), 0);
+  }
+  template <class T>
+  void add(i64 v, T d) {
+    const auto k = std::size_t(v);
+    ++cnt[k];
+    if constexpr (std::is_integral_v<T>)
+      sum_i[k] += std::int64_t(d);
+    else
+      sum_f[k] += double(d);
+    if (d > T(0)) harm[k] += 1.0 / double(d);
+  }
+};
+
+void size_sums(RowSums& s, i64 n) {
+  for (auto* v : {&s.out_cnt, &s.in_cnt, &s.out_sum_i, &s.in_sum_i, &s.out_max_i})
+    v->assign(std::size_t(n), 0);
+  for (auto* v : {&s.out_sum_f, &s.in_sum_f, &s.out_max_f, &s.out_harm, &s.in_harm})
+    v->assign(std::size_t(n), 0);
+}
+
+/// The threads' per-target sums added into `s` (user order).
+void add_targets(const std::vector<TargetSums>& parts, const std::vector<std::int32_t>& old,
+                 RowSums& s) {
+  const i64 n = i64(old.size());
+#pragma omp parallel for schedule(static)
+  for (i64 q = 0; q < n; ++q) {
+    const auto u = std::size_t(old[std::size_t(q)]), k = std::size_t(q);
+    for (const TargetSums& t : parts) {
+      s.in_cnt[u] += t.cnt[k];
+      s.in_sum_i[u] += t.sum_i[k];
+      s.in_sum_f[u] += t.sum_f[k];
+      s.in_harm[u] += t.harm[k];
+    }
+  }
+}
+
 /// One thread's row blocks.
 template <class T>
 class RowSolver {
@@ -104,15 +150,19 @@ class RowSolver {
     seen_.assign(std::size_t(p.nodes()), -1);
   }
 
-  /// Rows q0 .. q0 + rows of the closure (ordered), written to `out` in the user's order.
-  void solve(i64 q0, i64 rows, Matrix& out) {
+  /// Rows q0 .. q0 + rows of the closure (ordered), written to `out` in the user's order, or
+  /// added to `sums` (`targets`: this thread's per-target sums, by ordered position).
+  void solve(i64 q0, i64 rows, Matrix* out, RowSums* sums, TargetSums* targets) {
     const T inf = unreachable<T>();
     T* x = x_.get();
     std::fill(x, x + nb_ * ld_, inf);
     for (i64 r = 0; r < rows; ++r) x[r * ld_ + q0 + r] = T(0);
     up_sweep(q0, rows);
     for (i64 k = p_.nodes() - 1; k >= 0; --k) down_step(k);
-    write_rows(q0, rows, out);
+    if (out)
+      write_rows(q0, rows, *out);
+    else
+      sum_rows(q0, rows, *sums, targets);
   }
 
  private:
@@ -169,6 +219,40 @@ class RowSolver {
     }
   }
 
+  void sum_rows(i64 q0, i64 rows, RowSums& sums, TargetSums* targets) {
+    const std::vector<std::int32_t>& old = p_.tree.perm.old_of_new;
+    const T inf = unreachable<T>();
+    const i64 n = p_.n();
+    for (i64 r = 0; r < rows; ++r) {
+      const T* xr = x_.get() + r * ld_;
+      std::int64_t cnt = 0, sum_i = 0;
+      double sum_f = 0, harm = 0;
+      T mx = T(0);
+      for (i64 v = 0; v < n; ++v) {
+        const T d = xr[v];
+        if (!(d < inf)) continue;
+        ++cnt;
+        if constexpr (std::is_integral_v<T>)
+          sum_i += std::int64_t(d);
+        else
+          sum_f += double(d);
+        if (d > T(0)) harm += 1.0 / double(d);
+        mx = std::max(mx, d);
+        if (targets) targets->add(v, d);
+      }
+      const auto u = std::size_t(old[std::size_t(q0 + r)]);
+      sums.out_cnt[u] = cnt;
+      sums.out_harm[u] = harm;
+      if constexpr (std::is_integral_v<T>) {
+        sums.out_sum_i[u] = sum_i;
+        sums.out_max_i[u] = std::int64_t(mx);
+      } else {
+        sums.out_sum_f[u] = sum_f;
+        sums.out_max_f[u] = double(mx);
+      }
+    }
+  }
+
   const SupernodalPlan& p_;
   const Packed<T>& pk_;
   const cpu::KernelSet<T>& ks_;
@@ -184,25 +268,43 @@ i64 rows_per_block(i64 n, std::size_t bytes, int mr) {
   return std::max<i64>(mr, std::min<i64>(256, fit) / mr * mr);
 }
 
+/// Every row of the closure into `out` (user order) or, with `sums`, only their sums (no n x n:
+/// per-target sums in per-thread arrays, added up at the end).
 template <class T>
 void solve_rows(const SupernodalPlan& p, const Factors<T>& f, int threads,
-                const ProgressFn& progress, Matrix& out) {
+                const ProgressFn& progress, Matrix* out, RowSums* sums) {
   const cpu::KernelSet<T> ks = cpu::kernels_for<T>(cpu::active_isa());
   const Packed<T> pk = pack(p, f, ks.nr);
   const i64 n = p.n(), nb = rows_per_block(n, sizeof(T), ks.mr);
   const i64 blocks = (n + nb - 1) / nb;
   std::atomic<i64> done{0};
+  std::atomic<bool> stop{false};
+  std::exception_ptr failure;
+  if (sums) size_sums(*sums, n);
+  std::vector<TargetSums> targets(sums && sums->targets ? std::size_t(threads) : 0);
 #pragma omp parallel num_threads(threads)
   {
     RowSolver<T> rs(p, pk, ks, nb);
+    TargetSums* mine = targets.empty() ? nullptr : &targets[std::size_t(omp_get_thread_num())];
+    if (mine) mine->resize(n);
 #pragma omp for schedule(dynamic, 1)
     for (i64 b = 0; b < blocks; ++b) {
+      if (stop.load(std::memory_order_relaxed)) continue;
       const i64 q0 = b * nb;
-      rs.solve(q0, std::min(nb, n - q0), out);
+      rs.solve(q0, std::min(nb, n - q0), out, sums, mine);
       const i64 d = done.fetch_add(std::min(nb, n - q0)) + std::min(nb, n - q0);
-      if (progress && omp_get_thread_num() == 0) progress(d, n);
+      if (progress && omp_get_thread_num() == 0) {
+        try {
+          progress(d, n);
+        } catch (...) {
+          failure = std::current_exception();
+          stop = true;
+        }
+      }
     }
   }
+  if (failure) std::rethrow_exception(failure);
+  if (!targets.empty()) add_targets(targets, p.tree.perm.old_of_new, *sums);
 }
 
 }  // namespace
@@ -245,7 +347,8 @@ bool device_rows(const SupernodalPlan& plan, const Factors<T>& f, Dtype t, const
   job.device = o.device;
   job.progress = o.progress;
   job.keep_on_device = o.keep_on_device;
-  if (!o.keep_on_device) {
+  job.sums = o.sums;
+  if (!o.keep_on_device && !o.sums) {
     if (o.sink && !o.paths)
       job.sink = o.sink;
     else
@@ -320,6 +423,7 @@ std::string plan_covers(const SupernodalPlan& p, const Graph& g) {
 EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
                            const TimedPlan* given) {
   EngineRun run;
+  APSP_EXPECTS(!(o.sums && (o.paths || o.keep_on_device)), "sparse engine: sums without paths");
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const std::int64_t n = g.num_vertices;
   TimedPlan made;
@@ -344,9 +448,9 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
     if (o.rows_backend && device_rows(plan, f, t, o, run)) return;
     APSP_EXPECTS(!o.keep_on_device, "sparse engine: no device to keep the result on");
     run.detail = "cpu: " + std::to_string(threads) + " threads";
-    run.dist = result_matrix(n, t);
+    if (!o.sums) run.dist = result_matrix(n, t);
     t0 = Clock::now();
-    solve_rows<T>(plan, f, threads, o.progress, run.dist);
+    solve_rows<T>(plan, f, threads, o.progress, o.sums ? nullptr : &run.dist, o.sums);
     run.solve_s = since(t0);
   });
   if (o.paths) {

@@ -16,6 +16,7 @@
 #include "core/backend.hpp"
 #include "order/supernodes.hpp"
 #include "sparse/plan.hpp"
+#include "sparse/rows_job.hpp"
 
 namespace apsp::detail::sparse {
 
@@ -49,6 +50,9 @@ struct EngineOptions {
   RowSink sink;
   /// With rows_backend: the distances stay in device memory (EngineRun::device_result).
   bool keep_on_device = false;
+  /// Only the rows' sums (sparse/rows_job.hpp), on the device or the host's threads: no n x n
+  /// anywhere, EngineRun::dist stays empty. Not with paths.
+  RowSums* sums = nullptr;
   /// The supernode tree made when no plan is given (order/supernodes.hpp).
   TreeOrder tree_order = TreeOrder::Auto;
 };

@@ -244,5 +244,115 @@ __global__ void sn_write_rows(const T* __restrict__ x, std::int64_t ld, std::int
   }
 }
 
+/// The metrics' accumulators of the engine's rows (RowsJob::sums), indexed by ordered position:
+/// per source (a column of X^T) and per target (a row of X^T). Integer dtypes sum exactly in 64
+/// bits (non-negative distances: the host checks n x the largest one), floats in double. Every
+/// distance is >= 0 here (the metrics' engine runs on non-negative weights), so the largest is
+/// kept by an unsigned atomic maximum of its bits.
+template <class T>
+struct SnSums {
+  unsigned long long *out_cnt, *in_cnt;
+  unsigned long long *out_sum_i, *in_sum_i;  // integer dtypes
+  double *out_sum_f, *in_sum_f;              // float dtypes
+  T* out_max;
+  double *out_harm, *in_harm;
+  int targets;  // the per-target sums too
+};
+
+template <class T>
+__device__ __forceinline__ void sn_atomic_max_nonneg(T* p, T v) {
+  if constexpr (sizeof(T) == 4)
+    atomicMax(reinterpret_cast<unsigned*>(p), std::is_same_v<T, float> ? __float_as_uint(v)
+                                                                       : unsigned(v));
+  else
+    atomicMax(reinterpret_cast<unsigned long long*>(p),
+              std::is_same_v<T, double> ? (unsigned long long)__double_as_longlong(v)
+                                        : (unsigned long long)v);
+}
+
+/// Per-source sums of a block: a thread per column r < rows (source q0 + r), over the rows
+/// [v0, v1) of X^T that its grid row covers; atomics combine the grid rows.
+template <class T>
+__global__ void sn_sum_sources(const T* __restrict__ x, std::int64_t n, std::int64_t ld,
+                               std::int64_t q0, std::int64_t rows, std::int64_t slice,
+                               SnSums<T> s) {
+  constexpr T inf = inf_value<T>();
+  constexpr bool integer = std::is_integral_v<T>;
+  const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  const std::int64_t v0 = std::int64_t(blockIdx.y) * slice, v1 = min(n, v0 + slice);
+  unsigned long long cnt = 0, sum_i = 0;
+  double sum_f = 0, harm = 0;
+  T mx = T(0);
+  for (std::int64_t v = v0; v < v1; ++v) {
+    const T d = x[v * ld + r];
+    if (!(d < inf)) continue;
+    ++cnt;
+    if constexpr (integer)
+      sum_i += (unsigned long long)d;
+    else
+      sum_f += double(d);
+    if (d > T(0)) harm += 1.0 / double(d);
+    mx = d > mx ? d : mx;
+  }
+  const std::int64_t q = q0 + r;
+  if (cnt == 0) return;
+  atomicAdd(s.out_cnt + q, cnt);
+  if constexpr (integer)
+    atomicAdd(s.out_sum_i + q, sum_i);
+  else
+    atomicAdd(s.out_sum_f + q, sum_f);
+  atomicAdd(s.out_harm + q, harm);
+  sn_atomic_max_nonneg(s.out_max + q, mx);
+}
+
+/// Per-target sums of a block: a block per row v of X^T (grid-stride), its `rows` columns
+/// reduced in the block and added to v's sums (one block a row: no atomics).
+template <class T>
+__global__ void sn_sum_targets(const T* __restrict__ x, std::int64_t n, std::int64_t ld,
+                               std::int64_t rows, SnSums<T> s) {
+  constexpr T inf = inf_value<T>();
+  constexpr bool integer = std::is_integral_v<T>;
+  __shared__ unsigned long long s_cnt[8], s_sum_i[8];
+  __shared__ double s_sum_f[8], s_harm[8];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (std::int64_t v = blockIdx.x; v < n; v += gridDim.x) {
+    const T* row = x + v * ld;
+    unsigned long long cnt = 0, sum_i = 0;
+    double sum_f = 0, harm = 0;
+    for (std::int64_t r = threadIdx.x; r < rows; r += blockDim.x) {
+      const T d = row[r];
+      if (!(d < inf)) continue;
+      ++cnt;
+      if constexpr (integer)
+        sum_i += (unsigned long long)d;
+      else
+        sum_f += double(d);
+      if (d > T(0)) harm += 1.0 / double(d);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+      cnt += __shfl_down_sync(0xffffffffu, cnt, o);
+      sum_i += __shfl_down_sync(0xffffffffu, sum_i, o);
+      sum_f += __shfl_down_sync(0xffffffffu, sum_f, o);
+      harm += __shfl_down_sync(0xffffffffu, harm, o);
+    }
+    if (lane == 0) s_cnt[warp] = cnt, s_sum_i[warp] = sum_i, s_sum_f[warp] = sum_f,
+                   s_harm[warp] = harm;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int w = 1; w < int(blockDim.x / 32); ++w)
+        cnt += s_cnt[w], sum_i += s_sum_i[w], sum_f += s_sum_f[w], harm += s_harm[w];
+      s.in_cnt[v] += cnt;
+      if constexpr (integer)
+        s.in_sum_i[v] += sum_i;
+      else
+        s.in_sum_f[v] += sum_f;
+      s.in_harm[v] += harm;
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace
 }  // namespace apsp::cuda
