@@ -9,7 +9,8 @@
 #                             [--sizes 5000,11000,30000] [--bench-sizes 1000,2048,...]
 #   --src DIR   source tree to build (default: the repository root). Point it at a snapshot of
 #               HEAD when the working tree holds other people's unfinished files.
-#   steps startup, python and paths are not in the default list: `paths` times --paths against
+#   steps startup, python and paths are not in the default list (python: PYTEST_ARGS picks the
+#   test files; a python3 first on PATH, e.g. /opt/torch/.venv/bin's, builds the module for it): `paths` times --paths against
 #               distances only (PATHS_SIZES, default 16384; issue 5's 1.6x), cuda best of 2 and cpu once (PATHS_CPU=0 skips); `startup` times a fresh process's CUDA
 #               start-up step by step (dev/cuda/startup_probe) and `apsp --version`; `python` builds
 #               the module (pybind11 from pip on the device image), runs the pytest suite (its cuda
@@ -669,7 +670,7 @@ if has python; then
   if [ ! -d "$BUILD/python/apsp" ]; then
     note "python: SKIPPED (module not built: no pybind11 for $(command -v python3))"
   else
-    (cd "$SRC" && PYTHONPATH="$BUILD/python" timeout 900 python3 -m pytest -q -p no:cacheprovider python/tests) >"$OUTDIR/pytest.log" 2>&1
+    (cd "$SRC" && PYTHONPATH="$BUILD/python" timeout 900 python3 -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:-python/tests}) >"$OUTDIR/pytest.log" 2>&1
     rc=$?
     tail -3 "$OUTDIR/pytest.log"
     note "pytest (all, cuda included): rc=$rc $(tail -1 "$OUTDIR/pytest.log")"

@@ -135,6 +135,19 @@ TEST(Supernodal, RefusesOtherBackends) {
   EXPECT_THROW(solve(g, o), Error);
 }
 
+TEST(Supernodal, KeepOnDeviceNeedsTheCudaBackend) {
+  const Graph g = generate_grid(6, 7, 1, 9, 3);
+  SolveOptions o = cpu(Order::Supernodal);
+  o.keep_on_device = true;
+  try {
+    solve(g, o);
+    ADD_FAILURE() << "keep_on_device on the cpu backend ran";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("keep_on_device"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cpu"), std::string::npos) << e.what();
+  }
+}
+
 /// Brute-force structure: eliminate vertex by vertex on a boolean matrix in the plan's order and
 /// collect, for each supernode, the later vertices its columns or rows reach.
 std::vector<std::set<std::int32_t>> brute_structure(const Graph& g,

@@ -112,5 +112,45 @@ TEST(SupernodalGpu, KeepsTheResultOnTheDevice) {
   EXPECT_EQ(compare(got, want.dist), "");
 }
 
+TEST(SupernodalGpu, SolveKeepsTheDistancesOnTheGpu) {
+  REQUIRE_CUDA_AND_METIS();
+  for (const test::NamedGraph& c : cases_of(2011)) {
+    if (c.g.min_weight() < 0) continue;
+    for (const Dtype t : {Dtype::Int32, Dtype::Float32}) {
+      for (const Order order : {Order::Auto, Order::Supernodal}) {
+        SCOPED_TRACE(c.name + " " + dtype_name(t) + " " + order_name(order));
+        const Result want = solve(c.g, opts(Backend::Cpu, Order::None, t));
+        SolveOptions o = opts(Backend::Cuda, order, t);
+        o.keep_on_device = true;
+        const Result got = solve(c.g, o);
+        EXPECT_TRUE(got.dist.empty());
+        EXPECT_EQ(got.dtype(), t);
+        ASSERT_FALSE(got.device_dist.empty());
+        EXPECT_EQ(got.num_vertices(), c.g.num_vertices);
+        const DeviceMatrix& d = got.device_dist;
+        ASSERT_EQ(d.rows, c.g.num_vertices);
+        Matrix host(d.rows, d.cols, d.stride, d.stride, d.dtype);
+        d.download(host.raw());
+        EXPECT_EQ(compare(host, want.dist, tolerance(t)), "");
+      }
+    }
+  }
+}
+
+TEST(SupernodalGpu, KeepOnDeviceRefusesWhatStaysOnTheHost) {
+  REQUIRE_CUDA_AND_METIS();
+  const Graph g = generate_grid(20, 21, 1, 9, 5);
+  SolveOptions o = opts(Backend::Cuda, Order::Auto, std::nullopt, true);
+  o.keep_on_device = true;
+  EXPECT_THROW(solve(g, o), UsageError);  // paths
+  o.paths = false;
+  o.order = Order::NestedDissection;
+  EXPECT_THROW(solve(g, o), UsageError);
+  o.order = Order::Auto;
+  Graph neg = g;
+  neg.weight[0] = -1;
+  EXPECT_THROW(solve(neg, o), UsageError);
+}
+
 }  // namespace
 }  // namespace apsp

@@ -86,6 +86,10 @@ struct SolveOptions {
   /// With order sn or auto: the sparse direct engine runs with this plan instead of making one
   /// (a graph with an arc the plan does not cover is refused: UsageError).
   std::shared_ptr<const SparsePlan> sparse_plan;
+  /// The distances stay in the GPU's memory (Result::device_dist; Result::dist stays empty), as
+  /// PATHPACK.jl's GPU results do: the sparse direct engine on the cuda backend (order sn, or
+  /// auto, which then takes it), without paths, sinks or negative weights (UsageError).
+  bool keep_on_device = false;
   ProgressFn progress;
   /// When set, the distances (and with paths the next hops, through next_sink) are handed out
   /// in stripes as they are finished, so output can be written while the solve runs; Result::dist
@@ -115,9 +119,25 @@ struct PlanItem {
   std::string value;
 };
 
+/// Distances in a GPU's memory (SolveOptions::keep_on_device): rows x cols of `dtype`, row r at
+/// data + r * stride elements, in the user's vertex order; the memory lives while a copy of
+/// `owner` does. `download` copies it to rows x stride elements of host memory.
+struct DeviceMatrix {
+  void* data = nullptr;
+  int device = 0;
+  std::int64_t rows = 0, cols = 0, stride = 0;
+  Dtype dtype = Dtype::Int32;
+  std::shared_ptr<void> owner;
+  std::function<void(void* host)> download;
+  bool empty() const { return data == nullptr; }
+};
+
 struct Result {
   /// V x V distances (stride may exceed V). Unreachable = unreachable<T>() of its dtype.
   Matrix dist;
+  /// With SolveOptions::keep_on_device: the V x V distances on the GPU (dist is then 0 x 0 of
+  /// their dtype).
+  DeviceMatrix device_dist;
   /// V x V int32 next hops, -1 for none; empty unless SolveOptions::paths.
   Matrix next;
   std::string backend;  ///< name of the backend that ran
@@ -132,7 +152,7 @@ struct Result {
   std::vector<std::string> notes;  ///< e.g. "promoted to int64: (V-1)*max|w| >= 2^30-1"
   std::vector<PlanItem> plan;      ///< what solve() decided, in order (explain(), --stats -v)
 
-  std::int64_t num_vertices() const { return dist.rows(); }
+  std::int64_t num_vertices() const { return device_dist.empty() ? dist.rows() : device_dist.rows; }
   Dtype dtype() const { return dist.dtype(); }
 };
 

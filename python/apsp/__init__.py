@@ -43,8 +43,8 @@ import os
 import numpy as np
 
 from . import _core, _csgraph, _inputs
-from ._core import (BackendUnavailableError, Error, Graph, InputError, NegativeCycleError,
-                    UNREACHABLE_INT32, UNREACHABLE_INT64)
+from ._core import (BackendUnavailableError, DeviceArray, Error, Graph, InputError,
+                    NegativeCycleError, UNREACHABLE_INT32, UNREACHABLE_INT64)
 from ._csgraph import (NO_PREDECESSOR, bellman_ford, dijkstra, floyd_warshall, johnson,
                        shortest_path)
 from ._metrics import (average_shortest_path_length, closeness_centrality, diameter, eccentricity,
@@ -62,7 +62,7 @@ __version__ = getattr(_core, "__version__", "unknown")
 __all__ = [
     "shortest_path", "floyd_warshall", "dijkstra", "bellman_ford", "johnson", "batch",
     "next_hop", "solve", "plan", "explain", "solve_file", "SolveResult", "path", "path_from_predecessors", "Graph", "graph",
-    "read", "read_matrix", "write", "generate", "backends",
+    "read", "read_matrix", "write", "generate", "backends", "DeviceArray",
     "metrics", "closeness_centrality", "harmonic_centrality", "eccentricity", "diameter", "radius",
     "average_shortest_path_length", "distance_histogram",
     "NegativeCycleError", "InputError", "BackendUnavailableError", "Error",
@@ -108,7 +108,8 @@ class SolveResult:
 
 
 def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", block=None, *,
-          paths=False, num_vertices=None, threads=None, order="auto", plan=None):
+          paths=False, num_vertices=None, threads=None, order="auto", plan=None,
+          device_result=False):
     """Runs the Floyd-Warshall solver and returns a :class:`SolveResult` with its raw output.
 
     Takes the same inputs as :func:`shortest_path`. ``dtype=None`` lets the solver choose (int32
@@ -118,7 +119,11 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
     (nested dissection with tile skipping, for sparse graphs) or "sn" (the sparse direct engine:
     supernodal factorization, then every row; cpu and cuda backends; docs/sparse.md). ``plan``
     (from :func:`plan`) runs that engine with a plan made earlier for the same vertices and arcs
-    (new weights: no ordering again).
+    (new weights: no ordering again). ``device_result=True`` leaves the distances in the GPU's
+    memory (``backend="cuda"``, the sparse direct engine, non-negative weights, no paths), as
+    PATHPACK.jl's GPU results: ``result.dist`` is then an ``apsp.DeviceArray`` that
+    ``torch.from_dlpack``, ``cupy.from_dlpack`` or ``cupy.asarray`` take without a copy, and
+    ``result.dist.numpy()`` downloads.
     """
     if order not in ("auto", "none", "nd", "sn"):
         raise ValueError(f"order must be 'auto', 'none', 'nd' or 'sn', got {order!r}")
@@ -126,14 +131,15 @@ def solve(graph, directed=True, unweighted=False, dtype=None, backend="auto", bl
         directed, unweighted, dtype, backend, block, threads, num_vertices)
     paths = _inputs.flag(paths, "paths")
     inp = _inputs.inspect(graph, num_vertices, "solve")
-    if inp.n is not None:
+    device_result = _inputs.flag(device_result, "device_result")
+    if inp.n is not None and not device_result:
         _inputs.check_memory(inp.n * inp.n * (np.dtype(dtype).itemsize if dtype else 4), f"V = {inp.n}: the result")
     g, n = _inputs.read_graph(inp, directed, unweighted, False, num_vertices)
     dtype = _inputs.auto_dtype(inp, n, dtype)
     if plan is not None and not isinstance(plan, _core.SparsePlan):
         raise TypeError(f"plan must come from apsp.plan(), got {type(plan).__name__}")
     return SolveResult(*_csgraph.run(g, backend, dtype, block, threads, paths, info=True, order=order,
-                                     plan=plan))
+                                     plan=plan, keep_on_device=device_result))
 
 
 def plan(graph, directed=True, unweighted=False, *, num_vertices=None):

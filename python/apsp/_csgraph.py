@@ -241,11 +241,14 @@ def _floyd_warshall(inp, n, directed, unweighted, want_pred, want_next, dtype, b
     return out
 
 
-def run(g, backend, dtype, block, threads, paths, reverse=False, info=False, order="auto", plan=None):
-    """_core.solve -> (dist, next or None[, info]); a negative cycle is raised SciPy-catchable."""
+def run(g, backend, dtype, block, threads, paths, reverse=False, info=False, order="auto", plan=None,
+        keep_on_device=False):
+    """_core.solve -> (dist, next or None[, info]); a negative cycle is raised SciPy-catchable.
+    With keep_on_device dist is a _core.DeviceArray (the distances left on the GPU)."""
     try:
         dist, nxt, details = _core.solve(g, backend, dtype, 0 if block is None else block,
-                                         0 if threads is None else threads, paths, order, plan)
+                                         0 if threads is None else threads, paths, order, plan,
+                                         keep_on_device)
     except NegativeCycleError as err:
         raise inputs.negative_cycle(err, reverse) from None
     return (dist, nxt, details) if info else (dist, nxt)

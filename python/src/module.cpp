@@ -27,6 +27,7 @@
 #include "batch_bindings.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "csgraph_bindings.hpp"
+#include "device_array.hpp"
 #include "graph_bindings.hpp"
 #include "matrix_convert.hpp"
 #include "metrics_bindings.hpp"
@@ -75,7 +76,8 @@ std::string python_message(std::string msg) {
                                                                {"--threads ", "threads="},
                                                                {"--input-format ", "format="},
                                                                {"--vertices ", "num_vertices="},
-                                                               {"--undirected", "directed=False"}};
+                                                               {"--undirected", "directed=False"},
+                                                               {"keep_on_device", "device_result=True"}};
   for (const auto& [flag, keyword] : kFlags)
     for (std::size_t at = msg.find(flag); at != std::string::npos; at = msg.find(flag, at))
       msg.replace(at, std::strlen(flag), keyword);
@@ -183,9 +185,10 @@ py::list explain(const apsp::Graph& g, const std::string& backend,
 
 py::tuple solve(const apsp::Graph& g, const std::string& backend,
                 const std::optional<std::string>& dtype, int block, int threads, bool paths,
-                const std::string& order, const PyPlan* plan) {
+                const std::string& order, const PyPlan* plan, bool keep_on_device) {
   apsp::SolveOptions o = solve_options(backend, dtype, block, threads, paths, order, plan);
   o.progress = interrupt_check(o.backend);
+  o.keep_on_device = keep_on_device;
   apsp::Result r;
   {
     py::gil_scoped_release nogil;
@@ -193,6 +196,8 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend,
   }
   py::dict info = info_dict(r);
   py::object next = paths ? py::object(to_numpy(std::move(r.next))) : py::object(py::none());
+  if (!r.device_dist.empty())
+    return py::make_tuple(apsp_python::device_array(std::move(r.device_dist)), next, info);
   return py::make_tuple(to_numpy(std::move(r.dist)), next, info);
 }
 
@@ -321,8 +326,9 @@ PYBIND11_MODULE(_core, m) {
       py::arg("graph"), "apsp::plan_sparse() with the GIL released -> SparsePlan.");
   m.def("solve", &solve, py::arg("graph"), py::arg("backend"), py::arg("dtype"), py::arg("block"),
         py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
-        py::arg("plan") = static_cast<const PyPlan*>(nullptr),
-        "apsp::solve() with the GIL released -> (dist, next or None, info dict).");
+        py::arg("plan") = static_cast<const PyPlan*>(nullptr), py::arg("keep_on_device") = false,
+        "apsp::solve() with the GIL released -> (dist, next or None, info dict); dist a "
+        "DeviceArray with keep_on_device.");
   m.def("explain", &explain, py::arg("graph"), py::arg("backend"), py::arg("dtype"),
         py::arg("block"), py::arg("threads"), py::arg("paths"), py::arg("order") = "auto",
         py::arg("plan") = static_cast<const PyPlan*>(nullptr),
@@ -340,6 +346,7 @@ PYBIND11_MODULE(_core, m) {
   apsp_python::bind_csgraph(m);
   apsp_python::bind_metrics(m);
   apsp_python::bind_batch(m);
+  apsp_python::bind_device_array(m);
 
   m.def("backends", [] {
     py::list out;

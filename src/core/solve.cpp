@@ -108,6 +108,7 @@ void run_supernodal(const SolvePlan& p, const SolveInput& x, const SolveOptions&
   eo.rows_backend = gpu ? p.backend.get() : nullptr;
   eo.device = o.devices.empty() ? 0 : o.devices.front();
   if (p.streamed) eo.sink = x.h.empty() ? o.dist_sink : detail::restoring_sink(o.dist_sink, x.h);
+  eo.keep_on_device = o.keep_on_device;
   const auto t0 = Clock::now();
   detail::sparse::EngineRun run = detail::sparse::solve_supernodal(g, t, eo, p.sn_plan);
   result.timings.order = run.order_s;
@@ -117,7 +118,16 @@ void run_supernodal(const SolvePlan& p, const SolveInput& x, const SolveOptions&
   result.timings.d2h = run.d2h_s;
   result.timings.build = std::max(0.0, seconds_since(t0) - run.order_s - run.symbolic_s -
                                            run.h2d_s - result.timings.compute - run.d2h_s);
-  result.dist = p.streamed ? Matrix(0, 0, t) : std::move(run.dist);
+  result.dist = p.streamed || o.keep_on_device ? Matrix(0, 0, t) : std::move(run.dist);
+  if (o.keep_on_device) {
+    DeviceMatrix& d = result.device_dist;
+    d.data = run.device_result.get();
+    d.device = eo.device;
+    d.rows = d.cols = d.stride = g.num_vertices;
+    d.dtype = t;
+    d.owner = std::move(run.device_result);
+    d.download = std::move(run.download);
+  }
   result.next = std::move(run.next);
   result.order = o.sparse_plan ? "sn (plan)" : p.sn_plan ? "sn (auto)" : "sn";
   result.work_fraction = run.work_fraction;

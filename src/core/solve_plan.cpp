@@ -278,6 +278,27 @@ void plan_auto_supernodal(SolvePlan& p, const Graph& g, const SolveOptions& o) {
   p.sn_auto = std::move(plan);
 }
 
+/// keep_on_device: only the sparse direct engine's rows on the cuda backend stay on a GPU (auto
+/// then takes that engine, whatever its cost model said).
+void check_keep_on_device(const SolvePlan& p, const SolveInput& x, const SolveOptions& o) {
+  const char* no = nullptr;
+  const bool device_rows =
+      p.backend->capabilities().sparse_rows == Capabilities::SparseRows::Device;
+  if (!device_rows)
+    no = "the sparse direct engine's rows on the cuda backend (backend cuda)";
+  else if (o.order != Order::Auto && o.order != Order::Supernodal)
+    no = "order sn or auto";
+  else if (o.paths)
+    no = "no paths";
+  else if (o.dist_sink || o.next_sink)
+    no = "no sinks";
+  else if (x.range.min_weight < 0)
+    no = "non-negative weights (Johnson's restore runs on the host)";
+  if (no)
+    throw UsageError(std::string("keep_on_device: the distances stay on a GPU only with ") + no +
+                     (device_rows ? "" : std::string("; this backend: ") + p.backend->name()));
+}
+
 /// The engine: the sparse direct engine for --order sn, a plan given, or auto's choice; else
 /// the rounds.
 void plan_engine(SolvePlan& p, const SolveInput& x, const SolveOptions& options, Result& result) {
@@ -287,7 +308,7 @@ void plan_engine(SolvePlan& p, const SolveInput& x, const SolveOptions& options,
                                  "order ") +
                      order_name(options.order));
   p.sn_plan = options.sparse_plan ? &options.sparse_plan->timed : p.sn_auto ? &*p.sn_auto : nullptr;
-  if (options.order == Order::Supernodal || p.sn_plan) {
+  if (options.order == Order::Supernodal || p.sn_plan || options.keep_on_device) {
     if (p.caps.sparse_rows == Capabilities::SparseRows::None)
       throw UsageError("--order sn runs on the cpu and cuda backends (asked: " + p.backend->name() +
                        ")");
@@ -453,15 +474,17 @@ void plan_sinks(SolvePlan& p, const SolveInput& x, const SolveOptions& options) 
 void plan_supernodal_memory(SolvePlan& p, const SolveInput& x, const SolveOptions& o) {
   const bool gpu = p.caps.sparse_rows == Capabilities::SparseRows::Device;
   p.streamed = gpu && o.dist_sink && !o.paths;
-  p.memory = p.streamed ? "host: no whole matrix (rows stream from the GPU to the sink)"
-                        : "host: the whole result, rows padded to 32";
-  if (!p.streamed)
+  p.memory = o.keep_on_device ? "host: none (the distances stay on the GPU)"
+             : p.streamed     ? "host: no whole matrix (rows stream from the GPU to the sink)"
+                              : "host: the whole result, rows padded to 32";
+  if (!p.streamed && !o.keep_on_device)
     check_host_memory(x.g->num_vertices, round_up(x.g->num_vertices, 32), p.dtype, o.paths);
 }
 
 }  // namespace
 
 void decide(SolvePlan& p, SolveInput& x, const SolveOptions& options, Result& result) {
+  if (options.keep_on_device) check_keep_on_device(p, x, options);  // before Johnson's work
   plan_johnson(p, x, options, result);
   plan_dtype(p, x, options, result);
   plan_engine(p, x, options, result);
