@@ -211,13 +211,18 @@ py::tuple cpu_order_plan(const apsp::Graph& g, const std::string& dtype, int blo
   apsp::detail::OrderChoice c;
   {
     py::gil_scoped_release nogil;
-    // solve()'s auto tries the sparse direct engine first (core/solve.cpp auto_supernodal); its
-    // rows run small blocks, priced here at kSnCpuSlowdown times the dense rounds' per update.
+    // solve()'s auto tries the sparse direct engine first (core/solve_plan.cpp
+    // plan_auto_supernodal), taking it by the same cost model; its compute is priced here as its
+    // work at kSnCpuSlowdown times the dense rounds' per update (_cost.py adds the result's
+    // writing itself).
     namespace sparse = apsp::detail::sparse;
     constexpr double kSnCpuSlowdown = 4;
     if (sparse::auto_candidate(g, 4 * 256).empty()) {
       const sparse::TimedPlan tp = sparse::plan_supernodal(g);
-      if (tp.work_fraction() <= sparse::kAutoMaxFraction) {
+      const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+      const double sn = sparse::predicted_seconds(tp, false, threads);
+      const double dense = sparse::dense_rounds_seconds(g.num_vertices, false, threads);
+      if (sn < dense) {
         py::gil_scoped_acquire gil;
         return py::make_tuple("sn (auto)", kSnCpuSlowdown * tp.work_fraction(),
                               tp.order_s + tp.symbolic_s);

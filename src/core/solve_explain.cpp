@@ -60,6 +60,12 @@ std::string engine_text(const SolvePlan& p, const SolveOptions& o) {
                   o.sparse_plan ? "given" : "by auto", 100 * p.sn_plan->work_fraction());
     s += buf;
   }
+  if (p.sn_predicted_s > 0) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "; predicted %.3g s (factor, uploads, rows) vs the dense "
+                  "rounds' %.3g s", p.sn_predicted_s, p.rounds_predicted_s);
+    s += buf;
+  }
   return s;
 }
 

@@ -3,6 +3,8 @@
 // (DESIGN.md "Exactness") and Johnson's restoring sink. describe() is in solve_explain.cpp.
 #include "core/solve_plan.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -252,7 +254,8 @@ void plan_dtype(SolvePlan& p, const SolveInput& x, const SolveOptions& options, 
 
 /// --order auto: the sparse direct engine's plan for g when the engine may pay here (its rows
 /// on the host or this backend's device, a sparse edge list, the result fits), kept when its
-/// work is below sparse::kAutoMaxFraction of the dense rounds'; else none, with why in p.no_sn.
+/// predicted seconds (sparse::predicted_seconds: factor, uploads, rows) are below the dense
+/// rounds'; else none, with why in p.no_sn.
 void plan_auto_supernodal(SolvePlan& p, const Graph& g, const SolveOptions& o) {
   using SparseRows = Capabilities::SparseRows;
   const bool gpu = p.caps.sparse_rows == SparseRows::Device;
@@ -268,10 +271,15 @@ void plan_auto_supernodal(SolvePlan& p, const Graph& g, const SolveOptions& o) {
     return;
   }
   sparse::TimedPlan plan = sparse::plan_supernodal(g);
-  if (plan.work_fraction() > sparse::kAutoMaxFraction) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "sn would run %.2f%% of the dense work",
-                  100 * plan.work_fraction());
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  p.sn_predicted_s = sparse::predicted_seconds(plan, gpu, threads);
+  p.rounds_predicted_s = sparse::dense_rounds_seconds(g.num_vertices, gpu, threads);
+  if (p.sn_predicted_s >= p.rounds_predicted_s) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf,
+                  "sn would run %.2f%% of the dense work: predicted %.3g s vs the dense rounds' "
+                  "%.3g s",
+                  100 * plan.work_fraction(), p.sn_predicted_s, p.rounds_predicted_s);
     p.no_sn = buf;
     return;
   }

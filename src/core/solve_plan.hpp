@@ -63,6 +63,8 @@ struct SolvePlan {
   std::optional<sparse::TimedPlan> sn_auto;    ///< auto's sparse direct engine plan
   const sparse::TimedPlan* sn_plan = nullptr;  ///< the engine's plan (given, or sn_auto's)
   std::string no_sn;                           ///< why auto did not take the engine
+  /// auto's cost model (sparse::predicted_seconds): the engine's factor + rows, the dense rounds.
+  double sn_predicted_s = 0, rounds_predicted_s = 0;
   // The rounds (engine Rounds):
   int block = 0;                  ///< asked, or the backend's default
   std::int64_t n = 0;             ///< vertices of the graph the rounds see (before ordering)

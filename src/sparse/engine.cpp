@@ -369,6 +369,31 @@ bool device_rows(const SupernodalPlan& plan, const Factors<T>& f, Dtype t, const
 
 }  // namespace
 
+namespace {
+// Rates of the cost model: the GPU's rows (H200: the grid's 7.0e11 row updates in 0.28 s, and
+// 1.6e10 distances filled, swept and written in ~0.1 s), the host's factorization and rows per
+// thread (16-core device host; 2-core box), the dense rounds (H200 int32 at ~90% of its
+// min-plus ceiling; a CPU thread's measured 1e11 / s of cpu-2026-11-21.md).
+constexpr double kGpuRowUpdates = 3.0e12, kGpuPairs = 1.5e11, kGpuUpload = 1.0e10;
+constexpr double kHostFactorUpdates = 1.0e9, kHostRowUpdates = 4.0e9, kHostPairs = 2.0e8;
+constexpr double kGpuDenseUpdates = 1.5e13, kHostDenseUpdates = 1.0e11;
+}  // namespace
+
+double predicted_seconds(const TimedPlan& tp, bool gpu, int threads) {
+  const SupernodalPlan& p = tp.plan;
+  const double n = double(p.n()), th = double(std::max(threads, 1));
+  const double factor = p.factor_updates / (kHostFactorUpdates * th) + 0.02;
+  if (gpu)
+    return factor + double(p.factor_entries) * 4 / kGpuUpload + 0.03 +
+           p.solve_updates / kGpuRowUpdates + n * n / kGpuPairs;
+  return factor + (p.solve_updates / kHostRowUpdates + n * n / kHostPairs) / th;
+}
+
+double dense_rounds_seconds(std::int64_t n, bool gpu, int threads) {
+  const double v = double(n);
+  return v * v * v / (gpu ? kGpuDenseUpdates : kHostDenseUpdates * double(std::max(threads, 1)));
+}
+
 double TimedPlan::work_fraction() const {
   const double n = double(plan.n());
   return n > 0 ? (plan.factor_updates + plan.solve_updates) / (n * n * n) : 0;
@@ -439,6 +464,7 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
   run.supernodes = plan.nodes();
   run.factor_entries = plan.factor_entries;
   run.work_fraction = tp.work_fraction();
+  run.predicted_s = predicted_seconds(tp, o.rows_backend != nullptr, threads);
   auto t0 = Clock::now();
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);

@@ -27,6 +27,7 @@ struct EngineRun {
   double work_fraction = 0;     ///< min-plus updates (factor + rows) over n^3
   double h2d_s = 0, d2h_s = 0;  ///< a device's uploads and downloads (rows_backend)
   std::int64_t supernodes = 0, factor_entries = 0;
+  double predicted_s = 0;  ///< predicted_seconds() of the run's plan, where it ran
   std::shared_ptr<void> device_result;       ///< EngineOptions::keep_on_device: n x n, rows n apart
   std::function<void(void* host)> download;  ///< copies device_result to n x n host memory
   std::string detail;                        ///< where the rows ran
@@ -66,9 +67,12 @@ struct TimedPlan {
 };
 TimedPlan plan_supernodal(const Graph& g, TreeOrder how = TreeOrder::Auto);
 
-/// `--order auto` takes the engine when its plan's work is at most this share of the dense
-/// rounds' (its kernels run small blocks: a few times below the dense rate; docs/sparse.md).
-inline constexpr double kAutoMaxFraction = 0.02;
+/// The cost model of `--order auto` (docs/sparse.md): predicted seconds of the engine's
+/// factorization, uploads and rows for plan `tp` (the ordering is already spent), on a GPU or
+/// the host's `threads`; and of the dense rounds on n vertices. Rates from the H200 and the
+/// 2-core box (bench/results/sparse-direct-engine-2026-11-29.md), rounded.
+double predicted_seconds(const TimedPlan& tp, bool gpu, int threads);
+double dense_rounds_seconds(std::int64_t n, bool gpu, int threads);
 /// Whether auto tries the engine on g: an edge list with at most 32 arcs per vertex (as nd's
 /// auto rule, order/choice.hpp) and at least `min_vertices`; "" if so, else why not.
 std::string auto_candidate(const Graph& g, std::int64_t min_vertices);
