@@ -180,7 +180,8 @@ int main(int argc, char** argv) {
   solve
       ->add_option("OUT", sa.out,
                    "output matrix (.npy NumPy, .txt/.csv/.tsv text, .bin/.out/no extension NTHU "
-                   "binary int32)")
+                   "binary int32). Unreachable: inf in text and float .npy; 1073741823 in int32 "
+                   ".npy and NTHU, 2^62-1 in int64 .npy (--type float64 writes inf)")
       ->required();
   solve
       ->add_option("--backend", sa.backend,
