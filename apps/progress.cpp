@@ -183,7 +183,7 @@ void Progress::operator()(std::int64_t done, std::int64_t total) {
   if (s.tty) {
     s.show();
     if (done == total || since(s.last_draw) >= 0.1) s.draw();
-    if (done == total && s.phase.empty()) s.line(s.status());  // metrics: no stages
+    if (done == total && s.phase.empty()) s.line(s.status());  // a run without stages
     return;
   }
   const int tenth = int(10 * done / total);

@@ -183,3 +183,17 @@ def test_tensors():
     np.testing.assert_array_equal(got.numpy(), csgraph.construct_dist_matrix(W, pred.numpy()))
     same_tree(acs.reconstruct_path(torch.from_numpy(W), pred[0]),
               csgraph.reconstruct_path(W, pred[0].numpy()))
+
+
+def test_masked_and_apsp_graph_inputs():
+    W = random_graph(rng_for("masked"), 30, "float", True)
+    M = np.ma.masked_equal(W, 0)
+    _, pred = acs.shortest_path(M, return_predecessors=True)
+    want = csgraph.construct_dist_matrix(M, pred)
+    np.testing.assert_array_equal(acs.construct_dist_matrix(M, pred), want)
+    src, dst = np.nonzero(W)
+    g = apsp.graph(src, dst, W[src, dst], num_vertices=30)
+    np.testing.assert_array_equal(acs.construct_dist_matrix(g, pred), want)
+    for i in (0, 7):
+        same_tree(acs.reconstruct_path(M, pred[i]), csgraph.reconstruct_path(M, pred[i]))
+        same_tree(acs.reconstruct_path(g, pred[i]), csgraph.reconstruct_path(M, pred[i]))
