@@ -240,31 +240,18 @@ def _rows(a, paths=False):
         yield from (zip(range(start, n), *out) if paths else enumerate(out, start))
 
 
-_hops_past_cutoff = None
+_hops_past_cutoff = {}
 
 
-def _hop_cutoff_is_exclusive():
-    """How the installed NetworkX reads a hop cutoff: 2.x keeps hops h <= cutoff; 3.x keeps the
-    source and every h with h - 1 < cutoff (the same for whole cutoffs, one hop more for 2.5).
-    Asked once of NetworkX itself on a two-node path with cutoff 0.5."""
-    global _hops_past_cutoff
-    if _hops_past_cutoff is None:
+def _hop_cutoff_is_exclusive(function="single_source_shortest_path_length"):
+    """How the installed NetworkX's `function` reads a hop cutoff: h <= cutoff (2.x's lengths),
+    or the source and every h with h - 1 < cutoff (2.x's paths, 3.x's both: the same for whole
+    cutoffs, one hop more for 2.5). Asked once of NetworkX itself on a two-node path with
+    cutoff 0.5."""
+    if function not in _hops_past_cutoff:
         nx = _nx()
-        _hops_past_cutoff = 1 in dict(nx.single_source_shortest_path_length(nx.path_graph(2), 0, cutoff=0.5))
-    return _hops_past_cutoff
-
-
-def _path_cutoff_is_exclusive():
-    """How the installed NetworkX's single_source_shortest_path reads a hop cutoff: 2.8 and 3.x
-    keep every h with h - 1 < cutoff (one hop more than the lengths of 2.x for cutoff 2.5)."""
-    global _path_hops_past_cutoff
-    if _path_hops_past_cutoff is None:
-        nx = _nx()
-        _path_hops_past_cutoff = 1 in nx.single_source_shortest_path(nx.path_graph(2), 0, cutoff=0.5)
-    return _path_hops_past_cutoff
-
-
-_path_hops_past_cutoff = None
+        _hops_past_cutoff[function] = 1 in getattr(nx, function)(nx.path_graph(2), 0, cutoff=0.5)
+    return _hops_past_cutoff[function]
 
 
 def _cutoff(cutoff):
@@ -310,7 +297,7 @@ def _path_dicts(a, cutoff, hops=False, lengths=False):
     lengths=True (node, ({target: length}, {target: path})), as all_pairs_dijkstra yields."""
     nodes, integral = a.nodes, a.integral
     labels = _label_array(nodes)
-    exclusive = hops and cutoff is not None and _path_cutoff_is_exclusive()
+    exclusive = hops and cutoff is not None and _hop_cutoff_is_exclusive("single_source_shortest_path")
     for i, row, pred in _rows(a, paths=True):
         js = _within(row, i, cutoff, hops, exclusive)
         pred = pred.tolist()

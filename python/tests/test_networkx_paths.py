@@ -186,3 +186,13 @@ def test_chunked_solve_for_large_graphs(monkeypatch):
     got = dict(anx.all_pairs_dijkstra(G))
     assert {s: d for s, (d, _) in got.items()} == {s: d for s, (d, _) in want.items()}
     check_paths(G, {s: p for s, (_, p) in got.items()}, {s: d for s, (d, _) in want.items()})
+
+
+@pytest.mark.parametrize("exclusive,want", [(False, [0, 1, 2]), (True, [0, 1, 2, 3])])
+def test_fractional_hop_cutoff_follows_the_installed_networkx(monkeypatch, exclusive, want):
+    # NetworkX 2.8's single_source_shortest_path (and 3.x's) keeps h - 1 < 2.5, where 2.8's
+    # lengths keep h <= 2.5; apsp asks the installed version once per function.
+    monkeypatch.setattr(anx, "_hops_past_cutoff", {"single_source_shortest_path": exclusive})
+    got = dict(anx.all_pairs_shortest_path(nx.path_graph(5), cutoff=2.5))
+    assert sorted(got[0]) == want and got[0][2] == [0, 1, 2]
+    assert sorted(dict(anx.all_pairs_shortest_path(nx.path_graph(5), cutoff=2))[0]) == [0, 1, 2]
