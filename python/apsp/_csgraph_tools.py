@@ -121,9 +121,9 @@ def construct_dist_matrix(graph, predecessors, directed=True, null_value=np.inf)
     arcs = _Arcs(_dlpack.as_numpy(graph, device_ok=True) if template is not None else graph,
                  inputs.flag(directed, "directed"), "construct_dist_matrix")
     n = arcs.n
+    inputs.check_memory(n * n * 24, f"V = {n}: the distance, weight and predecessor matrices")
     pred = _predecessors(predecessors, (n, n), "predecessors")
     null = float(null_value)
-    inputs.check_memory(n * n * 16, f"V = {n}: the distance and weight matrices")
     dist = np.zeros((n, n))
     weight = arcs.dense()
     step = max(1, _CHUNK_PAIRS // max(n, 1))
