@@ -180,7 +180,8 @@ int main(int argc, char** argv) {
   solve
       ->add_option("OUT", sa.out,
                    "output matrix (.npy NumPy, .txt/.csv/.tsv text, .bin/.out/no extension NTHU "
-                   "binary int32)")
+                   "binary int32). Unreachable: inf in text and float .npy; 1073741823 in int32 "
+                   ".npy and NTHU, 2^62-1 in int64 .npy (--type float64 writes inf)")
       ->required();
   solve
       ->add_option("--backend", sa.backend,
@@ -337,7 +338,17 @@ int main(int argc, char** argv) {
   metrics->add_flag("--infinite", ma.infinite,
                     "report graph-wide values of a graph that is not strongly connected "
                     "as infinite instead of refusing");
-  metrics->add_flag("-q,--quiet", ma.quiet, "no progress output");
+  metrics->add_flag("--labels", ma.labels,
+                    "edge lists: read every vertex token as a name (numbers too), as solve "
+                    "--labels does; the output then names the vertices (CSV column vertex, JSON "
+                    "labels, center, periphery). Without it a file whose first edge names its "
+                    "vertices (not integers) is read so too");
+  auto* metrics_quiet = metrics->add_flag("-q,--quiet", ma.quiet, "no progress output");
+  metrics
+      ->add_flag("--progress", ma.progress,
+                 "show the stages (read, metrics, write) and the work done on stderr also when "
+                 "it is not a terminal (on a terminal they show once a run lasts a second)")
+      ->excludes(metrics_quiet);
 
   std::string path_dist, path_next, path_i, path_j;
   auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");

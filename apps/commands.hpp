@@ -24,7 +24,7 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
   void operator()(std::int64_t done, std::int64_t total);
-  /// A stage starts ("read", "solve", "write", "verify"); "done" ends the last one.
+  /// A stage starts ("read", "solve", "metrics", "write", "verify"); "done" ends the last one.
   void phase(const char* name);
   void finish();
   /// A warning line ("apsp: warning: ..."), below an open status line; shown even when not
@@ -52,6 +52,9 @@ void setup_stdout();
 /// EPIPE reaches it only where SIGPIPE is ignored (by default SIGPIPE ends the process silently,
 /// exit 141, after removing the temporary files).
 int finish_stdout(int rc);
+/// A JSON string literal of s: quotes, backslashes and control characters escaped (--stats,
+/// `apsp metrics`' names; defined in apps/metrics_command.cpp).
+std::string json_string(const std::string& s);
 
 struct SolveArgs {
   std::string in, out;

@@ -8,12 +8,10 @@
 // by default, the summary says why instead. Eccentricity named in --metrics is refused the same
 // way (by default the table has inf). --infinite reports them as infinite (JSON null).
 // --engine picks how the distances are found (auto: apsp::plan_metrics's cost model). Progress
-// shows the work done of the total and the time left at the rate so far.
+// (apps/progress.cpp) shows the stages and, while the metrics run, the work done of the total
+// and the time left. A graph read with names has them in the outputs instead of numbers.
 #include "metrics_command.hpp"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -25,7 +23,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
 #include "apsp/metrics.hpp"
-#include "core/config.hpp"
+#include "commands.hpp"
 #include "io/io_common.hpp"
 
 namespace apsp_cli {
@@ -97,6 +95,19 @@ Selection parse_selection(const std::string& list) {
   return s;
 }
 
+/// Vertex v as the outputs name it: its name when the graph has names, else its number.
+std::string vertex_json(const apsp::Graph& g, std::int64_t v) {
+  return g.labels.empty() ? std::to_string(v) : json_string(g.labels[std::size_t(v)]);
+}
+
+/// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (const char c : s) out.append(c == '"' ? "\"\"" : std::string(1, c));
+  return out + '"';
+}
+
 /// A number as JSON / CSV text: integers exactly, others with 17 significant digits; infinity
 /// as `inf_text`.
 std::string num(long double x, const char* inf_text) {
@@ -123,9 +134,9 @@ std::string histogram_json(const std::vector<std::int64_t>& h) {
   return s;
 }
 
-std::string list_json(const std::vector<std::int64_t>& v) {
+std::string list_json(const apsp::Graph& g, const std::vector<std::int64_t>& v) {
   std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s.append(i ? ", " : "").append(std::to_string(v[i]));
+  for (std::size_t i = 0; i < v.size(); ++i) s.append(i ? ", " : "").append(vertex_json(g, v[i]));
   s += ']';
   return s;
 }
@@ -147,8 +158,8 @@ std::string summary_json(const MetricsArgs& a, const apsp::Graph& g, const apsp:
     os << ",\n  \"average_shortest_path_length\": "
        << num(m.average_shortest_path_length(true), "null");
   if (s.wiener) os << ",\n  \"wiener_index\": " << num(m.wiener_index(), "null");
-  if (s.center && ok) os << ",\n  \"center\": " << list_json(m.center(true));
-  if (s.periphery && ok) os << ",\n  \"periphery\": " << list_json(m.periphery(true));
+  if (s.center && ok) os << ",\n  \"center\": " << list_json(g, m.center(true));
+  if (s.periphery && ok) os << ",\n  \"periphery\": " << list_json(g, m.periphery(true));
   if (m.extremes) os << ",\n  \"searches\": " << m.extremes->searches;
   if (s.histogram) os << ",\n  \"histogram\": " << histogram_json(m.histogram);
   if (s.effective) os << ",\n  \"effective_diameter\": " << num(m.effective_diameter(), "null");
@@ -164,7 +175,7 @@ std::string summary_json(const MetricsArgs& a, const apsp::Graph& g, const apsp:
   return os.str();
 }
 
-std::string csv_table(const apsp::Metrics& m, const Selection& s) {
+std::string csv_table(const apsp::Graph& g, const apsp::Metrics& m, const Selection& s) {
   std::string t = "vertex";
   if (s.eccentricity) t += ",eccentricity";
   if (s.closeness) t += ",closeness";
@@ -173,7 +184,7 @@ std::string csv_table(const apsp::Metrics& m, const Selection& s) {
   t += "\n";
   for (std::int64_t v = 0; v < m.num_vertices; ++v) {
     const auto k = std::size_t(v);
-    t += std::to_string(v);
+    t += g.labels.empty() ? std::to_string(v) : csv_field(g.labels[k]);
     if (s.eccentricity) t.append(",").append(num(m.eccentricity[k], "inf"));
     if (s.closeness) t.append(",").append(num(m.closeness[k], "inf"));
     if (s.harmonic) t.append(",").append(num(m.harmonic[k], "inf"));
@@ -183,7 +194,9 @@ std::string csv_table(const apsp::Metrics& m, const Selection& s) {
   return t;
 }
 
-std::string vertices_json(const apsp::Metrics& m, const Selection& s) {
+/// The per-vertex arrays (indexed by vertex number), after "labels" (the names) for a graph
+/// read with names.
+std::string vertices_json(const apsp::Graph& g, const apsp::Metrics& m, const Selection& s) {
   std::string t;
   auto column = [&](const char* name, auto&& value) {
     t.append(",\n  \"").append(name).append("\": [");
@@ -191,6 +204,7 @@ std::string vertices_json(const apsp::Metrics& m, const Selection& s) {
       t.append(v ? ", " : "").append(value(std::size_t(v)));
     t += ']';
   };
+  if (!g.labels.empty()) column("labels", [&](std::size_t k) { return json_string(g.labels[k]); });
   if (s.eccentricity)
     column("eccentricity", [&](std::size_t k) { return num(m.eccentricity[k], "null"); });
   if (s.closeness) column("closeness", [&](std::size_t k) { return num(m.closeness[k], "null"); });
@@ -200,76 +214,27 @@ std::string vertices_json(const apsp::Metrics& m, const Selection& s) {
   return t;
 }
 
-/// The progress line of a metrics run: work done of the total (sources for the search engines,
-/// rounds for fw, vertices decided for bounds) and the time left at the rate since the first
-/// report. Only on a terminal, only once the run has lasted APSP_PROGRESS_DELAY seconds; ended
-/// with a newline when done, or by the destructor (an error, Ctrl-C's exception in Python).
-class EtaProgress {
- public:
-  using Clock = std::chrono::steady_clock;
-  explicit EtaProgress(bool enabled)
-      : enabled_(enabled && ::isatty(2) == 1),
-        delay_(apsp::config::get_double(apsp::config::Knob::ProgressDelay)),
-        t0_(Clock::now()) {}
-  ~EtaProgress() { finish(); }
-  EtaProgress(const EtaProgress&) = delete;
-  EtaProgress& operator=(const EtaProgress&) = delete;
-
-  void operator()(std::int64_t done, std::int64_t total) {
-    if (!enabled_ || total <= 0) return;
-    const Clock::time_point now = Clock::now();
-    if (first_done_ < 0 || done < first_done_) first_done_ = done, first_ = now;
-    if (seconds(t0_, now) < delay_) return;
-    std::fprintf(stderr, "\rapsp: metrics %lld/%lld (%3.0f%%)%s", static_cast<long long>(done),
-                 static_cast<long long>(total), 100.0 * double(done) / double(total),
-                 left(done, total, now).c_str());
-    shown_ = true;
-    if (done == total) finish();
-  }
-  void finish() {
-    if (shown_) std::fputs("\n", stderr);
-    shown_ = false;
-  }
-  apsp::ProgressFn fn() {
-    return [this](std::int64_t d, std::int64_t t) { (*this)(d, t); };
-  }
-
- private:
-  static double seconds(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-  }
-  /// ", about 42 s left" (padded, so a shorter line covers a longer one), or blanks before the
-  /// rate is known.
-  std::string left(std::int64_t done, std::int64_t total, Clock::time_point now) const {
-    const double spent = seconds(first_, now);
-    char buf[64] = "";
-    if (done > first_done_ && done < total && spent > 0) {
-      const double s = spent / double(done - first_done_) * double(total - done);
-      if (s < 90)
-        std::snprintf(buf, sizeof buf, ", about %.0f s left", s);
-      else if (s < 5400)
-        std::snprintf(buf, sizeof buf, ", about %.0f min left", s / 60);
-      else
-        std::snprintf(buf, sizeof buf, ", about %.1f h left", s / 3600);
-    }
-    std::string t = buf;
-    t.resize(24, ' ');
-    return t;
-  }
-
-  bool enabled_;
-  double delay_;
-  bool shown_ = false;
-  Clock::time_point t0_, first_;
-  std::int64_t first_done_ = -1;
-};
-
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
 
 int run_metrics(const MetricsArgs& a) {
   const Selection s = parse_selection(a.metrics);
@@ -293,15 +258,19 @@ int run_metrics(const MetricsArgs& a) {
   ro.format = apsp::parse_input_format(a.input_format);
   ro.undirected = a.undirected;
   ro.num_vertices = a.vertices;
+  ro.names = a.labels ? apsp::VertexNames::Labels : apsp::VertexNames::Auto;
   apsp::SolveOptions so;
   so.backend = apsp::parse_backend(a.backend);
   if (!a.type.empty()) so.dtype = apsp::parse_dtype(a.type);
   so.order = apsp::parse_order(a.order);
   so.threads = a.threads;
   so.devices = a.devices;
-  EtaProgress progress(!a.quiet);
+  Progress progress(!a.quiet, a.progress);
   so.progress = progress.fn();
+  ro.warning = [&progress](const std::string& w) { progress.warn(w); };
+  progress.phase("read");
   const apsp::Graph g = apsp::read_graph(a.in, ro);
+  progress.phase("metrics");
   apsp::MetricsOptions mo;
   mo.closeness = s.closeness;
   mo.harmonic = s.harmonic;
@@ -312,7 +281,6 @@ int run_metrics(const MetricsArgs& a) {
   apsp::Metrics m;
   try {
     m = apsp::compute_metrics(g, so, mo);
-    progress.finish();
   } catch (const apsp::NegativeCycleError& e) {
     throw apsp::NegativeCycleError(a.in + ": " + e.what(), e.cycle());
   } catch (const apsp::ResourceError& e) {
@@ -340,24 +308,31 @@ int run_metrics(const MetricsArgs& a) {
       }
     }
   }
+  progress.phase("write");
   std::string summary = "{\n";
   summary.append(summary_json(a, g, m, s)).append("\n}\n");
   if (a.out.empty()) {
     // Per-vertex values named in --metrics are printed with the summary, as OUT.json has them;
     // the default run prints the summary alone.
     if (s.named && (s.eccentricity || s.closeness || s.harmonic || s.reachable))
-      summary.insert(summary.size() - 3, vertices_json(m, s));  // before "\n}\n"
+      summary.insert(summary.size() - 3, vertices_json(g, m, s));  // before "\n}\n"
     std::cout << summary;
+    progress.phase("done");
     return 0;
   }
   apsp::io::OutputFile f(a.out);
   std::string body;
   if (json_out)
-    body.append("{\n").append(summary_json(a, g, m, s)).append(vertices_json(m, s)).append("\n}\n");
+    body.append("{\n")
+        .append(summary_json(a, g, m, s))
+        .append(vertices_json(g, m, s))
+        .append("\n}\n");
   else
-    body = csv_table(m, s);
+    body = csv_table(g, m, s);
   f.write(body.data(), body.size());
   f.commit();
+  progress.phase("done");
+  progress.finish();
   if (!json_out) (to_stream ? std::cerr : std::cout) << summary;
   return 0;
 }

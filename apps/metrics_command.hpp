@@ -19,13 +19,16 @@ struct MetricsArgs {
   int threads = 0;
   std::vector<int> devices;
   bool undirected = false, infinite = false;
-  bool quiet = false;  ///< no progress line
+  bool labels = false;    ///< edge lists: every vertex token a name (else names when not integers)
+  bool quiet = false;     ///< no progress line
+  bool progress = false;  ///< the stages also where stderr is no terminal
 };
 
 /// Runs `apsp metrics`; returns the exit code. Throws apsp::Error on bad input or arguments.
-/// Progress (unless a.quiet): on a terminal, once the run has lasted APSP_PROGRESS_DELAY
-/// seconds, `apsp: metrics 12288/65536 (19%), about 42 s left` on stderr (what is counted:
-/// docs/metrics.md).
+/// Progress (unless a.quiet; apps/commands.hpp Progress): the stages read, metrics, write with
+/// their times and, while the metrics run, `apsp: metrics 12288/65536 ( 19%), 3.10 s, about
+/// 13 s left` on stderr (what is counted: docs/metrics.md). A graph read with names (Graph::labels)
+/// has its vertices named in the output.
 int run_metrics(const MetricsArgs& a);
 
 }  // namespace apsp_cli

@@ -1,6 +1,7 @@
 // apps/progress.cpp — the CLI's progress line on stderr (apps/commands.hpp Progress): stages and
-// rounds with the time left, shown on a terminal once a run lasts APSP_PROGRESS_DELAY seconds or
-// always with --progress; a stop signal ends an open status line before the shell's prompt.
+// rounds (or the metrics' work) with the time left, shown on a terminal once a run lasts
+// APSP_PROGRESS_DELAY seconds or always with --progress; a stop signal ends an open status line
+// before the shell's prompt.
 #include <unistd.h>
 
 #include <atomic>
@@ -92,7 +93,7 @@ struct Progress::State {
   std::string status() const {
     const double t = since(phase_t0);
     char b[160];
-    if (total > 0 && (phase.empty() || phase == "solve")) {
+    if (total > 0 && (phase.empty() || phase == "solve" || phase == "metrics")) {
       std::string left;
       if (first_done >= 0 && done > first_done && done < total) {
         // The pace of the rounds done so far, less the time the current one has run.
@@ -101,16 +102,18 @@ struct Progress::State {
         left = ", about " +
                seconds_text(std::max(0.0, per * double(total - done) - since(done_t))) + " left";
       }
-      std::snprintf(b, sizeof b, "apsp: round %lld/%lld (%3.0f%%), %s%s", (long long)done,
-                    (long long)total, 100.0 * double(done) / double(total), seconds_text(t).c_str(),
-                    left.c_str());
+      // metrics count sources, rounds or vertices decided (docs/metrics.md): no unit named
+      std::snprintf(b, sizeof b, "apsp: %s %lld/%lld (%3.0f%%), %s%s",
+                    phase == "metrics" ? "metrics" : "round", (long long)done, (long long)total,
+                    100.0 * double(done) / double(total), seconds_text(t).c_str(), left.c_str());
       return b;
     }
-    const char* ing = phase == "read"     ? "reading the input"
-                      : phase == "solve"  ? "solving"
-                      : phase == "write"  ? "writing the output"
-                      : phase == "verify" ? "verifying"
-                                          : "working";
+    const char* ing = phase == "read"      ? "reading the input"
+                      : phase == "solve"   ? "solving"
+                      : phase == "metrics" ? "computing the metrics"
+                      : phase == "write"   ? "writing the output"
+                      : phase == "verify"  ? "verifying"
+                                           : "working";
     std::snprintf(b, sizeof b, "apsp: %s, %s", ing, seconds_text(t).c_str());
     return b;
   }
@@ -180,7 +183,7 @@ void Progress::operator()(std::int64_t done, std::int64_t total) {
   if (s.tty) {
     s.show();
     if (done == total || since(s.last_draw) >= 0.1) s.draw();
-    if (done == total && s.phase.empty()) s.line(s.status());  // metrics: no stages
+    if (done == total && s.phase.empty()) s.line(s.status());  // a run without stages
     return;
   }
   const int tenth = int(10 * done / total);
@@ -197,11 +200,12 @@ void Progress::phase(const char* name) {
   if (!s.phase.empty()) {
     const std::string& p = s.phase;
     std::string l = std::string("apsp: ") +
-                    (p == "read"     ? "read the input in "
-                     : p == "solve"  ? "solved in "
-                     : p == "write"  ? "wrote the output in "
-                     : p == "verify" ? "verified in "
-                                     : (p + " took ").c_str()) +
+                    (p == "read"      ? "read the input in "
+                     : p == "solve"   ? "solved in "
+                     : p == "metrics" ? "computed the metrics in "
+                     : p == "write"   ? "wrote the output in "
+                     : p == "verify"  ? "verified in "
+                                      : (p + " took ").c_str()) +
                     seconds_text(since(s.phase_t0));
     if (p == "solve" && s.total > 0)
       l += " (" + apsp::io::count_of(s.total, "round", "rounds") + ")";

@@ -23,22 +23,6 @@ namespace apsp_cli {
 
 namespace {
 
-/// A JSON string literal of s.
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(c));
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 /// --stats --verbose: the solve plan, one decision a line (text), or a "plan" object (JSON).
 void print_plan(const apsp::Result& r, std::ostream& os, bool json) {
   if (json) {

@@ -1,7 +1,8 @@
 // tests/test_cli_labels.cpp — edge lists as users have them (issue 33): vertices with names
 // (OUT.labels beside the output, `apsp path OUT NAME NAME`), header rows, SNAP's comment header
 // ("# Undirected graph", "# Nodes: N Edges: M" that disagree with the edges), --unweighted, and
-// the stages of a solve on stderr (--progress).
+// the stages of a solve on stderr (--progress); `apsp metrics` naming the vertices and showing
+// its stages.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -240,6 +241,75 @@ TEST(CliLabels, ProgressShowsTheStagesWhereAsked) {
   EXPECT_EQ(r.err, "");
   r = test::run_cli({"solve", in, out, "--progress", "-q"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
+TEST(CliLabels, MetricsNameTheVertices) {
+  const test::TempDir d;
+  const std::string in = d / "friends.csv";
+  // carol's name needs quoting in the CSV table; x reaches everyone, no one reaches x.
+  write_text(in,
+             "source,target,weight\nalice,bob,3\nbob,\"carol, jr\",4\n\"carol, jr\",alice,10\n"
+             "x,alice,1\n");
+  auto r = test::run_cli({"metrics", in, d / "m.csv", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const std::string table = read_text(d / "m.csv");
+  EXPECT_TRUE(has(table, "vertex,eccentricity,closeness,harmonic,reachable\nalice,inf,")) << table;
+  EXPECT_TRUE(has(table, "\nbob,inf,")) << table;
+  EXPECT_TRUE(has(table, "\n\"carol, jr\",inf,")) << table;
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 5) << table;
+  r = test::run_cli({"metrics", in, d / "m.json", "-q", "--infinite"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = read_text(d / "m.json");
+  EXPECT_TRUE(has(json, "\"labels\": [\"alice\", \"bob\", \"carol, jr\", \"x\"],")) << json;
+  EXPECT_TRUE(has(json, "\"periphery\": [\"alice\", \"bob\", \"carol, jr\"]")) << json;
+  EXPECT_TRUE(has(json, "\"center\": [\"x\"]")) << json;
+  // Per-vertex values named without OUT: the names lead the arrays on stdout.
+  r = test::run_cli({"metrics", in, "--metrics", "reachable", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out,
+                  "\"labels\": [\"alice\", \"bob\", \"carol, jr\", \"x\"],\n"
+                  "  \"reachable\": [2, 2, 2, 3]"))
+      << r.out;
+  // A quote in a name is escaped in JSON.
+  write_text(d / "q.txt", "a say\"hi 1\n");
+  r = test::run_cli({"metrics", d / "q.txt", "--metrics", "reachable", "-q"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\"labels\": [\"a\", \"say\\\"hi\"]")) << r.out;
+  // Integer ids: numbers, unless --labels makes them names (numbered in order of appearance).
+  write_text(in, "100 7 1\n7 100 2\n");
+  r = test::run_cli({"metrics", in, d / "n.csv", "-q", "--metrics", "reachable"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(d / "n.csv").substr(0, 24), "vertex,reachable\n0,0\n1,0")
+      << read_text(d / "n.csv");
+  r = test::run_cli(
+      {"metrics", in, d / "n.csv", "-q", "--labels", "--metrics", "reachable,center"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_text(d / "n.csv"), "vertex,reachable\n100,1\n7,1\n");
+  EXPECT_TRUE(has(r.out, "\"center\": [\"100\"]")) << r.out;  // d(100, 7) = 1, d(7, 100) = 2
+}
+
+TEST(CliLabels, MetricsProgressShowsTheStagesWhereAsked) {
+  const test::TempDir d;
+  const std::string in = d / "g.txt";
+  write_text(in, "0 1 5\n1 2 7\n2 0 1\n");
+  auto r = test::run_cli({"metrics", in, d / "m.csv", "--progress"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* line : {"apsp: read the input in ", "(100%), ", "apsp: computed the metrics in ",
+                           "apsp: wrote the output in ", "apsp: done in "})
+    EXPECT_TRUE(has(r.err, line)) << line << "\n" << r.err;
+  EXPECT_LT(r.err.find("read the input"), r.err.find("computed the metrics")) << r.err;
+  EXPECT_LT(r.err.find("computed the metrics"), r.err.find("wrote the output")) << r.err;
+  r = test::run_cli({"metrics", in, d / "m.csv"});  // not a terminal: nothing
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  r = test::run_cli({"metrics", in, "--progress", "-q"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  // A read error after the read stage started: one error line, no stage lines after it.
+  write_text(in, "0 1 x\n");
+  r = test::run_cli({"metrics", in, "--progress"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_FALSE(has(r.err, "computed the metrics")) << r.err;
 }
 
 }  // namespace

@@ -8,6 +8,12 @@ NetworkX functions of the same name return, keyed by node labels, computed by ap
 * :func:`floyd_warshall` (G, weight='weight') -> distances: dict of ``defaultdict`` (default inf)
 * :func:`all_pairs_shortest_path_length` (G, cutoff=None) -> generator of (node, {node: hops})
 * :func:`all_pairs_dijkstra_path_length` (G, cutoff=None, weight='weight') -> generator of (node, {node: length})
+* :func:`all_pairs_shortest_path` (G, cutoff=None) -> generator of (node, {node: [node, ..., node]})
+* :func:`all_pairs_dijkstra_path` (G, cutoff=None, weight='weight') -> generator of (node, {node: path})
+* :func:`all_pairs_dijkstra` (G, cutoff=None, weight='weight') -> generator of (node, (lengths, paths))
+
+Paths are read from the solver's predecessors (one solve for the lengths and the paths); between
+equally short paths the one returned may differ from NetworkX's.
 
 The graph is converted once: a node -> index map and src/dst/weight NumPy arrays from one pass over
 the edges (Graph / DiGraph: the adjacency rows, each a C-level ``list.extend``; multigraphs:
@@ -41,6 +47,7 @@ NetworkX is imported only when a function is called; ``import apsp.networkx`` wo
 """
 
 import math
+import numbers
 import operator
 from collections import defaultdict
 
@@ -50,7 +57,8 @@ from . import _core, _csgraph, _inputs
 from ._core import NegativeCycleError
 
 __all__ = ["floyd_warshall_numpy", "floyd_warshall_predecessor_and_distance", "floyd_warshall",
-           "all_pairs_shortest_path_length", "all_pairs_dijkstra_path_length"]
+           "all_pairs_shortest_path_length", "all_pairs_dijkstra_path_length", "all_pairs_shortest_path",
+           "all_pairs_dijkstra_path", "all_pairs_dijkstra"]
 
 # Above this V the generators solve rows in chunks (per-source Dijkstra) instead of one V x V matrix.
 _WHOLE_MATRIX_MAX_V = 4096
@@ -219,50 +227,98 @@ def _values(dist, integral):
     return out
 
 
-def _rows(a):
-    """(i, float64 distance row) for every node, whole matrix when it is small, else in chunks."""
+def _rows(a, paths=False):
+    """(i, float64 distance row) for every node, whole matrix when it is small, else in chunks;
+    paths=True: (i, distance row, predecessor row)."""
     n = len(a.nodes)
     if n <= _WHOLE_MATRIX_MAX_V or a.needs_int64:
-        yield from enumerate(_solve(a, exact=True))
+        out = _solve(a, return_predecessors=paths, exact=True)
+        yield from (zip(range(n), *out) if paths else enumerate(out))
         return
     for start in range(0, n, _CHUNK_ROWS):
-        block = _solve(a, indices=np.arange(start, min(start + _CHUNK_ROWS, n)))
-        yield from enumerate(block, start)
+        out = _solve(a, return_predecessors=paths, indices=np.arange(start, min(start + _CHUNK_ROWS, n)))
+        yield from (zip(range(start, n), *out) if paths else enumerate(out, start))
 
 
-_hops_past_cutoff = None
+_hops_past_cutoff = {}
 
 
-def _hop_cutoff_is_exclusive():
-    """How the installed NetworkX reads a hop cutoff: 2.x keeps hops h <= cutoff; 3.x keeps the
-    source and every h with h - 1 < cutoff (the same for whole cutoffs, one hop more for 2.5).
-    Asked once of NetworkX itself on a two-node path with cutoff 0.5."""
-    global _hops_past_cutoff
-    if _hops_past_cutoff is None:
+def _hop_cutoff_is_exclusive(function="single_source_shortest_path_length"):
+    """How the installed NetworkX's `function` reads a hop cutoff: h <= cutoff (2.x's lengths),
+    or the source and every h with h - 1 < cutoff (2.x's paths, 3.x's both: the same for whole
+    cutoffs, one hop more for 2.5). Asked once of NetworkX itself on a two-node path with
+    cutoff 0.5."""
+    if function not in _hops_past_cutoff:
         nx = _nx()
-        _hops_past_cutoff = 1 in dict(nx.single_source_shortest_path_length(nx.path_graph(2), 0, cutoff=0.5))
-    return _hops_past_cutoff
+        _hops_past_cutoff[function] = 1 in getattr(nx, function)(nx.path_graph(2), 0, cutoff=0.5)
+    return _hops_past_cutoff[function]
+
+
+def _cutoff(cutoff):
+    """None or a real number; TypeError / ValueError (NaN) otherwise, before any work."""
+    if cutoff is None:
+        return None
+    if isinstance(cutoff, (bool, np.bool_)) or not isinstance(cutoff, (numbers.Real, np.number)):
+        raise TypeError(f"cutoff must be a number or None, got {cutoff!r}")
+    if math.isnan(cutoff):
+        raise ValueError("cutoff must be a number or None, got nan")
+    return cutoff
+
+
+def _within(row, i, cutoff, hops, exclusive):
+    """The targets of source i that NetworkX lists, nearest first: reachable, within cutoff."""
+    finite = _finite(row)
+    if cutoff is None:
+        within = finite
+    elif hops and exclusive:
+        within = finite & ((row <= 0) | (row - 1 < cutoff))
+    else:
+        within = finite & (row <= cutoff)
+        if not hops:
+            within[i] = True  # Dijkstra's source is in its dict whatever the cutoff (NetworkX)
+    js = np.flatnonzero(within)
+    return js[np.argsort(row[js], kind="stable")]
 
 
 def _length_dicts(a, cutoff, hops=False):
     """NetworkX's single-source length dicts: reachable nodes within cutoff, nearest first."""
     nodes, integral = a.nodes, a.integral
     labels = _label_array(nodes)
+    exclusive = hops and cutoff is not None and _hop_cutoff_is_exclusive()
     for i, row in _rows(a):
-        finite = _finite(row)
-        if cutoff is None:
-            within = finite
-        elif hops and _hop_cutoff_is_exclusive():
-            within = finite & ((row <= 0) | (row - 1 < cutoff))
-        else:
-            within = finite & (row <= cutoff)
-            if not hops:
-                within[i] = True  # Dijkstra's source is in its dict whatever the cutoff (NetworkX)
-        js = np.flatnonzero(within)
-        js = js[np.argsort(row[js], kind="stable")]
+        js = _within(row, i, cutoff, hops, exclusive)
         d = row[js]
         vals = d.astype(np.int64).tolist() if integral else d.tolist()
         yield nodes[i], dict(zip(labels[js].tolist(), vals))
+
+
+def _path_dicts(a, cutoff, hops=False, lengths=False):
+    """(node, {target: [node, ..., target]}) per source, from the solver's predecessors; with
+    lengths=True (node, ({target: length}, {target: path})), as all_pairs_dijkstra yields."""
+    nodes, integral = a.nodes, a.integral
+    labels = _label_array(nodes)
+    exclusive = hops and cutoff is not None and _hop_cutoff_is_exclusive("single_source_shortest_path")
+    for i, row, pred in _rows(a, paths=True):
+        js = _within(row, i, cutoff, hops, exclusive)
+        pred = pred.tolist()
+        found = {i: [nodes[i]]}  # index -> path; a target's path is its predecessor's plus itself
+        for j in js.tolist():
+            if j in found:
+                continue
+            chain = [j]
+            while pred[chain[-1]] not in found:
+                chain.append(pred[chain[-1]])
+            path = found[pred[chain[-1]]]
+            for k in reversed(chain):
+                path = path + [nodes[k]]
+                found[k] = path
+        targets = labels[js].tolist()
+        paths = dict(zip(targets, map(found.__getitem__, js.tolist())))
+        if not lengths:
+            yield nodes[i], paths
+            continue
+        d = row[js]
+        yield nodes[i], (dict(zip(targets, d.astype(np.int64).tolist() if integral else d.tolist())), paths)
 
 
 # ---- the public functions ------------------------------------------------------------------------
@@ -352,7 +408,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
     ``next()``: one V x V matrix up to V = 4096, above that 512 sources at a time.
     """
     _nx()
-    yield from _length_dicts(_convert(G, None, weighted=False), cutoff, hops=True)
+    yield from _length_dicts(_convert(G, None, weighted=False), _cutoff(cutoff), hops=True)
 
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
@@ -363,4 +419,38 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     networkx.NetworkXUnbounded (also apsp.NegativeCycleError) at the first ``next()``.
     """
     _nx()
-    yield from _length_dicts(_convert(G, weight), cutoff)
+    yield from _length_dicts(_convert(G, weight), _cutoff(cutoff))
+
+
+def all_pairs_shortest_path(G, cutoff=None):
+    """``networkx.all_pairs_shortest_path``: a generator of ``(node, {target: path})``.
+
+    ``path`` is a list of node labels from ``node`` to ``target`` with the fewest edges (edge
+    weights are not read), for every target within ``cutoff`` hops (all reachable when None; a
+    fractional cutoff as the installed NetworkX's single_source_shortest_path reads it: 2.8 and
+    3.x keep one hop more for 2.5), ``node: [node]`` included, nearest first. The solve runs at
+    the first ``next()``.
+    """
+    _nx()
+    yield from _path_dicts(_convert(G, None, weighted=False), _cutoff(cutoff), hops=True)
+
+
+def all_pairs_dijkstra_path(G, cutoff=None, weight="weight"):
+    """``networkx.all_pairs_dijkstra_path``: a generator of ``(node, {target: path})``.
+
+    ``path`` is a list of node labels along a shortest path by ``weight`` (see the module
+    docstring), for every target whose length is within ``cutoff`` (all reachable when None), the
+    node itself (``[node]``) always included, nearest first. Negative weights are solved exactly;
+    a negative cycle raises networkx.NetworkXUnbounded (also apsp.NegativeCycleError) at the
+    first ``next()``.
+    """
+    _nx()
+    yield from _path_dicts(_convert(G, weight), _cutoff(cutoff))
+
+
+def all_pairs_dijkstra(G, cutoff=None, weight="weight"):
+    """``networkx.all_pairs_dijkstra``: a generator of ``(node, (lengths, paths))``, the dicts of
+    :func:`all_pairs_dijkstra_path_length` and :func:`all_pairs_dijkstra_path` for that node, from
+    one solve."""
+    _nx()
+    yield from _path_dicts(_convert(G, weight), _cutoff(cutoff), lengths=True)

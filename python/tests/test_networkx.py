@@ -433,7 +433,7 @@ def test_graph_views_and_array_nodelist():
 @pytest.mark.parametrize("exclusive,want", [(False, {0: 0, 1: 1, 2: 2}), (True, {0: 0, 1: 1, 2: 2, 3: 3})])
 def test_fractional_hop_cutoff_follows_the_installed_networkx(monkeypatch, exclusive, want):
     # NetworkX 2.x keeps hops h <= 2.5; 3.x keeps h - 1 < 2.5. apsp asks the installed version once.
-    monkeypatch.setattr(anx, "_hops_past_cutoff", exclusive)
+    monkeypatch.setattr(anx, "_hops_past_cutoff", {"single_source_shortest_path_length": exclusive})
     got = dict(anx.all_pairs_shortest_path_length(nx.path_graph(5), cutoff=2.5))
     assert got[0] == want
     assert dict(anx.all_pairs_shortest_path_length(nx.path_graph(5), cutoff=2))[0] == {0: 0, 1: 1, 2: 2}
