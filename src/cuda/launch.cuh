@@ -397,18 +397,22 @@ void launch_minplus_paths_listed(bool hops, const TileLists& l, const T* A, cons
 /// The products of `tasks` (device memory, first_tile ascending), `tiles` blocks in all, BM x
 /// (4096 / BM) tiles (BM = 16 or 32).
 template <class T, int BM>
-void launch_sn_minplus(const SnTask<T>* tasks, int ntasks, std::int64_t tiles, gpuStream_t s) {
+void launch_sn_minplus(const SnTask<T>* tasks, int ntasks, std::int64_t tiles, std::int64_t q0,
+                       gpuStream_t s) {
   if (tiles == 0) return;
   APSP_EXPECTS(tiles < (std::int64_t(1) << 31), "sparse rows: too many tiles in one launch");
-  sn_minplus<T, BM><<<unsigned(tiles), kSnThreads, 0, s>>>(tasks, ntasks);
+  sn_minplus<T, BM><<<unsigned(tiles), kSnThreads, 0, s>>>(tasks, ntasks, q0);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
+/// One block row of grid blocks per (row0, rows, r0, r1) task; at most 65535 tasks a launch.
 template <class T>
-void launch_sn_fill_block(T* x, std::int64_t n, std::int64_t ld, std::int64_t q0, std::int64_t rows,
-                          gpuStream_t s) {
-  APSP_EXPECTS(ld % 4 == 0, "sparse rows: block width not a multiple of 4");
-  sn_fill_block<T><<<unsigned(std::min<std::int64_t>(n, 65535)), 256, 0, s>>>(x, n, ld, q0, rows);
-  APSP_CUDA_CHECK_LAUNCH(s);
+void launch_sn_init_rows(T* x, std::int64_t ld, std::int64_t q0, const int4* tasks, int ntasks,
+                         gpuStream_t s) {
+  for (int t0 = 0; t0 < ntasks; t0 += 65535) {
+    const unsigned y = unsigned(std::min(65535, ntasks - t0));
+    sn_init_rows<T><<<dim3(16, y), kElemThreads, 0, s>>>(x, ld, q0, tasks + t0);
+    APSP_CUDA_CHECK_LAUNCH(s);
+  }
 }
 /// One block row of grid blocks per (row0, rows, r0, r1) task; at most 65535 tasks a launch.
 template <class T>

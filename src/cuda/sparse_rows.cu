@@ -2,13 +2,15 @@
 //
 // The host factors (sparse/factor.hpp) go up once, transposed: D^T, L^T and U^T per supernode,
 // so that each sweep step is C rows = B (x) A rows over the vertex-major row block X^T
-// (kernels/sparse_rows.cuh). Blocks of R consecutive ordered sources: X^T filled; up sweep over
+// (kernels/sparse_rows.cuh). Blocks of R consecutive ordered sources: X^T set up where the sweeps
+// read before they write (a supernode's rows at its subtree's sources; the down sweep writes
+// the rest, unreachable included); up sweep over
 // the sources' tree ancestors by height (copy X^T[K] to a scratch, X^T[K] = D_K^T (x) scratch,
 // then X^T[S_K] lowered by U_K^T (x) X^T[K] with atomic minima, rows restricted to the sources in
 // K's subtree); down sweep over every supernode by depth from the roots (X^T[K] lowered by
 // L_K^T (x) X^T[S_K]: nodes of one depth write disjoint rows and read only their ancestors'); then
 // the block is written transposed into the n x n device result in the user's order, which stays
-// on the GPU or leaves in stripes.
+// on the GPU or leaves in stripes, or reduced to the metrics' sums (RowsJob::sums).
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -114,17 +116,17 @@ std::array<Group, 2> add_products(std::vector<cuda::SnTask<T>>& tasks,
 
 /// Launches a group of the task array `tasks` (device memory).
 template <class D>
-void launch_group(const cuda::SnTask<D>* tasks, const Group& g, gpuStream_t s) {
+void launch_group(const cuda::SnTask<D>* tasks, const Group& g, i64 q0, gpuStream_t s) {
   if (g.bm == 16)
-    cuda::launch_sn_minplus<D, 16>(tasks + g.begin, int(g.end - g.begin), g.tiles, s);
+    cuda::launch_sn_minplus<D, 16>(tasks + g.begin, int(g.end - g.begin), g.tiles, q0, s);
   else
-    cuda::launch_sn_minplus<D, 32>(tasks + g.begin, int(g.end - g.begin), g.tiles, s);
+    cuda::launch_sn_minplus<D, 32>(tasks + g.begin, int(g.end - g.begin), g.tiles, q0, s);
 }
 
 /// GPU time of the sweeps' phases, summed over blocks (events around each phase).
 class PhaseTimes {
  public:
-  static constexpr int kPhases = 4;  // fill, up, down, write
+  static constexpr int kPhases = 4;  // init, up, down, write (or sums)
   explicit PhaseTimes(i64 blocks) : ev_(std::size_t(blocks * (kPhases + 1))) {
     for (gpuEvent_t& e : ev_) APSP_CUDA_TRY(gpuEventCreate(&e));
   }
@@ -134,7 +136,7 @@ class PhaseTimes {
   void mark(i64 block, int phase, gpuStream_t s) {
     APSP_CUDA_TRY(gpuEventRecord(ev_[std::size_t(block * (kPhases + 1) + phase)], s));
   }
-  /// "fill a ms, up b ms, down c ms, write d ms" once the stream is done.
+  /// "init a ms, up b ms, down c ms, write d ms" once the stream is done.
   std::string summary() const {
     double ms[kPhases] = {};
     for (std::size_t b = 0; b < ev_.size() / (kPhases + 1); ++b)
@@ -145,7 +147,7 @@ class PhaseTimes {
         ms[p] += x;
       }
     char buf[160];
-    std::snprintf(buf, sizeof buf, "fill %.1f ms, up %.1f ms, down %.1f ms, write %.1f ms", ms[0],
+    std::snprintf(buf, sizeof buf, "init %.1f ms, up %.1f ms, down %.1f ms, write %.1f ms", ms[0],
                   ms[1], ms[2], ms[3]);
     return buf;
   }
@@ -163,6 +165,7 @@ class GpuRows {
     n_ = p.n();
     const auto t0 = Clock::now();
     const Transposed<T> tf = transpose_factors(p, f);
+    const double transpose_s = since(t0);
     fac_ = cuda::DeviceBuffer<D>(tf.v.size());
     upload(fac_.get(), tf.v.data(), tf.v.size());
     sidx_ = cuda::DeviceBuffer<int>(p.sidx.size());
@@ -171,11 +174,17 @@ class GpuRows {
     old_of_new_ = cuda::DeviceBuffer<int>(std::size_t(n_));
     upload(new_of_old_.get(), p.tree.perm.new_of_old.data(), std::size_t(n_));
     upload(old_of_new_.get(), p.tree.perm.old_of_new.data(), std::size_t(n_));
+    const double upload_s = since(t0) - transpose_s;
     tf_ = &tf;
     allocate();
+    const double alloc_s = since(t0) - transpose_s - upload_s;
     down_tasks();
     tf_ = nullptr;
     job.h2d_s = since(t0);
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "; set-up %.1f ms: transpose %.1f, uploads %.1f, allocations %.1f",
+                  1e3 * job.h2d_s, 1e3 * transpose_s, 1e3 * upload_s, 1e3 * alloc_s);
+    setup_ = buf;
   }
 
   void run() {
@@ -186,11 +195,11 @@ class GpuRows {
     for (i64 b = 0; b < blocks; ++b) {
       const i64 q0 = b * R_, rows = std::min(R_, n_ - q0);
       times.mark(b, 0, stream_);
-      cuda::launch_sn_fill_block<D>(x_.get(), n_, R_, q0, rows, stream_);
+      init_block(b, q0);
       times.mark(b, 1, stream_);
       up_sweep(q0, rows);
       times.mark(b, 2, stream_);
-      for (const Group& g : down_) launch_group(dtasks_.get(), g, stream_);
+      for (const Group& g : down_) launch_group(dtasks_.get(), g, q0, stream_);
       times.mark(b, 3, stream_);
       if (job_.sums)
         cuda::launch_sn_sums<D>(x_.get(), n_, R_, q0, rows, sums_, stream_);
@@ -206,7 +215,7 @@ class GpuRows {
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     job_.compute_s = since(t0);
     job_.detail = "cuda: " + std::to_string(blocks) + " blocks of " + std::to_string(R_) +
-                  " rows; " + times.summary();
+                  " rows; " + times.summary() + setup_;
   }
 
   /// The result: kept on the device (job.device_result) or downloaded in stripes, or the sums.
@@ -260,6 +269,8 @@ class GpuRows {
   }
 
   ~GpuRows() {
+    for (gpuEvent_t& e : init_done_)
+      if (e) (void)gpuEventDestroy(e);
     if (stream_) (void)gpuStreamDestroy(stream_);
   }
 
@@ -358,9 +369,46 @@ class GpuRows {
     y_ = cuda::DeviceBuffer<D>(std::size_t(n_ * R_));
   }
 
-  /// The down sweep's products, grouped by depth from the roots (the same for every block).
+  /// What the block's sweeps read before they write (the rest of X^T is written by the down
+  /// sweep, unreachable included): a supernode's rows at the columns of the sources in its
+  /// subtree (the up sweep's and the down sweep's C there), whole rows for supernodes without
+  /// structure (no down-sweep product writes them). Two task buffers in turn, each reused once
+  /// the launch that read it is done.
+  void init_block(i64 b, i64 q0) {
+    init_.clear();
+    for (i64 k = 0; k < p_.nodes(); ++k) {
+      const i64 w = p_.width(k), f = p_.first(k);
+      if (w == 0) continue;
+      if (p_.struct_size(k) == 0) {
+        init_.push_back(int4{int(f), int(w), 0, int(R_)});
+        continue;
+      }
+      const i64 lo = std::max<i64>(0, sub_first_[std::size_t(k)] - q0);
+      const i64 hi = std::min<i64>(R_, f + w - q0);
+      if (hi > lo) init_.push_back(int4{int(f), int(w), int(lo), int(hi)});
+    }
+    const int i = int(b % 2);
+    if (!init_done_[i]) APSP_CUDA_TRY(gpuEventCreateWithFlags(&init_done_[i], gpuEventDisableTiming));
+    APSP_CUDA_TRY(gpuEventSynchronize(init_done_[i]));
+    if (itasks_[i].size() < init_.size()) itasks_[i] = cuda::DeviceBuffer<int4>(2 * init_.size());
+    upload(itasks_[i].get(), init_.data(), init_.size());
+    cuda::launch_sn_init_rows<D>(x_.get(), R_, q0, itasks_[i].get(), int(init_.size()), stream_);
+    APSP_CUDA_TRY(gpuEventRecord(init_done_[i], stream_));
+  }
+
+  /// The down sweep's products, grouped by depth from the roots (the same for every block; C is
+  /// read only at the columns of the sources in the node's subtree, keep_lo .. keep_hi).
   void down_tasks() {
     const i64 nodes = p_.nodes();
+    // The first ordered source of each node's subtree (children come before parents).
+    sub_first_.resize(std::size_t(nodes));
+    for (i64 k = 0; k < nodes; ++k) sub_first_[std::size_t(k)] = p_.first(k);
+    for (i64 k = 0; k < nodes; ++k) {
+      const int par = p_.parent[std::size_t(k)];
+      if (par >= 0)
+        sub_first_[std::size_t(par)] =
+            std::min(sub_first_[std::size_t(par)], sub_first_[std::size_t(k)]);
+    }
     std::vector<int> depth(std::size_t(nodes), 0);
     int deepest = 0;
     for (i64 k = nodes - 1; k >= 0; --k) {
@@ -388,6 +436,8 @@ class GpuRows {
         t.ld = R_;
         t.r0 = 0;
         t.r1 = int(R_);
+        t.keep_lo = sub_first_[std::size_t(k)];
+        t.keep_hi = p_.first(k) + p_.width(k);
         batch.push_back(t);
       }
       for (const Group& g : add_products(tasks, batch))
@@ -395,18 +445,9 @@ class GpuRows {
     }
     dtasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(tasks.size());
     upload(dtasks_.get(), tasks.data(), tasks.size());
-    // What the up sweep needs per node: offsets of D^T and U^T, and the first ordered source of
-    // the node's subtree (children come before parents).
+    // What the up sweep needs per node: offsets of D^T and U^T.
     dt_ = tf_->dt;
     ut_ = tf_->ut;
-    sub_first_.resize(std::size_t(nodes));
-    for (i64 k = 0; k < nodes; ++k) sub_first_[std::size_t(k)] = p_.first(k);
-    for (i64 k = 0; k < nodes; ++k) {
-      const int par = p_.parent[std::size_t(k)];
-      if (par >= 0)
-        sub_first_[std::size_t(par)] =
-            std::min(sub_first_[std::size_t(par)], sub_first_[std::size_t(k)]);
-    }
     seen_.assign(std::size_t(nodes), -1);
   }
 
@@ -456,6 +497,8 @@ class GpuRows {
         t.ld = R_;
         t.r0 = r0;
         t.r1 = r1;
+        t.keep_lo = 0;  // the up sweep reads C everywhere it writes
+        t.keep_hi = n_;
         closes.push_back(t);
         if (s == 0) continue;
         t.b = fac_.get() + ut_[std::size_t(k)];  // X^T[S_K] lowered by U_K^T (x) X^T[K]
@@ -482,8 +525,8 @@ class GpuRows {
     for (const Height& h : heights) {
       cuda::launch_sn_copy_rows<D>(x_.get(), y_.get(), R_, ucopies_.get() + h.copy_begin,
                                    int(h.copy_end - h.copy_begin), stream_);
-      for (const Group& g : h.close) launch_group(utasks_.get(), g, stream_);
-      for (const Group& g : h.scatter) launch_group(utasks_.get(), g, stream_);
+      for (const Group& g : h.close) launch_group(utasks_.get(), g, q0, stream_);
+      for (const Group& g : h.scatter) launch_group(utasks_.get(), g, q0, stream_);
     }
   }
 
@@ -495,7 +538,10 @@ class GpuRows {
   cuda::DeviceBuffer<D> fac_, result_, x_, y_;
   cuda::DeviceBuffer<int> sidx_, new_of_old_, old_of_new_;
   cuda::DeviceBuffer<cuda::SnTask<D>> dtasks_, utasks_;
-  cuda::DeviceBuffer<int4> ucopies_;
+  cuda::DeviceBuffer<int4> ucopies_, itasks_[2];
+  gpuEvent_t init_done_[2] = {nullptr, nullptr};
+  std::vector<int4> init_;
+  std::string setup_;  ///< the set-up's seconds by part, for job.detail
   cuda::DeviceBuffer<unsigned long long> sum_words_;
   cuda::DeviceBuffer<D> sum_max_;
   cuda::SnSums<D> sums_{};

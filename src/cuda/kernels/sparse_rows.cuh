@@ -4,7 +4,7 @@
 // sweeps is a set of whole rows: gathered struct rows read coalesced, C rows written coalesced.
 // One kernel runs a list of min-plus products C[i][r] = min(C[i][r], min_k B[i][k] + A[k][r])
 // (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 or 16 x 256
-// C tiles a block; two more fill a block and write it out transposed in the user's order.
+// C tiles a block; others set up a block, write it out transposed in the user's order or sum it.
 #pragma once
 
 #include "gpu/runtime.hpp"
@@ -42,6 +42,10 @@ struct SnTask {
   std::int64_t c0 = 0;
   std::int64_t ld = 0;
   int r0 = 0, r1 = 0;  ///< columns [r0, r1)
+  /// Columns whose C is read (C lowered); the others are written as computed, unreachable
+  /// included: the sweeps' C rows hold nothing yet there. In ordered positions: column r of the
+  /// block is position q0 + r (the launch's q0).
+  std::int64_t keep_lo = 0, keep_hi = 0;
   int atomic = 0;
   int first_tile = 0;  ///< this task's first block in the launch (ascending over tasks)
 };
@@ -88,7 +92,7 @@ __device__ __forceinline__ void sn_atomic_min(T* p, T v) {
 
 template <class T, int BM>
 __global__ void __launch_bounds__(kSnThreads)
-    sn_minplus(const SnTask<T>* __restrict__ tasks, int ntasks) {
+    sn_minplus(const SnTask<T>* __restrict__ tasks, int ntasks, std::int64_t q0) {
   constexpr int BN = kSnBN<BM>, BK = BM, TX = BN / 4;  // TX threads across a row of C
   // The block's task: the last one whose first tile is at most blockIdx.x.
   int lo = 0, hi = ntasks - 1;
@@ -167,7 +171,12 @@ __global__ void __launch_bounds__(kSnThreads)
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const int r = rb + tx * 4 + j;
-      if (r >= t.r1 || acc[i][j] >= inf) continue;
+      if (r >= t.r1) continue;
+      if (q0 + r < t.keep_lo || q0 + r >= t.keep_hi) {
+        c[r] = acc[i][j];
+        continue;
+      }
+      if (acc[i][j] >= inf) continue;
       if (t.atomic)
         sn_atomic_min(c + r, acc[i][j]);
       else if (acc[i][j] < c[r])
@@ -176,22 +185,19 @@ __global__ void __launch_bounds__(kSnThreads)
   }
 }
 
-/// The sources' block: X^T unreachable except X^T[q0 + r][r] = 0 for r < rows (n x ld, ld a
-/// multiple of 4): a block a row at a time, four entries a thread per 16-byte store.
+/// The parts of a block the sweeps read before they write: rows [row0, row0 + rows) x columns
+/// [r0, r1) of X^T unreachable, but X^T[q0 + r][r] = 0 (a task = (row0, rows, r0, r1); a block
+/// row of the grid per task).
 template <class T>
-__global__ void sn_fill_block(T* __restrict__ x, std::int64_t n, std::int64_t ld, std::int64_t q0,
-                              std::int64_t rows) {
+__global__ void sn_init_rows(T* __restrict__ x, std::int64_t ld, std::int64_t q0,
+                             const int4* __restrict__ tasks) {
   constexpr T inf = inf_value<T>();
-  const std::int64_t quads = ld / 4;
-  for (std::int64_t v = blockIdx.x; v < n; v += gridDim.x) {
-    const std::int64_t diag = v - q0;  // the column holding 0 in row v, if in [0, rows)
-    T* row = x + v * ld;
-    for (std::int64_t c = threadIdx.x; c < quads; c += blockDim.x) {
-      SnVec4<T> q;
-#pragma unroll
-      for (int j = 0; j < 4; ++j) q.x[j] = (4 * c + j == diag && diag < rows) ? T(0) : inf;
-      *reinterpret_cast<SnVec4<T>*>(row + 4 * c) = q;
-    }
+  const int4 t = tasks[blockIdx.y];
+  const std::int64_t width = t.w - t.z, total = std::int64_t(t.y) * width;
+  for (std::int64_t e = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t i = e / width, r = t.z + (e - i * width), row = t.x + i;
+    x[row * ld + r] = row == q0 + r ? T(0) : inf;
   }
 }
 
