@@ -1,7 +1,7 @@
 // src/cuda/sparse_rows.cu — the sparse direct engine's rows on one GPU (src/sparse/rows_job.hpp).
 //
-// The host factors (sparse/factor.hpp) go up once, transposed: D^T, L^T and U^T per supernode,
-// so that each sweep step is C rows = B (x) A rows over the vertex-major row block X^T
+// The host factors (sparse/factor.hpp) go up once as they are; the kernels read D, L and U as
+// D^T, L^T and U^T, so each sweep step is C rows = B (x) A rows over the vertex-major block X^T
 // (kernels/sparse_rows.cuh). Blocks of R consecutive ordered sources: X^T set up where the sweeps
 // read before they write (a supernode's rows at its subtree's sources; the down sweep writes
 // the rest, unreachable included); up sweep over
@@ -40,45 +40,6 @@ double since(Clock::time_point t0) {
 /// The device type of T (the kernels' inf_value specialisations: int, long, float, double).
 template <class T>
 using DevT = std::conditional_t<std::is_same_v<T, std::int64_t>, long, T>;
-
-/// Factor blocks transposed, one array: per node DT (w x w), LT (w x s), UT (s x w).
-template <class T>
-struct Transposed {
-  std::vector<i64> dt, lt, ut;
-  std::vector<T> v;
-};
-
-template <class T>
-Transposed<T> transpose_factors(const SupernodalPlan& p, const Factors<T>& f) {
-  Transposed<T> x;
-  const i64 nodes = p.nodes();
-  x.dt.resize(std::size_t(nodes));
-  x.lt.resize(std::size_t(nodes));
-  x.ut.resize(std::size_t(nodes));
-  i64 at = 0;
-  for (i64 k = 0; k < nodes; ++k) {
-    const i64 w = p.width(k), s = p.struct_size(k);
-    x.dt[std::size_t(k)] = at;
-    x.lt[std::size_t(k)] = at + w * w;
-    x.ut[std::size_t(k)] = at + w * w + w * s;
-    at += w * (w + 2 * s);
-  }
-  x.v.resize(std::size_t(at));
-#pragma omp parallel for schedule(dynamic, 16)
-  for (i64 k = 0; k < nodes; ++k) {
-    const i64 w = p.width(k), s = p.struct_size(k);
-    T* dt = x.v.data() + x.dt[std::size_t(k)];
-    T* lt = x.v.data() + x.lt[std::size_t(k)];
-    T* ut = x.v.data() + x.ut[std::size_t(k)];
-    for (i64 i = 0; i < w; ++i)
-      for (i64 t = 0; t < w; ++t) dt[i * w + t] = f.d(k)[t * w + i];
-    for (i64 j = 0; j < w; ++j)
-      for (i64 q = 0; q < s; ++q) lt[j * s + q] = f.l(k)[q * w + j];
-    for (i64 q = 0; q < s; ++q)
-      for (i64 t = 0; t < w; ++t) ut[q * w + t] = f.u(k)[t * s + q];
-  }
-  return x;
-}
 
 /// A launch's tasks: a slice [begin, end) of one task array, their tile width and tile count.
 struct Group {
@@ -164,26 +125,26 @@ class GpuRows {
   GpuRows(const SupernodalPlan& p, const Factors<T>& f, RowsJob& job) : p_(p), job_(job) {
     n_ = p.n();
     const auto t0 = Clock::now();
-    const Transposed<T> tf = transpose_factors(p, f);
-    const double transpose_s = since(t0);
-    fac_ = cuda::DeviceBuffer<D>(tf.v.size());
-    upload(fac_.get(), tf.v.data(), tf.v.size());
+    // The factors go up as the factorization left them: the kernels read each block as the
+    // transpose of the product's B (kernels/sparse_rows.cuh).
+    fac_ = cuda::DeviceBuffer<D>(f.v.size());
+    upload(fac_.get(), f.v.data(), f.v.size());
     sidx_ = cuda::DeviceBuffer<int>(p.sidx.size());
     upload(sidx_.get(), p.sidx.data(), p.sidx.size());
     new_of_old_ = cuda::DeviceBuffer<int>(std::size_t(n_));
     old_of_new_ = cuda::DeviceBuffer<int>(std::size_t(n_));
     upload(new_of_old_.get(), p.tree.perm.new_of_old.data(), std::size_t(n_));
     upload(old_of_new_.get(), p.tree.perm.old_of_new.data(), std::size_t(n_));
-    const double upload_s = since(t0) - transpose_s;
-    tf_ = &tf;
+    const double upload_s = since(t0);
+    f_ = &f;
     allocate();
-    const double alloc_s = since(t0) - transpose_s - upload_s;
+    const double alloc_s = since(t0) - upload_s;
     down_tasks();
-    tf_ = nullptr;
+    f_ = nullptr;
     job.h2d_s = since(t0);
     char buf[128];
-    std::snprintf(buf, sizeof buf, "; set-up %.1f ms: transpose %.1f, uploads %.1f, allocations %.1f",
-                  1e3 * job.h2d_s, 1e3 * transpose_s, 1e3 * upload_s, 1e3 * alloc_s);
+    std::snprintf(buf, sizeof buf, "; set-up %.1f ms: uploads %.1f, allocations %.1f",
+                  1e3 * job.h2d_s, 1e3 * upload_s, 1e3 * alloc_s);
     setup_ = buf;
   }
 
@@ -426,7 +387,7 @@ class GpuRows {
       batch.clear();
       for (const i64 k : level) {
         cuda::SnTask<D> t;
-        t.b = fac_.get() + tf_->lt[std::size_t(k)];
+        t.b = fac_.get() + f_->l_at[std::size_t(k)];
         t.m = int(p_.width(k));
         t.k = int(p_.struct_size(k));
         t.a_base = x_.get();
@@ -445,9 +406,9 @@ class GpuRows {
     }
     dtasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(tasks.size());
     upload(dtasks_.get(), tasks.data(), tasks.size());
-    // What the up sweep needs per node: offsets of D^T and U^T.
-    dt_ = tf_->dt;
-    ut_ = tf_->ut;
+    // What the up sweep needs per node: offsets of D and U.
+    dt_ = f_->d_at;
+    ut_ = f_->u_at;
     seen_.assign(std::size_t(nodes), -1);
   }
 
@@ -532,7 +493,7 @@ class GpuRows {
 
   const SupernodalPlan& p_;
   RowsJob& job_;
-  const Transposed<T>* tf_ = nullptr;
+  const Factors<T>* f_ = nullptr;
   i64 n_ = 0, R_ = 0;
   gpuStream_t stream_ = nullptr;
   cuda::DeviceBuffer<D> fac_, result_, x_, y_;

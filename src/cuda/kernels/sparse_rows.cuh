@@ -3,7 +3,8 @@
 // X^T row v holds vertex v's value for each of the R sources (ld apart), so every operand of the
 // sweeps is a set of whole rows: gathered struct rows read coalesced, C rows written coalesced.
 // One kernel runs a list of min-plus products C[i][r] = min(C[i][r], min_k B[i][k] + A[k][r])
-// (B a small dense factor block, A and C rows of X^T or of a scratch copy), 32 x 128 or 16 x 256
+// (B a small dense factor block, read as the transpose of the host's L, D or U block: L^T, D^T,
+// U^T; A and C rows of X^T or of a scratch copy), 32 x 128 or 16 x 256
 // C tiles a block; others set up a block, write it out transposed in the user's order or sum it.
 #pragma once
 
@@ -32,7 +33,7 @@ inline constexpr int kSnBN = 4096 / BM;
 /// minima (several products of one launch may lower one row: the up sweep's scatters).
 template <class T>
 struct SnTask {
-  const T* b = nullptr;  ///< m x k, row-major
+  const T* b = nullptr;  ///< m x k, stored transposed: B[i][k] at b[k * m + i] (the factor block)
   int m = 0, k = 0;
   const T* a_base = nullptr;
   const int* a_rows = nullptr;
@@ -118,9 +119,9 @@ __global__ void __launch_bounds__(kSnThreads)
     for (int j = 0; j < 4; ++j) acc[i][j] = inf;
   for (int k0 = 0; k0 < t.k; k0 += BK) {
     const int kn = min(BK, t.k - k0);
-    for (int e = tid; e < BM * BK; e += kSnThreads) {
-      const int i = e / BK, kk = e % BK;
-      sB[kk][i] = (i0 + i < t.m && kk < kn) ? t.b[std::int64_t(i0 + i) * t.k + k0 + kk] : inf;
+    for (int e = tid; e < BM * BK; e += kSnThreads) {  // consecutive threads, consecutive i
+      const int i = e % BM, kk = e / BM;
+      sB[kk][i] = (i0 + i < t.m && kk < kn) ? t.b[std::int64_t(k0 + kk) * t.m + i0 + i] : inf;
     }
     if ((rb | int(t.ld)) % 4 == 0) {  // 4 sources a thread: 16-byte loads (32 for 8-byte T)
       for (int e = tid; e < kn * (BN / 4); e += kSnThreads) {
