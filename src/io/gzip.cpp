@@ -38,6 +38,24 @@ std::string strip_gz_suffix(const std::string& path) {
 namespace {
 
 constexpr std::size_t kStep = std::size_t{1} << 30;  // zlib counts in 32-bit uInt
+/// The most bytes deflate makes of one compressed byte (a 258-byte match in about two bits).
+constexpr std::uint64_t kMaxRatio = 1032;
+
+/// A lower bound of the inflated size from the trailer, or 0 when the trailer is not to be
+/// trusted. The last 4 bytes (ISIZE) are the last member's size mod 2^32: for a well-formed file
+/// the whole data (every member; a member of 4 GiB or more has wrapped) holds at least that many
+/// bytes. A truncated, damaged or zero-padded file makes them garbage, so they are taken only
+/// when deflate could have made that much of the bytes there; they size nothing (no allocation
+/// trusts them), they may only refuse early what inflating would refuse later.
+std::uint64_t trailer_lower_bound(const InputBytes& in) {
+  constexpr std::size_t kFraming = 18;  // a 10-byte header and an 8-byte trailer
+  const std::size_t n = in.size();
+  if (n < kFraming + 2) return 0;
+  const unsigned char* t = in.bytes() + n - 4;
+  const std::uint64_t isize = std::uint64_t(t[0]) | std::uint64_t(t[1]) << 8 |
+                              std::uint64_t(t[2]) << 16 | std::uint64_t(t[3]) << 24;
+  return isize <= kMaxRatio * (n - kFraming) ? isize : 0;
+}
 
 }  // namespace
 
@@ -45,7 +63,8 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   // The inflated bytes may take no more than the host memory available (core/memory_limit: a
   // gzip bomb stops here with a message instead of the kernel's OOM killer). They are inflated
   // into chunks (ByteChunks: growing never holds two copies), with no allocation sized from the
-  // trailer's ISIZE (a damaged or truncated file makes it garbage). Graph data whose first 8
+  // trailer's ISIZE (a damaged or truncated file makes it garbage); a plausible ISIZE beyond the
+  // memory refuses at once (trailer_lower_bound). Graph data whose first 8
   // inflated bytes are a binary NTHU header stop as soon as they are known to be invalid (V < 1,
   // E < 0: read_nthu says why), to promise more than the memory holds, or to run past the size
   // the header gives.
@@ -73,6 +92,14 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
       const std::uint64_t want = nthu_stream_size(file, out.front(), limit, mem.source);
       if (want == 1) return out.take(8);  // read_nthu rejects the header
       if (want > 1) stop = want;
+      // Not NTHU (whose header bounds the data): a trailer promising more than the memory
+      // refuses now, not after inflating `limit` bytes.
+      const std::uint64_t least = stop == UINT64_MAX ? trailer_lower_bound(in) : 0;
+      if (least > limit)
+        throw ResourceError(file + ": the gzip trailer says the data decompresses to at least " +
+                            std::to_string(least) + " bytes, more than the " +
+                            std::to_string(limit) + " bytes of memory available for it (" +
+                            mem.source + "; if the file may be damaged, check it with gzip -t)");
     }
     if (out_pos > stop)
       fail_at_offset(file, std::size_t(stop),
