@@ -431,6 +431,38 @@ TEST(MetricsEngines, ProbeLevelsSeesTheLargestComponentNotVertexZeros) {
   }
 }
 
+/// The facts of an edge list are read in one pass of their own (not Graph::validated_weight_range):
+/// a vertex out of range or a non-finite weight is still refused with validate()'s message.
+TEST(MetricsEngines, BadEdgesAreRefusedAsValidateRefusesThem) {
+  for (int bad = 0; bad < 3; ++bad) {
+    Graph g;
+    g.num_vertices = 4;
+    g.directed = bad == 2;
+    for (std::int32_t v = 0; v < 3; ++v) g.add_edge(v, v + 1, 1);
+    if (bad == 0) g.dst[1] = 4;
+    if (bad == 1) g.src[2] = -1;
+    if (bad == 2) g.weight[1] = std::numeric_limits<double>::quiet_NaN();
+    std::string want;
+    try {
+      g.validate();
+    } catch (const UsageError& e) {
+      want = e.what();
+    }
+    ASSERT_FALSE(want.empty()) << bad;
+    MetricsOptions mo;
+    mo.extremes_only = true;
+    for (MetricsEngine e : {MetricsEngine::Auto, MetricsEngine::Bfs}) {
+      mo.engine = e;
+      try {
+        (void)compute_metrics(g, SolveOptions{}, mo);
+        ADD_FAILURE() << bad << " " << metrics_engine_name(e) << ": no error";
+      } catch (const UsageError& err) {
+        EXPECT_EQ(std::string(err.what()), want) << bad;
+      }
+    }
+  }
+}
+
 TEST(MetricsEngines, AutoPicksBfsForSparseUnitGraphsAndFwForSmallDenseOnes) {
   Spec sparse{3000, false, true, 1, 1, 0, 2, 5};
   SolveOptions o;
