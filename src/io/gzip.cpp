@@ -5,6 +5,7 @@
 // error instead.
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -73,11 +74,22 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   // Half of it, as docs/io.md says: the edges parsed from the bytes need memory too
   // (check_edge_memory).
   detail::MemoryLimit mem = detail::host_memory_limit();
+  const std::string whole_source = mem.source;
   mem.source = "half of " + mem.source;
   const std::uint64_t limit = mem.bytes / 2;
   ByteChunks out;
   std::uint64_t stop = UINT64_MAX;  // the size an NTHU header promises, once known
   bool sniffed = false;
+  // Text (no NUL in its first 8 bytes, not NumPy's magic): its lines so far, counted as
+  // check_edge_memory counts them, so that text whose edges cannot fit beside it stops as soon as
+  // that is known instead of after the last byte.
+  bool text = false;
+  std::uint64_t lines = 1;
+  auto count_lines = [&lines](const unsigned char* p, std::size_t k) {
+    for (const unsigned char* end = p + k;
+         (p = static_cast<const unsigned char*>(std::memchr(p, '\n', std::size_t(end - p)))); ++p)
+      ++lines;
+  };
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK) throw std::bad_alloc();
   struct End {
@@ -92,6 +104,10 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
       const std::uint64_t want = nthu_stream_size(file, out.front(), limit, mem.source);
       if (want == 1) return out.take(8);  // read_nthu rejects the header
       if (want > 1) stop = want;
+      const unsigned char* head = out.front();
+      text =
+          stop == UINT64_MAX && !std::memchr(head, 0, 8) && std::memcmp(head, "\x93NUMPY", 6) != 0;
+      if (text) count_lines(head, 8);
       // Not NTHU (whose header bounds the data): a trailer promising more than the memory
       // refuses now, not after inflating `limit` bytes.
       const std::uint64_t least = stop == UINT64_MAX ? trailer_lower_bound(in) : 0;
@@ -137,6 +153,16 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
     in_pos += had_in - zs.avail_in;
     out.added(had_out - zs.avail_out);
     out_pos += had_out - zs.avail_out;
+    if (text) {
+      count_lines(at, had_out - zs.avail_out);
+      const std::uint64_t need = out_pos + lines * kEdgeLineBytes;
+      if (need > mem.bytes)
+        throw ResourceError(file + ": decompressed offset " + std::to_string(out_pos) + ": " +
+                            std::to_string(lines) + " lines of edges so far may need " +
+                            std::to_string(need) + " bytes with the input held in memory, " +
+                            "more than the " + std::to_string(mem.bytes) + " bytes available (" +
+                            whole_source + "; set APSP_HOST_MEMORY to override)");
+    }
     if (rc == Z_STREAM_END) {
       member_done = true;
       continue;
