@@ -125,7 +125,7 @@ TEST(HostileInputs, GzipEdgesCountAgainstTheMemoryRule) {
   write_bytes(d / "g.txt.gz", gz.data(), gz.size());
   Measured r = run_measured({"solve", d / "g.txt.gz", d / "o.bin"}, {"APSP_HOST_MEMORY=4000000"});
   EXPECT_EQ(r.exit_code, 4);
-  expect_one_line(r, "200001 lines of edges may need");
+  expect_one_line(r, "lines of edges so far may need");  // stopped while inflating
   r = run_measured({"solve", d / "g.txt.gz", d / "o.bin"}, {"APSP_HOST_MEMORY=2000000"});
   EXPECT_EQ(r.exit_code, 4);
   expect_one_line(r, "half of APSP_HOST_MEMORY");

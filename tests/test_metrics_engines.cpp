@@ -6,6 +6,7 @@
 // compare exactly, closeness and harmonic to 1e-12 relative. Seeds are fixed and printed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 #include "apsp/errors.hpp"
 #include "apsp/metrics.hpp"
 #include "apsp/solve.hpp"
+#include "metrics/engines.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -264,6 +266,89 @@ TEST(MetricsEngines, DirectedBoundsRefuseAsTheFullEngine) {
   }
 }
 
+/// A directed graph with a strongly connected part A (a cycle and chords) that reaches a part B
+/// (each B vertex has an arc from an earlier vertex), B's own arcs, sometimes arcs back into A
+/// (more of it strongly connected), sometimes a B vertex nobody reaches (then no vertex reaches
+/// all), ids shuffled: strongly connected or not, with or without vertices that reach all.
+Graph make_source_and_tail(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto below = [&](std::int64_t k) { return std::int64_t(rng() % std::uint64_t(k)); };
+  const std::int64_t n = 2 + below(119), a = 1 + below(n);
+  const bool weighted = seed % 3 == 0, back_arcs = seed % 4 == 1, orphan = seed % 5 == 2;
+  std::vector<std::int32_t> id(static_cast<std::size_t>(n));
+  for (std::int64_t v = 0; v < n; ++v) id[std::size_t(v)] = std::int32_t(v);
+  std::shuffle(id.begin(), id.end(), rng);
+  Graph g;
+  g.num_vertices = n;
+  g.directed = true;
+  auto arc = [&](std::int64_t u, std::int64_t v) {
+    g.add_edge(id[std::size_t(u)], id[std::size_t(v)], weighted ? double(1 + below(5)) : 1.0);
+  };
+  for (std::int64_t v = 0; v < a && a > 1; ++v) arc(v, (v + 1) % a);
+  for (std::int64_t k = 0; k < a; ++k) arc(below(a), below(a));
+  const std::int64_t lone = orphan && n > a ? a + below(n - a) : -1;
+  for (std::int64_t v = a; v < n; ++v) {
+    if (v != lone) arc(below(v), v);
+    for (int k = 0; k < 2; ++k) {
+      const std::int64_t w = a + below(n - a);
+      if (w != lone) arc(v, w);
+    }
+    if (back_arcs && below(3) == 0) arc(v, below(a));
+  }
+  return g;
+}
+
+/// Issue 34: a directed graph's diameter, radius, center and periphery by the bounds equal the
+/// full engines' on graphs that are strongly connected or not (with infinite_ok: NetworkX raises,
+/// and so does apsp without it, with the same message as the full engine's).
+TEST(MetricsEngines, DirectedBoundsEqualFullWhenNotStronglyConnected) {
+  int not_connected = 0, someone_reaches_all = 0, closed = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const Graph g = make_source_and_tail(seed);
+    const std::string where =
+        "source-and-tail seed=" + std::to_string(seed) + " n=" + std::to_string(g.num_vertices);
+    SolveOptions o;
+    o.threads = 1;
+    MetricsOptions mo;
+    mo.extremes_only = true;
+    mo.closeness = mo.harmonic = false;
+    const Metrics b = compute_metrics(g, o, mo);  // auto: bounds
+    const Metrics fw = run(g, MetricsEngine::Fw, false, 1);
+    const bool unit = seed % 3 != 0;
+    const Metrics search = run(g, unit ? MetricsEngine::Bfs : MetricsEngine::Dijkstra, false, 1);
+    ASSERT_EQ(b.strongly_connected(), fw.strongly_connected()) << where;
+    if (b.engine == "bounds") ++closed;
+    for (const Metrics* full : {&fw, &search}) {
+      EXPECT_EQ(b.diameter(true), full->diameter(true)) << where;
+      EXPECT_EQ(b.radius(true), full->radius(true)) << where;
+      EXPECT_EQ(b.center(true), full->center(true)) << where;
+      EXPECT_EQ(b.periphery(true), full->periphery(true)) << where;
+    }
+    if (fw.strongly_connected()) continue;
+    ++not_connected;
+    if (fw.radius(true) < std::numeric_limits<double>::infinity()) ++someone_reaches_all;
+    auto message = [](auto&& f) {
+      try {
+        (void)f();
+      } catch (const UsageError& e) {
+        return std::string(e.what());
+      }
+      return std::string("no error");
+    };
+    EXPECT_EQ(message([&] { return b.radius(); }), message([&] { return fw.radius(); })) << where;
+    EXPECT_EQ(message([&] { return b.center(); }), message([&] { return fw.center(); })) << where;
+  }
+  // Every kind was met, and the bounds answered nearly all themselves.
+  const std::string counts = std::to_string(not_connected) + " not strongly connected, " +
+                             std::to_string(someone_reaches_all) + " of them with a vertex that " +
+                             "reaches all; the bounds closed on " + std::to_string(closed);
+  // (seeds 1..300: 240, 193 and 286)
+  EXPECT_GT(not_connected, 150) << counts;
+  EXPECT_GT(someone_reaches_all, 100) << counts;
+  EXPECT_LT(someone_reaches_all, not_connected - 20) << counts;
+  EXPECT_GT(closed, 250) << counts;
+}
+
 TEST(MetricsEngines, BoundsOnlyWhatIsAskedAndRefusals) {
   Spec s{200, false, true, 1, 1, 0, 0.1, 3};  // a path and 20 chords: the bounds close
   const Graph g = make(s);
@@ -315,6 +400,67 @@ TEST(MetricsEngines, ForcedEnginesThatCannotRunAreRefused) {
   MetricsOptions mo;
   mo.engine = MetricsEngine::Dijkstra;
   EXPECT_THROW(compute_metrics(g, o, mo), UsageError);
+}
+
+/// The depth probe (the cost model's and the bfs engine's batch choice) looks at the largest
+/// component, not at vertex 0's: here vertex 0 and 1 form a component of one edge beside a path of
+/// 2,000 vertices (a probe from vertex 0 saw 1 level).
+TEST(MetricsEngines, ProbeLevelsSeesTheLargestComponentNotVertexZeros) {
+  for (bool directed : {false, true}) {
+    Graph g;
+    g.num_vertices = 2002;
+    g.directed = directed;
+    g.add_edge(0, 1, 1);
+    for (std::int32_t v = 2; v + 1 < 2002; ++v) g.add_edge(v, v + 1, 1);
+    const std::int64_t levels = detail::probe_levels(detail::make_hop_graph(g));
+    // Undirected: the double sweep finds the path's length; directed: from its hub (vertex 3,
+    // the first of degree two) to the end.
+    EXPECT_EQ(levels, directed ? 1998 : 1999) << (directed ? "directed" : "undirected");
+    // The cost model's figures are those of the same graph with the path first.
+    Graph first;
+    first.num_vertices = 2002;
+    first.directed = directed;
+    for (std::int32_t v = 0; v + 1 < 2000; ++v) first.add_edge(v, v + 1, 1);
+    first.add_edge(2000, 2001, 1);
+    const MetricsPlan plan = plan_metrics(g, SolveOptions{}, {});
+    EXPECT_EQ(plan.engine, MetricsEngine::Bfs) << plan.why;
+    EXPECT_EQ(plan.why, plan_metrics(first, SolveOptions{}, {}).why);
+    const Metrics m = run(g, MetricsEngine::Bfs, false);
+    EXPECT_EQ(double(m.eccentricity[2]), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(m.reachable_out[2], 1999);
+  }
+}
+
+/// The facts of an edge list are read in one pass of their own (not Graph::validated_weight_range):
+/// a vertex out of range or a non-finite weight is still refused with validate()'s message.
+TEST(MetricsEngines, BadEdgesAreRefusedAsValidateRefusesThem) {
+  for (int bad = 0; bad < 3; ++bad) {
+    Graph g;
+    g.num_vertices = 4;
+    g.directed = bad == 2;
+    for (std::int32_t v = 0; v < 3; ++v) g.add_edge(v, v + 1, 1);
+    if (bad == 0) g.dst[1] = 4;
+    if (bad == 1) g.src[2] = -1;
+    if (bad == 2) g.weight[1] = std::numeric_limits<double>::quiet_NaN();
+    std::string want;
+    try {
+      g.validate();
+    } catch (const UsageError& e) {
+      want = e.what();
+    }
+    ASSERT_FALSE(want.empty()) << bad;
+    MetricsOptions mo;
+    mo.extremes_only = true;
+    for (MetricsEngine e : {MetricsEngine::Auto, MetricsEngine::Bfs}) {
+      mo.engine = e;
+      try {
+        (void)compute_metrics(g, SolveOptions{}, mo);
+        ADD_FAILURE() << bad << " " << metrics_engine_name(e) << ": no error";
+      } catch (const UsageError& err) {
+        EXPECT_EQ(std::string(err.what()), want) << bad;
+      }
+    }
+  }
 }
 
 TEST(MetricsEngines, AutoPicksBfsForSparseUnitGraphsAndFwForSmallDenseOnes) {

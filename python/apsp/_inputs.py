@@ -273,6 +273,8 @@ class Input:
         self.edges = None        # number of edges (an estimate for a dense Graph: V * V)
         self.negative = False    # any negative weight
         self.whole_max = None    # all weights whole (integers too): their max |w|, else None
+        self.whole_pending = None  # edge tuple, float weights: max |w|, whole-ness from the Graph
+        self.exact_checked = False  # edge tuple: no integer weight beyond +-2**53 (min, max read)
 
 
 def _reads_as_square_matrix(t):
@@ -412,6 +414,35 @@ def check_memory(need, what):
                           f"{have} bytes of memory (set APSP_HOST_MEMORY to override)")
 
 
+def _edge_weights_stats(inp, w, whole_later):
+    """The weights of an edge tuple: their smallest and largest value (two passes, no temporary
+    array) give the negative flag and max |w|, and for integer arrays of 8 bytes whether
+    exact_weights can find anything (inp.exact_checked). NaN or an infinity among float weights
+    takes _weights_stats' way. Whether float weights are whole: checked here, or with whole_later
+    left to the Graph that graph_from_edges builds from them (it reads every weight anyway:
+    read_graph settles inp.whole_pending from Graph.integer_weights)."""
+    if w.ndim == 0:  # one weight for every edge (broadcast by _graph_from_edges)
+        _weights_stats(inp, w.reshape(1))
+        inp.edges = int(np.size(inp.obj[0]))
+        return
+    inp.edges = int(w.size)
+    if w.size == 0:
+        return
+    lo, hi = w.min(), w.max()
+    if w.dtype.kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
+        _weights_stats(inp, w)
+        return
+    inp.negative = bool(w.dtype.kind in "if" and lo < 0)
+    most = max(abs(float(lo)), abs(float(hi)))
+    if w.dtype.kind in "iub":
+        inp.whole_max = most
+        inp.exact_checked = w.dtype.kind == "b" or -_WEIGHT_EXACT <= int(lo) <= int(hi) <= _WEIGHT_EXACT
+    elif whole_later:
+        inp.whole_pending = most
+    elif np.array_equal(w, np.floor(w)):
+        inp.whole_max = most
+
+
 def _weights_stats(inp, w):
     w = np.asarray(w)
     inp.edges = int(w.size)
@@ -459,11 +490,13 @@ def scipy_null_entries(a, diagonal_only=False):
     return found or None
 
 
-def scan(inp):
+def scan(inp, whole_later=False, unweighted=False):
     """Reads the entries once: edge count, negative weights, whole floats. A dense matrix with NaN
     or -inf entries (SciPy: no edge) is replaced by a copy where they are 0, and so is one with
     entries |w| <= 1e-8 when inp.scipy_null (SciPy's reading, apsp.csgraph); a COO matrix with
-    duplicates by its CSR (duplicates add up, as SciPy reads them)."""
+    duplicates by its CSR (duplicates add up, as SciPy reads them). An edge tuple's weights are
+    converted to an array once (kept in inp.obj) and read in two passes (_edge_weights_stats;
+    whole_later: see there); with unweighted they are not read at all (every weight counts 1)."""
     kind, obj = inp.kind, inp.obj
     if kind == "dense":
         if inp.n == 0:
@@ -499,8 +532,10 @@ def scan(inp):
     elif kind == "masked":
         _weights_stats(inp, np.ma.getdata(obj)[~np.ma.getmaskarray(obj)])
     elif kind == "edges":
-        if len(obj) == 3:
-            _weights_stats(inp, numeric_array(obj[2], "weight"))
+        if len(obj) == 3 and not unweighted:
+            w = numeric_array(obj[2], "weight")
+            inp.obj = (obj[0], obj[1], w)
+            _edge_weights_stats(inp, w, whole_later)
         else:  # (src, dst): every weight 1, what a scan of ones would find, without the array
             inp.edges = int(np.size(obj[0]))
             if inp.edges:
@@ -516,14 +551,16 @@ def scan(inp):
 
 
 def _graph_from_edges(src, dst, weight, num_vertices, directed, reverse, unweighted, exact=True,
-                      label=lambda k: f"weight[{k}]"):
+                      label=lambda k: f"weight[{k}]", exact_checked=False):
+    """exact_checked: the weights are known to hold no integer beyond +-2**53 (no exact_weights
+    pass)."""
     src = numeric_array(src, "src", allow_float=False)
     dst = numeric_array(dst, "dst", allow_float=False)
     if weight is not None:
         weight = numeric_array(weight, "weight")
         if weight.ndim == 0:
             weight = np.broadcast_to(weight, src.shape)
-        if not unweighted:
+        if not unweighted and not exact_checked:
             weight = exact_weights(weight, exact, label)
     n = -1 if num_vertices is None else num_vertices
     return _core.graph_from_edges(src, dst, weight, n, directed, reverse, unweighted)
@@ -534,11 +571,16 @@ def graph_from_edges(src, dst, weight, num_vertices, directed):
 
 
 def read_graph(inp, directed, unweighted, reverse, num_vertices, empty="the graph has no vertices"):
-    """The inspected input's weights scanned (none read when unweighted) and its apsp.Graph, with
-    its vertex count; ValueError(empty) when it has no vertices."""
+    """The inspected input's weights scanned (an edge tuple's not at all when unweighted) and its
+    apsp.Graph, with its vertex count; ValueError(empty) when it has no vertices. Nothing the
+    Graph's construction reads is read twice: whether an edge tuple's float weights are whole
+    comes from the Graph."""
     inp.exact = not unweighted
-    scan(inp)
+    scan(inp, whole_later=True, unweighted=unweighted)
     g, n = to_graph(inp, directed, unweighted, reverse, num_vertices)
+    if inp.whole_pending is not None:
+        inp.whole_max = inp.whole_pending if g.integer_weights else None
+        inp.whole_pending = None
     if n == 0:
         raise ValueError(empty)
     return g, n
@@ -555,7 +597,7 @@ def to_graph(inp, directed, unweighted, reverse, num_vertices):
     if kind == "edges":
         weight = obj[2] if len(obj) == 3 else None
         g = _graph_from_edges(obj[0], obj[1], weight, num_vertices, directed, reverse, unweighted,
-                              inp.exact)
+                              inp.exact, exact_checked=inp.exact_checked)
         return g, g.num_vertices
     n = inp.n
     if n == 0:

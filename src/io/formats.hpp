@@ -108,11 +108,16 @@ std::uint64_t nthu_stream_size(const std::string& file, const unsigned char* hea
 
 // ---- gzip (gzip.cpp) ---------------------------------------------------------------------------
 
+/// Memory a line of text may take once read as an edge (16 bytes an edge, twice while the edge
+/// list reader joins its pieces): read_graph's check_edge_memory and gunzip count lines so.
+inline constexpr std::uint64_t kEdgeLineBytes = 32;
+
 /// True when the bytes start with the gzip magic 1f 8b.
 bool is_gzip(const InputBytes& in);
 /// The decompressed bytes of a gzip file (several members are concatenated, as gunzip does).
 /// Throws InputError naming the file and the compressed offset for corrupt or truncated data, and
-/// when apsp was built without zlib.
+/// when apsp was built without zlib. Throws ResourceError once the inflated bytes pass half the
+/// memory, or (text) they and their lines read as edges (kEdgeLineBytes each) pass all of it.
 std::vector<unsigned char> gunzip(const InputBytes& in);
 /// `data` compressed as one gzip member (for writing NAME.gz). Throws Error without zlib.
 std::vector<unsigned char> gzip_compress(const void* data, std::size_t n, const std::string& path);

@@ -5,6 +5,7 @@
 // error instead.
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -38,6 +39,24 @@ std::string strip_gz_suffix(const std::string& path) {
 namespace {
 
 constexpr std::size_t kStep = std::size_t{1} << 30;  // zlib counts in 32-bit uInt
+/// The most bytes deflate makes of one compressed byte (a 258-byte match in about two bits).
+constexpr std::uint64_t kMaxRatio = 1032;
+
+/// A lower bound of the inflated size from the trailer, or 0 when the trailer is not to be
+/// trusted. The last 4 bytes (ISIZE) are the last member's size mod 2^32: for a well-formed file
+/// the whole data (every member; a member of 4 GiB or more has wrapped) holds at least that many
+/// bytes. A truncated, damaged or zero-padded file makes them garbage, so they are taken only
+/// when deflate could have made that much of the bytes there; they size nothing (no allocation
+/// trusts them), they may only refuse early what inflating would refuse later.
+std::uint64_t trailer_lower_bound(const InputBytes& in) {
+  constexpr std::size_t kFraming = 18;  // a 10-byte header and an 8-byte trailer
+  const std::size_t n = in.size();
+  if (n < kFraming + 2) return 0;
+  const unsigned char* t = in.bytes() + n - 4;
+  const std::uint64_t isize = std::uint64_t(t[0]) | std::uint64_t(t[1]) << 8 |
+                              std::uint64_t(t[2]) << 16 | std::uint64_t(t[3]) << 24;
+  return isize <= kMaxRatio * (n - kFraming) ? isize : 0;
+}
 
 }  // namespace
 
@@ -45,7 +64,8 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   // The inflated bytes may take no more than the host memory available (core/memory_limit: a
   // gzip bomb stops here with a message instead of the kernel's OOM killer). They are inflated
   // into chunks (ByteChunks: growing never holds two copies), with no allocation sized from the
-  // trailer's ISIZE (a damaged or truncated file makes it garbage). Graph data whose first 8
+  // trailer's ISIZE (a damaged or truncated file makes it garbage); a plausible ISIZE beyond the
+  // memory refuses at once (trailer_lower_bound). Graph data whose first 8
   // inflated bytes are a binary NTHU header stop as soon as they are known to be invalid (V < 1,
   // E < 0: read_nthu says why), to promise more than the memory holds, or to run past the size
   // the header gives.
@@ -54,11 +74,22 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
   // Half of it, as docs/io.md says: the edges parsed from the bytes need memory too
   // (check_edge_memory).
   detail::MemoryLimit mem = detail::host_memory_limit();
+  const std::string whole_source = mem.source;
   mem.source = "half of " + mem.source;
   const std::uint64_t limit = mem.bytes / 2;
   ByteChunks out;
   std::uint64_t stop = UINT64_MAX;  // the size an NTHU header promises, once known
   bool sniffed = false;
+  // Text (no NUL in its first 8 bytes, not NumPy's magic): its lines so far, counted as
+  // check_edge_memory counts them, so that text whose edges cannot fit beside it stops as soon as
+  // that is known instead of after the last byte.
+  bool text = false;
+  std::uint64_t lines = 1;
+  auto count_lines = [&lines](const unsigned char* p, std::size_t k) {
+    for (const unsigned char* end = p + k;
+         (p = static_cast<const unsigned char*>(std::memchr(p, '\n', std::size_t(end - p)))); ++p)
+      ++lines;
+  };
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 16) != Z_OK) throw std::bad_alloc();
   struct End {
@@ -73,6 +104,18 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
       const std::uint64_t want = nthu_stream_size(file, out.front(), limit, mem.source);
       if (want == 1) return out.take(8);  // read_nthu rejects the header
       if (want > 1) stop = want;
+      const unsigned char* head = out.front();
+      text =
+          stop == UINT64_MAX && !std::memchr(head, 0, 8) && std::memcmp(head, "\x93NUMPY", 6) != 0;
+      if (text) count_lines(head, 8);
+      // Not NTHU (whose header bounds the data): a trailer promising more than the memory
+      // refuses now, not after inflating `limit` bytes.
+      const std::uint64_t least = stop == UINT64_MAX ? trailer_lower_bound(in) : 0;
+      if (least > limit)
+        throw ResourceError(file + ": the gzip trailer says the data decompresses to at least " +
+                            std::to_string(least) + " bytes, more than the " +
+                            std::to_string(limit) + " bytes of memory available for it (" +
+                            mem.source + "; if the file may be damaged, check it with gzip -t)");
     }
     if (out_pos > stop)
       fail_at_offset(file, std::size_t(stop),
@@ -110,6 +153,16 @@ std::vector<unsigned char> gunzip(const InputBytes& in) {
     in_pos += had_in - zs.avail_in;
     out.added(had_out - zs.avail_out);
     out_pos += had_out - zs.avail_out;
+    if (text) {
+      count_lines(at, had_out - zs.avail_out);
+      const std::uint64_t need = out_pos + lines * kEdgeLineBytes;
+      if (need > mem.bytes)
+        throw ResourceError(file + ": decompressed offset " + std::to_string(out_pos) + ": " +
+                            std::to_string(lines) + " lines of edges so far may need " +
+                            std::to_string(need) + " bytes with the input held in memory, " +
+                            "more than the " + std::to_string(mem.bytes) + " bytes available (" +
+                            whole_source + "; set APSP_HOST_MEMORY to override)");
+    }
     if (rc == Z_STREAM_END) {
       member_done = true;
       continue;

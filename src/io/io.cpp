@@ -181,7 +181,7 @@ namespace {
 /// edge list reader joins its pieces. Lines are counted only when the bytes alone could be too
 /// many (the shortest edge line, "0 1\n", is 4 bytes).
 void check_edge_memory(const io::InputBytes& in, std::uint64_t held) {
-  constexpr std::uint64_t kPerLine = 32;
+  constexpr std::uint64_t kPerLine = io::kEdgeLineBytes;
   const detail::MemoryLimit mem = detail::host_memory_limit();
   if (held + in.size() / 4 * kPerLine <= mem.bytes) return;
   std::uint64_t lines = 1;

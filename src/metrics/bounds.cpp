@@ -47,6 +47,32 @@ SearchGraph reversed(const SearchGraph& g) {
   return r;
 }
 
+/// A vertex that reaches every other one, if any does: the root of the last search when searches
+/// from each vertex not yet reached in turn cover the graph. (Marked vertices are closed under
+/// arcs after each search; if m reaches all and the search from root r reached m, r reaches
+/// all, so its search marks every vertex left and no root follows.)
+std::int32_t last_search_root(const std::vector<std::int64_t>& start,
+                              const std::vector<std::int32_t>& adj) {
+  const std::size_t n = start.size() - 1;
+  std::vector<char> seen(n, 0);
+  std::vector<std::int32_t> queue;
+  std::int32_t last = 0;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (seen[root]) continue;
+    last = std::int32_t(root);
+    seen[root] = 1;
+    queue.assign(1, last);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const auto u = std::size_t(queue[head]);
+      for (std::int64_t e = start[u]; e < start[u + 1]; ++e) {
+        const auto v = std::size_t(adj[std::size_t(e)]);
+        if (!seen[v]) seen[v] = 1, queue.push_back(std::int32_t(v));
+      }
+    }
+  }
+  return last;
+}
+
 /// Distances from one source (forward) or to it (backward, along reversed arcs): BFS hops times
 /// `scale`, or Dijkstra (scale 0).
 class Searcher {
@@ -79,6 +105,12 @@ class Searcher {
   std::int64_t degree(std::size_t v) const {
     return scale_ > 0 ? hops_.out_start[v + 1] - hops_.out_start[v]
                       : sg_.start[v + 1] - sg_.start[v];
+  }
+
+  /// A vertex that reaches every other one, if any does (last_search_root of the out-arcs).
+  std::int32_t reaches_all_candidate() const {
+    return scale_ > 0 ? last_search_root(hops_.out_start, hops_.out_adj)
+                      : last_search_root(sg_.start, sg_.to);
   }
 
  private:
@@ -178,17 +210,23 @@ std::size_t next_source(const Bounds& b, const Searcher& search, bool by_upper,
   return best;
 }
 
-/// Not (strongly) connected: vertex `v`, whose distances are d, misses some other. Every
-/// eccentricity of an undirected graph is then infinite; a directed graph may still have
-/// vertices that reach all, so only its diameter (infinite) is decided here.
-Extremes disconnected(std::int64_t n, bool directed, std::int64_t v, const std::vector<double>& d,
+/// Vertices other than the source that distances d reach.
+std::int64_t reached(const std::vector<double>& d) {
+  return std::count_if(d.begin(), d.end(), [](double y) { return y < kInf; }) - 1;
+}
+
+/// Not (strongly) connected: vertex `v`, which reaches `reach` others, misses some other. With
+/// `all_infinite` (undirected, or directed where no vertex reaches all) every eccentricity is
+/// infinite: radius too, and every vertex is in the center and the periphery. Otherwise only the
+/// diameter (infinite) is decided here.
+Extremes disconnected(std::int64_t n, bool all_infinite, std::int64_t v, std::int64_t reach,
                       std::int64_t searches) {
   Extremes x;
   x.connected = false;
   x.missing_vertex = v;
-  x.missing_reach = std::count_if(d.begin(), d.end(), [](double y) { return y < kInf; }) - 1;
+  x.missing_reach = reach;
   x.diameter = x.radius = std::numeric_limits<long double>::infinity();
-  if (!directed) {
+  if (all_infinite) {
     for (std::int64_t w = 0; w < n; ++w) x.center.push_back(w);
     x.periphery = x.center;
   }
@@ -218,28 +256,43 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
     b.hi_in.assign(std::size_t(n), kInf);
     b.open_in.assign(std::size_t(n), 1);
   }
+  // Not strongly connected: a vertex that misses some other (the lowest such, as the full
+  // engine names it) and how many it reaches.
+  std::int64_t missing = -1, missing_reach = 0;
   std::size_t v = 0;  // vertex 0 first: a disconnected graph is then refused naming it
+  const bool beyond_diameter = want.radius || want.center || want.periphery;
   while (open > 0 && (!in_side || open_in > 0)) {
     if (searches >= max_searches) return std::nullopt;
     search.from(std::int32_t(v), false, d);
     ++searches;
-    const double e = *std::max_element(d.begin(), d.end());
-    if (e == kInf) {
-      // Directed: the radius, center and periphery of the vertices that reach all are left to
-      // the full engine.
-      if (directed && (want.radius || want.center || want.periphery)) return std::nullopt;
-      return disconnected(n, directed, std::int64_t(v), d, searches);
+    double e = *std::max_element(d.begin(), d.end());
+    if (e == kInf) {  // only the first source can miss: later ones are open, so they reach all
+      missing = std::int64_t(v), missing_reach = reached(d);
+      if (!directed || !beyond_diameter)
+        return disconnected(n, !directed, missing, missing_reach, searches);
+      // Directed: the radius and center are those of the vertices that reach all others, if
+      // any: they are the vertices that reach the one candidate (and it reaches all).
+      v = std::size_t(search.reaches_all_candidate());
+      search.from(std::int32_t(v), false, d);
+      ++searches;
+      e = *std::max_element(d.begin(), d.end());
+      if (e == kInf)  // nobody reaches all: every eccentricity is infinite
+        return disconnected(n, true, missing, missing_reach, searches);
     }
     if (directed) {
       search.from(std::int32_t(v), true, back);
       ++searches;
       const auto miss = std::find(back.begin(), back.end(), kInf);
-      if (miss != back.end()) {  // some vertex does not reach v: name the first
-        if (want.radius || want.center || want.periphery) return std::nullopt;
+      if (miss != back.end() && missing < 0) {  // some vertex does not reach v: name the first
         const std::int32_t u = std::int32_t(miss - back.begin());
-        search.from(u, false, d);
-        return disconnected(n, directed, u, d, searches + 1);
+        std::vector<double> from_u(static_cast<std::size_t>(n));
+        search.from(u, false, from_u);
+        ++searches;
+        missing = u, missing_reach = reached(from_u);
+        if (!beyond_diameter) return disconnected(n, false, missing, missing_reach, searches);
       }
+      // Vertices that do not reach v (v reaches all) miss some vertex: their bounds below
+      // become inf, exact, and they leave the candidates; they are the periphery.
     }
     if (run.progress) run.progress(n - open, n);
     for (std::size_t w = 0; w < std::size_t(n); ++w) {
@@ -267,6 +320,9 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
     if (v == SIZE_MAX) break;
   }
   Extremes x;
+  x.connected = missing < 0;
+  x.missing_vertex = std::max<std::int64_t>(missing, 0);
+  x.missing_reach = missing_reach;
   x.diameter = b.dl;
   x.radius = b.ru;
   x.searches = searches;

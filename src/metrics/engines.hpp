@@ -30,7 +30,8 @@ struct HopGraph {
 /// they would not fit host memory.
 HopGraph make_hop_graph(const Graph& g);
 
-/// Largest finite BFS level from vertex 0 (one O(V + E) probe of the graph's depth).
+/// The graph's depth, one O(V + E) probe: the largest BFS level of a double sweep in its largest
+/// (weakly) connected component, from the vertex of highest degree there.
 std::int64_t probe_levels(const HopGraph& h);
 
 /// What the per-source engines share: threads (0 = OpenMP's default) and progress (sources done
@@ -69,8 +70,12 @@ Metrics fw_metrics(const Graph& g, const SolveOptions& options, const MetricsOpt
 /// Exact diameter, radius, center and periphery of a graph with non-negative integer weights by
 /// eccentricity bounds (Takes and Kosters 2011; directed: forward and backward searches). scale >
 /// 0: every weight is scale (BFS searches); 0: Dijkstra searches. Values not wanted may be loose
-/// (center and periphery empty). nullopt when the bounds did not close within `max_searches`
-/// searches (the caller then runs a full engine).
+/// (center and periphery empty). Not strongly connected (Extremes::connected false, naming the
+/// lowest vertex that misses some other): the values the full engines give with infinite_ok,
+/// the diameter inf, the periphery the vertices that miss some other, the radius and center those
+/// of the vertices that reach all others (directed; inf and every vertex when none does, and
+/// always for an undirected graph). nullopt when the bounds did not close within
+/// `max_searches` searches (the caller then runs a full engine).
 std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
                                          const ExtremesWanted& want, std::int64_t max_searches,
                                          const SearchRun& run);

@@ -16,6 +16,7 @@
 #include <exception>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "apsp/errors.hpp"
 #include "core/memory_limit.hpp"
@@ -444,22 +445,77 @@ HopGraph make_hop_graph(const Graph& g) {
   return h;
 }
 
-std::int64_t probe_levels(const HopGraph& h) {
-  if (h.n == 0) return 0;
-  std::vector<std::int32_t> level(std::size_t(h.n), -1), queue{0};
-  level[0] = 0;
-  std::int64_t far = 0;
+namespace {
+
+/// Breadth-first search along out-arcs from s (level: -1 where not reached, reset here): the
+/// largest level and a vertex at it.
+std::pair<std::int64_t, std::int32_t> farthest_from(const HopGraph& h, std::int32_t s,
+                                                    std::vector<std::int32_t>& level,
+                                                    std::vector<std::int32_t>& queue) {
+  std::fill(level.begin(), level.end(), -1);
+  level[std::size_t(s)] = 0;
+  queue.assign(1, s);
   for (std::size_t head = 0; head < queue.size(); ++head) {
     const auto u = std::size_t(queue[head]);
     for (std::int64_t e = h.out_start[u]; e < h.out_start[u + 1]; ++e) {
       const auto v = std::size_t(h.out_adj[std::size_t(e)]);
       if (level[v] >= 0) continue;
       level[v] = level[u] + 1;
-      far = std::max<std::int64_t>(far, level[v]);
       queue.push_back(std::int32_t(v));
     }
   }
-  return far;
+  const std::int32_t far = queue.back();  // BFS order: the last one queued is the deepest
+  return {level[std::size_t(far)], far};
+}
+
+/// The vertex of highest degree (out + in arcs) in the largest weakly connected component.
+std::int32_t hub_of_largest_component(const HopGraph& h) {
+  const auto n = std::size_t(h.n);
+  auto degree = [&](std::size_t v) {
+    const std::int64_t out = h.out_start[v + 1] - h.out_start[v];
+    return h.directed ? out + h.in_start[v + 1] - h.in_start[v] : out;
+  };
+  std::vector<char> seen(n, 0);
+  std::vector<std::int32_t> queue;
+  std::size_t best_size = 0;
+  std::int32_t best_hub = 0;
+  for (std::size_t root = 0; root < n; ++root) {
+    if (seen[root]) continue;
+    // Fewer vertices left than the best component has: none of them can beat it.
+    if (n - root <= best_size) break;
+    seen[root] = 1;
+    queue.assign(1, std::int32_t(root));
+    std::int32_t hub = std::int32_t(root);
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const auto u = std::size_t(queue[head]);
+      if (degree(u) > degree(std::size_t(hub))) hub = std::int32_t(u);
+      auto visit = [&](const std::vector<std::int64_t>& start,
+                       const std::vector<std::int32_t>& adj) {
+        for (std::int64_t e = start[u]; e < start[u + 1]; ++e) {
+          const auto v = std::size_t(adj[std::size_t(e)]);
+          if (seen[v]) continue;
+          seen[v] = 1;
+          queue.push_back(std::int32_t(v));
+        }
+      };
+      visit(h.out_start, h.out_adj);
+      if (h.directed) visit(h.in_start, h.in_adj);
+    }
+    if (queue.size() > best_size) best_size = queue.size(), best_hub = hub;
+  }
+  return best_hub;
+}
+
+}  // namespace
+
+std::int64_t probe_levels(const HopGraph& h) {
+  // Not from vertex 0 alone: a small component there would hide the graph's depth. From the
+  // hub of the largest component, then from the farthest vertex that search reached (a double
+  // sweep: a lower bound of that component's diameter, usually close to it).
+  if (h.n == 0) return 0;
+  std::vector<std::int32_t> level(std::size_t(h.n)), queue;
+  const auto [first, far] = farthest_from(h, hub_of_largest_component(h), level, queue);
+  return std::max(first, farthest_from(h, far, level, queue).first);
 }
 
 /// Hop sums to distances of weight `scale` each.
