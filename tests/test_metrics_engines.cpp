@@ -424,7 +424,9 @@ TEST(MetricsEngines, ProbeLevelsSeesTheLargestComponentNotVertexZeros) {
     first.add_edge(2000, 2001, 1);
     const MetricsPlan plan = plan_metrics(g, SolveOptions{}, {});
     EXPECT_EQ(plan.engine, MetricsEngine::Bfs) << plan.why;
-    EXPECT_EQ(plan.why, plan_metrics(first, SolveOptions{}, {}).why);
+    // The same figures but the sparse engine's, whose prediction holds its measured ordering.
+    auto without_sparse = [](const std::string& why) { return why.substr(0, why.find(", sparse")); };
+    EXPECT_EQ(without_sparse(plan.why), without_sparse(plan_metrics(first, SolveOptions{}, {}).why));
     const Metrics m = run(g, MetricsEngine::Bfs, false);
     EXPECT_EQ(double(m.eccentricity[2]), std::numeric_limits<double>::infinity());
     EXPECT_EQ(m.reachable_out[2], 1999);

@@ -12,7 +12,9 @@
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/metrics.hpp"
+#include "core/backend.hpp"
 #include "order/supernodes.hpp"
+#include "sparse/engine.hpp"
 #include "support.hpp"
 
 namespace apsp {
@@ -108,6 +110,45 @@ TEST(MetricsSparse, EqualsFwOnTheGpu) {
   REQUIRE_TREE();
   REQUIRE_CUDA();
   check_engine(Backend::Cuda);
+}
+
+TEST(MetricsSparse, RowsSplitOverTwoSharesOfOneGpuGiveTheSameSums) {
+  // The multi-gpu backend's split (a block of sources per GPU in turn), run as "1 of 2" twice on
+  // one GPU: the sums equal one GPU's and the host's.
+  REQUIRE_TREE();
+  REQUIRE_CUDA();
+  std::unique_ptr<detail::BackendImpl> cuda = detail::make_cuda_backend();
+  for (const test::NamedGraph& c : cases(3001)) {
+    SCOPED_TRACE(c.name);
+    const Dtype t = c.g.integer_weights ? Dtype::Int32 : Dtype::Float64;
+    auto sums = [&](std::vector<int> devices, bool gpu) {
+      detail::sparse::RowSums rs;
+      rs.targets = true;
+      detail::sparse::EngineOptions eo;
+      eo.sums = &rs;
+      eo.rows_backend = gpu ? cuda.get() : nullptr;
+      eo.devices = std::move(devices);
+      const detail::sparse::EngineRun run = detail::sparse::solve_supernodal(c.g, t, eo);
+      if (eo.devices.size() > 1) EXPECT_NE(run.detail.find("2 GPUs"), std::string::npos);
+      return rs;
+    };
+    const detail::sparse::RowSums host = sums({}, false), one = sums({0}, true),
+                                  two = sums({0, 0}, true);
+    for (const detail::sparse::RowSums* got : {&one, &two}) {
+      EXPECT_EQ(got->out_cnt, host.out_cnt);
+      EXPECT_EQ(got->in_cnt, host.in_cnt);
+      EXPECT_EQ(got->out_sum_i, host.out_sum_i);
+      EXPECT_EQ(got->in_sum_i, host.in_sum_i);
+      EXPECT_EQ(got->out_max_i, host.out_max_i);
+      EXPECT_EQ(got->out_max_f, host.out_max_f);
+      for (std::size_t v = 0; v < host.out_cnt.size(); ++v) {
+        ASSERT_TRUE(near(got->out_sum_f[v], host.out_sum_f[v])) << v;
+        ASSERT_TRUE(near(got->in_sum_f[v], host.in_sum_f[v])) << v;
+        ASSERT_TRUE(near(got->out_harm[v], host.out_harm[v])) << v;
+        ASSERT_TRUE(near(got->in_harm[v], host.in_harm[v])) << v;
+      }
+    }
+  }
 }
 
 TEST(MetricsSparse, RowSumsOnlyWhenNoTargetMetricIsAsked) {

@@ -19,6 +19,8 @@
 #include <string>
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <thread>
 #include <vector>
 
 #include "apsp/errors.hpp"
@@ -122,7 +124,11 @@ class GpuRows {
   using D = DevT<T>;
 
  public:
-  GpuRows(const SupernodalPlan& p, const Factors<T>& f, RowsJob& job) : p_(p), job_(job) {
+  /// This GPU's share: the blocks b with b % parts == part (the calling thread's device).
+  /// `sharing`: shares on this GPU (each takes that part of its free memory).
+  GpuRows(const SupernodalPlan& p, const Factors<T>& f, RowsJob& job, int part = 0, int parts = 1,
+          int sharing = 1)
+      : p_(p), job_(job), part_(part), parts_(parts), sharing_(sharing) {
     n_ = p.n();
     const auto t0 = Clock::now();
     // The factors go up as the factorization left them: the kernels read each block as the
@@ -152,31 +158,35 @@ class GpuRows {
     APSP_CUDA_TRY(gpuDeviceSynchronize());
     const auto t0 = Clock::now();
     const i64 blocks = (n_ + R_ - 1) / R_;
-    PhaseTimes times(blocks);
-    for (i64 b = 0; b < blocks; ++b) {
+    const i64 mine = std::max<i64>(0, (blocks - part_ + parts_ - 1) / parts_);
+    PhaseTimes times(mine);
+    for (i64 b = part_, at = 0; b < blocks; b += parts_, ++at) {
       const i64 q0 = b * R_, rows = std::min(R_, n_ - q0);
-      times.mark(b, 0, stream_);
-      init_block(b, q0);
-      times.mark(b, 1, stream_);
+      times.mark(at, 0, stream_);
+      init_block(at, q0);
+      times.mark(at, 1, stream_);
       up_sweep(q0, rows);
-      times.mark(b, 2, stream_);
+      times.mark(at, 2, stream_);
       for (const Group& g : down_) launch_group(dtasks_.get(), g, q0, stream_);
-      times.mark(b, 3, stream_);
+      times.mark(at, 3, stream_);
       if (job_.sums)
         cuda::launch_sn_sums<D>(x_.get(), n_, R_, q0, rows, sums_, stream_);
       else
         cuda::launch_sn_write_rows<D>(x_.get(), R_, n_, new_of_old_.get(), old_of_new_.get(), q0,
                                       rows, result_.get(), n_, stream_);
-      times.mark(b, 4, stream_);
+      times.mark(at, 4, stream_);
       if (job_.progress) {
         APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
-        job_.progress(q0 + rows, n_);
+        job_.progress(std::min(n_, (at + 1) * parts_ * R_), n_);  // all parts alike
       }
     }
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     job_.compute_s = since(t0);
-    job_.detail = "cuda: " + std::to_string(blocks) + " blocks of " + std::to_string(R_) +
-                  " rows; " + times.summary() + setup_;
+    job_.detail = "cuda: " + std::to_string(mine) + " blocks of " + std::to_string(R_) + " rows" +
+                  (parts_ > 1 ? " (part " + std::to_string(part_ + 1) + " of " +
+                                    std::to_string(parts_) + ")"
+                              : std::string()) +
+                  "; " + times.summary() + setup_;
   }
 
   /// The result: kept on the device (job.device_result) or downloaded in stripes, or the sums.
@@ -312,7 +322,7 @@ class GpuRows {
     const double result_b =
         job_.sums ? double(n_) * (48.0 + sizeof(T)) : double(n_) * double(n_) * sizeof(T);
     const double reserve = 512.0 * (1 << 20);
-    double room = double(free_b) - result_b - reserve;
+    double room = double(free_b) / sharing_ - result_b - reserve;
     const double per_row = 2.0 * double(n_) * sizeof(T);
     if (room < per_row * 128)
       throw ResourceError(
@@ -493,6 +503,7 @@ class GpuRows {
 
   const SupernodalPlan& p_;
   RowsJob& job_;
+  int part_ = 0, parts_ = 1, sharing_ = 1;
   const Factors<T>* f_ = nullptr;
   i64 n_ = 0, R_ = 0;
   gpuStream_t stream_ = nullptr;
@@ -512,8 +523,72 @@ class GpuRows {
 
 }  // namespace
 
-/// The cuda backend's run_sparse_rows (cuda_backend.cu).
+/// The sums of `parts` (each one GPU's share of the sources) added up into `out`: a source's own
+/// sums come from the one part that ran it (the others hold zeros), a target's add up.
+void add_parts(const std::vector<RowSums>& parts, RowSums& out) {
+  out = parts[0];
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const RowSums& p = parts[i];
+    for (std::size_t v = 0; v < out.out_cnt.size(); ++v) {
+      out.out_cnt[v] += p.out_cnt[v];
+      out.in_cnt[v] += p.in_cnt[v];
+      out.out_sum_i[v] += p.out_sum_i[v];
+      out.in_sum_i[v] += p.in_sum_i[v];
+      out.out_max_i[v] = std::max(out.out_max_i[v], p.out_max_i[v]);
+      out.out_sum_f[v] += p.out_sum_f[v];
+      out.in_sum_f[v] += p.in_sum_f[v];
+      out.out_max_f[v] = std::max(out.out_max_f[v], p.out_max_f[v]);
+      out.out_harm[v] += p.out_harm[v];
+      out.in_harm[v] += p.in_harm[v];
+    }
+  }
+}
+
+/// The sums' rows split over the job's GPUs, a thread each (a GPU may be listed more than once:
+/// two shares on one GPU, as the tests run "1 of N" without N GPUs).
+template <class T>
+void sums_over_gpus(RowsJob& job) {
+  const std::size_t parts = job.devices.size();
+  std::vector<RowSums> sums(parts);
+  std::vector<RowsJob> jobs(parts, job);
+  std::vector<std::exception_ptr> failed(parts);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < parts; ++i) {
+    jobs[i].sums = &sums[i];
+    sums[i].targets = job.sums->targets;
+    jobs[i].device = job.devices[i];
+    if (i > 0) jobs[i].progress = nullptr;  // the first part reports for all (calling thread's)
+    threads.emplace_back([&, i] {
+      try {
+        APSP_CUDA_TRY(gpuSetDevice(jobs[i].device));
+        const auto sharing = std::count(job.devices.begin(), job.devices.end(), jobs[i].device);
+        GpuRows<T> rows(*job.plan, *static_cast<const Factors<T>*>(job.factors), jobs[i], int(i),
+                        int(parts), int(sharing));
+        rows.run();
+        rows.hand_out();
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+  add_parts(sums, *job.sums);
+  for (const RowsJob& j : jobs) {
+    job.h2d_s = std::max(job.h2d_s, j.h2d_s);
+    job.compute_s = std::max(job.compute_s, j.compute_s);
+    job.d2h_s = std::max(job.d2h_s, j.d2h_s);
+  }
+  job.detail = "cuda: " + std::to_string(parts) + " GPUs; " + jobs[0].detail;
+}
+
+/// The cuda backend's run_sparse_rows (cuda_backend.cu); the multi-gpu backend's for the sums.
 void run_sparse_rows_cuda(RowsJob& job) {
+  if (job.sums && job.devices.size() > 1) {
+    visit_dtype(job.dtype, [&](auto tag) { sums_over_gpus<decltype(tag)>(job); });
+    return;
+  }
   APSP_CUDA_TRY(gpuSetDevice(job.device));
   visit_dtype(job.dtype, [&](auto tag) {
     using T = decltype(tag);

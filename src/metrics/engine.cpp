@@ -196,9 +196,14 @@ constexpr std::int64_t kSparseMinVertices = 1024;
 struct SparseChoice {
   std::string unfit;
   bool gpu = false;
+  Backend where = Backend::Cpu;  ///< cpu, cuda or multi-gpu (the rows split over the GPUs)
   std::shared_ptr<const SparsePlan> plan;
   double seconds = 0;
 };
+
+const char* where_text(const SparseChoice& c) {
+  return c.where == Backend::MultiGpu ? " on the GPUs" : c.gpu ? " on the GPU" : "";
+}
 
 SparseChoice sparse_choice(const Graph& g, const SolveOptions& o, const MetricsOptions& w,
                            const Facts& f, Dtype t) {
@@ -208,12 +213,15 @@ SparseChoice sparse_choice(const Graph& g, const SolveOptions& o, const MetricsO
   if (c.unfit.empty() && is_integer(t) && n * n * std::max(f.max_w, 1.0) >= 0x1p62)
     c.unfit = "its 64-bit sums could overflow";
   if (c.unfit.empty() && o.backend != Backend::Auto && o.backend != Backend::Cpu &&
-      o.backend != Backend::Cuda)
+      o.backend != Backend::Cuda && o.backend != Backend::MultiGpu)
     c.unfit = std::string("backend ") + backend_name(o.backend);
   if (!c.unfit.empty()) return c;
-  c.gpu = o.backend == Backend::Cuda ||
+  c.gpu = o.backend == Backend::Cuda || o.backend == Backend::MultiGpu ||
           (o.backend == Backend::Auto && f.n >= kGpuBfsMinVertices &&
            detail::cuda_backend_info().usable);
+  c.where = o.backend == Backend::MultiGpu ? Backend::MultiGpu
+            : c.gpu                        ? Backend::Cuda
+                                           : Backend::Cpu;
   try {
     c.plan = plan_sparse(g);
   } catch (const UsageError& e) {
@@ -248,12 +256,13 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
                        : "";
   auto take_sparse = [&](const std::string& why) {
     if (keep) *keep = sp;
-    return MetricsPlan{MetricsEngine::Sparse, "sparse" + std::string(sp.gpu ? " on the GPU" : "") +
+    return MetricsPlan{MetricsEngine::Sparse, "sparse" + std::string(where_text(sp)) +
                                                   ": " + why};
   };
   if (o.backend != Backend::Auto && o.backend != Backend::Cpu) {
-    if (o.backend == Backend::Cuda && sp.unfit.empty())
-      return take_sparse("cuda asked, the graph has small separators (predicted " +
+    if ((o.backend == Backend::Cuda || o.backend == Backend::MultiGpu) && sp.unfit.empty())
+      return take_sparse(std::string(backend_name(o.backend)) +
+                         " asked, the graph has small separators (predicted " +
                          seconds(sp.seconds) + ")");
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
   }
@@ -366,7 +375,7 @@ MetricsPlan plan_with(const Graph& g, const SolveOptions& o, const MetricsOption
     SparseChoice sp = sparse_choice(g, o, w, f, result_dtype(f, o, "sparse"));
     if (!sp.unfit.empty()) throw UsageError("--engine sparse: " + sp.unfit);
     if (keep) *keep = sp;
-    return {w.engine, std::string("sparse") + (sp.gpu ? " on the GPU" : "") + ": asked"};
+    return {w.engine, std::string("sparse") + where_text(sp) + ": asked"};
   }
   return {w.engine, std::string(metrics_engine_name(w.engine)) + ": asked"};
 }
@@ -377,10 +386,10 @@ Metrics run_sparse(const Graph& g, const SolveOptions& o, const MetricsOptions& 
   const detail::SearchRun run{o.threads, o.progress};
   std::string detail;
   const Dtype t = result_dtype(f, o, "sparse");
-  Metrics m =
-      detail::finish_sums(detail::sparse_sums(g, w, t, sp.gpu, sp.plan.get(), run, &detail));
+  Metrics m = detail::finish_sums(
+      detail::sparse_sums(g, w, t, sp.where, o.devices, sp.plan.get(), run, &detail));
   m.engine = "sparse";
-  m.backend = sp.gpu ? "cuda" : "cpu";
+  m.backend = backend_name(sp.where);
   m.plan = plan.why + " (" + detail + ")";
   return m;
 }

@@ -57,12 +57,14 @@ Metrics dijkstra_metrics(const Graph& g, const MetricsOptions& opt, Dtype dtype,
 /// Why the sparse engine (src/sparse/metric_rows.cpp) cannot run on g with `opt`, "" if it can.
 std::string sparse_metrics_unfit(const Graph& g, const MetricsOptions& opt, bool negative);
 
-/// The sparse direct engine's rows reduced to sums block by block (src/sparse/metric_rows.cpp),
-/// on the cuda GPU when `gpu`, else the host's threads; `plan` (may be null) from plan_sparse(g).
-/// Non-negative weights exact in `dtype`; integer sums below 2^63 (the caller checks). `detail`
-/// (may be null): where the rows ran and the stages' seconds.
-MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype dtype, bool gpu,
-                       const SparsePlan* plan, const SearchRun& run, std::string* detail);
+/// The sparse direct engine's rows reduced to sums block by block (src/sparse/metric_rows.cpp):
+/// `where` Cpu (the host's threads), Cuda (GPU `devices[0]`, or 0) or MultiGpu (the rows split
+/// over `devices`, empty: every GPU); `plan` (may be null) from plan_sparse(g). Non-negative
+/// weights exact in `dtype`; integer sums below 2^63 (the caller checks). `detail` (may be
+/// null): where the rows ran and the stages' seconds.
+MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype dtype, Backend where,
+                       const std::vector<int>& devices, const SparsePlan* plan,
+                       const SearchRun& run, std::string* detail);
 
 /// solve() with a MetricsReducer as its sink (src/core/metrics.cpp).
 Metrics fw_metrics(const Graph& g, const SolveOptions& options, const MetricsOptions& which);

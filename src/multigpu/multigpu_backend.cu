@@ -32,8 +32,12 @@
 #include "multigpu/user_order.cuh"
 #include "multigpu/workers.cuh"
 #include "order/ordering.hpp"
+#include "sparse/rows_job.hpp"
 
 namespace apsp::detail {
+namespace sparse {
+void run_sparse_rows_cuda(RowsJob& job);  // src/cuda/sparse_rows.cu
+}
 namespace multigpu {
 
 namespace {
@@ -75,6 +79,18 @@ class MultiGpuBackend final : public BackendImpl {
     c.uniform_tiles = true;
     c.unpermutes = true;
     return c;
+  }
+  /// The metrics' sums of the sparse direct engine's rows (RowsJob::sums) split over the GPUs
+  /// (--devices, else every GPU): a block of sources each in turn (src/cuda/sparse_rows.cu).
+  /// The all-pairs rows are not split (capabilities: none, so solve() keeps the rounds here).
+  bool run_sparse_rows(sparse::RowsJob& job) override {
+    if (!job.sums) return false;
+    SolveOptions o;
+    o.devices = job.devices;
+    job.devices = devices_of(o);
+    job.device = job.devices.front();
+    sparse::run_sparse_rows_cuda(job);
+    return true;
   }
   std::string rounds_used() const override { return rounds_; }
   int default_block(Dtype, std::int64_t) const override { return kTile; }

@@ -345,6 +345,7 @@ bool device_rows(const SupernodalPlan& plan, const Factors<T>& f, Dtype t, const
   job.dtype = t;
   job.factors = &f;
   job.device = o.device;
+  if (o.sums) job.devices = o.devices;
   job.progress = o.progress;
   job.keep_on_device = o.keep_on_device;
   job.sums = o.sums;

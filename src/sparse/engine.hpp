@@ -46,6 +46,8 @@ struct EngineOptions {
   /// or null: the host's threads.
   BackendImpl* rows_backend = nullptr;
   int device = 0;
+  /// With sums: the GPUs that share the rows (RowsJob::devices; empty: `device` alone).
+  std::vector<int> devices;
   /// With rows_backend and without paths: the rows go to this sink in stripes (ascending user
   /// rows) and EngineRun::dist stays empty.
   RowSink sink;

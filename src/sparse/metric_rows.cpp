@@ -48,8 +48,9 @@ std::string sparse_metrics_unfit(const Graph& g, const MetricsOptions& opt, bool
   return why.empty() ? "" : why;
 }
 
-MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype t, bool gpu,
-                       const SparsePlan* plan, const SearchRun& run, std::string* detail) {
+MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype t, Backend where,
+                       const std::vector<int>& devices, const SparsePlan* plan,
+                       const SearchRun& run, std::string* detail) {
   const std::int64_t n = g.num_vertices;
   sparse::RowSums rs;
   rs.targets = g.directed && (opt.closeness || opt.harmonic);
@@ -57,13 +58,20 @@ MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype t, bool 
   eo.threads = run.threads;
   eo.progress = run.progress;
   eo.sums = &rs;
-  std::unique_ptr<BackendImpl> cuda;
-  if (gpu) {
-    cuda = make_cuda_backend();
-    if (!cuda || !cuda_backend_info().usable)
+  std::unique_ptr<BackendImpl> gpu;
+  if (where == Backend::Cuda) {
+    gpu = make_cuda_backend();
+    if (!gpu || !cuda_backend_info().usable)
       throw BackendUnavailable("the sparse metrics engine on the GPU: no usable cuda GPU");
-    eo.rows_backend = cuda.get();
+    eo.device = devices.empty() ? 0 : devices.front();
+  } else if (where == Backend::MultiGpu) {
+    gpu = make_multigpu_backend();
+    if (!gpu || !multigpu_backend_info().usable)
+      throw BackendUnavailable("the sparse metrics engine on several GPUs: " +
+                               multigpu_backend_info().detail);
+    eo.devices = devices;
   }
+  eo.rows_backend = gpu.get();
   const sparse::EngineRun r = sparse::solve_supernodal(g, t, eo, plan ? &plan->timed : nullptr);
   if (detail) {
     char buf[160];

@@ -31,6 +31,8 @@ struct RowsJob {
   Dtype dtype = Dtype::Int32;
   const void* factors = nullptr;  ///< the Factors<T> of dtype (factor.hpp)
   int device = 0;
+  /// With `sums`: the GPUs that share the rows (a block of sources each in turn; empty: device).
+  std::vector<int> devices;
   /// Where the rows go, in the user's order: the host matrix `dist` (n x n, its stride), or
   /// `sink` in stripes (ascending rows), or nowhere when `keep_on_device` (device_result then
   /// holds the n x n row-major device matrix, rows n apart, freed with the last reference).
