@@ -15,17 +15,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
-#include <string>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "apsp/errors.hpp"
 #include "cuda/device_memory.cuh"
 #include "cuda/launch.cuh"
+#include "cuda/sparse_tasks.cuh"
 #include "sparse/factor.hpp"
 #include "sparse/rows_job.hpp"
 
@@ -42,82 +43,6 @@ double since(Clock::time_point t0) {
 /// The device type of T (the kernels' inf_value specialisations: int, long, float, double).
 template <class T>
 using DevT = std::conditional_t<std::is_same_v<T, std::int64_t>, long, T>;
-
-/// A launch's tasks: a slice [begin, end) of one task array, their tile width and tile count.
-struct Group {
-  std::size_t begin = 0, end = 0;
-  int bm = 32;
-  i64 tiles = 0;
-};
-
-template <int BM, class T>
-i64 tiles_of(const cuda::SnTask<T>& t) {
-  return i64((t.m + BM - 1) / BM) * ((t.r1 - t.r0 + cuda::kSnBN<BM> - 1) / cuda::kSnBN<BM>);
-}
-
-/// Appends `batch` to `tasks` as two launches: the narrow products (m <= 16: 16-row tiles) and
-/// the wide ones (32-row tiles), each group's first tiles numbered from 0.
-template <class T>
-std::array<Group, 2> add_products(std::vector<cuda::SnTask<T>>& tasks,
-                                  const std::vector<cuda::SnTask<T>>& batch) {
-  std::array<Group, 2> g{};
-  for (int wide = 0; wide < 2; ++wide) {
-    Group& x = g[std::size_t(wide)];
-    x.bm = wide ? 32 : 16;
-    x.begin = tasks.size();
-    for (cuda::SnTask<T> t : batch) {
-      if ((t.m > 16) != bool(wide)) continue;
-      t.first_tile = int(x.tiles);
-      x.tiles += wide ? tiles_of<32>(t) : tiles_of<16>(t);
-      tasks.push_back(t);
-    }
-    x.end = tasks.size();
-    APSP_EXPECTS(x.tiles < (i64(1) << 31), "sparse rows: launch too large");
-  }
-  return g;
-}
-
-/// Launches a group of the task array `tasks` (device memory).
-template <class D>
-void launch_group(const cuda::SnTask<D>* tasks, const Group& g, i64 q0, gpuStream_t s) {
-  if (g.bm == 16)
-    cuda::launch_sn_minplus<D, 16>(tasks + g.begin, int(g.end - g.begin), g.tiles, q0, s);
-  else
-    cuda::launch_sn_minplus<D, 32>(tasks + g.begin, int(g.end - g.begin), g.tiles, q0, s);
-}
-
-/// GPU time of the sweeps' phases, summed over blocks (events around each phase).
-class PhaseTimes {
- public:
-  static constexpr int kPhases = 4;  // init, up, down, write (or sums)
-  explicit PhaseTimes(i64 blocks) : ev_(std::size_t(blocks * (kPhases + 1))) {
-    for (gpuEvent_t& e : ev_) APSP_CUDA_TRY(gpuEventCreate(&e));
-  }
-  ~PhaseTimes() {
-    for (gpuEvent_t e : ev_) (void)gpuEventDestroy(e);
-  }
-  void mark(i64 block, int phase, gpuStream_t s) {
-    APSP_CUDA_TRY(gpuEventRecord(ev_[std::size_t(block * (kPhases + 1) + phase)], s));
-  }
-  /// "init a ms, up b ms, down c ms, write d ms" once the stream is done.
-  std::string summary() const {
-    double ms[kPhases] = {};
-    for (std::size_t b = 0; b < ev_.size() / (kPhases + 1); ++b)
-      for (int p = 0; p < kPhases; ++p) {
-        float x = 0;
-        APSP_CUDA_TRY(gpuEventElapsedTime(&x, ev_[b * (kPhases + 1) + std::size_t(p)],
-                                          ev_[b * (kPhases + 1) + std::size_t(p) + 1]));
-        ms[p] += x;
-      }
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "init %.1f ms, up %.1f ms, down %.1f ms, write %.1f ms", ms[0],
-                  ms[1], ms[2], ms[3]);
-    return buf;
-  }
-
- private:
-  std::vector<gpuEvent_t> ev_;
-};
 
 template <class T>
 class GpuRows {
@@ -289,9 +214,7 @@ class GpuRows {
       std::memcpy(&d, &w[std::size_t(i) * n + q], sizeof d);
       return d;
     };
-    for (auto* v : {&r.out_cnt, &r.in_cnt, &r.out_sum_i, &r.in_sum_i, &r.out_max_i}) v->assign(n, 0);
-    for (auto* v : {&r.out_sum_f, &r.in_sum_f, &r.out_max_f, &r.out_harm, &r.in_harm})
-      v->assign(n, 0);
+    size_sums(r, n_);
     const std::vector<std::int32_t>& old = p_.tree.perm.old_of_new;
     for (std::size_t q = 0; q < n; ++q) {
       const std::size_t u = std::size_t(old[q]);
@@ -522,27 +445,6 @@ class GpuRows {
 };
 
 }  // namespace
-
-/// The sums of `parts` (each one GPU's share of the sources) added up into `out`: a source's own
-/// sums come from the one part that ran it (the others hold zeros), a target's add up.
-void add_parts(const std::vector<RowSums>& parts, RowSums& out) {
-  out = parts[0];
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    const RowSums& p = parts[i];
-    for (std::size_t v = 0; v < out.out_cnt.size(); ++v) {
-      out.out_cnt[v] += p.out_cnt[v];
-      out.in_cnt[v] += p.in_cnt[v];
-      out.out_sum_i[v] += p.out_sum_i[v];
-      out.in_sum_i[v] += p.in_sum_i[v];
-      out.out_max_i[v] = std::max(out.out_max_i[v], p.out_max_i[v]);
-      out.out_sum_f[v] += p.out_sum_f[v];
-      out.in_sum_f[v] += p.in_sum_f[v];
-      out.out_max_f[v] = std::max(out.out_max_f[v], p.out_max_f[v]);
-      out.out_harm[v] += p.out_harm[v];
-      out.in_harm[v] += p.in_harm[v];
-    }
-  }
-}
 
 /// The sums' rows split over the job's GPUs, a thread each (a GPU may be listed more than once:
 /// two shares on one GPU, as the tests run "1 of N" without N GPUs).

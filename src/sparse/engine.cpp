@@ -90,35 +90,6 @@ void gather_pack_a(const T* x, i64 ld, i64 rows, const std::int32_t* idx, int k,
   }
 }
 
-/// One thread's per-target sums (RowSums::targets), by ordered position.
-struct TargetSums {
-  std::vector<std::int64_t> cnt, sum_i;
-  std::vector<double> sum_f, harm;
-  void resize(i64 n) {
-    cnt.assign(std::size_t(n), 0);
-    sum_i.assign(std::size_t(n), 0);
-    sum_f.assign(std::size_t(n), 0);
-    harm.assign(std::size_t(n), 0);
-  }
-  template <class T>
-  void add(i64 v, T d) {
-    const auto k = std::size_t(v);
-    ++cnt[k];
-    if constexpr (std::is_integral_v<T>)
-      sum_i[k] += std::int64_t(d);
-    else
-      sum_f[k] += double(d);
-    if (d > T(0)) harm[k] += 1.0 / double(d);
-  }
-};
-
-void size_sums(RowSums& s, i64 n) {
-  for (auto* v : {&s.out_cnt, &s.in_cnt, &s.out_sum_i, &s.in_sum_i, &s.out_max_i})
-    v->assign(std::size_t(n), 0);
-  for (auto* v : {&s.out_sum_f, &s.in_sum_f, &s.out_max_f, &s.out_harm, &s.in_harm})
-    v->assign(std::size_t(n), 0);
-}
-
 /// The threads' per-target sums added into `s` (user order).
 void add_targets(const std::vector<TargetSums>& parts, const std::vector<std::int32_t>& old,
                  RowSums& s) {

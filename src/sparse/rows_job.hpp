@@ -10,21 +10,9 @@
 
 #include "apsp/solve.hpp"
 #include "sparse/plan.hpp"
+#include "sparse/row_sums.hpp"
 
 namespace apsp::detail::sparse {
-
-/// Per-vertex sums of the closure's rows instead of the rows (RowsJob::sums): what the metrics
-/// need (src/metrics/sums.hpp), with no n x n matrix anywhere. Indexed by the user's vertex ids.
-/// Per source u: finite distances (u itself included), their sum, the largest, and the sum of
-/// 1 / d over d > 0. Per target v (when `targets`): the same count, sum and 1 / d sum over the
-/// sources reaching v. Integer dtypes sum into `*_sum_i` (exact below 2^63: the caller checks
-/// n x the largest distance), floats into `*_sum_f` (double).
-struct RowSums {
-  bool targets = false;
-  std::vector<std::int64_t> out_cnt, in_cnt;
-  std::vector<std::int64_t> out_sum_i, in_sum_i, out_max_i;
-  std::vector<double> out_sum_f, in_sum_f, out_max_f, out_harm, in_harm;
-};
 
 struct RowsJob {
   const SupernodalPlan* plan = nullptr;
