@@ -142,6 +142,12 @@ if has snmetrics; then
   rc=$?
   tail -3 "$OUTDIR/$t.log"
   note "$t: $([ $rc -eq 0 ] && echo PASS || echo FAIL) ($(grep -E '^\[  PASSED  \]|^\[  FAILED  \]|SKIPPED' "$OUTDIR/$t.log" | head -3 | tr '\n' ' '))"
+  for tool in memcheck racecheck; do  # the sums' kernels, one GPU and two shares of it
+    timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool $tool --error-exitcode 9 "$BUILD/tests/$t" \
+      --gtest_filter='MetricsSparse.RowsSplitOverTwoSharesOfOneGpuGiveTheSameSums' >"$OUTDIR/sanitize_snm_$tool.log" 2>&1
+    rc=$?
+    note "compute-sanitizer $tool sparse metrics sums: $([ $rc -eq 0 ] && echo clean || echo "FAIL rc=$rc") ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUTDIR/sanitize_snm_$tool.log" | tail -1))"
+  done
   SG=/tmp/apsp-snm
   mkdir -p "$SG"
   gpu_peak() {  # runs "$@", prints the GPU's largest memory.used (MiB) seen every 100 ms
