@@ -446,8 +446,8 @@ void launch_sn_sums(const T* x, std::int64_t n, std::int64_t ld, std::int64_t q0
   sn_sum_sources<T><<<grid, 256, 0, s>>>(x, n, ld, q0, rows, slice, sums);
   APSP_CUDA_CHECK_LAUNCH(s);
   if (!sums.targets) return;
-  sn_sum_targets<T><<<unsigned(std::min<std::int64_t>(n, 65535)), 256, 0, s>>>(x, n, ld, rows,
-                                                                              sums);
+  sn_sum_targets<T><<<unsigned(std::min<std::int64_t>(n, 65535)), kSnSumThreads, 0, s>>>(
+      x, n, ld, rows, sums);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 

@@ -487,6 +487,10 @@ void sums_over_gpus(RowsJob& job) {
 
 /// The cuda backend's run_sparse_rows (cuda_backend.cu); the multi-gpu backend's for the sums.
 void run_sparse_rows_cuda(RowsJob& job) {
+  if (job.plan->n() == 0) {  // no rows (sums and matrices are empty; nothing stays on a GPU)
+    job.detail = "cuda: no rows";
+    return;
+  }
   if (job.sums && job.devices.size() > 1) {
     visit_dtype(job.dtype, [&](auto tag) { sums_over_gpus<decltype(tag)>(job); });
     return;

@@ -313,21 +313,24 @@ __global__ void sn_sum_sources(const T* __restrict__ x, std::int64_t n, std::int
   sn_atomic_max_nonneg(s.out_max + q, mx);
 }
 
-/// Per-target sums of a block: a block per row v of X^T (grid-stride), its `rows` columns
-/// reduced in the block and added to v's sums (one block a row: no atomics).
+/// Per-target sums of a block: a block of kSnSumThreads per row v of X^T (grid-stride), its
+/// `rows` columns reduced in shared memory (a tree: no warp shuffles, the same code for HIP's
+/// 64-wide wavefronts) and added to v's sums (one block a row: no atomics).
+inline constexpr int kSnSumThreads = 256;
 template <class T>
-__global__ void sn_sum_targets(const T* __restrict__ x, std::int64_t n, std::int64_t ld,
-                               std::int64_t rows, SnSums<T> s) {
+__global__ void __launch_bounds__(kSnSumThreads)
+    sn_sum_targets(const T* __restrict__ x, std::int64_t n, std::int64_t ld, std::int64_t rows,
+                   SnSums<T> s) {
   constexpr T inf = inf_value<T>();
   constexpr bool integer = std::is_integral_v<T>;
-  __shared__ unsigned long long s_cnt[8], s_sum_i[8];
-  __shared__ double s_sum_f[8], s_harm[8];
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  __shared__ unsigned long long s_cnt[kSnSumThreads], s_sum_i[kSnSumThreads];
+  __shared__ double s_sum_f[kSnSumThreads], s_harm[kSnSumThreads];
+  const int tid = int(threadIdx.x);
   for (std::int64_t v = blockIdx.x; v < n; v += gridDim.x) {
     const T* row = x + v * ld;
     unsigned long long cnt = 0, sum_i = 0;
     double sum_f = 0, harm = 0;
-    for (std::int64_t r = threadIdx.x; r < rows; r += blockDim.x) {
+    for (std::int64_t r = tid; r < rows; r += kSnSumThreads) {
       const T d = row[r];
       if (!(d < inf)) continue;
       ++cnt;
@@ -337,25 +340,24 @@ __global__ void sn_sum_targets(const T* __restrict__ x, std::int64_t n, std::int
         sum_f += double(d);
       if (d > T(0)) harm += 1.0 / double(d);
     }
-#pragma unroll
-    for (int o = 16; o > 0; o /= 2) {
-      cnt += __shfl_down_sync(0xffffffffu, cnt, o);
-      sum_i += __shfl_down_sync(0xffffffffu, sum_i, o);
-      sum_f += __shfl_down_sync(0xffffffffu, sum_f, o);
-      harm += __shfl_down_sync(0xffffffffu, harm, o);
-    }
-    if (lane == 0) s_cnt[warp] = cnt, s_sum_i[warp] = sum_i, s_sum_f[warp] = sum_f,
-                   s_harm[warp] = harm;
+    s_cnt[tid] = cnt, s_sum_i[tid] = sum_i, s_sum_f[tid] = sum_f, s_harm[tid] = harm;
     __syncthreads();
-    if (threadIdx.x == 0) {
-      for (int w = 1; w < int(blockDim.x / 32); ++w)
-        cnt += s_cnt[w], sum_i += s_sum_i[w], sum_f += s_sum_f[w], harm += s_harm[w];
-      s.in_cnt[v] += cnt;
+    for (int half = kSnSumThreads / 2; half > 0; half /= 2) {
+      if (tid < half) {
+        s_cnt[tid] += s_cnt[tid + half];
+        s_sum_i[tid] += s_sum_i[tid + half];
+        s_sum_f[tid] += s_sum_f[tid + half];
+        s_harm[tid] += s_harm[tid + half];
+      }
+      __syncthreads();
+    }
+    if (tid == 0) {
+      s.in_cnt[v] += s_cnt[0];
       if constexpr (integer)
-        s.in_sum_i[v] += sum_i;
+        s.in_sum_i[v] += s_sum_i[0];
       else
-        s.in_sum_f[v] += sum_f;
-      s.in_harm[v] += harm;
+        s.in_sum_f[v] += s_sum_f[0];
+      s.in_harm[v] += s_harm[0];
     }
     __syncthreads();
   }
