@@ -1,5 +1,5 @@
 """The per-source metrics engines (issue 34): engine="bfs" (bit-parallel multi-source BFS),
-"dijkstra" and "bounds" against NetworkX's own functions on graphs of odd sizes, directed and
+"dijkstra", "bounds" and "sparse" (the sparse direct engine's row blocks, issue 31) against NetworkX's own functions on graphs of odd sizes, directed and
 undirected, connected and not, unweighted and weighted; distance_histogram against a count of
 NetworkX's distances; the engine errors. Fixed seeds."""
 import math
@@ -26,6 +26,20 @@ def random_graph(n, p, directed, seed, weighted=False, parts=1):
     return G
 
 
+def sparse_available():
+    """The sparse engine needs a supernode tree (AMD or METIS in the build)."""
+    try:
+        apsp.plan((np.array([0]), np.array([1])))
+        return True
+    except ValueError:
+        return False
+
+
+def need_engine(engine):
+    if engine == "sparse" and not sparse_available():
+        pytest.skip("no AMD or METIS in this build: no sparse engine")
+
+
 CASES = [(n, directed, parts) for n in (5, 67, 131, 263) for directed in (False, True)
          for parts in (1, 3) if parts <= max(1, n)]
 
@@ -37,8 +51,9 @@ def assert_close(got, want):
 
 
 @pytest.mark.parametrize("n,directed,parts", CASES)
-@pytest.mark.parametrize("engine", ["bfs", "dijkstra"])
+@pytest.mark.parametrize("engine", ["bfs", "dijkstra", "sparse"])
 def test_centralities_equal_networkx(n, directed, parts, engine):
+    need_engine(engine)
     G = random_graph(n, 4.0 / max(n, 1), directed, seed=n * 10 + parts + directed)
     if n > 2:
         assert G.number_of_edges() > n  # non-trivial
@@ -54,9 +69,10 @@ def test_centralities_equal_networkx(n, directed, parts, engine):
         assert m["eccentricity"][u] == want
 
 
-@pytest.mark.parametrize("engine", ["bfs", "dijkstra", "bounds"])
+@pytest.mark.parametrize("engine", ["bfs", "dijkstra", "bounds", "sparse"])
 @pytest.mark.parametrize("n", [2, 45, 160])
 def test_extremes_equal_networkx(engine, n):
+    need_engine(engine)
     G = random_graph(n, 3.0 / n, False, seed=n)
     G.add_edges_from((v, v + 1, {"weight": 1}) for v in range(n - 1))  # connected
     ecc = nx.eccentricity(G)
@@ -91,12 +107,14 @@ def test_directed_extremes_by_bounds_equal_networkx(n, weight):
         assert apsp.diameter(G, weight=weight, infinite_ok=True) == math.inf
 
 
+@pytest.mark.parametrize("engine", ["dijkstra", "sparse"])
 @pytest.mark.parametrize("directed", [False, True])
-def test_weighted_dijkstra_equals_networkx(directed):
+def test_weighted_search_engines_equal_networkx(directed, engine):
+    need_engine(engine)
     G = random_graph(97, 0.05, directed, seed=5, weighted=True, parts=2)
-    assert_close(apsp.closeness_centrality(G, distance="weight", engine="dijkstra"),
+    assert_close(apsp.closeness_centrality(G, distance="weight", engine=engine),
                  nx.closeness_centrality(G, distance="weight"))
-    assert_close(apsp.harmonic_centrality(G, distance="weight", engine="dijkstra"),
+    assert_close(apsp.harmonic_centrality(G, distance="weight", engine=engine),
                  nx.harmonic_centrality(G, distance="weight"))
 
 
