@@ -1,6 +1,7 @@
 // python/src/csgraph_bindings.cpp — the compiled side of apsp's scipy.sparse.csgraph face:
 // the scan that tells a dense matrix's edges, NaN / -inf entries ("no edge", as SciPy reads them)
-// and weight range before a solver is chosen, the per-source solver's binding (dijkstra.hpp), and
+// and weight range before a solver is chosen, the binding of the library's per-source solver
+// (src/graph/dijkstra.hpp: Dijkstra per source, Johnson's potentials for negative weights), and
 // the bounds the Python layer checks (memory, threads). Long loops release the GIL and look for
 // Ctrl-C every few milliseconds.
 #include "csgraph_bindings.hpp"
@@ -16,13 +17,16 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/graph.hpp"
-#include "dijkstra.hpp"
+#include "graph/dijkstra.hpp"
 #include "host_memory.hpp"
 #include "numpy_view.hpp"
 
 namespace apsp_python {
 
 namespace {
+
+using apsp::detail::per_source_shortest_paths;
+using apsp::detail::PerSourceOptions;
 
 /// Calls PyErr_CheckSignals (GIL held) and raises what it set, e.g. KeyboardInterrupt.
 void check_signals() {
@@ -102,7 +106,7 @@ py::dict dense_scan(const py::array& a) {
   return out;
 }
 
-/// Per-source shortest paths (dijkstra.hpp) -> (dist, pred or None, sources or None).
+/// Per-source shortest paths (graph/dijkstra.hpp) -> (dist, pred or None, sources or None).
 /// Without min_only dist is len(sources) x V; with it dist, pred and sources have V entries.
 py::tuple per_source(const apsp::Graph& g,
                      const py::array_t<std::int32_t, py::array::c_style>& sources, double limit,

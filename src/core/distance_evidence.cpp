@@ -1,97 +1,46 @@
-// src/core/distance_evidence.cpp — Dijkstra from a few sampled sources over a CSR of the out-arcs:
-// a lower bound on the largest shortest-path distance (distance_evidence.hpp).
+// src/core/distance_evidence.cpp — Dijkstra from a few sampled sources over the graph's out-arcs
+// (graph/csr.hpp, graph/dijkstra.hpp; Dial's buckets for small integer bounds): a lower bound on
+// the largest shortest-path distance (distance_evidence.hpp).
 #include "core/distance_evidence.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <queue>
-#include <utility>
 #include <vector>
 
-#include "core/reference.hpp"
+#include "graph/csr.hpp"
+#include "graph/dijkstra.hpp"
 
 namespace apsp::detail {
 
 namespace {
 
-struct Csr {
-  std::vector<std::int64_t> start;
-  std::vector<std::int32_t> to;
-  std::vector<double> w;
-};
-
 bool cancelled(const std::atomic<bool>* cancel) {
   return cancel && cancel->load(std::memory_order_relaxed);
 }
 
-/// Out-arcs by source as detail::for_each_arc walks them (self loops dropped, undirected edges
-/// both ways), in two passes over kParts slices of the edge list so that a cancel is seen within
-/// a slice (an empty Csr then).
-Csr build_csr(const Graph& g, const std::atomic<bool>* cancel) {
-  constexpr int kParts = 64;
-  const std::int64_t n = g.num_vertices;
-  Csr c;
-  c.start.assign(std::size_t(n) + 1, 0);
-  for (int part = 0; part < kParts; ++part) {
-    if (cancelled(cancel)) return {};
-    for_each_arc(
-        g, [&](std::int32_t u, std::int32_t, double) { ++c.start[std::size_t(u) + 1]; }, part,
-        kParts);
-  }
-  for (std::int64_t v = 0; v < n; ++v) c.start[std::size_t(v) + 1] += c.start[std::size_t(v)];
-  c.to.resize(std::size_t(c.start[std::size_t(n)]));
-  c.w.resize(c.to.size());
-  std::vector<std::int64_t> pos(c.start.begin(), c.start.end() - 1);
-  for (int part = 0; part < kParts; ++part) {
-    if (cancelled(cancel)) return {};
-    for_each_arc(
-        g,
-        [&](std::int32_t u, std::int32_t v, double w) {
-          const std::int64_t p = pos[std::size_t(u)]++;
-          c.to[std::size_t(p)] = v;
-          c.w[std::size_t(p)] = w;
-        },
-        part, kParts);
-  }
-  return c;
-}
-
-/// Dijkstra with a binary heap; the largest final distance, or the first final one >= stop_at.
-double dijkstra_max(const Csr& c, std::int64_t n, std::int64_t s, double stop_at,
+/// The library Dijkstra (graph/dijkstra.hpp) from s: the largest final distance, or the first
+/// final one >= stop_at; 0 once `cancel` is seen.
+double dijkstra_max(const Csr<double>& c, std::int64_t s, double stop_at,
                     const std::atomic<bool>* cancel) {
-  std::vector<double> d(std::size_t(n), std::numeric_limits<double>::infinity());
-  using Item = std::pair<double, std::int32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
-  d[std::size_t(s)] = 0;
-  pq.push({0.0, std::int32_t(s)});
+  std::vector<double> d(std::size_t(c.n));
+  DijkstraScratch scratch;
   double best = 0;
-  std::int64_t pops = 0;
-  while (!pq.empty()) {
-    if ((++pops & 1023) == 0 && cancelled(cancel)) return 0;
-    const auto [du, u] = pq.top();
-    pq.pop();
-    if (du > d[std::size_t(u)]) continue;
-    best = du;  // pops come in increasing order
-    if (du >= stop_at) return du;
-    for (std::int64_t a = c.start[std::size_t(u)]; a < c.start[std::size_t(u) + 1]; ++a) {
-      const std::int32_t v = c.to[std::size_t(a)];
-      const double nd = du + c.w[std::size_t(a)];
-      if (nd < d[std::size_t(v)]) {
-        d[std::size_t(v)] = nd;
-        pq.push({nd, v});
-      }
-    }
-  }
-  return best;
+  const bool done = dijkstra_search<false>(
+      c, {{std::int32_t(s), 0.0, 0}}, std::numeric_limits<double>::infinity(), d.data(), nullptr,
+      scratch, false, [&] { return cancelled(cancel); },
+      [&](std::int32_t, double du) {
+        best = du;  // settled in increasing order
+        return du < stop_at;
+      });
+  return done ? best : 0;
 }
 
 /// Dial's bucket queue for integer weights: distances below `limit` kept exactly in buckets;
 /// a vertex first reached at >= limit is parked. When the buckets run dry, a parked vertex's final
 /// distance is >= limit (every shorter path would have gone through a bucket), so that is returned.
-double dial_max(const Csr& c, std::int64_t n, std::int64_t s, std::int64_t limit,
+double dial_max(const Csr<double>& c, std::int64_t n, std::int64_t s, std::int64_t limit,
                 const std::atomic<bool>* cancel) {
   constexpr std::int64_t kInf = std::numeric_limits<std::int64_t>::max();
   std::vector<std::int64_t> d(std::size_t(n), kInf);
@@ -133,7 +82,11 @@ double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at,
   const std::int64_t n = g.num_vertices;
   if (n <= 1 || sources <= 0 || g.is_dense() || g.src.empty()) return 0;
   if (*std::min_element(g.weight.begin(), g.weight.end()) < 0) return 0;
-  const Csr c = build_csr(g, cancel);
+  // Out-arcs walked in 64 slices, so that a cancel is seen within one (an empty Csr then).
+  BuildOptions o;
+  o.parts = 64;
+  o.cancel = cancel;
+  const Csr<double> c = build_csr<double>(g, o);
   if (cancelled(cancel)) return 0;
   const int k = int(std::min<std::int64_t>(sources, n));
   const bool buckets =
@@ -143,7 +96,7 @@ double sampled_distance_lower_bound(const Graph& g, int sources, double stop_at,
   for (int q = 0; q < k; ++q) {
     const std::int64_t s = std::int64_t(q) * n / k;
     found[std::size_t(q)] = buckets ? dial_max(c, n, s, std::int64_t(std::ceil(stop_at)), cancel)
-                                    : dijkstra_max(c, n, s, stop_at, cancel);
+                                    : dijkstra_max(c, s, stop_at, cancel);
   }
   return cancelled(cancel) ? 0 : *std::max_element(found.begin(), found.end());
 }

@@ -17,56 +17,13 @@
 #include <string>
 
 #include "apsp/errors.hpp"
+#include "graph/csr.hpp"
 
 namespace apsp::detail {
 
 namespace {
 
 constexpr double kExactDouble = 9007199254740992.0;  // 2^53
-
-/// Directed CSR of g (an undirected graph lists both directions) with the weights inline in the
-/// SPFA's number type W, and each arc's edge index so the cycle's weights can be reported.
-template <class W>
-struct Csr {
-  std::vector<std::int64_t> start;
-  std::vector<std::int32_t> to;
-  std::vector<W> w;
-  std::vector<std::int64_t> edge;  // index into g's edge arrays
-};
-
-template <class W>
-Csr<W> make_csr(const Graph& g) {
-  const std::int64_t n = g.num_vertices;
-  const std::size_t E = g.num_edges();
-  Csr<W> c;
-  c.start.assign(std::size_t(n) + 1, 0);
-  for (std::size_t e = 0; e < E; ++e) {
-    if (g.src[e] == g.dst[e]) continue;  // non-negative self loops never relax anything
-    ++c.start[std::size_t(g.src[e]) + 1];
-    if (!g.directed) ++c.start[std::size_t(g.dst[e]) + 1];
-  }
-  for (std::int64_t v = 0; v < n; ++v) c.start[std::size_t(v) + 1] += c.start[std::size_t(v)];
-  c.to.resize(std::size_t(c.start[std::size_t(n)]));
-  c.w.resize(c.to.size());
-  c.edge.resize(c.to.size());
-  std::vector<std::int64_t> pos(c.start.begin(), c.start.end() - 1);
-  auto put = [&](std::int32_t u, std::int32_t v, std::size_t e) {
-    const std::size_t p = std::size_t(pos[std::size_t(u)]++);
-    c.to[p] = v;
-    if constexpr (std::is_integral_v<W>)
-      c.w[p] = W(std::llround(g.weight[e]));
-    else
-      c.w[p] = g.weight[e];
-    c.edge[p] = std::int64_t(e);
-  };
-  for (std::size_t e = 0; e < E; ++e) {
-    const std::int32_t u = g.src[e], v = g.dst[e];
-    if (u == v) continue;
-    put(u, v, e);
-    if (!g.directed) put(v, u, e);
-  }
-  return c;
-}
 
 std::string format_weight(double w, bool integer) {
   std::ostringstream os;
@@ -127,7 +84,11 @@ std::vector<std::int64_t> parent_cycle(const std::vector<std::int32_t>& parent) 
 /// SPFA in number type W (int64 for integer weights, double otherwise). Returns h as W.
 template <class W>
 std::vector<W> spfa(const Graph& g, W tolerance) {
-  const Csr<W> c = make_csr<W>(g);
+  // Out-arcs with the weights in W and each arc's edge, so the cycle's weights can be reported
+  // (self loops, dropped, never relax anything: a negative one was named before).
+  BuildOptions with_edges;
+  with_edges.edge_index = true;
+  const Csr<W> c = build_csr<W>(g, with_edges);
   const std::int64_t n = g.num_vertices;
   std::vector<W> d(std::size_t(n), W(0));
   std::vector<std::int32_t> parent(std::size_t(n), -1);

@@ -28,6 +28,7 @@ namespace apsp {
 namespace {
 
 using namespace detail::repair;
+using detail::Csr;
 
 /// A looping column: its target and one vertex of each of its cycles (the smallest), ascending.
 struct LoopColumn {
@@ -121,8 +122,10 @@ struct ColumnView {
 template <class T>
 class ColumnRepair {
  public:
-  ColumnRepair(i64 n, const ArcLists<T>& candidates)
+  /// `candidates` has the candidate arcs of the vertices with has_list set.
+  ColumnRepair(i64 n, const Csr<T>& candidates, const std::vector<char>& has_list)
       : cand_(&candidates),
+        has_list_(&has_list),
         n_(n),
         ends_(std::size_t(n_), 0),
         loops_(std::size_t(n_), 0),
@@ -138,7 +141,7 @@ class ColumnRepair {
   /// kNeedsLists: the search reached a vertex without a candidate list, and the column stopped
   /// there (run it again with more lists).
   Status run(i64 j, const ColumnView<T>& view, const std::vector<i32>& cycles,
-             const ArcLists<T>* all_arcs, i64& changed) {
+             const Csr<T>* all_arcs, i64& changed) {
     j_ = j;
     v_ = view;
     bump(column_, {&ends_});
@@ -235,20 +238,21 @@ class ColumnRepair {
     for (const i32 c : queue_) seen_[std::size_t(c)] = search_, parent_[std::size_t(c)] = -1;
     for (std::size_t head = 0; head < queue_.size(); ++head) {
       const i32 u = queue_[head];
-      if (!cand_->has_list[std::size_t(u)]) {
+      if (!(*has_list_)[std::size_t(u)]) {
         missing_list_ = true;
         return false;
       }
       const T du = d(u);
-      for (const Arc<T>* a = cand_->begin(u); a != cand_->end(u); ++a) {
-        if (seen_[std::size_t(a->to)] == search_ || !tight(a->w, a->to, du)) continue;
-        if (ends(a->to)) {
-          exit_from_ = u, exit_to_ = a->to;
+      for (i64 a = cand_->start[std::size_t(u)]; a < cand_->start[std::size_t(u) + 1]; ++a) {
+        const i32 to = cand_->to[std::size_t(a)];
+        if (seen_[std::size_t(to)] == search_ || !tight(cand_->w[std::size_t(a)], to, du)) continue;
+        if (ends(to)) {
+          exit_from_ = u, exit_to_ = to;
           return true;
         }
-        seen_[std::size_t(a->to)] = search_;
-        parent_[std::size_t(a->to)] = u;
-        queue_.push_back(a->to);
+        seen_[std::size_t(to)] = search_;
+        parent_[std::size_t(to)] = u;
+        queue_.push_back(to);
       }
     }
     return false;
@@ -256,7 +260,7 @@ class ColumnRepair {
 
   // Dijkstra from the cycle (queue_) over all arcs through looping vertices, the cost of an arc
   // its slack (negative slack counts 0); the first vertex reached whose walk ends closes the route.
-  bool least_slack_route(const ArcLists<T>& arcs) {
+  bool least_slack_route(const Csr<T>& arcs) {
     using Item = std::tuple<double, i64, i32>;  // cost, order pushed, vertex
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> pq;
     cost_.assign(std::size_t(n_), INFINITY);
@@ -277,20 +281,22 @@ class ColumnRepair {
       }
       const T du = d(u);
       if (!(du < unreachable<T>())) continue;
-      for (const Arc<T>* a = arcs.begin(u); a != arcs.end(u); ++a) {
-        const double s = slack(a->w, a->to, du);
+      for (i64 a = arcs.start[std::size_t(u)]; a < arcs.start[std::size_t(u) + 1]; ++a) {
+        const i32 to = arcs.to[std::size_t(a)];
+        const double s = slack(arcs.w[std::size_t(a)], to, du);
         if (!(s < INFINITY)) continue;
         const double nc = c + std::max(0.0, s);
-        if (nc < cost_[std::size_t(a->to)]) {
-          cost_[std::size_t(a->to)] = nc, parent_[std::size_t(a->to)] = u;
-          pq.push({nc, order++, a->to});
+        if (nc < cost_[std::size_t(to)]) {
+          cost_[std::size_t(to)] = nc, parent_[std::size_t(to)] = u;
+          pq.push({nc, order++, to});
         }
       }
     }
     return false;
   }
 
-  const ArcLists<T>* cand_;
+  const Csr<T>* cand_;
+  const std::vector<char>* has_list_;
   i64 n_, j_ = 0;
   ColumnView<T> v_{};
   std::uint32_t column_ = 0, search_ = 0, walk_id_ = 0;
@@ -306,12 +312,10 @@ class ColumnRepair {
 /// column, so that the walks read L1/L2, not one cache line (and page) per vertex; the few hops
 /// changed go to both. In parallel over blocks when `parallel`.
 template <class T>
-std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Matrix& next,
-                                                          const std::vector<LoopColumn>& bad,
-                                                          const std::vector<std::size_t>& which,
-                                                          const ArcLists<T>& cand,
-                                                          const ArcLists<T>* all, bool parallel,
-                                                          i64& changed) {
+std::vector<typename ColumnRepair<T>::Status> run_columns(
+    const Matrix& dist, Matrix& next, const std::vector<LoopColumn>& bad,
+    const std::vector<std::size_t>& which, const Csr<T>& cand, const std::vector<char>& has_list,
+    const Csr<T>* all, bool parallel, i64& changed) {
   const i64 n = next.rows(), ld = copy_stride(n), cols = block_cols(n);
   const std::size_t copy_from = std::size_t(cols / 8);
   std::vector<std::size_t> group{0};
@@ -323,7 +327,7 @@ std::vector<typename ColumnRepair<T>::Status> run_columns(const Matrix& dist, Ma
   i64 sum = 0;
 #pragma omp parallel reduction(+ : sum) if (parallel && which.size() >= 8)
   {
-    ColumnRepair<T> col(n, cand);
+    ColumnRepair<T> col(n, cand, has_list);
     std::vector<i32> pn;
     std::vector<T> pd;
 #pragma omp for schedule(dynamic)
@@ -377,18 +381,18 @@ i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::
   // running it with those lists in the first place (its cycles broken so far are skipped).
   std::vector<char> wanted(static_cast<std::size_t>(n), 0);
   for (const i32 u : z) wanted[std::size_t(u)] = 1;
-  ArcLists<T> cand = candidate_arcs<T>(g, dist, wanted);
+  Csr<T> cand = candidate_arcs<T>(g, dist, wanted);
   if (detail::tracing()) {
     char line[160];
     std::snprintf(line, sizeof line, "repair: %lld candidate arcs",
-                  static_cast<long long>(cand.arcs.size()));
+                  static_cast<long long>(cand.arcs()));
     detail::trace(line);
   }
   i64 changed = 0;
   std::vector<std::size_t> which(bad.size());
   for (std::size_t k = 0; k < bad.size(); ++k) which[k] = k;
   std::vector<typename Repair::Status> status =
-      run_columns<T>(dist, next, bad, which, cand, nullptr, true, changed);
+      run_columns<T>(dist, next, bad, which, cand, wanted, nullptr, true, changed);
   auto those = [&](typename Repair::Status s) {
     std::vector<std::size_t> out;
     for (std::size_t k = 0; k < which.size(); ++k)
@@ -400,7 +404,7 @@ i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::
     std::fill(wanted.begin(), wanted.end(), 1);
     cand = candidate_arcs<T>(g, dist, wanted);
     which = more;
-    status = run_columns<T>(dist, next, bad, which, cand, nullptr, true, changed);
+    status = run_columns<T>(dist, next, bad, which, cand, wanted, nullptr, true, changed);
     const std::vector<std::size_t> also = those(Repair::kStuck);
     stuck.insert(stuck.end(), also.begin(), also.end());
     std::sort(stuck.begin(), stuck.end());
@@ -409,8 +413,8 @@ i64 repair_columns(const Graph& g, const Matrix& dist, Matrix& next, const std::
   // Cycles the tight search could not route: by least slack over all arcs (the routes taken so
   // far stay; the cycles they broke are skipped).
   if (!stuck.empty()) {
-    const ArcLists<T> all = all_arcs<T>(g);
-    run_columns<T>(dist, next, bad, stuck, cand, &all, false, changed);
+    const Csr<T> all = all_arcs<T>(g);
+    run_columns<T>(dist, next, bad, stuck, cand, wanted, &all, false, changed);
     detail::trace("repair: some cycles routed by least slack");
   }
   return changed;

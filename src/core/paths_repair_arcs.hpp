@@ -1,5 +1,6 @@
 // src/core/paths_repair_arcs.hpp — the arcs repair_next_hops() reads: the vertices on zero-weight
-// cycles (Z) and, per vertex, the out-arcs that can be a hop of a shortest path (CSR order).
+// cycles (Z) and, per vertex, the out-arcs that can be a hop of a shortest path, as the one Csr
+// (graph/csr.hpp) in its builder's order.
 // Internal to paths_repair.cpp; the algorithm is described in docs/paths.md ("How
 // repair_next_hops works").
 #pragma once
@@ -13,6 +14,7 @@
 #include "apsp/graph.hpp"
 #include "apsp/matrix.hpp"
 #include "core/reference.hpp"
+#include "graph/csr.hpp"
 
 namespace apsp::detail::repair {
 
@@ -96,76 +98,77 @@ std::vector<i32> zero_cycle_vertices(const Graph& g, const Matrix& dist) {
   return z;
 }
 
+/// A dense view's kept arcs per tail, each tail's in the order the one builder (graph/csr.hpp)
+/// gives them: the position of entry (u,v) is u * V + v, and an undirected entry gives u -> v and
+/// v -> u at its position.
 template <class T>
-struct Arc {
-  i32 to;
-  T w;
-};
+using TailArcs = std::vector<std::vector<std::pair<i32, T>>>;
 
-/// Out-arcs per vertex in CSR order: each vertex's arcs in the order of the input edges (an
-/// undirected edge u - v gives u -> v and v -> u at the edge's position; for a dense view the
-/// position of entry (u,v) is u * V + v). Lists exist for the vertices with has_list set.
+/// Gathers the kept arcs per tail into a Csr (start, to, w), tails in order.
 template <class T>
-struct ArcLists {
-  std::vector<i64> start;
-  std::vector<Arc<T>> arcs;
-  std::vector<char> has_list;
-  const Arc<T>* begin(i64 u) const { return arcs.data() + start[std::size_t(u)]; }
-  const Arc<T>* end(i64 u) const { return arcs.data() + start[std::size_t(u) + 1]; }
-};
-
-/// The arcs u -> v of weight w (as T) with wanted[u] (all when `wanted` is empty) that pass
-/// cheap(u, w) and then keep(u, v, w). If keep reads d(u,v), pass the distances as `prefetch`:
-/// edge lists then read it ahead for the arcs that pass `cheap`.
-template <class T, class Cheap, class Keep>
-ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap cheap, Keep keep,
-                      const Matrix* prefetch = nullptr) {
-  const i64 n = g.num_vertices;
-  ArcLists<T> L;
-  L.start.assign(std::size_t(n) + 1, 0);
-  L.has_list = wanted.empty() ? std::vector<char>(static_cast<std::size_t>(n), 1) : wanted;
-  auto take = [&](i32 u, i32 v, T w) {
-    return L.has_list[std::size_t(u)] && cheap(u, w) && keep(u, v, w);
-  };
-  if (g.is_dense()) {
-    // Per row, in CSR order: for an undirected view, entries (v,u) with v < u come first (their
-    // edges precede row u), then row u, then (v,u) with v > u.
-    std::vector<std::vector<Arc<T>>> rows(static_cast<std::size_t>(n));
-    visit_dtype(g.dense.kind, [&](auto tag) {
-      using S = decltype(tag);
-#pragma omp parallel for schedule(dynamic, 16) if (n >= 256)
-      for (i64 u = 0; u < n; ++u) {
-        if (!L.has_list[std::size_t(u)]) continue;
-        auto& out = rows[std::size_t(u)];
-        auto entry = [&](i64 r, i64 c, i64 v) {
-          const S x = detail::dense_entry<S>(g.dense, r, c);
-          if (v == u || !detail::dense_is_edge(x)) return;
-          const T w = weight_as<T>(detail::dense_weight(g.dense, x));
-          if (take(i32(u), i32(v), w)) out.push_back({i32(v), w});
-        };
-        if (!g.directed)
-          for (i64 v = 0; v < u; ++v) entry(v, u, v);
-        for (i64 v = 0; v < n; ++v) entry(u, v, v);
-        if (!g.directed)
-          for (i64 v = u + 1; v < n; ++v) entry(v, u, v);
-      }
-    });
-    for (i64 u = 0; u < n; ++u)
-      L.start[std::size_t(u) + 1] = L.start[std::size_t(u)] + i64(rows[std::size_t(u)].size());
-    L.arcs.resize(std::size_t(L.start[std::size_t(n)]));
-    for (i64 u = 0; u < n; ++u)
-      std::copy(rows[std::size_t(u)].begin(), rows[std::size_t(u)].end(),
-                L.arcs.begin() + L.start[std::size_t(u)]);
-    return L;
+Csr<T> csr_of(i64 n, const TailArcs<T>& rows) {
+  Csr<T> c;
+  c.n = n;
+  c.start.assign(std::size_t(n) + 1, 0);
+  for (i64 u = 0; u < n; ++u)
+    c.start[std::size_t(u) + 1] = c.start[std::size_t(u)] + i64(rows[std::size_t(u)].size());
+  c.to.resize(std::size_t(c.arcs()));
+  c.w.resize(c.to.size());
+  for (i64 u = 0; u < n; ++u) {
+    auto at = std::size_t(c.start[std::size_t(u)]);
+    for (const auto& [v, w] : rows[std::size_t(u)]) c.to[at] = v, c.w[at++] = w;
   }
+  return c;
+}
+
+/// arc_lists for a dense view: each wanted row in parallel, in CSR order (for an undirected
+/// view, entries (v,u) with v < u come first (their edges precede row u), then row u, then
+/// (v,u) with v > u).
+template <class T, class Take>
+Csr<T> dense_arc_lists(const Graph& g, const std::vector<char>& wanted, Take take) {
+  const i64 n = g.num_vertices;
+  TailArcs<T> rows(static_cast<std::size_t>(n));
+  visit_dtype(g.dense.kind, [&](auto tag) {
+    using S = decltype(tag);
+#pragma omp parallel for schedule(dynamic, 16) if (n >= 256)
+    for (i64 u = 0; u < n; ++u) {
+      if (!wanted[std::size_t(u)]) continue;
+      auto& out = rows[std::size_t(u)];
+      auto entry = [&](i64 r, i64 c, i64 v) {
+        const S x = detail::dense_entry<S>(g.dense, r, c);
+        if (v == u || !detail::dense_is_edge(x)) return;
+        const T w = weight_as<T>(detail::dense_weight(g.dense, x));
+        if (take(i32(u), i32(v), w)) out.push_back({i32(v), w});
+      };
+      if (!g.directed)
+        for (i64 v = 0; v < u; ++v) entry(v, u, v);
+      for (i64 v = 0; v < n; ++v) entry(u, v, v);
+      if (!g.directed)
+        for (i64 v = u + 1; v < n; ++v) entry(v, u, v);
+    }
+  });
+  return csr_of<T>(n, rows);
+}
+
+/// The arcs u -> v of weight w (as T) with wanted[u] that pass cheap(u, w) and then keep(u, v, w),
+/// as a Csr in the one builder's order (only the wanted tails have arcs). One pass over the arcs,
+/// in parallel: keep may read d(u,v), a cache miss for edges in random order; pass the distances
+/// as `prefetch` and edge lists read it ahead for the arcs that pass `cheap`.
+template <class T, class Cheap, class Keep>
+Csr<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap cheap, Keep keep,
+                 const Matrix* prefetch = nullptr) {
+  auto take = [&](i32 u, i32 v, T w) {
+    return wanted[std::size_t(u)] && cheap(u, w) && keep(u, v, w);
+  };
+  if (g.is_dense()) return dense_arc_lists<T>(g, wanted, take);
   // Edge list: each thread keeps the arcs of a contiguous range of edges; the ranges in thread
   // order are the input order, so a stable counting sort by tail gives CSR order.
   struct Tagged {
-    i32 u;
-    Arc<T> a;
+    i32 u, v;
+    T w;
   };
   std::vector<std::vector<Tagged>> part(static_cast<std::size_t>(max_threads()));
-  const i64 E = i64(g.src.size());
+  const i64 E = i64(g.src.size()), n = g.num_vertices;
   constexpr i64 kLookAhead = 32;  // d(u,v) is a cache miss for edges in random order
 #pragma omp parallel if (E >= (1 << 16))
   {
@@ -176,40 +179,45 @@ ArcLists<T> arc_lists(const Graph& g, const std::vector<char>& wanted, Cheap che
         const std::size_t f = std::size_t(e + kLookAhead);
         const i32 fu = g.src[f], fv = g.dst[f];
         const T fw = weight_as<T>(g.weight[f]);
-        if (L.has_list[std::size_t(fu)] && cheap(fu, fw))
-          __builtin_prefetch(prefetch->row<T>(fu) + fv);
-        if (!g.directed && L.has_list[std::size_t(fv)] && cheap(fv, fw))
+        if (wanted[std::size_t(fu)] && cheap(fu, fw)) __builtin_prefetch(prefetch->row<T>(fu) + fv);
+        if (!g.directed && wanted[std::size_t(fv)] && cheap(fv, fw))
           __builtin_prefetch(prefetch->row<T>(fv) + fu);
       }
       const i32 u = g.src[std::size_t(e)], v = g.dst[std::size_t(e)];
       if (u == v) continue;
       const T w = weight_as<T>(g.weight[std::size_t(e)]);
-      if (take(u, v, w)) out.push_back({u, {v, w}});
-      if (!g.directed && take(v, u, w)) out.push_back({v, {u, w}});
+      if (take(u, v, w)) out.push_back({u, v, w});
+      if (!g.directed && take(v, u, w)) out.push_back({v, u, w});
     }
   }
+  Csr<T> c;
+  c.n = n;
+  c.start.assign(std::size_t(n) + 1, 0);
   for (const auto& p : part)
-    for (const Tagged& x : p) ++L.start[std::size_t(x.u) + 1];
-  for (i64 u = 0; u < n; ++u) L.start[std::size_t(u) + 1] += L.start[std::size_t(u)];
-  L.arcs.resize(std::size_t(L.start[std::size_t(n)]));
-  std::vector<i64> cursor(L.start.begin(), L.start.end() - 1);
+    for (const Tagged& x : p) ++c.start[std::size_t(x.u) + 1];
+  for (i64 u = 0; u < n; ++u) c.start[std::size_t(u) + 1] += c.start[std::size_t(u)];
+  c.to.resize(std::size_t(c.arcs()));
+  c.w.resize(c.to.size());
+  std::vector<i64> cursor(c.start.begin(), c.start.end() - 1);
   for (const auto& p : part)
-    for (const Tagged& x : p) L.arcs[std::size_t(cursor[std::size_t(x.u)]++)] = x.a;
-  return L;
+    for (const Tagged& x : p) {
+      const auto at = std::size_t(cursor[std::size_t(x.u)]++);
+      c.to[at] = x.v, c.w[at] = x.w;
+    }
+  return c;
 }
 
-/// Every out-arc (the least-slack fallback).
+/// Every out-arc (the least-slack fallback): the one builder's Csr, in the same order.
 template <class T>
-ArcLists<T> all_arcs(const Graph& g) {
-  return arc_lists<T>(
-      g, {}, [](i32, T) { return true; }, [](i32, i32, T) { return true; });
+Csr<T> all_arcs(const Graph& g) {
+  return build_csr<T>(g);
 }
 
 /// The candidate arcs (see the file comment) out of the vertices with wanted[u]. An arc can only
 /// pass if w <= the largest finite d(u,.) (plus the float slack), which is checked first, so that
 /// d(u,v) is read for few arcs.
 template <class T>
-ArcLists<T> candidate_arcs(const Graph& g, const Matrix& dist, const std::vector<char>& wanted) {
+Csr<T> candidate_arcs(const Graph& g, const Matrix& dist, const std::vector<char>& wanted) {
   const T inf = unreachable<T>();
   const i64 n = g.num_vertices;
   std::vector<double> bound(static_cast<std::size_t>(n), -INFINITY),

@@ -1,5 +1,6 @@
 // src/core/reference.cpp — matrix building and the reference solvers (triple-loop FW, Dijkstra,
 // Bellman-Ford) used by the tests and by --verify. Simple on purpose: they check the fast code.
+// The reference Dijkstra is the library's one (graph/dijkstra.hpp) over the one CSR.
 #include "core/reference.hpp"
 
 #include <omp.h>
@@ -9,12 +10,13 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
-#include <queue>
 #include <random>
 #include <sstream>
 
 #include "apsp/errors.hpp"
 #include "core/host_buffer.hpp"
+#include "graph/csr.hpp"
+#include "graph/dijkstra.hpp"
 
 namespace apsp::detail {
 
@@ -280,41 +282,13 @@ void reference_floyd_warshall(Matrix& dist, Matrix* next) {
   visit_dtype(dist.dtype(), [&](auto tag) { fw_loop<decltype(tag)>(dist, next); });
 }
 
-std::vector<double> reference_dijkstra(const Graph& graph, std::int64_t source) {
-  const Graph edges = graph.is_dense() ? graph.edges_from_dense() : Graph{};
-  const Graph& g = graph.is_dense() ? edges : graph;
-  const std::int64_t n = g.num_vertices;
-  std::vector<std::int64_t> start(n + 1, 0);
-  std::vector<std::pair<std::int32_t, double>> adj;
-  const std::size_t E = g.num_edges();
-  for (std::size_t e = 0; e < E; ++e) {
-    ++start[g.src[e] + 1];
-    if (!g.directed) ++start[g.dst[e] + 1];
-  }
-  for (std::int64_t v = 0; v < n; ++v) start[v + 1] += start[v];
-  adj.resize(start[n]);
-  std::vector<std::int64_t> pos(start.begin(), start.end() - 1);
-  for (std::size_t e = 0; e < E; ++e) {
-    adj[pos[g.src[e]]++] = {g.dst[e], g.weight[e]};
-    if (!g.directed) adj[pos[g.dst[e]]++] = {g.src[e], g.weight[e]};
-  }
-  std::vector<double> d(n, std::numeric_limits<double>::infinity());
-  using Item = std::pair<double, std::int64_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<>> pq;
-  d[source] = 0;
-  pq.push({0, source});
-  while (!pq.empty()) {
-    auto [du, u] = pq.top();
-    pq.pop();
-    if (du > d[u]) continue;
-    for (std::int64_t a = start[u]; a < start[u + 1]; ++a) {
-      const auto [v, w] = adj[a];
-      if (du + w < d[v]) {
-        d[v] = du + w;
-        pq.push({d[v], v});
-      }
-    }
-  }
+std::vector<double> reference_dijkstra(const Graph& g, std::int64_t source) {
+  const Csr<double> arcs = build_csr<double>(g);
+  std::vector<double> d(std::size_t(g.num_vertices));
+  DijkstraScratch scratch;
+  dijkstra_search<false>(arcs, {{std::int32_t(source), 0.0, 0}},
+                         std::numeric_limits<double>::infinity(), d.data(), nullptr, scratch,
+                         false, [] { return false; });
   return d;
 }
 

@@ -176,7 +176,7 @@ class DeviceFw final : public detail::RoundOps {
   void reserve_next(const Graph& g, std::int64_t arcs = -1);
 
   /// g's out-arcs sorted by source (CSR), as start_next() uploads them (host_arcs.hpp).
-  using HostArcs = cuda::HostArcs<T>;
+  using HostArcs = detail::Csr<T>;
   static HostArcs sort_arcs(const Graph& g) { return cuda::sort_arcs<T>(g); }
 
   /// sort_arcs + upload_arcs + launch_next in one go (on the caller's thread).

@@ -83,16 +83,16 @@ void DeviceFw<T>::reserve_next(const Graph& g, std::int64_t arcs) {
 template <class T>
 void DeviceFw<T>::upload_arcs(const Graph& g, const HostArcs& arcs, int device) {
   if (device >= 0) APSP_CUDA_TRY(gpuSetDevice(device));
-  APSP_EXPECTS(std::int64_t(arcs.row_ptr.size()) == n_ + 1, "upload_arcs: arcs of another graph");
+  APSP_EXPECTS(std::int64_t(arcs.start.size()) == n_ + 1, "upload_arcs: arcs of another graph");
   reserve_next(
       g,
-      arcs.row_ptr[n_]);  // allocates only for a dense view (an edge list's lists are reserved)
+      arcs.start[n_]);  // allocates only for a dense view (an edge list's lists are reserved)
   gpuStream_t ns = next_job_.stream;
-  APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.row.get(), arcs.row_ptr.data(), arcs.row_ptr.size() * 8,
+  APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.row.get(), arcs.start.data(), arcs.start.size() * 8,
                                gpuMemcpyHostToDevice, ns));
-  APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.col.get(), arcs.col.data(), arcs.col.size() * 4,
+  APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.col.get(), arcs.to.data(), arcs.to.size() * 4,
                                gpuMemcpyHostToDevice, ns));
-  APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.wt.get(), arcs.wt.data(), arcs.wt.size() * sizeof(T),
+  APSP_CUDA_TRY(gpuMemcpyAsync(next_job_.wt.get(), arcs.w.data(), arcs.w.size() * sizeof(T),
                                gpuMemcpyHostToDevice, ns));
   APSP_CUDA_TRY(gpuStreamSynchronize(ns));
   arcs_uploaded_ = true;

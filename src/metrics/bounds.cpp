@@ -15,7 +15,9 @@
 #include <cmath>
 #include <limits>
 
-#include "metrics/dijkstra.hpp"
+#include "core/memory_limit.hpp"
+#include "graph/csr.hpp"
+#include "graph/dijkstra.hpp"
 #include "metrics/engines.hpp"
 
 namespace apsp::detail {
@@ -26,26 +28,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// Beamer's switch: bottom-up once the frontier's arcs exceed 1/kAlpha of the arcs still
 /// unexplored, top-down again once the frontier holds fewer than 1/kBeta of the vertices.
 constexpr std::int64_t kAlpha = 14, kBeta = 24;
-
-/// The arcs of a SearchGraph reversed (non-negative weights: no potentials).
-SearchGraph reversed(const SearchGraph& g) {
-  SearchGraph r;
-  r.n = g.n;
-  const auto n = std::size_t(g.n);
-  r.start.assign(n + 1, 0);
-  for (std::int32_t v : g.to) ++r.start[std::size_t(v) + 1];
-  for (std::size_t v = 0; v < n; ++v) r.start[v + 1] += r.start[v];
-  r.to.resize(g.to.size());
-  r.w.resize(g.w.size());
-  std::vector<std::int64_t> pos(r.start.begin(), r.start.end() - 1);
-  for (std::size_t u = 0; u < n; ++u)
-    for (std::int64_t e = g.start[u]; e < g.start[u + 1]; ++e) {
-      const auto at = std::size_t(pos[std::size_t(g.to[std::size_t(e)])]++);
-      r.to[at] = std::int32_t(u);
-      r.w[at] = g.w[std::size_t(e)];
-    }
-  return r;
-}
 
 /// A vertex that reaches every other one, if any does: the root of the last search when searches
 /// from each vertex not yet reached in turn cover the graph. (Marked vertices are closed under
@@ -77,13 +59,16 @@ std::int32_t last_search_root(const std::vector<std::int64_t>& start,
 /// `scale`, or Dijkstra (scale 0).
 class Searcher {
  public:
-  Searcher(const Graph& g, std::int64_t scale) : scale_(scale) {
+  Searcher(const Graph& g, std::int64_t scale) : scale_(scale), directed_(g.directed) {
     if (scale_ > 0) {
-      hops_ = make_hop_graph(g);
-      level_.resize(std::size_t(hops_.n));
+      BuildOptions o;
+      o.memory_limit = host_memory_limit().bytes;
+      out_ = build_csr<NoWeight>(g, o);
+      if (directed_) in_ = reversed(out_);
+      level_.resize(std::size_t(out_.n));
     } else {
       sg_ = make_search_graph(g);
-      if (g.directed) rsg_ = reversed(sg_);
+      if (directed_) rsg_.arcs = reversed(sg_.arcs);
     }
     po_.threads = 1;
   }
@@ -93,44 +78,34 @@ class Searcher {
       shortest_paths_from(backward ? rsg_ : sg_, {s}, po_, d.data(), nullptr, nullptr);
       return;
     }
-    const Csr out{backward ? hops_.rstart() : hops_.out_start,
-                  backward ? hops_.radj() : hops_.out_adj};
-    const Csr in{backward ? hops_.out_start : hops_.rstart(),
-                 backward ? hops_.out_adj : hops_.radj()};
-    bfs(std::size_t(s), out, in);
+    const Csr<NoWeight>& in = directed_ ? in_ : out_;  // undirected: the arcs both ways
+    bfs(std::size_t(s), backward ? in : out_, backward ? out_ : in);
     for (std::size_t v = 0; v < d.size(); ++v)
       d[v] = level_[v] < 0 ? kInf : double(level_[v]) * double(scale_);
   }
 
   std::int64_t degree(std::size_t v) const {
-    return scale_ > 0 ? hops_.out_start[v + 1] - hops_.out_start[v]
-                      : sg_.start[v + 1] - sg_.start[v];
+    return scale_ > 0 ? out_.degree(std::int64_t(v)) : sg_.arcs.degree(std::int64_t(v));
   }
 
   /// A vertex that reaches every other one, if any does (last_search_root of the out-arcs).
   std::int32_t reaches_all_candidate() const {
-    return scale_ > 0 ? last_search_root(hops_.out_start, hops_.out_adj)
-                      : last_search_root(sg_.start, sg_.to);
+    return scale_ > 0 ? last_search_root(out_.start, out_.to)
+                      : last_search_root(sg_.arcs.start, sg_.arcs.to);
   }
 
  private:
-  struct Csr {
-    const std::vector<std::int64_t>& start;
-    const std::vector<std::int32_t>& adj;
-    std::int64_t degree(std::size_t v) const { return start[v + 1] - start[v]; }
-  };
-
   /// Levels from s along `out` arcs; a bottom-up step looks for a parent along `in` arcs.
-  void bfs(std::size_t s, const Csr& out, const Csr& in) {
-    const std::int64_t n = hops_.n;
+  void bfs(std::size_t s, const Csr<NoWeight>& out, const Csr<NoWeight>& in) {
+    const std::int64_t n = out.n;
     std::fill(level_.begin(), level_.end(), -1);
     level_[s] = 0;
     cur_.assign(1, std::int32_t(s));
-    std::int64_t unexplored = std::int64_t(in.adj.size()) - in.degree(s);
+    std::int64_t unexplored = std::int64_t(in.to.size()) - in.degree(std::int64_t(s));
     bool bottom_up = false;
     for (std::int32_t level = 0; !cur_.empty(); ++level) {
       std::int64_t frontier_arcs = 0;
-      for (std::int32_t u : cur_) frontier_arcs += out.degree(std::size_t(u));
+      for (std::int32_t u : cur_) frontier_arcs += out.degree(u);
       if (!bottom_up && frontier_arcs > unexplored / kAlpha)
         bottom_up = true;
       else if (bottom_up && std::int64_t(cur_.size()) < n / kBeta)
@@ -140,7 +115,7 @@ class Searcher {
         for (std::size_t v = 0; v < std::size_t(n); ++v) {
           if (level_[v] >= 0) continue;
           for (std::int64_t e = in.start[v]; e < in.start[v + 1]; ++e)
-            if (level_[std::size_t(in.adj[std::size_t(e)])] == level) {
+            if (level_[std::size_t(in.to[std::size_t(e)])] == level) {
               level_[v] = level + 1;
               next_.push_back(std::int32_t(v));
               break;
@@ -149,19 +124,20 @@ class Searcher {
       } else {
         for (std::int32_t u : cur_)
           for (std::int64_t e = out.start[std::size_t(u)]; e < out.start[std::size_t(u) + 1]; ++e) {
-            const auto v = std::size_t(out.adj[std::size_t(e)]);
+            const auto v = std::size_t(out.to[std::size_t(e)]);
             if (level_[v] >= 0) continue;
             level_[v] = level + 1;
             next_.push_back(std::int32_t(v));
           }
       }
-      for (std::int32_t v : next_) unexplored -= in.degree(std::size_t(v));
+      for (std::int32_t v : next_) unexplored -= in.degree(v);
       cur_.swap(next_);
     }
   }
 
   std::int64_t scale_;
-  HopGraph hops_;
+  bool directed_;
+  Csr<NoWeight> out_, in_;  // scale > 0: the arcs, and (directed) reversed
   SearchGraph sg_, rsg_;
   PerSourceOptions po_;
   std::vector<std::int32_t> level_, cur_, next_;

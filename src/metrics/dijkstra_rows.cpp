@@ -1,5 +1,5 @@
 // src/metrics/dijkstra_rows.cpp — the dijkstra metrics engine: the library Dijkstra
-// (metrics/dijkstra.hpp) from every source, a batch of sources at a time (OpenMP over the
+// (graph/dijkstra.hpp) from every source, a batch of sources at a time (OpenMP over the
 // batch's sources), each batch's rows handed to a MetricsReducer as one stripe. Integer weights
 // give int64 rows (exact below 2^53, where the double distances are exact), others float64.
 // Memory: the arcs plus batch x V x 16 bytes.
@@ -11,7 +11,7 @@
 
 #include "apsp/errors.hpp"
 #include "core/memory_limit.hpp"
-#include "metrics/dijkstra.hpp"
+#include "graph/dijkstra.hpp"
 #include "metrics/engines.hpp"
 
 namespace apsp::detail {
