@@ -129,7 +129,9 @@ TEST(MetricsSparse, RowsSplitOverTwoSharesOfOneGpuGiveTheSameSums) {
       eo.rows_backend = gpu ? cuda.get() : nullptr;
       eo.devices = std::move(devices);
       const detail::sparse::EngineRun run = detail::sparse::solve_supernodal(c.g, t, eo);
-      if (eo.devices.size() > 1) EXPECT_NE(run.detail.find("2 GPUs"), std::string::npos);
+      if (eo.devices.size() > 1) {
+        EXPECT_NE(run.detail.find("2 GPUs"), std::string::npos) << run.detail;
+      }
       return rs;
     };
     const detail::sparse::RowSums host = sums({}, false), one = sums({0}, true),
