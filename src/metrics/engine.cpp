@@ -248,9 +248,23 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
   if (o.backend == Backend::Cuda && f.scale > 0 &&
       bfs_on_gpu(o, f, detail::probe_levels(detail::make_hop_graph(g))))
     return {MetricsEngine::Bfs, "bfs on the GPU: cuda asked, every weight equal"};
+  std::int64_t probed = -1;  // the hop depth of one probe search, made once where needed
+  auto depth = [&] {
+    if (probed < 0) probed = detail::probe_levels(detail::make_hop_graph(g));
+    return probed;
+  };
   SparseChoice sp;
   sp.unfit = std::to_string(f.n) + " vertices";
-  if (f.n >= kSparseMinVertices) sp = sparse_choice(g, o, w, f, result_dtype(f, o, "sparse"));
+  if (f.n >= kSparseMinVertices) {
+    // Graphs with small separators (roads, meshes, grids) are deep: the probe finds far more
+    // levels than an expander's (RMAT, random graphs) few times log2 V, whose plan alone (its
+    // ordering and fill) could cost more than any engine.
+    const double shallow = std::max(32.0, 2 * std::log2(double(f.n)));
+    if (double(depth()) < shallow)
+      sp.unfit = "hop depth " + std::to_string(probed) + ": no small separators";
+    else
+      sp = sparse_choice(g, o, w, f, result_dtype(f, o, "sparse"));
+  }
   const std::string sparse_figures =
       sp.unfit.empty() ? std::string(", sparse ") + (sp.gpu ? "(GPU) " : "") + seconds(sp.seconds)
                        : "";
@@ -266,9 +280,7 @@ MetricsPlan plan_auto(const Graph& g, const SolveOptions& o, const MetricsOption
                          seconds(sp.seconds) + ")");
     return {MetricsEngine::Fw, std::string("fw: backend ") + backend_name(o.backend) + " asked"};
   }
-  std::int64_t levels = f.n;
-  if (f.scale > 0) levels = detail::probe_levels(detail::make_hop_graph(g));
-  const Costs c = costs(f, o, levels);
+  const Costs c = costs(f, o, f.scale > 0 ? depth() : f.n);
   const MetricsEngine search = f.scale > 0 ? MetricsEngine::Bfs : MetricsEngine::Dijkstra;
   const std::string name = metrics_engine_name(search);
   const std::string figures = name + " predicted " + seconds(c.search) + ", fw " + seconds(c.fw) +
