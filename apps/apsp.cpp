@@ -96,6 +96,15 @@ std::string misspelt_command(const std::vector<std::string>& args) {
 /// `apsp IN OUT` (the NTHU drop-in) is `solve` with every default, and `apsp -q IN OUT` solve
 /// with those options: a first word that is a file (or "-", stdin), or options before any
 /// subcommand (other than --help and --version).
+/// -q and --progress (which excludes -q) on a subcommand that shows `what` on stderr.
+void add_progress_flags(CLI::App* cmd, bool& quiet, bool& progress, const std::string& what) {
+  CLI::Option* q = cmd->add_flag("-q,--quiet", quiet, "no progress output");
+  cmd->add_flag("--progress", progress,
+                "show " + what + " on stderr also when it is not a terminal (on a terminal they "
+                "show once a run lasts a second)")
+      ->excludes(q);
+}
+
 bool course_mode(const std::vector<std::string>& args) {
   if (args.size() < 2 || args[1].empty()) return false;
   if (args[1][0] != '-' || args[1] == "-") return !is_command(args[1]);
@@ -247,12 +256,7 @@ int main(int argc, char** argv) {
                                      "(- = stdout)")
                         ->expected(0, 1)
                         ->type_name("[FILE]");
-  auto* quiet_flag = solve->add_flag("-q,--quiet", sa.quiet, "no progress output");
-  solve
-      ->add_flag("--progress", sa.progress,
-                 "show the stages (read, solve, write) and rounds on stderr also when it is not a "
-                 "terminal (on a terminal they show once a run lasts a second)")
-      ->excludes(quiet_flag);
+  add_progress_flags(solve, sa.quiet, sa.progress, "the stages (read, solve, write) and rounds");
   solve->add_flag("-v,--verbose", sa.verbose,
                   "with --stats: also the solve plan (backend, type and rungs, Johnson, engine and "
                   "order, memory, sinks, paths), as apsp.explain() gives it");
@@ -343,12 +347,8 @@ int main(int argc, char** argv) {
                     "--labels does; the output then names the vertices (CSV column vertex, JSON "
                     "labels, center, periphery). Without it a file whose first edge names its "
                     "vertices (not integers) is read so too");
-  auto* metrics_quiet = metrics->add_flag("-q,--quiet", ma.quiet, "no progress output");
-  metrics
-      ->add_flag("--progress", ma.progress,
-                 "show the stages (read, metrics, write) and the work done on stderr also when "
-                 "it is not a terminal (on a terminal they show once a run lasts a second)")
-      ->excludes(metrics_quiet);
+  add_progress_flags(metrics, ma.quiet, ma.progress,
+                     "the stages (read, metrics, write) and the work done");
 
   std::string path_dist, path_next, path_i, path_j;
   auto* pathc = app.add_subcommand("path", "Print a shortest path from a `solve --paths` result");

@@ -90,6 +90,7 @@ if has build; then
     export LD_LIBRARY_PATH="$DEPS/amd/lib:${LD_LIBRARY_PATH:-}"
   fi
   TARGETS=(apsp fw_lab test_cuda test_ladder test_dense test_paths test_cli_paths test_metrics test_sparse_gpu test_supernodal test_supernode_tree test_supernodal_gpu test_batch_gpu test_batch_gpu_plan test_metrics_gpu test_metrics_sparse test_negative sn_bench startup_probe)
+  [ -n "${BUILD_TARGETS:-}" ] && read -r -a TARGETS <<<"$BUILD_TARGETS"  # a short call: only these
   has io && TARGETS+=(write_probe)
   PY=(-DAPSP_WITH_PYTHON=OFF)
   if has python && PYB=$(python3 -m pybind11 --cmakedir 2>/dev/null); then

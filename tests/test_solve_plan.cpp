@@ -214,40 +214,40 @@ TEST(EarlyMemory, CpuRefusesBeforeJohnson) {
   EXPECT_THROW((void)apsp::explain(g, on(Backend::Cpu)), apsp::ResourceError);
 }
 
+/// The GPU backends (cuda, multi-gpu) usable here.
+std::vector<Backend> usable_gpu_backends() {
+  std::vector<Backend> out;
+  if (apsp::detail::cuda_backend_info().usable) out.push_back(Backend::Cuda);
+  if (apsp::detail::multigpu_backend_info().usable) out.push_back(Backend::MultiGpu);
+  return out;
+}
+
 // The same on one GPU and on the GPUs of this host: their device memory (and this host's, for a
 // result that comes back whole) refuses it; a streamed result still needs the GPUs'.
 TEST(EarlyMemory, GpuBackendsRefuseBeforeJohnson) {
   const Graph g = negative_cycle_on(std::int64_t{1} << 24);
-  int ran = 0;
-  for (const Backend b : {Backend::Cuda, Backend::MultiGpu}) {
-    const bool usable = b == Backend::Cuda ? apsp::detail::cuda_backend_info().usable
-                                           : apsp::detail::multigpu_backend_info().usable;
-    if (!usable) continue;
-    ++ran;
+  const std::vector<Backend> gpus = usable_gpu_backends();
+  for (const Backend b : gpus) {
     SolveOptions o = on(b);
     EXPECT_THROW((void)apsp::solve(g, o), apsp::ResourceError) << apsp::backend_name(b);
     o.dist_sink = [](const apsp::RowBlock&) {};
     EXPECT_THROW((void)apsp::solve(g, o), apsp::ResourceError) << apsp::backend_name(b);
   }
-  if (ran == 0) GTEST_SKIP() << "no usable GPU: the cuda and multi-gpu cases need one";
+  if (gpus.empty()) GTEST_SKIP() << "no usable GPU: the cuda and multi-gpu cases need one";
 }
 
 // Where the result comes back whole to this host, the GPU backends ask this host's memory too.
 TEST(EarlyMemory, GpuBackendsCountTheHostResult) {
   apsp::test::ScopedEnv mem("APSP_HOST_MEMORY", "1000000");
   const Graph g = negative_cycle_on(20000);  // 1.6 GB of int32 result: fits an H200, not 1 MB
-  int ran = 0;
-  for (const Backend b : {Backend::Cuda, Backend::MultiGpu}) {
-    const bool usable = b == Backend::Cuda ? apsp::detail::cuda_backend_info().usable
-                                           : apsp::detail::multigpu_backend_info().usable;
-    if (!usable) continue;
-    ++ran;
+  const std::vector<Backend> gpus = usable_gpu_backends();
+  for (const Backend b : gpus) {
     SolveOptions o = on(b);
     EXPECT_THROW((void)apsp::solve(g, o), apsp::ResourceError) << apsp::backend_name(b);
     o.dist_sink = [](const apsp::RowBlock&) {};  // streamed: Johnson runs and names the cycle
     EXPECT_THROW((void)apsp::solve(g, o), apsp::NegativeCycleError) << apsp::backend_name(b);
   }
-  if (ran == 0) GTEST_SKIP() << "no usable GPU: the cuda and multi-gpu cases need one";
+  if (gpus.empty()) GTEST_SKIP() << "no usable GPU: the cuda and multi-gpu cases need one";
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 // src/core/solve_plan.cpp — decide(): solve()'s plan, stage by stage (Johnson, backend and dtype,
 // engine, order, memory, sinks), from the backend's Capabilities and the options; the dtype rule
-// (DESIGN.md "Exactness") and Johnson's restoring sink. describe() is in solve_explain.cpp.
+// (DESIGN.md "Exactness") and Johnson's restoring sink. The engine stage is solve_plan_engine.cpp,
+// describe() solve_explain.cpp.
 #include "core/solve_plan.hpp"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -252,81 +251,6 @@ void plan_dtype(SolvePlan& p, const SolveInput& x, const SolveOptions& options, 
     result.notes.push_back("distances computed in int64: (V-1)*max|w| reaches 2^30-1");
 }
 
-/// --order auto: the sparse direct engine's plan for g when the engine may pay here (its rows
-/// on the host or this backend's device, a sparse edge list, the result fits), kept when its
-/// predicted seconds (sparse::predicted_seconds: factor, uploads, rows) are below the dense
-/// rounds'; else none, with why in p.no_sn.
-void plan_auto_supernodal(SolvePlan& p, const Graph& g, const SolveOptions& o) {
-  using SparseRows = Capabilities::SparseRows;
-  const bool gpu = p.caps.sparse_rows == SparseRows::Device;
-  if (o.order != Order::Auto || o.sparse_plan || p.caps.sparse_rows == SparseRows::None) return;
-  if (o.paths) return;  // auto keeps the rounds' next-hop rules (docs/paths.md)
-  // The cpu backend from 4 tiles of 256 a side, cuda from 128 tiles of 128 (as nd's auto).
-  p.no_sn = sparse::auto_candidate(g, gpu ? 128 * 128 : 4 * 256);
-  if (!p.no_sn.empty()) return;
-  try {
-    if (gpu) p.backend->check_fits(g.num_vertices, p.dtype, 128, false);
-  } catch (const ResourceError&) {
-    p.no_sn = "the n x n result does not fit the GPU";
-    return;
-  }
-  sparse::TimedPlan plan = sparse::plan_supernodal(g);
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-  p.sn_predicted_s = sparse::predicted_seconds(plan, gpu, threads);
-  p.rounds_predicted_s = sparse::dense_rounds_seconds(g.num_vertices, gpu, threads);
-  if (p.sn_predicted_s >= p.rounds_predicted_s) {
-    char buf[128];
-    std::snprintf(buf, sizeof buf,
-                  "sn would run %.2f%% of the dense work: predicted %.3g s vs the dense rounds' "
-                  "%.3g s",
-                  100 * plan.work_fraction(), p.sn_predicted_s, p.rounds_predicted_s);
-    p.no_sn = buf;
-    return;
-  }
-  p.sn_auto = std::move(plan);
-}
-
-/// keep_on_device: only the sparse direct engine's rows on the cuda backend stay on a GPU (auto
-/// then takes that engine, whatever its cost model said).
-void check_keep_on_device(const SolvePlan& p, const SolveInput& x, const SolveOptions& o) {
-  const char* no = nullptr;
-  const bool device_rows =
-      p.backend->capabilities().sparse_rows == Capabilities::SparseRows::Device;
-  if (!device_rows)
-    no = "the sparse direct engine's rows on the cuda backend (backend cuda)";
-  else if (o.order != Order::Auto && o.order != Order::Supernodal)
-    no = "order sn or auto";
-  else if (o.paths)
-    no = "no paths";
-  else if (o.dist_sink || o.next_sink)
-    no = "no sinks";
-  else if (x.range.min_weight < 0)
-    no = "non-negative weights (Johnson's restore runs on the host)";
-  if (no)
-    throw UsageError(std::string("keep_on_device: the distances stay on a GPU only with ") + no +
-                     (device_rows ? "" : std::string("; this backend: ") + p.backend->name()));
-}
-
-/// The engine: the sparse direct engine for --order sn, a plan given, or auto's choice; else
-/// the rounds.
-void plan_engine(SolvePlan& p, const SolveInput& x, const SolveOptions& options, Result& result) {
-  plan_auto_supernodal(p, *x.g, options);
-  if (options.sparse_plan && options.order != Order::Auto && options.order != Order::Supernodal)
-    throw UsageError(std::string("a sparse plan runs the sparse direct engine (order sn), not "
-                                 "order ") +
-                     order_name(options.order));
-  p.sn_plan = options.sparse_plan ? &options.sparse_plan->timed : p.sn_auto ? &*p.sn_auto : nullptr;
-  if (options.order == Order::Supernodal || p.sn_plan || options.keep_on_device) {
-    if (p.caps.sparse_rows == Capabilities::SparseRows::None)
-      throw UsageError("--order sn runs on the cpu and cuda backends (asked: " + p.backend->name() +
-                       ")");
-    p.engine = EnginePlan::Supernodal;
-    return;
-  }
-  if (!p.no_sn.empty() && p.no_sn.rfind("sn would", 0) == 0)
-    result.notes.push_back("auto: " + p.no_sn);
-}
-
 /// A result too large for this host is refused before any ordering work (which is O(V + E))
 /// where solve() unpermutes whole matrices: only where the matrices come back (rank 0 of mpi),
 /// agreed on by every MPI rank. auto then keeps the dense rounds. Returns the order to ask for,
@@ -474,19 +398,6 @@ void plan_sinks(SolvePlan& p, const SolveInput& x, const SolveOptions& options) 
   // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
   // The GPU backends run their own ladder (int16x2 -> int32 -> int64) on the device.
   p.host_rung = p.dtype == Dtype::Int64 && !p.no_matrices && !p.caps.builds_matrix;
-}
-
-/// The sparse direct engine's memory: its rows stream straight from the device (restored on the
-/// way under Johnson) where no next hops need the whole matrix; else the whole matrix comes back
-/// to this host.
-void plan_supernodal_memory(SolvePlan& p, const SolveInput& x, const SolveOptions& o) {
-  const bool gpu = p.caps.sparse_rows == Capabilities::SparseRows::Device;
-  p.streamed = gpu && o.dist_sink && !o.paths;
-  p.memory = o.keep_on_device ? "host: none (the distances stay on the GPU)"
-             : p.streamed     ? "host: no whole matrix (rows stream from the GPU to the sink)"
-                              : "host: the whole result, rows padded to 32";
-  if (!p.streamed && !o.keep_on_device)
-    check_host_memory(x.g->num_vertices, round_up(x.g->num_vertices, 32), p.dtype, o.paths);
 }
 
 }  // namespace

@@ -81,6 +81,18 @@ struct SolvePlan {
   SolveOptions run_options;  ///< the options run() gets (sinks held back or restoring)
 };
 
+// The engine stage of decide() (core/solve_plan_engine.cpp).
+/// keep_on_device: only the sparse direct engine's rows on the cuda backend stay on a GPU (auto
+/// then takes that engine, whatever its cost model said); UsageError naming what is missing.
+void check_keep_on_device(const SolvePlan& p, const SolveInput& x, const SolveOptions& o);
+/// The engine: the sparse direct engine for --order sn, a plan given, or auto's choice; else
+/// the rounds.
+void plan_engine(SolvePlan& p, const SolveInput& x, const SolveOptions& options, Result& result);
+/// The sparse direct engine's memory: its rows stream straight from the device (restored on the
+/// way under Johnson) where no next hops need the whole matrix; else the whole matrix comes back
+/// to this host (checked), or nothing with keep_on_device.
+void plan_supernodal_memory(SolvePlan& p, const SolveInput& x, const SolveOptions& o);
+
 /// Part of solve()'s validate stage, before any per-vertex work: the backend that will run (the
 /// one asked for, which must be available here, or auto's pick; the plan may still fall back to
 /// the cpu backend for a type the GPU does not run).
