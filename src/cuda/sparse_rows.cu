@@ -17,6 +17,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <thread>
@@ -176,50 +177,60 @@ class GpuRows {
     if (count) APSP_CUDA_TRY(gpuMemcpy(dst, src, count * sizeof(U), gpuMemcpyHostToDevice));
   }
 
-  /// The sums' device accumulators (zeroed), per ordered position: counts and integer sums in
-  /// 64-bit words, float sums and harmonic sums in doubles.
+  /// The sums' device accumulators (zeroed), per ordered position.
   void allocate_sums() {
     const std::size_t n = std::size_t(n_);
-    sum_words_ = cuda::DeviceBuffer<unsigned long long>(4 * n);
-    sum_reals_ = cuda::DeviceBuffer<double>(4 * n);
+    sum_words_ = cuda::DeviceBuffer<unsigned long long>(6 * n);
     sum_max_ = cuda::DeviceBuffer<D>(n);
-    APSP_CUDA_TRY(gpuMemsetAsync(sum_words_.get(), 0, 4 * n * 8, stream_));
-    APSP_CUDA_TRY(gpuMemsetAsync(sum_reals_.get(), 0, 4 * n * 8, stream_));
+    APSP_CUDA_TRY(gpuMemsetAsync(sum_words_.get(), 0, 6 * n * 8, stream_));
     APSP_CUDA_TRY(gpuMemsetAsync(sum_max_.get(), 0, n * sizeof(D), stream_));
     unsigned long long* w = sum_words_.get();
-    double* f = sum_reals_.get();
-    sums_ = {w, w + n, w + 2 * n, w + 3 * n, f, f + n, sum_max_.get(), f + 2 * n, f + 3 * n,
-             job_.sums->targets ? 1 : 0};
+    auto f = [&](int i) { return reinterpret_cast<double*>(w + i * n); };
+    sums_.out_cnt = w;
+    sums_.in_cnt = w + n;
+    sums_.out_sum_i = w + 2 * n;  // integer dtypes use the sum words as integers,
+    sums_.in_sum_i = w + 3 * n;
+    sums_.out_sum_f = f(2);  // float ones as doubles
+    sums_.in_sum_f = f(3);
+    sums_.out_harm = f(4);
+    sums_.in_harm = f(5);
+    sums_.out_max = sum_max_.get();
+    sums_.targets = job_.sums->targets ? 1 : 0;
   }
 
   /// The accumulators to job.sums, in the user's order.
   void download_sums() {
     const auto t0 = Clock::now();
     const std::size_t n = std::size_t(n_);
-    std::vector<unsigned long long> w(4 * n);
-    std::vector<double> f(4 * n);
+    std::vector<unsigned long long> w(6 * n);
     std::vector<T> mx(n);
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
-    APSP_CUDA_TRY(gpuMemcpy(w.data(), sum_words_.get(), 4 * n * 8, gpuMemcpyDeviceToHost));
-    APSP_CUDA_TRY(gpuMemcpy(f.data(), sum_reals_.get(), 4 * n * 8, gpuMemcpyDeviceToHost));
+    APSP_CUDA_TRY(gpuMemcpy(w.data(), sum_words_.get(), 6 * n * 8, gpuMemcpyDeviceToHost));
     APSP_CUDA_TRY(gpuMemcpy(mx.data(), sum_max_.get(), n * sizeof(T), gpuMemcpyDeviceToHost));
     RowSums& r = *job_.sums;
+    const bool integer = std::is_integral_v<T>;
+    auto as_double = [&](int i, std::size_t q) {
+      double d;
+      std::memcpy(&d, &w[std::size_t(i) * n + q], sizeof d);
+      return d;
+    };
     size_sums(r, n_);
     const std::vector<std::int32_t>& old = p_.tree.perm.old_of_new;
     for (std::size_t q = 0; q < n; ++q) {
       const std::size_t u = std::size_t(old[q]);
       r.out_cnt[u] = std::int64_t(w[q]);
       r.in_cnt[u] = std::int64_t(w[n + q]);
-      r.out_sum_i[u] = std::int64_t(w[2 * n + q]);  // zero for float dtypes,
-      r.in_sum_i[u] = std::int64_t(w[3 * n + q]);
-      r.out_sum_f[u] = f[q];  // and these for integer ones
-      r.in_sum_f[u] = f[n + q];
-      r.out_harm[u] = f[2 * n + q];
-      r.in_harm[u] = f[3 * n + q];
-      if constexpr (std::is_integral_v<T>)
+      if (integer) {
+        r.out_sum_i[u] = std::int64_t(w[2 * n + q]);
+        r.in_sum_i[u] = std::int64_t(w[3 * n + q]);
         r.out_max_i[u] = std::int64_t(mx[q]);
-      else
+      } else {
+        r.out_sum_f[u] = as_double(2, q);
+        r.in_sum_f[u] = as_double(3, q);
         r.out_max_f[u] = double(mx[q]);
+      }
+      r.out_harm[u] = as_double(4, q);
+      r.in_harm[u] = as_double(5, q);
     }
     job_.d2h_s = since(t0);
   }
@@ -427,7 +438,6 @@ class GpuRows {
   std::vector<int4> init_;
   std::string setup_;  ///< the set-up's seconds by part, for job.detail
   cuda::DeviceBuffer<unsigned long long> sum_words_;
-  cuda::DeviceBuffer<double> sum_reals_;
   cuda::DeviceBuffer<D> sum_max_;
   cuda::SnSums<D> sums_{};
   std::vector<Group> down_;

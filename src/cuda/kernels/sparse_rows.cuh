@@ -277,48 +277,39 @@ __device__ __forceinline__ void sn_atomic_max_nonneg(T* p, T v) {
                                         : (unsigned long long)v);
 }
 
-/// One thread's running sums of distances: the finite ones counted, summed (64-bit integers or
-/// double) and their inverses summed (d > 0).
-template <class T>
-struct SnAcc {
-  unsigned long long cnt = 0, sum_i = 0;
-  double sum_f = 0, harm = 0;
-  /// Adds d; false (nothing added) when d is unreachable.
-  __device__ __forceinline__ bool add(T d) {
-    if (!(d < inf_value<T>())) return false;
-    ++cnt;
-    if constexpr (std::is_integral_v<T>)
-      sum_i += (unsigned long long)d;
-    else
-      sum_f += double(d);
-    if (d > T(0)) harm += 1.0 / double(d);
-    return true;
-  }
-};
-
 /// Per-source sums of a block: a thread per column r < rows (source q0 + r), over the rows
 /// [v0, v1) of X^T that its grid row covers; atomics combine the grid rows.
 template <class T>
 __global__ void sn_sum_sources(const T* __restrict__ x, std::int64_t n, std::int64_t ld,
                                std::int64_t q0, std::int64_t rows, std::int64_t slice,
                                SnSums<T> s) {
+  constexpr T inf = inf_value<T>();
+  constexpr bool integer = std::is_integral_v<T>;
   const std::int64_t r = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (r >= rows) return;
   const std::int64_t v0 = std::int64_t(blockIdx.y) * slice, v1 = min(n, v0 + slice);
-  SnAcc<T> a;
+  unsigned long long cnt = 0, sum_i = 0;
+  double sum_f = 0, harm = 0;
   T mx = T(0);
   for (std::int64_t v = v0; v < v1; ++v) {
     const T d = x[v * ld + r];
-    if (a.add(d)) mx = d > mx ? d : mx;
+    if (!(d < inf)) continue;
+    ++cnt;
+    if constexpr (integer)
+      sum_i += (unsigned long long)d;
+    else
+      sum_f += double(d);
+    if (d > T(0)) harm += 1.0 / double(d);
+    mx = d > mx ? d : mx;
   }
   const std::int64_t q = q0 + r;
-  if (a.cnt == 0) return;
-  atomicAdd(s.out_cnt + q, a.cnt);
-  if constexpr (std::is_integral_v<T>)
-    atomicAdd(s.out_sum_i + q, a.sum_i);
+  if (cnt == 0) return;
+  atomicAdd(s.out_cnt + q, cnt);
+  if constexpr (integer)
+    atomicAdd(s.out_sum_i + q, sum_i);
   else
-    atomicAdd(s.out_sum_f + q, a.sum_f);
-  atomicAdd(s.out_harm + q, a.harm);
+    atomicAdd(s.out_sum_f + q, sum_f);
+  atomicAdd(s.out_harm + q, harm);
   sn_atomic_max_nonneg(s.out_max + q, mx);
 }
 
@@ -330,14 +321,26 @@ template <class T>
 __global__ void __launch_bounds__(kSnSumThreads)
     sn_sum_targets(const T* __restrict__ x, std::int64_t n, std::int64_t ld, std::int64_t rows,
                    SnSums<T> s) {
+  constexpr T inf = inf_value<T>();
+  constexpr bool integer = std::is_integral_v<T>;
   __shared__ unsigned long long s_cnt[kSnSumThreads], s_sum_i[kSnSumThreads];
   __shared__ double s_sum_f[kSnSumThreads], s_harm[kSnSumThreads];
   const int tid = int(threadIdx.x);
   for (std::int64_t v = blockIdx.x; v < n; v += gridDim.x) {
     const T* row = x + v * ld;
-    SnAcc<T> a;
-    for (std::int64_t r = tid; r < rows; r += kSnSumThreads) a.add(row[r]);
-    s_cnt[tid] = a.cnt, s_sum_i[tid] = a.sum_i, s_sum_f[tid] = a.sum_f, s_harm[tid] = a.harm;
+    unsigned long long cnt = 0, sum_i = 0;
+    double sum_f = 0, harm = 0;
+    for (std::int64_t r = tid; r < rows; r += kSnSumThreads) {
+      const T d = row[r];
+      if (!(d < inf)) continue;
+      ++cnt;
+      if constexpr (integer)
+        sum_i += (unsigned long long)d;
+      else
+        sum_f += double(d);
+      if (d > T(0)) harm += 1.0 / double(d);
+    }
+    s_cnt[tid] = cnt, s_sum_i[tid] = sum_i, s_sum_f[tid] = sum_f, s_harm[tid] = harm;
     __syncthreads();
     for (int half = kSnSumThreads / 2; half > 0; half /= 2) {
       if (tid < half) {
@@ -350,7 +353,7 @@ __global__ void __launch_bounds__(kSnSumThreads)
     }
     if (tid == 0) {
       s.in_cnt[v] += s_cnt[0];
-      if constexpr (std::is_integral_v<T>)
+      if constexpr (integer)
         s.in_sum_i[v] += s_sum_i[0];
       else
         s.in_sum_f[v] += s_sum_f[0];
