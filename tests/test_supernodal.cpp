@@ -252,5 +252,27 @@ TEST(Supernodal, PlanReusedForNewWeights) {
   EXPECT_THROW(solve(a, o), UsageError);
 }
 
+// The factors' assembly places arcs from several threads: repeated arcs of one pair (spread over
+// the edge list, so that two threads meet on one entry) keep the lightest, every dtype.
+TEST(Supernodal, RepeatedArcsKeepTheLightest) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  const Graph base = generate_grid(23, 19, 1, 50, 5);
+  Graph g;
+  g.num_vertices = base.num_vertices;
+  g.directed = true;
+  for (int copy = 0; copy < 4; ++copy)
+    for (std::size_t e = 0; e < base.src.size(); ++e) {
+      const double w = base.weight[e] + double((e * 13 + std::size_t(copy) * 7) % 5);
+      g.add_edge(base.src[e], base.dst[e], w);
+      if (!base.directed) g.add_edge(base.dst[e], base.src[e], w + double(copy % 2));
+    }
+  for (const Dtype t : {Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64}) {
+    SCOPED_TRACE(dtype_name(t));
+    SolveOptions sn = cpu(Order::Supernodal, t);
+    sn.threads = 4;
+    EXPECT_EQ(compare(solve(g, sn).dist, solve(g, cpu(Order::None, t)).dist, tolerance(t)), "");
+  }
+}
+
 }  // namespace
 }  // namespace apsp

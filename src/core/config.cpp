@@ -65,6 +65,9 @@ const Entry kTable[] = {
   {Knob::NdBatch, "APSP_ND_BATCH", Type::Bool, "1",
    "cuda, sparse order: run the rounds of independent subtrees together, a batch of them a "
    "launch (0: one round after another; docs/sparse.md)."},
+  {Knob::SnStream, "APSP_SN_STREAM", Type::Bool, "1",
+   "cuda, --order sn: the down sweep streams products of width <= 32, a thread's columns in "
+   "registers (0: 16- and 32-row tiles only, for comparison; docs/sparse.md)."},
   {Knob::Grid, "APSP_GRID", Type::Shape, "auto",
    "Worker grid of the multi-gpu and mpi backends; R * C must be the worker count (auto: the "
    "most square)."},

@@ -26,6 +26,7 @@ enum class Knob {
   CudaInt16Paths,
   CudaGraph,
   NdBatch,
+  SnStream,
   Grid,
   MgProfile,
   MpiGpu,

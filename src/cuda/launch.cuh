@@ -404,6 +404,18 @@ void launch_sn_minplus(const SnTask<T>* tasks, int ntasks, std::int64_t tiles, s
   sn_minplus<T, BM><<<unsigned(tiles), kSnThreads, 0, s>>>(tasks, ntasks, q0);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
+/// The narrow products of `tasks` (m <= M, not atomic), each over `cols` columns from its r0.
+template <class T, int M>
+void launch_sn_stream(const SnTask<T>* tasks, int ntasks, std::int64_t cols, std::int64_t q0,
+                      gpuStream_t s) {
+  constexpr int CV = kSnStreamCV<T, M>;
+  constexpr std::int64_t per = std::int64_t(kSnStreamThreads) * CV;
+  for (int t0 = 0; t0 < ntasks && cols > 0; t0 += 65535) {
+    const dim3 grid(unsigned((cols + per - 1) / per), unsigned(std::min(65535, ntasks - t0)));
+    sn_stream<T, M, CV><<<grid, kSnStreamThreads, 0, s>>>(tasks + t0, q0);
+    APSP_CUDA_CHECK_LAUNCH(s);
+  }
+}
 /// One block row of grid blocks per (row0, rows, r0, r1) task; at most 65535 tasks a launch.
 template <class T>
 void launch_sn_init_rows(T* x, std::int64_t ld, std::int64_t q0, const int4* tasks, int ntasks,
@@ -446,8 +458,8 @@ void launch_sn_sums(const T* x, std::int64_t n, std::int64_t ld, std::int64_t q0
   sn_sum_sources<T><<<grid, 256, 0, s>>>(x, n, ld, q0, rows, slice, sums);
   APSP_CUDA_CHECK_LAUNCH(s);
   if (!sums.targets) return;
-  sn_sum_targets<T><<<unsigned(std::min<std::int64_t>(n, 65535)), kSnSumThreads, 0, s>>>(
-      x, n, ld, rows, sums);
+  sn_sum_targets<T>
+      <<<unsigned(std::min<std::int64_t>(n, 65535)), kSnSumThreads, 0, s>>>(x, n, ld, rows, sums);
   APSP_CUDA_CHECK_LAUNCH(s);
 }
 

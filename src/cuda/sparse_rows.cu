@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "apsp/errors.hpp"
+#include "core/config.hpp"
 #include "cuda/device_memory.cuh"
 #include "cuda/launch.cuh"
 #include "cuda/sparse_tasks.cuh"
@@ -107,11 +108,11 @@ class GpuRows {
     }
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     job_.compute_s = since(t0);
-    job_.detail = "cuda: " + std::to_string(mine) + " blocks of " + std::to_string(R_) + " rows" +
-                  (parts_ > 1 ? " (part " + std::to_string(part_ + 1) + " of " +
-                                    std::to_string(parts_) + ")"
-                              : std::string()) +
-                  "; " + times.summary() + setup_;
+    job_.detail =
+        "cuda: " + std::to_string(mine) + " blocks of " + std::to_string(R_) + " rows" +
+        (parts_ > 1 ? " (part " + std::to_string(part_ + 1) + " of " + std::to_string(parts_) + ")"
+                    : std::string()) +
+        "; " + times.summary() + setup_;
   }
 
   /// The result: kept on the device (job.device_result) or downloaded in stripes, or the sums.
@@ -207,31 +208,7 @@ class GpuRows {
     APSP_CUDA_TRY(gpuStreamSynchronize(stream_));
     APSP_CUDA_TRY(gpuMemcpy(w.data(), sum_words_.get(), 6 * n * 8, gpuMemcpyDeviceToHost));
     APSP_CUDA_TRY(gpuMemcpy(mx.data(), sum_max_.get(), n * sizeof(T), gpuMemcpyDeviceToHost));
-    RowSums& r = *job_.sums;
-    const bool integer = std::is_integral_v<T>;
-    auto as_double = [&](int i, std::size_t q) {
-      double d;
-      std::memcpy(&d, &w[std::size_t(i) * n + q], sizeof d);
-      return d;
-    };
-    size_sums(r, n_);
-    const std::vector<std::int32_t>& old = p_.tree.perm.old_of_new;
-    for (std::size_t q = 0; q < n; ++q) {
-      const std::size_t u = std::size_t(old[q]);
-      r.out_cnt[u] = std::int64_t(w[q]);
-      r.in_cnt[u] = std::int64_t(w[n + q]);
-      if (integer) {
-        r.out_sum_i[u] = std::int64_t(w[2 * n + q]);
-        r.in_sum_i[u] = std::int64_t(w[3 * n + q]);
-        r.out_max_i[u] = std::int64_t(mx[q]);
-      } else {
-        r.out_sum_f[u] = as_double(2, q);
-        r.in_sum_f[u] = as_double(3, q);
-        r.out_max_f[u] = double(mx[q]);
-      }
-      r.out_harm[u] = as_double(4, q);
-      r.in_harm[u] = as_double(5, q);
-    }
+    sums_to_user(w, mx, p_.tree.perm.old_of_new, *job_.sums);
     job_.d2h_s = since(t0);
   }
 
@@ -248,11 +225,11 @@ class GpuRows {
     double room = double(free_b) / sharing_ - result_b - reserve;
     const double per_row = 2.0 * double(n_) * sizeof(T);
     if (room < per_row * 128)
-      throw ResourceError(
-          std::string("the sparse engine's ") + (job_.sums ? "sums" : "n x n result") + " (" +
-          std::to_string(n_) + " vertices, " + std::to_string(i64(result_b / (1 << 20))) +
-          " MiB) and its row blocks do not fit the GPU's free memory (" +
-          std::to_string(i64(free_b >> 20)) + " MiB)");
+      throw ResourceError(std::string("the sparse engine's ") +
+                          (job_.sums ? "sums" : "n x n result") + " (" + std::to_string(n_) +
+                          " vertices, " + std::to_string(i64(result_b / (1 << 20))) +
+                          " MiB) and its row blocks do not fit the GPU's free memory (" +
+                          std::to_string(i64(free_b >> 20)) + " MiB)");
     R_ = std::min<i64>(32768, i64(room / per_row) / 128 * 128);
     R_ = std::min<i64>(R_, (n_ + 127) / 128 * 128);
     if (job_.sums)
@@ -282,7 +259,8 @@ class GpuRows {
       if (hi > lo) init_.push_back(int4{int(f), int(w), int(lo), int(hi)});
     }
     const int i = int(b % 2);
-    if (!init_done_[i]) APSP_CUDA_TRY(gpuEventCreateWithFlags(&init_done_[i], gpuEventDisableTiming));
+    if (!init_done_[i])
+      APSP_CUDA_TRY(gpuEventCreateWithFlags(&init_done_[i], gpuEventDisableTiming));
     APSP_CUDA_TRY(gpuEventSynchronize(init_done_[i]));
     if (itasks_[i].size() < init_.size()) itasks_[i] = cuda::DeviceBuffer<int4>(2 * init_.size());
     upload(itasks_[i].get(), init_.data(), init_.size());
@@ -315,6 +293,7 @@ class GpuRows {
       if (p_.width(k) > 0 && p_.struct_size(k) > 0)
         by_depth[std::size_t(depth[std::size_t(k)])].push_back(k);
     std::vector<cuda::SnTask<D>> tasks, batch;
+    const bool stream = config::get_bool(config::Knob::SnStream);
     for (const std::vector<i64>& level : by_depth) {
       if (level.empty()) continue;
       batch.clear();
@@ -334,8 +313,7 @@ class GpuRows {
         t.keep_hi = p_.first(k) + p_.width(k);
         batch.push_back(t);
       }
-      for (const Group& g : add_products(tasks, batch))
-        if (g.tiles > 0) down_.push_back(g);
+      for (const Group& g : add_products(tasks, batch, stream)) down_.push_back(g);
     }
     dtasks_ = cuda::DeviceBuffer<cuda::SnTask<D>>(tasks.size());
     upload(dtasks_.get(), tasks.data(), tasks.size());
@@ -363,7 +341,7 @@ class GpuRows {
     std::vector<cuda::SnTask<D>> tasks, closes, scatters;
     struct Height {
       std::size_t copy_begin, copy_end;
-      std::array<Group, 2> close, scatter;
+      std::vector<Group> close, scatter;
     };
     std::vector<Height> heights;
     for (std::size_t a = 0; a < path.size();) {

@@ -4,6 +4,7 @@
 
 #include <omp.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -38,9 +39,20 @@ std::int64_t position(const SupernodalPlan& p, std::int64_t k, std::int32_t j) {
   return std::lower_bound(s, s + p.struct_size(k), j) - s;
 }
 
-/// Blocks laid out, every entry unreachable, D's diagonal 0, then the arcs (lightest wins).
+/// e = min(e, x), several threads at once (two arcs of one pair may meet).
 template <class T>
-Factors<T> assemble(const Graph& g, const SupernodalPlan& p) {
+void lower_shared(T& e, T x) {
+  std::atomic_ref<T> a(e);
+  T cur = a.load(std::memory_order_relaxed);
+  while (x < cur && !a.compare_exchange_weak(cur, x, std::memory_order_relaxed)) {
+  }
+}
+
+/// Blocks laid out, every entry unreachable, D's diagonal 0, then the arcs (lightest wins); the
+/// blocks filled and the arcs placed by `threads` threads (at V = 126k the arcs' scattered
+/// writes took most of a serial assembly).
+template <class T>
+Factors<T> assemble(const Graph& g, const SupernodalPlan& p, int threads) {
   Factors<T> f;
   const std::int64_t nodes = p.nodes();
   f.d_at.resize(std::size_t(nodes));
@@ -54,24 +66,31 @@ Factors<T> assemble(const Graph& g, const SupernodalPlan& p) {
     f.u_at[std::size_t(k)] = at + w * w + s * w;
     at += w * (w + 2 * s);
   }
-  f.v.assign(std::size_t(at), unreachable<T>());
-  for (std::int64_t k = 0; k < nodes; ++k)
-    for (std::int64_t i = 0; i < p.width(k); ++i) f.d(k)[i * p.width(k) + i] = T(0);
+  f.v.resize(std::size_t(at));  // uninitialised (UninitAlloc): filled below
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads)
+  for (std::int64_t k = 0; k < nodes; ++k) {
+    const std::int64_t w = p.width(k), end = k + 1 < nodes ? f.d_at[std::size_t(k) + 1] : at;
+    std::fill(f.v.data() + f.d_at[std::size_t(k)], f.v.data() + end, unreachable<T>());
+    for (std::int64_t i = 0; i < w; ++i) f.d(k)[i * w + i] = T(0);
+  }
   const std::vector<std::int32_t>& nw = p.tree.perm.new_of_old;
-  for_each_arc(g, [&](std::int32_t u, std::int32_t v, double w) {
-    const std::int32_t i = nw[std::size_t(u)], j = nw[std::size_t(v)];
-    const T x = weight_as<T>(w);
-    const std::int64_t a = p.node_of[std::size_t(std::min(i, j))];
-    const std::int64_t fa = p.first(a), wa = p.width(a);
-    T* e;
-    if (p.node_of[std::size_t(std::max(i, j))] == a)
-      e = f.d(a) + (i - fa) * wa + (j - fa);
-    else if (i < j)
-      e = f.u(a) + (i - fa) * p.struct_size(a) + position(p, a, j);
-    else
-      e = f.l(a) + position(p, a, i) * wa + (j - fa);
-    *e = std::min(*e, x);
-  });
+#pragma omp parallel num_threads(threads)
+  for_each_arc(
+      g,
+      [&](std::int32_t u, std::int32_t v, double w) {
+        const std::int32_t i = nw[std::size_t(u)], j = nw[std::size_t(v)];
+        const std::int64_t a = p.node_of[std::size_t(std::min(i, j))];
+        const std::int64_t fa = p.first(a), wa = p.width(a);
+        T* e;
+        if (p.node_of[std::size_t(std::max(i, j))] == a)
+          e = f.d(a) + (i - fa) * wa + (j - fa);
+        else if (i < j)
+          e = f.u(a) + (i - fa) * p.struct_size(a) + position(p, a, j);
+        else
+          e = f.l(a) + position(p, a, i) * wa + (j - fa);
+        lower_shared(*e, weight_as<T>(w));
+      },
+      omp_get_thread_num(), omp_get_num_threads());
   return f;
 }
 
@@ -116,61 +135,70 @@ void apply_update(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, std::i
   }
 }
 
+/// f(i) for i < n: shared by the calling team's threads (orphaned worksharing, a barrier at the
+/// end) or, for a node one thread factors alone, all by the calling thread (no parallel region
+/// a node: at V = 126k the solo nodes are thousands of small steps).
+template <class F>
+void share(bool team, std::int64_t n, F&& f) {
+  if (!team) {
+    for (std::int64_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+#pragma omp for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
 /// Closes D_a (plain FW) and applies it: L_a = L_a (x) D*, U_a = D* (x) U_a. Called by every
-/// thread of a team (the loops are shared, orphaned worksharing) or by one thread alone.
+/// thread of a team (team: the loops are shared) or by one thread alone.
 template <class T>
 void close_and_apply(const SupernodalPlan& p, Factors<T>& f, std::int64_t a, T* row,
-                     std::vector<T>& old) {
+                     std::vector<T>& old, bool team) {
   const std::int64_t w = p.width(a), s = p.struct_size(a);
   const T inf = unreachable<T>();
   T* d = f.d(a);
-  for (std::int64_t k = 0; k < w; ++k) {
-#pragma omp for schedule(static)
-    for (std::int64_t i = 0; i < w; ++i) {
+  for (std::int64_t k = 0; k < w; ++k)
+    share(team, w, [&](std::int64_t i) {
       const T x = d[i * w + k];
       if (x < inf && i != k) minplus_axpy(d + i * w, x, d + k * w, w);
-    }
-  }
+    });
   T* l = f.l(a);
-#pragma omp for schedule(static)
-  for (std::int64_t r = 0; r < s; ++r) {
+  share(team, s, [&](std::int64_t r) {
     std::copy(l + r * w, l + r * w + w, row);
     for (std::int64_t t = 0; t < w; ++t)
       if (row[t] < inf) minplus_axpy(l + r * w, row[t], d + t * w, w);
-  }
+  });
   if (s == 0) return;
   T* u = f.u(a);
+  if (team) {
 #pragma omp single
-  old.assign(u, u + w * s);
-#pragma omp for schedule(static)
-  for (std::int64_t i = 0; i < w; ++i)
+    old.assign(u, u + w * s);
+  } else {
+    old.assign(u, u + w * s);
+  }
+  share(team, w, [&](std::int64_t i) {
     for (std::int64_t t = 0; t < w; ++t) {
       const T x = d[i * w + t];
       if (x < inf && i != t) minplus_axpy(u + i * s, x, old.data() + t * s, s);
     }
+  });
 }
 
-/// Node a by one thread (part 0 of 1) or by every thread of a team (the caller's parallel
-/// region): pos, row and old are the team's shared scratch (pos, old) and this thread's (row).
+/// Node a by one thread (part 0 of 1, team false) or by every thread of a team (the caller's
+/// parallel region): pos and old are the team's shared scratch (a solo thread's own), row this
+/// thread's.
 template <class T>
 void factor_node(const SupernodalPlan& p, Factors<T>& f, std::int64_t a,
-                 std::vector<std::int32_t>& pos, T* row, std::vector<T>& old, int part, int parts) {
+                 std::vector<std::int32_t>& pos, T* row, std::vector<T>& old, int part, int parts,
+                 bool team) {
   const std::int32_t* s = p.struct_of(a);
-#pragma omp for schedule(static)
-  for (std::int64_t q = 0; q < p.struct_size(a); ++q) pos[std::size_t(s[q])] = std::int32_t(q);
+  share(team, p.struct_size(a), [&](std::int64_t q) { pos[std::size_t(s[q])] = std::int32_t(q); });
   for (std::int64_t e = p.uptr[std::size_t(a)]; e < p.uptr[std::size_t(a) + 1]; ++e)
     apply_update(p, f, a, p.ukid[std::size_t(e)], p.uoff[std::size_t(e)], p.uend[std::size_t(e)],
                  pos, row, part, parts);
+  if (team) {
 #pragma omp barrier
-  close_and_apply(p, f, a, row, old);
-}
-
-/// Node a by the calling thread alone (a team of one: the worksharing inside binds to it).
-template <class T>
-void factor_solo(const SupernodalPlan& p, Factors<T>& f, std::int64_t a,
-                 std::vector<std::int32_t>& pos, T* row, std::vector<T>& old) {
-#pragma omp parallel num_threads(1)
-  factor_node(p, f, a, pos, row, old, 0, 1);
+  }
+  close_and_apply(p, f, a, row, old, team);
 }
 
 /// Min-plus updates of node a's step (its descendants' updates, the closure, L and U).
@@ -194,7 +222,7 @@ constexpr double kTeamWork = 4e6;
 
 template <class T>
 Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads) {
-  Factors<T> f = assemble<T>(g, p);
+  Factors<T> f = assemble<T>(g, p, threads);
   const std::int64_t nodes = p.nodes(), n = p.n();
   // Team nodes: heavy ones and their ancestors (children come before parents).
   std::vector<char> team(static_cast<std::size_t>(nodes), 0);
@@ -234,7 +262,7 @@ Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads) {
         std::this_thread::yield();
         continue;
       }
-      factor_solo(p, f, a, pos, row.data(), old);
+      factor_node(p, f, a, pos, row.data(), old, 0, 1, false);
       const std::int32_t par = p.parent[std::size_t(a)];
       const std::lock_guard<std::mutex> hold(lock);
       --solo_left;
@@ -246,7 +274,7 @@ Factors<T> factorize(const Graph& g, const SupernodalPlan& p, int threads) {
     const int part = omp_get_thread_num(), parts = omp_get_num_threads();
     for (std::int64_t a = 0; a < nodes; ++a)
       if (team[std::size_t(a)])
-        factor_node(p, f, a, shared_pos, row.data(), shared_old, part, parts);
+        factor_node(p, f, a, shared_pos, row.data(), shared_old, part, parts, true);
   }
   return f;
 }

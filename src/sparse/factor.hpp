@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -21,10 +23,30 @@
 
 namespace apsp::detail::sparse {
 
+/// An allocator whose value-less construct leaves elements uninitialised: the factor blocks are
+/// filled by the threads that factor them (the first touch of their pages spread out).
+template <class T>
+struct UninitAlloc : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAlloc<U>;
+  };
+  UninitAlloc() = default;
+  template <class U>
+  UninitAlloc(const UninitAlloc<U>&) {}
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    if constexpr (sizeof...(A) == 0)
+      ::new (static_cast<void*>(p)) U;
+    else
+      ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+
 template <class T>
 struct Factors {
   std::vector<std::int64_t> d_at, l_at, u_at;  ///< offsets of each node's blocks in `v`
-  std::vector<T> v;
+  std::vector<T, UninitAlloc<T>> v;
   T* d(std::int64_t k) { return v.data() + d_at[std::size_t(k)]; }
   T* l(std::int64_t k) { return v.data() + l_at[std::size_t(k)]; }
   T* u(std::int64_t k) { return v.data() + u_at[std::size_t(k)]; }

@@ -186,6 +186,90 @@ __global__ void __launch_bounds__(kSnThreads)
   }
 }
 
+/// Narrow products (m <= M) streamed: a block per (task, run of kSnStreamThreads x CV columns),
+/// blockIdx.y the task. Each thread keeps all m rows of its CV columns in registers and reads
+/// every A row once, CV elements at a time (16 bytes for 4-byte T), straight from memory: no A
+/// tile, no task search, so a supernode of width 13 and structure 4 costs little more than its
+/// m + k rows of traffic (the tiled kernel above pays a 16 x 256 tile's set-up for it).
+inline constexpr int kSnStreamThreads = 256, kSnStreamK = 64;
+/// CV consecutive elements loaded and stored as one (CV x sizeof(T) <= 16 bytes).
+template <class T, int CV>
+struct alignas(CV * sizeof(T)) SnVec {
+  T x[CV];
+};
+/// Columns a thread: M x CV accumulators of 4-byte words at most 64, CV <= 4.
+template <class T, int M>
+inline constexpr int kSnStreamCV = 64 / (M * int(sizeof(T)) / 4) < 4 ? 64 / (M * int(sizeof(T)) / 4)
+                                                                     : 4;
+template <class T, int M, int CV>
+__global__ void __launch_bounds__(kSnStreamThreads, 2)  // <= 128 registers: two blocks an SM
+    sn_stream(const SnTask<T>* __restrict__ tasks, std::int64_t q0) {
+  constexpr T inf = inf_value<T>();
+  __shared__ T sB[kSnStreamK][M];
+  __shared__ std::int64_t sRow[kSnStreamK];
+  const SnTask<T>& t = tasks[blockIdx.y];
+  const int m = t.m, k = t.k, r1 = t.r1;
+  const int r = t.r0 + (int(blockIdx.x) * kSnStreamThreads + int(threadIdx.x)) * CV;
+  const bool vec = ((t.r0 | int(t.ld)) % CV) == 0;  // CV-aligned rows: whole-vector accesses
+  T acc[M][CV];
+#pragma unroll
+  for (int i = 0; i < M; ++i)
+#pragma unroll
+    for (int j = 0; j < CV; ++j) acc[i][j] = inf;
+  for (int k0 = 0; k0 < k; k0 += kSnStreamK) {
+    const int kn = min(kSnStreamK, k - k0);
+    __syncthreads();  // the previous chunk's B and rows are read
+    for (int e = int(threadIdx.x); e < kn * M; e += kSnStreamThreads) {
+      const int kk = e / M, i = e % M;
+      sB[kk][i] = i < m ? t.b[std::int64_t(k0 + kk) * m + i] : inf;
+    }
+    for (int e = int(threadIdx.x); e < kn; e += kSnStreamThreads)
+      sRow[e] = (t.a_rows ? std::int64_t(t.a_rows[k0 + e]) : t.a0 + k0 + e) * t.ld;
+    __syncthreads();
+    if (r >= r1) continue;
+#pragma unroll 2
+    for (int kk = 0; kk < kn; ++kk) {
+      const T* src = t.a_base + sRow[kk] + r;
+      SnVec<T, CV> a;
+      if (vec && r + CV <= r1) {
+        a = *reinterpret_cast<const SnVec<T, CV>*>(src);
+      } else {
+#pragma unroll
+        for (int j = 0; j < CV; ++j) a.x[j] = r + j < r1 ? src[j] : inf;
+      }
+#pragma unroll
+      for (int i = 0; i < M; ++i) {
+        const T b = sB[kk][i];
+#pragma unroll
+        for (int j = 0; j < CV; ++j) acc[i][j] = sn_addmin(b, a.x[j], acc[i][j]);
+      }
+    }
+  }
+  if (r >= r1) return;
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+    if (i >= m) break;
+    const std::int64_t row = t.c_rows ? t.c_rows[i] : t.c0 + i;
+    T* c = t.c_base + row * t.ld + r;
+    if (vec && r + CV <= r1 && (q0 + r + CV <= t.keep_lo || q0 + r >= t.keep_hi)) {
+      SnVec<T, CV> v;  // nothing to read: the whole vector written as computed
+#pragma unroll
+      for (int j = 0; j < CV; ++j) v.x[j] = acc[i][j];
+      *reinterpret_cast<SnVec<T, CV>*>(c) = v;
+      continue;
+    }
+#pragma unroll
+    for (int j = 0; j < CV; ++j) {
+      const std::int64_t q = q0 + r + j;
+      if (r + j >= r1) continue;
+      if (q < t.keep_lo || q >= t.keep_hi)
+        c[j] = acc[i][j];
+      else if (acc[i][j] < inf && acc[i][j] < c[j])
+        c[j] = acc[i][j];
+    }
+  }
+}
+
 /// The parts of a block the sweeps read before they write: rows [row0, row0 + rows) x columns
 /// [r0, r1) of X^T unreachable, but X^T[q0 + r][r] = 0 (a task = (row0, rows, r0, r1); a block
 /// row of the grid per task).
@@ -269,8 +353,8 @@ struct SnSums {
 template <class T>
 __device__ __forceinline__ void sn_atomic_max_nonneg(T* p, T v) {
   if constexpr (sizeof(T) == 4)
-    atomicMax(reinterpret_cast<unsigned*>(p), std::is_same_v<T, float> ? __float_as_uint(v)
-                                                                       : unsigned(v));
+    atomicMax(reinterpret_cast<unsigned*>(p),
+              std::is_same_v<T, float> ? __float_as_uint(v) : unsigned(v));
   else
     atomicMax(reinterpret_cast<unsigned long long*>(p),
               std::is_same_v<T, double> ? (unsigned long long)__double_as_longlong(v)
