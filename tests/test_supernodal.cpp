@@ -252,6 +252,35 @@ TEST(Supernodal, PlanReusedForNewWeights) {
   EXPECT_THROW(solve(a, o), UsageError);
 }
 
+// A structure solved before is not ordered again (sparse/plan_cache.hpp): new weights on the
+// same arcs reuse the plan (exact results, the note says so); other arcs on as many vertices, a
+// changed arc order or another directedness make a plan of their own.
+TEST(Supernodal, PlansKeptPerStructure) {
+  if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
+  auto reused = [](const Result& r) {
+    for (const std::string& n : r.notes)
+      if (n.find("reused: the same structure") != std::string::npos) return true;
+    return false;
+  };
+  const Graph a = generate_grid(27, 31, 1, 9, 11);
+  EXPECT_EQ(compare(solve(a, cpu(Order::Supernodal)).dist, solve(a, cpu(Order::None)).dist), "");
+  Graph b = a;  // same arcs, other weights: the plan of a, exact distances of b
+  for (std::size_t e = 0; e < b.weight.size(); ++e) b.weight[e] = double((e * 5) % 17);
+  const Result rb = solve(b, cpu(Order::Supernodal, Dtype::Int64));
+  EXPECT_TRUE(reused(rb));
+  EXPECT_EQ(compare(rb.dist, solve(b, cpu(Order::None, Dtype::Int64)).dist), "");
+  Graph c = a;  // one arc moved: another structure on as many vertices
+  c.dst[3] = std::int32_t((c.dst[3] + 7) % c.num_vertices);
+  const Result rc = solve(c, cpu(Order::Supernodal));
+  EXPECT_FALSE(reused(rc));
+  EXPECT_EQ(compare(rc.dist, solve(c, cpu(Order::None)).dist), "");
+  Graph d = a;  // the same arcs read as directed
+  d.directed = !a.directed;
+  const Result rd = solve(d, cpu(Order::Supernodal));
+  EXPECT_FALSE(reused(rd));
+  EXPECT_EQ(compare(rd.dist, solve(d, cpu(Order::None)).dist), "");
+}
+
 // The factors' assembly places arcs from several threads: repeated arcs of one pair (spread over
 // the edge list, so that two threads meet on one entry) keep the lightest, every dtype.
 TEST(Supernodal, RepeatedArcsKeepTheLightest) {

@@ -133,10 +133,11 @@ void run_supernodal(const SolvePlan& p, const SolveInput& x, const SolveOptions&
   result.work_fraction = run.work_fraction;
   result.rounds = dtype_name(t);
   result.backend = p.backend->name();
-  char cost[160];
+  char cost[224];
   std::snprintf(cost, sizeof cost,
-                "; factor, uploads and rows predicted %.3g s, measured %.3g s (ordering %.3g s)",
-                run.predicted_s, run.factor_s + run.h2d_s + run.solve_s, run.order_s);
+                "; factor, uploads and rows predicted %.3g s, measured %.3g s (ordering %.3g s%s)",
+                run.predicted_s, run.factor_s + run.h2d_s + run.solve_s, run.order_s,
+                run.plan_cached ? ", reused: the same structure was solved before" : "");
   result.notes.push_back("sparse direct engine: " + std::to_string(run.supernodes) +
                          " supernodes, factor " + std::to_string(run.factor_s) + " s, rows " +
                          std::to_string(run.solve_s) + " s (" + run.detail + ")" + cost);

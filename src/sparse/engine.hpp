@@ -27,8 +27,9 @@ struct EngineRun {
   double work_fraction = 0;     ///< min-plus updates (factor + rows) over n^3
   double h2d_s = 0, d2h_s = 0;  ///< a device's uploads and downloads (rows_backend)
   std::int64_t supernodes = 0, factor_entries = 0;
-  double predicted_s = 0;  ///< predicted_seconds() of the run's plan, where it ran
-  std::shared_ptr<void> device_result;       ///< EngineOptions::keep_on_device: n x n, rows n apart
+  double predicted_s = 0;               ///< predicted_seconds() of the run's plan, where it ran
+  bool plan_cached = false;             ///< the plan came from the structure cache (plan_cache.hpp)
+  std::shared_ptr<void> device_result;  ///< EngineOptions::keep_on_device: n x n, rows n apart
   std::function<void(void* host)> download;  ///< copies device_result to n x n host memory
   std::string detail;                        ///< where the rows ran
 };
@@ -60,10 +61,14 @@ struct EngineOptions {
   TreeOrder tree_order = TreeOrder::Auto;
 };
 
-/// The ordering and symbolic analysis of g (sparse/plan.hpp), timed.
+/// The ordering and symbolic analysis of g (sparse/plan.hpp), timed; the plan of an earlier
+/// call on the same structure where this process still keeps it (sparse/plan_cache.hpp).
 struct TimedPlan {
   SupernodalPlan plan;
   double order_s = 0, symbolic_s = 0;
+  /// The plan of an earlier solve of the same structure in this process (sparse/plan_cache.hpp):
+  /// order_s is the lookup's time.
+  bool cached = false;
   /// Min-plus updates of the factorization and all rows over n^3.
   double work_fraction() const;
 };
