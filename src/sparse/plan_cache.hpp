@@ -18,7 +18,7 @@
 namespace apsp::detail::sparse {
 
 inline constexpr int kPlanCacheEntries = 4;
-inline constexpr std::int64_t kPlanCacheBytes = std::int64_t(1) << 30;
+inline constexpr std::int64_t kPlanCacheBytes = std::int64_t(256) << 20;
 
 /// A plan made for g's structure with tree order `how` earlier in this process, or null.
 std::shared_ptr<const SupernodalPlan> cached_plan(const Graph& g, TreeOrder how);
