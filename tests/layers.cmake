@@ -11,3 +11,13 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(layer_check architecture_map layer_check_self
                        PROPERTIES LABELS lint TIMEOUT 60)
 endif()
+# scripts/check_function_length.py (issue 32): every function under src/ fits on a screen, but
+# for the listed ones, which may only shrink (function_length), and the checker itself
+# (function_length_self).
+if(Python3_Interpreter_FOUND)
+  set(APSP_CHECK_LENGTH ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/scripts/check_function_length.py
+                        --root ${CMAKE_SOURCE_DIR})
+  add_test(NAME function_length COMMAND ${APSP_CHECK_LENGTH})
+  add_test(NAME function_length_self COMMAND ${APSP_CHECK_LENGTH} --self-test)
+  set_tests_properties(function_length function_length_self PROPERTIES LABELS lint TIMEOUT 60)
+endif()
