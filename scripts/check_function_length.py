@@ -29,7 +29,6 @@ OVER = {
     ("src/cuda/kernels/paths.cuh", "closure_paths"): 115,
     ("src/cuda/kernels/distances.cuh", "gemm_tile"): 112,
     ("src/pipeline/pipeline.cpp", "solve_file"): 110,
-    ("src/order/supernodes.cpp", "amalgamated"): 109,
     ("src/io/mtx.cpp", "read_mtx"): 106,
     ("src/metrics/bounds.cpp", "bounded_extremes"): 98,
     ("src/multigpu/multigpu_backend.cu", "run_typed"): 95,

@@ -105,13 +105,14 @@ double sweep_cost(double w, double s) {
 /// its parent and the parent's structure (no entry added), and any other merge.
 constexpr double kExactCap = 512, kRelaxedCap = 128;
 
-/// Supernodes of the post-ordered elimination tree `par` of the order `ord` (positions -> user
-/// vertices): each position starts alone; bottom-up, a child joins its parent when its structure
-/// is exactly the parent and the parent's structure (a fundamental supernode), or when the joined
-/// block costs the row sweeps no more than the two apart. Structure sizes come from the explicit
-/// union of each position's later neighbours and its children's structures (O(nnz(L))).
-SupernodeTree amalgamated(const std::vector<i32>& xadj, const std::vector<i32>& adj,
-                          const std::vector<i32>& ord, const std::vector<i32>& par) {
+/// Which positions of the post-ordered elimination tree `par` of the order `ord` (positions ->
+/// user vertices) join their parent: each position starts alone; bottom-up, a child joins its
+/// parent when its structure is exactly the parent and the parent's structure (a fundamental
+/// supernode), or when the joined block costs the row sweeps no more than the two apart.
+/// Structure sizes come from the explicit union of each position's later neighbours and its
+/// children's structures (O(nnz(L))).
+std::vector<char> merges(const std::vector<i32>& xadj, const std::vector<i32>& adj,
+                         const std::vector<i32>& ord, const std::vector<i32>& par) {
   const i32 n = i32(ord.size()), F = n;
   std::vector<i32> pos(static_cast<std::size_t>(n));
   for (i32 i = 0; i < n; ++i) pos[std::size_t(ord[std::size_t(i)])] = i;
@@ -167,6 +168,15 @@ SupernodeTree amalgamated(const std::vector<i32>& xadj, const std::vector<i32>& 
       width[std::size_t(f)] += wc;
     }
   }
+  return merged;
+}
+
+/// The supernode tree whose supernodes are the groups of positions that `merged` joins to their
+/// parents (merges()), in post-order, each group's positions ascending.
+SupernodeTree grouped(const std::vector<i32>& ord, const std::vector<i32>& par,
+                      const std::vector<char>& merged) {
+  const i32 n = i32(ord.size()), F = n;
+  const std::vector<i32>& fpar = par;
   // Groups: a position not merged is its group's root; members in ascending (post-)order.
   std::vector<i32> root(static_cast<std::size_t>(F));
   for (i32 f = F - 1; f >= 0; --f)
@@ -218,6 +228,12 @@ SupernodeTree amalgamated(const std::vector<i32>& xadj, const std::vector<i32>& 
   t.perm.new_of_old.assign(std::size_t(n), 0);
   for (i32 i = 0; i < n; ++i) t.perm.new_of_old[std::size_t(t.perm.old_of_new[std::size_t(i)])] = i;
   return t;
+}
+
+/// Supernodes of the post-ordered elimination tree `par` of the order `ord` (merges, grouped).
+SupernodeTree amalgamated(const std::vector<i32>& xadj, const std::vector<i32>& adj,
+                          const std::vector<i32>& ord, const std::vector<i32>& par) {
+  return grouped(ord, par, merges(xadj, adj, ord, par));
 }
 
 SupernodeTree min_degree_tree(const Graph& g) {
