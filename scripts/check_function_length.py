@@ -40,7 +40,6 @@ OVER = {
     ("src/multigpu/rounds_paths.cuh", "panels"): 89,
     ("src/mpi/gather.hpp", "gather_to_root"): 85,
     ("src/mpi/gpu_ranks.cpp", "choose_device"): 85,
-    ("src/order/batches.cpp", "batch_rounds"): 85,
     ("src/mpi/gather.hpp", "gather_user_to_root"): 84,
 }
 

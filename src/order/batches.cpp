@@ -86,22 +86,21 @@ void add_batch(RoundBatches& b, const TilePlan& p, const std::vector<std::int64_
 
 }  // namespace
 
-RoundBatches batch_rounds(const TilePlan& p, const BatchLimits& lim) {
-  APSP_EXPECTS(lim.row_tiles > 0 && lim.col_tiles > 0 && lim.slots > 0,
-               "batch_rounds: empty limits");
-  RoundBatches b;
+namespace {
+
+/// The height of every tile in the tile elimination tree (parent(k) = the first listed row or
+/// column after k); false unless every subtree is a run of tiles [lo, k] ending at its root and
+/// every listed tile of k is k's descendant or ancestor (what makes the rounds of unrelated
+/// subtrees independent).
+bool tile_heights(const TilePlan& p, std::vector<std::int64_t>& height) {
   const std::int64_t R = p.R;
-  if (R <= 0 || std::int64_t(p.row_start.size()) != R + 1 ||
-      std::int64_t(p.col_start.size()) != R + 1)
-    return b;
   auto row_begin = [&](std::int64_t k) { return p.rows.begin() + p.row_start[std::size_t(k)]; };
   auto row_end = [&](std::int64_t k) { return p.rows.begin() + p.row_start[std::size_t(k) + 1]; };
   auto col_begin = [&](std::int64_t k) { return p.cols.begin() + p.col_start[std::size_t(k)]; };
   auto col_end = [&](std::int64_t k) { return p.cols.begin() + p.col_start[std::size_t(k) + 1]; };
-
-  // The tile elimination tree: parent(k) = the first listed row or column after k.
   const std::size_t tiles = std::size_t(R);
-  std::vector<std::int64_t> parent(tiles, -1), lo(tiles, 0), size(tiles, 1), height(tiles, 0);
+  std::vector<std::int64_t> parent(tiles, -1), lo(tiles, 0), size(tiles, 1);
+  height.assign(tiles, 0);
   for (std::int64_t k = 0; k < R; ++k) {
     const auto r = std::upper_bound(row_begin(k), row_end(k), std::int32_t(k));
     const auto c = std::upper_bound(col_begin(k), col_end(k), std::int32_t(k));
@@ -122,53 +121,70 @@ RoundBatches batch_rounds(const TilePlan& p, const BatchLimits& lim) {
   }
   // Post-order: every subtree is the tiles [lo, k]. Then "I descends from k" is lo(k) <= I <= k.
   for (std::int64_t k = 0; k < R; ++k)
-    if (k - lo[std::size_t(k)] + 1 != size[std::size_t(k)]) return b;
-  // Every listed tile must be a descendant (before k) or an ancestor (after k) of k: what makes
-  // the rounds of unrelated subtrees independent.
+    if (k - lo[std::size_t(k)] + 1 != size[std::size_t(k)]) return false;
   auto related = [&](std::int64_t k, std::int64_t I) {
     return I < k ? lo[std::size_t(k)] <= I : lo[std::size_t(I)] <= k;
   };
   for (std::int64_t k = 0; k < R; ++k) {
     for (auto it = row_begin(k); it != row_end(k); ++it)
-      if (!related(k, *it)) return b;
+      if (!related(k, *it)) return false;
     for (auto it = col_begin(k); it != col_end(k); ++it)
-      if (!related(k, *it)) return b;
+      if (!related(k, *it)) return false;
   }
+  return true;
+}
 
+/// The rounds of one height (independent): batched within the limits, or alone.
+void batch_level(RoundBatches& b, const TilePlan& p, const std::vector<std::int64_t>& level,
+                 const BatchLimits& lim) {
+  std::vector<std::int64_t> batch;
+  std::int64_t rows = 0, cols = 0;
+  auto flush = [&] {
+    if (batch.size() == 1) b.items.push_back(BatchItem{batch[0], -1});
+    if (batch.size() > 1) add_batch(b, p, batch, lim.words);
+    batch.clear();
+    rows = cols = 0;
+  };
+  for (const std::int64_t k : level) {
+    const std::int64_t nr = p.row_start[std::size_t(k) + 1] - p.row_start[std::size_t(k)] + 1;
+    const std::int64_t nc = p.col_start[std::size_t(k) + 1] - p.col_start[std::size_t(k)] + 1;
+    if (level.size() == 1 || nr * nc >= lim.alone_tiles) {
+      b.items.push_back(BatchItem{k, -1});
+      continue;
+    }
+    if (!batch.empty() && (rows + nr > lim.row_tiles || cols + nc > lim.col_tiles ||
+                           std::int64_t(batch.size()) >= lim.slots))
+      flush();
+    if (nr > lim.row_tiles || nc > lim.col_tiles) {  // cannot share the scratch: alone
+      b.items.push_back(BatchItem{k, -1});
+      continue;
+    }
+    batch.push_back(k);
+    rows += nr;
+    cols += nc;
+  }
+  flush();
+}
+
+}  // namespace
+
+RoundBatches batch_rounds(const TilePlan& p, const BatchLimits& lim) {
+  APSP_EXPECTS(lim.row_tiles > 0 && lim.col_tiles > 0 && lim.slots > 0,
+               "batch_rounds: empty limits");
+  RoundBatches b;
+  const std::int64_t R = p.R;
+  if (R <= 0 || std::int64_t(p.row_start.size()) != R + 1 ||
+      std::int64_t(p.col_start.size()) != R + 1)
+    return b;
+  std::vector<std::int64_t> height;
+  if (!tile_heights(p, height)) return b;
   std::int64_t top = 0;
   for (const std::int64_t h : height) top = std::max(top, h);
   std::vector<std::vector<std::int64_t>> by_height(std::size_t(top) + 1);
   for (std::int64_t k = 0; k < R; ++k) by_height[std::size_t(height[std::size_t(k)])].push_back(k);
   b.ok = true;
   b.heights = top + 1;
-  for (const std::vector<std::int64_t>& level : by_height) {
-    std::vector<std::int64_t> batch;
-    std::int64_t rows = 0, cols = 0;
-    auto flush = [&] {
-      if (batch.size() == 1) b.items.push_back(BatchItem{batch[0], -1});
-      if (batch.size() > 1) add_batch(b, p, batch, lim.words);
-      batch.clear();
-      rows = cols = 0;
-    };
-    for (const std::int64_t k : level) {
-      const std::int64_t nr = (row_end(k) - row_begin(k)) + 1, nc = (col_end(k) - col_begin(k)) + 1;
-      if (level.size() == 1 || nr * nc >= lim.alone_tiles) {
-        b.items.push_back(BatchItem{k, -1});
-        continue;
-      }
-      if (!batch.empty() && (rows + nr > lim.row_tiles || cols + nc > lim.col_tiles ||
-                             std::int64_t(batch.size()) >= lim.slots))
-        flush();
-      if (nr > lim.row_tiles || nc > lim.col_tiles) {  // cannot share the scratch: alone
-        b.items.push_back(BatchItem{k, -1});
-        continue;
-      }
-      batch.push_back(k);
-      rows += nr;
-      cols += nc;
-    }
-    flush();
-  }
+  for (const std::vector<std::int64_t>& level : by_height) batch_level(b, p, level, lim);
   return b;
 }
 
