@@ -153,6 +153,37 @@ struct Bounds {
   std::vector<char> open_in;
 
   bool exact(std::size_t w) const { return lo[w] == hi[w]; }
+  /// The bounds after a search from v of eccentricity e (d: from v, to_v: to v); returns how
+  /// many candidates it decided.
+  std::int64_t tighten(double e, const std::vector<double>& d, const std::vector<double>& to_v,
+                       const ExtremesWanted& want) {
+    for (std::size_t w = 0; w < lo.size(); ++w) {
+      lo[w] = std::max({lo[w], to_v[w], e - d[w]});
+      hi[w] = std::min(hi[w], e + to_v[w]);
+      dl = std::max(dl, lo[w]);
+      ru = std::min(ru, hi[w]);
+    }
+    std::int64_t decided_now = 0;
+    for (std::size_t w = 0; w < lo.size(); ++w)
+      if (open[w] && decided(w, want)) {
+        open[w] = 0;
+        ++decided_now;
+      }
+    return decided_now;
+  }
+  /// Directed, diameter alone: ecc_in(w) <= d(v, w) + ecc_in(v); how many in-candidates left.
+  std::int64_t tighten_in(const std::vector<double>& d, const std::vector<double>& back) {
+    const double e_in = *std::max_element(back.begin(), back.end());
+    std::int64_t decided_now = 0;
+    for (std::size_t w = 0; w < hi_in.size(); ++w) {
+      hi_in[w] = std::min(hi_in[w], d[w] + e_in);
+      if (open_in[w] && hi_in[w] <= dl) {
+        open_in[w] = 0;
+        ++decided_now;
+      }
+    }
+    return decided_now;
+  }
   /// w's bounds decide every asked value.
   bool decided(std::size_t w, const ExtremesWanted& want) const {
     if (exact(w)) return true;
@@ -207,6 +238,24 @@ Extremes disconnected(std::int64_t n, bool all_infinite, std::int64_t v, std::in
     x.periphery = x.center;
   }
   x.searches = searches;
+  return x;
+}
+
+/// What the closed bounds say: diameter, radius, and the exact vertices at either.
+Extremes extremes_of(const Bounds& b, const ExtremesWanted& want, std::int64_t missing,
+                     std::int64_t missing_reach, std::int64_t searches) {
+  Extremes x;
+  x.connected = missing < 0;
+  x.missing_vertex = std::max<std::int64_t>(missing, 0);
+  x.missing_reach = missing_reach;
+  x.diameter = b.dl;
+  x.radius = b.ru;
+  x.searches = searches;
+  for (std::size_t k = 0; k < b.lo.size(); ++k) {
+    if (!b.exact(k)) continue;
+    if (want.center && b.lo[k] == b.ru) x.center.push_back(std::int64_t(k));
+    if (want.periphery && b.hi[k] == b.dl) x.periphery.push_back(std::int64_t(k));
+  }
   return x;
 }
 
@@ -271,44 +320,12 @@ std::optional<Extremes> bounded_extremes(const Graph& g, std::int64_t scale,
       // become inf, exact, and they leave the candidates; they are the periphery.
     }
     if (run.progress) run.progress(n - open, n);
-    for (std::size_t w = 0; w < std::size_t(n); ++w) {
-      b.lo[w] = std::max({b.lo[w], to_v[w], e - d[w]});
-      b.hi[w] = std::min(b.hi[w], e + to_v[w]);
-      b.dl = std::max(b.dl, b.lo[w]);
-      b.ru = std::min(b.ru, b.hi[w]);
-    }
-    for (std::size_t w = 0; w < std::size_t(n); ++w)
-      if (b.open[w] && b.decided(w, want)) {
-        b.open[w] = 0;
-        --open;
-      }
-    if (in_side) {  // ecc_in(w) <= d(v, w) + ecc_in(v)
-      const double e_in = *std::max_element(back.begin(), back.end());
-      for (std::size_t w = 0; w < std::size_t(n); ++w) {
-        b.hi_in[w] = std::min(b.hi_in[w], d[w] + e_in);
-        if (b.open_in[w] && b.hi_in[w] <= b.dl) {
-          b.open_in[w] = 0;
-          --open_in;
-        }
-      }
-    }
+    open -= b.tighten(e, d, to_v, want);
+    if (in_side) open_in -= b.tighten_in(d, back);
     v = next_source(b, search, ++steps % 2 == 1, in_side && open_in < open);
     if (v == SIZE_MAX) break;
   }
-  Extremes x;
-  x.connected = missing < 0;
-  x.missing_vertex = std::max<std::int64_t>(missing, 0);
-  x.missing_reach = missing_reach;
-  x.diameter = b.dl;
-  x.radius = b.ru;
-  x.searches = searches;
-  for (std::int64_t w = 0; w < n; ++w) {
-    const auto k = std::size_t(w);
-    if (!b.exact(k)) continue;
-    if (want.center && b.lo[k] == b.ru) x.center.push_back(w);
-    if (want.periphery && b.hi[k] == b.dl) x.periphery.push_back(w);
-  }
-  return x;
+  return extremes_of(b, want, missing, missing_reach, searches);
 }
 
 }  // namespace apsp::detail
