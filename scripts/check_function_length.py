@@ -37,9 +37,7 @@ OVER = {
     ("src/io/edgelist.cpp", "read_edgelist"): 90,
     ("src/io/output_prefill.cpp", "prefill"): 90,
     ("src/multigpu/rounds_paths.cuh", "panels"): 89,
-    ("src/mpi/gather.hpp", "gather_to_root"): 85,
     ("src/mpi/gpu_ranks.cpp", "choose_device"): 85,
-    ("src/mpi/gather.hpp", "gather_user_to_root"): 84,
 }
 
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|do|else|try|return)\b")

@@ -77,6 +77,48 @@ class StripeReceiver {
   std::vector<MPI_Request> reqs_[2];
 };
 
+/// Hands `b` to `sink` unless an earlier block failed; a throw is kept in `failed` (rank 0 keeps
+/// receiving so that no rank is left hanging, then rethrows).
+inline void hand_to_sink(const RowSink& sink, const RowBlock& b, std::exception_ptr& failed) {
+  if (failed) return;
+  try {
+    sink(b);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+}
+
+/// Local tile rows of rank q (grid) in the stripe of tile rows s.
+inline TileRange local_tile_rows(const Grid& grid, int q, const TileRange& s) {
+  return TileRange{Layout::first_local(s.begin, grid.Pr, grid.row_of(q)),
+                   Layout::first_local(s.end, grid.Pr, grid.row_of(q))};
+}
+
+/// gather_to_root's side on a rank other than 0: its local rows of every stripe, sent.
+template <class U>
+void send_stripes(MPI_Comm world, const StripeSource<U>& src, const std::vector<TileRange>& stripes,
+                  int tag0) {
+  std::vector<MPI_Request> sends;
+  MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // the send that last used each slot
+  const i64 ld = src.ld_of(src.rank);
+  for (std::size_t s = 0; s < stripes.size(); ++s) {
+    const TileRange lr = local_tile_rows(src.grid, src.rank, stripes[s]);
+    if (lr.empty()) continue;
+    const int slot = int(s % 2);
+    if (src.copies) APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
+    const U* data = src.rows(lr, slot);
+    MPI_Request req = MPI_REQUEST_NULL;
+    APSP_MPI_TRY(MPI_Isend(data, mpi_count((lr.end - lr.begin) * src.B * ld), mpi_type<U>(), 0,
+                           tag0 + int(s), world, &req));
+    if (src.copies)
+      last[slot] = req;
+    else
+      sends.push_back(req);
+  }
+  for (MPI_Request& r : last) sends.push_back(r);
+  APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+}
+
 /// Gathers a matrix to rank 0 in stripes of whole tile rows (about kStripeBytes each), in row
 /// order: the other ranks send their local rows of every stripe (MPI_Isend), rank 0 receives
 /// stripe s+1 while it reassembles stripe s and hands it to `sink`, or copies it into `whole`
@@ -89,32 +131,9 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
   const i64 B = src.B, n = src.n;
   const auto stripes = dist::output_stripes(src.R, B, src.R * B, i64(sizeof(U)), kStripeBytes);
   const int tag0 = next_hops ? 1 << 20 : 0;
-  // Local tile rows of rank q in stripe s.
-  auto rows_of = [&](int q, const TileRange& s) {
-    return TileRange{Layout::first_local(s.begin, grid.Pr, grid.row_of(q)),
-                     Layout::first_local(s.end, grid.Pr, grid.row_of(q))};
-  };
+  auto rows_of = [&](int q, const TileRange& s) { return local_tile_rows(grid, q, s); };
   if (src.rank != 0) {
-    std::vector<MPI_Request> sends;
-    MPI_Request last[2] = {MPI_REQUEST_NULL,
-                           MPI_REQUEST_NULL};  // the send that last used each slot
-    const i64 ld = src.ld_of(src.rank);
-    for (std::size_t s = 0; s < stripes.size(); ++s) {
-      const TileRange lr = rows_of(src.rank, stripes[s]);
-      if (lr.empty()) continue;
-      const int slot = int(s % 2);
-      if (src.copies) APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
-      const U* data = src.rows(lr, slot);
-      MPI_Request req = MPI_REQUEST_NULL;
-      APSP_MPI_TRY(MPI_Isend(data, mpi_count((lr.end - lr.begin) * B * ld), mpi_type<U>(), 0,
-                             tag0 + int(s), world, &req));
-      if (src.copies)
-        last[slot] = req;
-      else
-        sends.push_back(req);
-    }
-    for (MPI_Request& r : last) sends.push_back(r);
-    APSP_MPI_TRY(MPI_Waitall(int(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+    send_stripes(world, src, stripes, tag0);
     return;
   }
   // Rank 0: receive stripe s+1 while stripe s is assembled and handed out.
@@ -157,13 +176,7 @@ void gather_to_root(MPI_Comm world, const StripeSource<U>& src, bool next_hops, 
         }
       }
     }
-    if (sink && !failed) {
-      try {
-        sink(RowBlock{row0, rows, n, n, dtype, out.get()});
-      } catch (...) {
-        failed = std::current_exception();  // keep receiving so no rank is left hanging
-      }
-    }
+    if (sink) hand_to_sink(sink, RowBlock{row0, rows, n, n, dtype, out.get()}, failed);
   }
   if (failed) std::rethrow_exception(failed);
 }
@@ -180,6 +193,25 @@ struct UserSource {
   /// stripe (its failure is agreed on over the ranks).
   std::function<void(i64 most)> prepare;
 };
+
+/// gather_user_to_root's side on a rank other than 0: its block of every stripe, sent (a slot's
+/// send ends before the slot is refilled).
+template <class U>
+void send_user_blocks(MPI_Comm world, const UserSource<U>& src,
+                      const std::vector<TileRange>& stripes, int tag0) {
+  const dist::UserOrder& o = *src.order;
+  MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // each slot's last send
+  for (std::size_t s = 0; s < stripes.size(); ++s) {
+    const i64 count = o.block_elems(src.rank, stripes[s].begin, stripes[s].end);
+    if (count == 0) continue;
+    const int slot = int(s % 2);
+    APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
+    const U* data = src.block(stripes[s].begin, stripes[s].end, slot);
+    APSP_MPI_TRY(
+        MPI_Isend(data, mpi_count(count), mpi_type<U>(), 0, tag0 + int(s), world, &last[slot]));
+  }
+  APSP_MPI_TRY(MPI_Waitall(2, last, MPI_STATUSES_IGNORE));
+}
 
 /// gather_to_root for a result whose rounds ran on an ordered graph: rank 0 hands it out in the
 /// user's order (order->n rows of order->n), in stripes of user rows of about kStripeBytes, each
@@ -213,17 +245,7 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
   if (const std::string p = first_problem(world, error); !p.empty()) throw ResourceError(p);
   const int tag0 = next_hops ? 1 << 20 : 0;
   if (src.rank != 0) {
-    MPI_Request last[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};  // each slot's last send
-    for (std::size_t s = 0; s < stripes.size(); ++s) {
-      const i64 count = o.block_elems(src.rank, stripes[s].begin, stripes[s].end);
-      if (count == 0) continue;
-      const int slot = int(s % 2);
-      APSP_MPI_TRY(MPI_Wait(&last[slot], MPI_STATUS_IGNORE));
-      const U* data = src.block(stripes[s].begin, stripes[s].end, slot);
-      APSP_MPI_TRY(MPI_Isend(data, mpi_count(count), mpi_type<U>(), 0, tag0 + int(s), world,
-                             &last[slot]));
-    }
-    APSP_MPI_TRY(MPI_Waitall(2, last, MPI_STATUSES_IGNORE));
+    send_user_blocks(world, src, stripes, tag0);
     return;
   }
   StripeReceiver<U> recv(world, grid.P, tag0);
@@ -244,13 +266,7 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
     const i64 u0 = stripes[s].begin, u1 = stripes[s].end;
     const U* own = o.block_elems(0, u0, u1) > 0 ? src.block(u0, u1, 0) : nullptr;
     if (sink && grid.P == 1) {  // one rank: its block is the stripe, rows of n in order
-      if (!failed) {
-        try {
-          sink(RowBlock{u0, u1 - u0, n, n, dtype, own});
-        } catch (...) {
-          failed = std::current_exception();
-        }
-      }
+      hand_to_sink(sink, RowBlock{u0, u1 - u0, n, n, dtype, own}, failed);
       continue;
     }
     const std::vector<i64> firsts = dist::stripe_firsts(o, u0, u1);
@@ -260,13 +276,7 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (i64 u = u0; u < u1; ++u)
       dist::merge_user_row(o, u, firsts, block, dst + (u - u0) * dst_ld);
-    if (sink && !failed) {
-      try {
-        sink(RowBlock{u0, u1 - u0, n, n, dtype, out.get()});
-      } catch (...) {
-        failed = std::current_exception();  // keep receiving so no rank is left hanging
-      }
-    }
+    if (sink) hand_to_sink(sink, RowBlock{u0, u1 - u0, n, n, dtype, out.get()}, failed);
   }
   if (failed) std::rethrow_exception(failed);
 }
@@ -277,8 +287,8 @@ void gather_user_to_root(MPI_Comm world, const UserSource<U>& src, bool next_hop
 /// stripe to `sink` or, without one, copies it into `whole` (rows x whole_stride). Collective.
 template <class U>
 void gather_host_local(MPI_Comm world, const Layout& L, i64 ld, const U* local, bool next_hops,
-                       const dist::UserOrder* user, const RowSink& sink, U* whole,
-                       i64 whole_stride, Dtype dtype, int threads) {
+                       const dist::UserOrder* user, const RowSink& sink, U* whole, i64 whole_stride,
+                       Dtype dtype, int threads) {
   const int rank = L.grid.rank_of(L.pr, L.pc);
   if (user) {
     cpu::AlignedBuffer<U> block[2];
