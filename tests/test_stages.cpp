@@ -23,12 +23,12 @@ struct Seen {
   std::vector<std::pair<std::int64_t, std::int64_t>> last;
 };
 
-Seen solve_seen(const Graph& g, Order order, bool paths = false) {
+Seen solve_seen(const Graph& g, Order order, bool paths = false, int threads = 2) {
   SolveOptions o;
   o.backend = Backend::Cpu;
   o.order = order;
   o.paths = paths;
-  o.threads = 2;
+  o.threads = threads;
   Seen s;
   o.on_stage = [&s](std::string_view st) {
     s.stages.emplace_back(st);
@@ -82,7 +82,8 @@ TEST(Stages, NestedDissectionOrdersFirst) {
 TEST(Stages, SparseEngineOrdersFactorsThenRows) {
   if (!detail::metis_available()) GTEST_SKIP() << detail::metis_missing_reason();
   const Graph g = generate_grid(30, 30, 1, 9, 7);
-  Seen s = solve_seen(g, Order::Supernodal);
+  // One thread: the rows' progress comes from thread 0, which then has every row block.
+  Seen s = solve_seen(g, Order::Supernodal, false, 1);
   EXPECT_EQ(joined(s.stages), "order,factor,rows");
   ASSERT_EQ(s.last.size(), 3u);
   EXPECT_EQ(s.last[2].second, g.num_vertices);  // rows counted inside their stage
@@ -137,7 +138,9 @@ TEST(StagesCli, ProgressNamesTheOrderStage) {
   EXPECT_LT(r.err.find("ran the rounds"), r.err.find("solved in")) << r.err;
   EXPECT_TRUE(has(r.err, "apsp: round ")) << r.err;  // the rounds' tenths
 
-  r = test::run_cli({"solve", in, out, "--backend", "cpu", "--order", "sn", "--progress"});
+  // One thread: the rows' progress comes from thread 0 (Stages.SparseEngineOrdersFactorsThenRows).
+  r = test::run_cli(
+      {"solve", in, out, "--backend", "cpu", "--order", "sn", "--progress", "--threads", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* line : {"apsp: ordered the vertices in ", "apsp: factored in ",
                            "apsp: computed the rows in ", "(1600 rows)", "apsp: row "})
