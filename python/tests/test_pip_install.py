@@ -29,8 +29,10 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
     env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
                APSP_CMAKE_BUILD_DIR=str(tmp_path / "cmake-build"))
     env.pop("PYTHONPATH", None)  # the build tree's apsp must not stand in for the installed one
-    log = run([py, "-m", "pip", "install", "-v", "--no-build-isolation", "--no-deps", str(ROOT)], env=env,
-              cwd=tmp_path)
+    cmd = [py, "-m", "pip", "install", "-v", "--no-build-isolation", "--no-deps", str(ROOT)]
+    pip = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path)
+    log = pip.stdout + pip.stderr  # pip -v logs the build's output on stderr
+    assert pip.returncode == 0, f"{cmd}: exit {pip.returncode}\n{log[-6000:]}"
     # MPI where it is installed (Debian's libopenmpi-dev brings mpicxx): the build says whether
     # the MPI backend's plugin comes with the package, and it does where MPI is found.
     mpi_here = shutil.which("mpicxx") is not None and "APSP_WITH_MPI" not in os.environ.get("APSP_CMAKE_ARGS", "")
