@@ -13,6 +13,9 @@ Where no NVIDIA GPU is present (no /dev/nvidia* device files, no /proc/driver/nv
 and NCCL parts are left out unless APSP_CMAKE_ARGS names APSP_WITH_CUDA: nvcc's compiles were
 most of the time of a pip install on a CPU machine with the CUDA toolkit, for a plugin that
 cannot run there.
+MPI (Debian: libopenmpi-dev or mpi-default-dev) is found by the configure step as in any build:
+the MPI backend's plugin libapsp_mpi.so then comes with the package; a line on the terminal says
+whether it does (and how to get it where MPI was not found).
 Environment: APSP_CMAKE_ARGS (extra configure arguments, e.g. "-DAPSP_WITH_MPI=ON"),
 APSP_CMAKE_BUILD_DIR (reuse a build tree), CMAKE_BUILD_PARALLEL_LEVEL, APSP_PIP_CLI=0 (no
 command-line tool: the extension alone).
@@ -70,6 +73,33 @@ def gpu_present():
     return any(os.path.exists(p) for p in ("/dev/nvidiactl", "/dev/nvidia0", "/proc/driver/nvidia/version"))
 
 
+def configure(cmd):
+    """Runs CMake's configure step with its output on stdout (pip -v shows it; pip shows it on a
+    failure too) and returns that output."""
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    sys.stdout.write(out.stdout)
+    sys.stdout.flush()
+    if out.returncode != 0:
+        raise subprocess.CalledProcessError(out.returncode, cmd)
+    return out.stdout
+
+
+def tell_mpi(configure_output, extra):
+    """Says whether the MPI backend's plugin is built (the configure summary's "MPI backend"
+    line) and, where it is not, why and how to get it. Returns whether it is."""
+    m = re.search(r"apsp: MPI backend \.+ (\S+)", configure_output)
+    if m and m[1] == "ON":
+        tell("apsp: MPI found: building the MPI backend (libapsp_mpi.so; "
+             "APSP_CMAKE_ARGS=-DAPSP_WITH_MPI=OFF leaves it out)")
+        return True
+    if any("APSP_WITH_MPI" in a for a in extra):
+        tell("apsp: the MPI backend is left out (APSP_WITH_MPI in APSP_CMAKE_ARGS)")
+    else:
+        tell("apsp: no MPI found: building without the MPI backend (Debian: apt-get install "
+             "libopenmpi-dev, then install again)")
+    return False
+
+
 def tell(msg):
     """A line for the user: on stdout (pip -v) and on the terminal, which pip does not capture."""
     print(msg, flush=True)
@@ -96,7 +126,7 @@ class CMakeBuild(build_ext):
                  "(APSP_CMAKE_ARGS=-DAPSP_WITH_CUDA=ON builds it anyway)")
             args += ["-DAPSP_WITH_CUDA=OFF", "-DAPSP_WITH_NCCL=OFF"]
         args += extra
-        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *args], check=True)
+        mpi = tell_mpi(configure(["cmake", "-S", str(ROOT), "-B", str(build), *args]), extra)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
         cli = os.environ.get("APSP_PIP_CLI", "1") != "0"
         targets = ["apsp_python", "apsp"] if cli else ["apsp_python"]
@@ -108,6 +138,8 @@ class CMakeBuild(build_ext):
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built[-1], dest)
         for lib in sorted((build / "python" / "apsp").glob("libapsp_*.so")):  # core + plugins
+            if lib.name == "libapsp_mpi.so" and not mpi:
+                continue  # left from an earlier configure of a reused build tree
             shutil.copyfile(lib, dest.parent / lib.name)
         shutil.rmtree(dest.parent / "bin", ignore_errors=True)  # none from an earlier build
         if cli:

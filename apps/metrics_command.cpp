@@ -267,6 +267,7 @@ int run_metrics(const MetricsArgs& a) {
   so.devices = a.devices;
   Progress progress(!a.quiet, a.progress);
   so.progress = progress.fn();
+  so.on_stage = [&progress](std::string_view st) { progress.phase(std::string(st).c_str()); };
   ro.warning = [&progress](const std::string& w) { progress.warn(w); };
   progress.phase("read");
   const apsp::Graph g = apsp::read_graph(a.in, ro);

@@ -1,7 +1,8 @@
 // apps/progress.cpp — the CLI's progress line on stderr (apps/commands.hpp Progress): stages and
 // rounds (or the metrics' work) with the time left, shown on a terminal once a run lasts
 // APSP_PROGRESS_DELAY seconds or always with --progress; a stop signal ends an open status line
-// before the shell's prompt.
+// before the shell's prompt. Inside a stage, solve()'s own stages (apsp::StageFn: order, build,
+// rounds, factor, rows, ...) come through phase() too, each with its time.
 #include <unistd.h>
 
 #include <atomic>
@@ -72,6 +73,29 @@ std::string seconds_text(double s) {
     std::snprintf(b, sizeof b, "%d min %02d s", int(s) / 60, int(s) % 60);
   return b;
 }
+
+/// solve()'s stages (apsp::StageFn) and what the progress line says while one runs and after.
+struct SubStage {
+  const char* name;
+  const char* ing;
+  const char* done;
+};
+constexpr SubStage kSubStages[] = {
+    {"reweight", "reweighting (Johnson's potentials)", "reweighted (Johnson's potentials)"},
+    {"order", "ordering the vertices", "ordered the vertices"},
+    {"build", "building the matrix", "built the matrix"},
+    {"rounds", "running the rounds", "ran the rounds"},
+    {"unpermute", "putting the rows back in the input's order",
+     "put the rows back in the input's order"},
+    {"factor", "factoring (sparse direct engine)", "factored"},
+    {"rows", "computing the rows", "computed the rows"},
+    {"paths", "finding the next hops", "found the next hops"},
+};
+const SubStage* sub_stage(std::string_view name) {
+  for (const SubStage& st : kSubStages)
+    if (name == st.name) return &st;
+  return nullptr;
+}
 }  // namespace
 
 struct Progress::State {
@@ -79,7 +103,9 @@ struct Progress::State {
   double delay = 1;
   Clock::time_point t0 = Clock::now(), phase_t0 = t0, first_round_t = t0, done_t = t0,
                     last_draw = t0;
-  std::string phase;  // the stage now running, "" for none
+  std::string phase;              // the stage now running, "" for none
+  const SubStage* sub = nullptr;  // solve()'s stage inside it, null for none
+  Clock::time_point sub_t0 = t0;
   std::int64_t done = 0, total = 0, first_done = -1;
   int last_tenth = -1;
   bool shown = false;              // the terminal shows progress (the delay has passed)
@@ -91,7 +117,7 @@ struct Progress::State {
   std::thread ticker;
 
   std::string status() const {
-    const double t = since(phase_t0);
+    const double t = since(sub ? sub_t0 : phase_t0);
     char b[160];
     if (total > 0 && (phase.empty() || phase == "solve" || phase == "metrics")) {
       std::string left;
@@ -104,11 +130,15 @@ struct Progress::State {
       }
       // metrics count sources, rounds or vertices decided (docs/metrics.md): no unit named
       std::snprintf(b, sizeof b, "apsp: %s %lld/%lld (%3.0f%%), %s%s",
-                    phase == "metrics" ? "metrics" : "round", (long long)done, (long long)total,
-                    100.0 * double(done) / double(total), seconds_text(t).c_str(), left.c_str());
+                    sub && sub->name == std::string_view("rows") ? "row"
+                    : !sub && phase == "metrics"                 ? "metrics"
+                                                                 : "round",
+                    (long long)done, (long long)total, 100.0 * double(done) / double(total),
+                    seconds_text(t).c_str(), left.c_str());
       return b;
     }
-    const char* ing = phase == "read"      ? "reading the input"
+    const char* ing = sub                  ? sub->ing
+                      : phase == "read"    ? "reading the input"
                       : phase == "solve"   ? "solving"
                       : phase == "metrics" ? "computing the metrics"
                       : phase == "write"   ? "writing the output"
@@ -140,6 +170,32 @@ struct Progress::State {
     put(out + "\n");
   }
   bool due() const { return !tty || since(t0) >= delay; }
+  /// A line for a stage that ended: kept until progress shows (the delay), else written.
+  void ended_line(const std::string& l) {
+    if (!due()) {
+      ended.push_back(l);
+      return;
+    }
+    show();
+    line(l);
+  }
+  void reset_counts() {
+    done = total = 0;
+    first_done = -1;
+    last_tenth = -1;
+  }
+  /// Ends solve()'s stage now running, if any: its line, with the rounds or rows it counted.
+  void end_sub() {
+    if (!sub) return;
+    std::string l = std::string("apsp: ") + sub->done + " in " + seconds_text(since(sub_t0));
+    if (total > 0 && sub->name == std::string_view("rows"))
+      l += " (" + apsp::io::count_of(total, "row", "rows") + ")";
+    else if (total > 0)
+      l += " (" + apsp::io::count_of(total, "round", "rounds") + ")";
+    ended_line(l);
+    sub = nullptr;
+    reset_counts();
+  }
   void show() {
     if (shown) return;
     shown = true;
@@ -197,6 +253,14 @@ void Progress::phase(const char* name) {
   State& s = *s_;
   if (!s.enabled) return;
   const std::lock_guard lock(s.m);
+  if (const SubStage* sub = sub_stage(name)) {  // solve()'s stage: inside the one running
+    if (sub == s.sub) return;                   // entered again (auto trying sn, then nd)
+    s.end_sub();
+    s.sub = sub;
+    s.sub_t0 = Clock::now();
+    return;
+  }
+  s.end_sub();
   if (!s.phase.empty()) {
     const std::string& p = s.phase;
     std::string l = std::string("apsp: ") +
@@ -209,18 +273,11 @@ void Progress::phase(const char* name) {
                     seconds_text(since(s.phase_t0));
     if (p == "solve" && s.total > 0)
       l += " (" + apsp::io::count_of(s.total, "round", "rounds") + ")";
-    if (!s.due())
-      s.ended.push_back(l);
-    else {
-      s.show();
-      s.line(l);
-    }
+    s.ended_line(l);
   }
   s.phase = std::string_view(name) == "done" ? "" : name;
   s.phase_t0 = Clock::now();
-  s.done = s.total = 0;
-  s.first_done = -1;
-  s.last_tenth = -1;
+  s.reset_counts();
   if (s.phase.empty() && s.shown) s.line("apsp: done in " + seconds_text(since(s.t0)));
 }
 

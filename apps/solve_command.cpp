@@ -175,6 +175,7 @@ int run_solve(const SolveArgs& a) {
   so.paths = a.paths;
   Progress progress(!a.quiet, a.progress);
   so.progress = progress.fn();
+  so.on_stage = [&progress](std::string_view st) { progress.phase(std::string(st).c_str()); };
   o.phase = progress.phase_fn();
   o.read.warning = [&progress](const std::string& w) { progress.warn(w); };
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -41,6 +42,13 @@ Order parse_order(const std::string& name);
 
 /// Called now and then during a solve with (rounds done, rounds total).
 using ProgressFn = std::function<void(std::int64_t done, std::int64_t total)>;
+/// Called on the calling thread as a solve enters a stage of its work: "reweight" (Johnson's
+/// potentials), "order" (nested dissection or the supernode tree, and its symbolic analysis),
+/// "build" (the distance matrix), "rounds" (progress then counts rounds), "unpermute" (the result
+/// back in the user's order), "factor" (the sparse direct engine's factorization), "rows" (its
+/// rows; progress then counts rows), "paths" (its next hops). Stages a run does not have are
+/// not called; a stage may be entered twice in a row (auto trying sn, then nd).
+using StageFn = std::function<void(std::string_view stage)>;
 
 /// A stripe of finished result rows: rows [row0, row0 + rows) x [0, cols), `stride` elements
 /// between rows, host memory valid only during the call.
@@ -91,6 +99,7 @@ struct SolveOptions {
   /// auto, which then takes it), without paths, sinks or negative weights (UsageError).
   bool keep_on_device = false;
   ProgressFn progress;
+  StageFn on_stage;
   /// When set, the distances (and with paths the next hops, through next_sink) are handed out
   /// in stripes as they are finished, so output can be written while the solve runs; Result::dist
   /// (and next) may then be left empty. Distributed backends need it: no rank holds the whole

@@ -4,6 +4,7 @@ when APSP_TEST_PIP_INSTALL=1: ctest's python_pip_install test sets it."""
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -28,7 +29,14 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
     env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
                APSP_CMAKE_BUILD_DIR=str(tmp_path / "cmake-build"))
     env.pop("PYTHONPATH", None)  # the build tree's apsp must not stand in for the installed one
-    run([py, "-m", "pip", "install", "--no-build-isolation", "--no-deps", str(ROOT)], env=env, cwd=tmp_path)
+    cmd = [py, "-m", "pip", "install", "-v", "--no-build-isolation", "--no-deps", str(ROOT)]
+    pip = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path)
+    log = pip.stdout + pip.stderr  # pip -v logs the build's output on stderr
+    assert pip.returncode == 0, f"{cmd}: exit {pip.returncode}\n{log[-6000:]}"
+    # MPI where it is installed (Debian's libopenmpi-dev brings mpicxx): the build says whether
+    # the MPI backend's plugin comes with the package, and it does where MPI is found.
+    mpi_here = shutil.which("mpicxx") is not None and "APSP_WITH_MPI" not in os.environ.get("APSP_CMAKE_ARGS", "")
+    assert ("apsp: MPI found: building the MPI backend" in log) == mpi_here, log[-3000:]
     assert "Name: apsp" in run([py, "-m", "pip", "show", "apsp"], env=env, cwd=tmp_path)
     code = textwrap.dedent("""
         import numpy as np, apsp
@@ -51,6 +59,7 @@ def test_pip_install_into_a_fresh_venv(tmp_path):
     # The command-line tool comes with the package: `apsp` on the venv's PATH runs it.
     assert run([str(venv / "bin" / "apsp"), "--version"], env=env, cwd=tmp_path).startswith("apsp ")
     listing = run([py, "-c", "import apsp, json; print(json.dumps(apsp.backends()))"], env=env, cwd=tmp_path)
+    assert any(b["name"] == "mpi" and b["built"] for b in json.loads(listing)) == mpi_here, listing
     for b in json.loads(listing):
         plugin = next((p for p, names in PLUGINS.items() if b["name"] in names), None)
         if plugin and b["built"]:

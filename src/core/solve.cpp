@@ -104,6 +104,7 @@ void run_supernodal(const SolvePlan& p, const SolveInput& x, const SolveOptions&
   eo.paths = o.paths;
   eo.threads = o.threads;
   eo.progress = o.progress;
+  eo.stage = o.on_stage;
   const bool gpu = p.caps.sparse_rows == detail::Capabilities::SparseRows::Device;
   eo.rows_backend = gpu ? p.backend.get() : nullptr;
   eo.device = o.devices.empty() ? 0 : o.devices.front();
@@ -166,12 +167,14 @@ bool run_int32_rung(const SolvePlan& p, const SolveInput& x, Result& result,
     if (detail::sampled_distance_lower_bound(g, 8, lo) >= lo) {
       why = "a sampled distance reaches 2^30-1 - max w";
     } else {
+      if (o.on_stage) o.on_stage("build");
       Matrix d32 = detail::build_matrix(g, Dtype::Int32, p.n_pad, p.n_pad, memory);
       Matrix next32 = o.paths ? detail::build_next(d32) : Matrix{};
       SolveOptions o32 = o;
       o32.dist_sink = nullptr;
       o32.next_sink = nullptr;
       result.timings.build = seconds_since(t_build) - p.order.order_s - p.order.symbolic_s;
+      if (o.on_stage) o.on_stage("rounds");
       p.backend->run(g, d32, o.paths ? &next32 : nullptr, p.block, o32, result.timings);
       if (detail::int32_in_band(d32, int(lo))) {
         why = "int32 rounds checked: a distance may reach 2^30-1";
@@ -220,8 +223,10 @@ void run_rounds(const SolvePlan& p, const SolveInput& x, const SolveOptions& opt
   const double order_s = p.order.order_s + p.order.symbolic_s;  // not part of build
   Timings dropped;
   if (p.host_rung && run_int32_rung(p, x, result, t_build, dropped)) return;
+  if (options.on_stage) options.on_stage("build");
   prepare_matrices(p, x, options.paths, result);
   result.timings.build = seconds_since(t_build) - order_s;
+  if (options.on_stage) options.on_stage("rounds");
   p.backend->run(*x.g, result.dist, options.paths ? &result.next : nullptr, p.block, p.run_options,
                  result.timings);
   result.timings.compute += dropped.compute;
@@ -240,6 +245,7 @@ void hand_out_rounds(const SolvePlan& p, const SolveInput& x, const SolveOptions
   result.timings.order = p.order.order_s;
   result.timings.symbolic = p.order.symbolic_s;
   if (p.solve_unpermutes && !result.dist.empty()) {  // empty: an MPI rank other than 0
+    if (options.on_stage) options.on_stage("unpermute");
     const auto t_unpermute = Clock::now();
     const Memory memory = p.caps.host_memory;
     const auto& perm = p.order.perm;

@@ -195,6 +195,7 @@ namespace {
 /// result is mapped back; float rounds without paths run on the weights as given.
 void plan_johnson(SolvePlan& p, SolveInput& x, const SolveOptions& options, Result& result) {
   if (x.range.min_weight < 0) {
+    if (options.on_stage) options.on_stage("reweight");
     x.to_edges("negative weights (Johnson's potentials)", result.notes);
     x.h = johnson_potentials(*x.in);  // names a negative cycle if there is one
     // Float rounds run on the weights as given: Floyd-Warshall is right with negative arcs and
@@ -278,6 +279,17 @@ Order order_memory(const SolvePlan& p, const SolveOptions& options, std::string&
   return asked;
 }
 
+/// Whether choose_order() may order g (its cheap checks; the stage callback's "order" is then
+/// called before it): nd asked, or auto with tiles to skip, METIS, an edge list and enough tiles.
+bool order_may_run(const Graph& g, Order asked, const Capabilities& c, std::int64_t n_pad,
+                   std::int64_t B, std::int64_t min_tiles) {
+  if (asked == Order::NestedDissection) return true;
+  if (asked != Order::Auto || !c.skips_tiles || g.is_dense() || !metis_available()) return false;
+  const double arcs = double(g.src.size()) * (g.directed ? 1 : 2);
+  return B > 0 && (n_pad + B - 1) / B >= min_tiles &&
+         arcs <= kAutoMaxArcsPerVertex * double(g.num_vertices);
+}
+
 /// The order of the rounds (docs/sparse.md): the vertex order they run in and the tiles each
 /// round can touch. The ordered graph may have padding vertices (n_pad >= n_user_pad); the
 /// result is put back in the user's order by the backend or by solve().
@@ -303,10 +315,12 @@ void plan_order(SolvePlan& p, SolveInput& x, const SolveOptions& options, Result
   const std::int64_t min_tiles = p.caps.auto_min_tiles > 0 ? p.caps.auto_min_tiles
                                  : uniform                 ? kAutoMinTilesGpu
                                                            : kAutoMinTiles;
-  p.order =
-      choose_order(*x.g, asked, p.caps.skips_tiles, p.backend->name(),
-                   uniform ? round_up(p.n_user_pad, tile) : p.n_user_pad,
-                   uniform ? tile : std::min<std::int64_t>(tile, p.n_user_pad), layout, min_tiles);
+  const std::int64_t order_pad = uniform ? round_up(p.n_user_pad, tile) : p.n_user_pad;
+  const std::int64_t order_tile = uniform ? tile : std::min<std::int64_t>(tile, p.n_user_pad);
+  if (options.on_stage && order_may_run(*x.g, asked, p.caps, order_pad, order_tile, min_tiles))
+    options.on_stage("order");
+  p.order = choose_order(*x.g, asked, p.caps.skips_tiles, p.backend->name(), order_pad, order_tile,
+                         layout, min_tiles);
   if (!no_memory.empty()) p.order.label = no_memory;
   if (options.order == Order::Auto && p.order.plan && p.order.plan->n > p.n_user_pad) {
     // Padding makes the ordered matrix larger: where only the dense one fits (the GPU's memory),

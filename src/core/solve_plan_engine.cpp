@@ -33,6 +33,7 @@ void plan_auto_supernodal(SolvePlan& p, const Graph& g, const SolveOptions& o) {
     p.no_sn = "the n x n result does not fit the GPU";
     return;
   }
+  if (o.on_stage) o.on_stage("order");
   sparse::TimedPlan plan = sparse::plan_supernodal(g);
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   p.sn_predicted_s = sparse::predicted_seconds(plan, gpu, threads);

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <deque>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -351,11 +353,18 @@ bool first_lines_have_names(const char* data, std::size_t n) {
   return header_seen;
 }
 
-/// A field of a named edge list, without the double quotes of a quoted CSV field ("" inside it
-/// stays as it is).
-std::string_view unquote(std::string_view t) {
-  if (t.size() >= 2 && t.front() == '"' && t.back() == '"') return t.substr(1, t.size() - 2);
-  return t;
+/// A field of a named edge list, without the double quotes of a quoted CSV field; a doubled ""
+/// inside one is one " (RFC 4180), that name then kept in `store` (its strings stay put).
+std::string_view unquote(std::string_view t, std::deque<std::string>& store) {
+  if (t.size() < 2 || t.front() != '"' || t.back() != '"') return t;
+  t = t.substr(1, t.size() - 2);
+  if (t.find("\"\"") == std::string_view::npos) return t;
+  std::string& name = store.emplace_back();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    name += t[i];
+    if (t[i] == '"' && i + 1 < t.size() && t[i + 1] == '"') ++i;
+  }
+  return name;
 }
 
 /// Parses a named edge list serially: every distinct vertex token is a vertex, numbered in order
@@ -364,6 +373,7 @@ Graph parse_named(const std::string& file, const char* data, std::size_t n,
                   std::int64_t line_base) {
   std::unordered_map<std::string_view, std::int32_t> ids;
   std::vector<std::string_view> names;
+  std::deque<std::string> unescaped;  // names with a doubled quote, unquoted (unquote)
   Graph g;
   g.directed = true;
   g.integer_weights = true;
@@ -371,7 +381,7 @@ Graph parse_named(const std::string& file, const char* data, std::size_t n,
   std::string_view line, tok[4];
   auto fail = [&](const std::string& msg) { fail_at_line(file, line_base + lines.line_no(), msg); };
   auto id_of = [&](std::string_view t) -> std::int32_t {
-    const std::string_view name = unquote(t);
+    const std::string_view name = unquote(t, unescaped);
     if (name.empty()) fail("a vertex name is empty: expected 'u v [w]', got " + quote(trim(line)));
     const auto it = ids.find(name);
     if (it != ids.end()) return it->second;

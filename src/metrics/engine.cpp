@@ -222,6 +222,7 @@ SparseChoice sparse_choice(const Graph& g, const SolveOptions& o, const MetricsO
   c.where = o.backend == Backend::MultiGpu ? Backend::MultiGpu
             : c.gpu                        ? Backend::Cuda
                                            : Backend::Cpu;
+  if (o.on_stage) o.on_stage("order");
   try {
     c.plan = plan_sparse(g);
   } catch (const UsageError& e) {
@@ -310,7 +311,7 @@ void check_forced(const MetricsOptions& w, const Facts& f) {
 }
 
 Metrics run_bounds(const Graph& g, const SolveOptions& o, const MetricsOptions& w, const Facts& f) {
-  detail::SearchRun run{o.threads, o.progress};
+  detail::SearchRun run{o.threads, o.progress, o.on_stage};
   // The full engine costs about V / 64 searches: beyond that the bounds are not worth it.
   const std::int64_t cap = std::max<std::int64_t>(64, f.n / 64);
   auto x = detail::bounded_extremes(g, f.scale, w.extremes, cap, run);
@@ -395,7 +396,7 @@ MetricsPlan plan_with(const Graph& g, const SolveOptions& o, const MetricsOption
 /// The sparse engine's run: sums where the rows are computed, then the metrics.
 Metrics run_sparse(const Graph& g, const SolveOptions& o, const MetricsOptions& w, const Facts& f,
                    const MetricsPlan& plan, const SparseChoice& sp) {
-  const detail::SearchRun run{o.threads, o.progress};
+  const detail::SearchRun run{o.threads, o.progress, o.on_stage};
   std::string detail;
   const Dtype t = result_dtype(f, o, "sparse");
   Metrics m = detail::finish_sums(
@@ -428,7 +429,7 @@ Metrics compute_metrics(const Graph& g, const SolveOptions& o, const MetricsOpti
     m.plan = plan.why;
     return m;
   }
-  const detail::SearchRun run{o.threads, o.progress};
+  const detail::SearchRun run{o.threads, o.progress, o.on_stage};
   Metrics m;
   if (plan.engine == MetricsEngine::Bounds) {
     m = run_bounds(g, o, w, f);

@@ -39,6 +39,7 @@ std::int64_t probe_levels(const HopGraph& h);
 struct SearchRun {
   int threads = 0;
   ProgressFn progress;
+  StageFn stage;  ///< the sparse engine's stages (SolveOptions::on_stage)
 };
 
 /// Every weight equals `scale` (a positive integer): the sums of the bfs engine, hop counts

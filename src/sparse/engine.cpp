@@ -432,6 +432,7 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const std::int64_t n = g.num_vertices;
   TimedPlan made;
+  if (!given && o.stage) o.stage("order");
   if (!given) made = plan_supernodal(g, o.tree_order);
   const TimedPlan& tp = given ? *given : made;
   const SupernodalPlan& plan = tp.plan;
@@ -449,9 +450,11 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
   auto t0 = Clock::now();
   visit_dtype(t, [&](auto tag) {
     using T = decltype(tag);
+    if (o.stage) o.stage("factor");
     t0 = Clock::now();
     const Factors<T> f = factorize<T>(g, plan, threads);
     run.factor_s = since(t0);
+    if (o.stage) o.stage("rows");
     if (o.rows_backend && device_rows(plan, f, t, o, run)) return;
     APSP_EXPECTS(!o.keep_on_device, "sparse engine: no device to keep the result on");
     run.detail = "cpu: " + std::to_string(threads) + " threads";
@@ -461,6 +464,7 @@ EngineRun solve_supernodal(const Graph& g, Dtype t, const EngineOptions& o,
     run.solve_s = since(t0);
   });
   if (o.paths) {
+    if (o.stage) o.stage("paths");
     t0 = Clock::now();
     run.next = Matrix(n, n, run.dist.stride(), run.dist.stride(), Dtype::Int32);
     cpu::next_hops_from_edges(g, run.dist, run.next, threads, cpu::active_isa());

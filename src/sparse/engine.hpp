@@ -43,6 +43,7 @@ struct EngineOptions {
   bool paths = false;   ///< also the next hops (the cpu backend's out-arc rule, docs/paths.md)
   int threads = 0;      ///< host threads (0 = all)
   ProgressFn progress;  ///< (rows done, rows total)
+  StageFn stage;        ///< "order" (no plan given), "factor", "rows", "paths" (apsp/solve.hpp)
   /// A backend whose device computes the rows (BackendImpl::run_sparse_rows; the cuda backend),
   /// or null: the host's threads.
   BackendImpl* rows_backend = nullptr;

@@ -57,6 +57,7 @@ MetricSums sparse_sums(const Graph& g, const MetricsOptions& opt, Dtype t, Backe
   sparse::EngineOptions eo;
   eo.threads = run.threads;
   eo.progress = run.progress;
+  eo.stage = run.stage;
   eo.sums = &rs;
   std::unique_ptr<BackendImpl> gpu;
   if (where == Backend::Cuda) {
