@@ -169,7 +169,7 @@ __global__ void expand_rows_s16(const unsigned* __restrict__ d16, std::int64_t l
     const std::int64_t r = x / n, j = x - r * n;
     const unsigned w = d16[(r0 + r) * ld16 + j / 2];
     const int v = (j & 1) ? hi16(w) : lo16(w);
-    out[x] = v >= kInf16 ? inf_value<U>() : U(v);
+    out[x] = v >= kInf16 ? detail::sentinel<U>() : U(v);
   }
 }
 
@@ -199,8 +199,8 @@ __global__ void unpack_s16(const unsigned* __restrict__ d16, std::int64_t ld16, 
     const std::int64_t i = x / words, p = x - i * words;
     const unsigned w = d16[i * ld16 + p];
     const int lo = lo16(w), hi = hi16(w);
-    *reinterpret_cast<int2*>(d + i * n_pad + 2 * p) =
-        make_int2(lo >= kInf16 ? inf_value<int>() : lo, hi >= kInf16 ? inf_value<int>() : hi);
+    *reinterpret_cast<int2*>(d + i * n_pad + 2 * p) = make_int2(
+        lo >= kInf16 ? detail::sentinel<int>() : lo, hi >= kInf16 ? detail::sentinel<int>() : hi);
   }
 }
 
@@ -248,7 +248,7 @@ __global__ void widen_rows(const int* __restrict__ d, std::int64_t ld, std::int6
        x += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t r = x / n, j = x - r * n;
     const int v = d[(r0 + r) * ld + j];
-    out[x] = v >= inf_value<int>() ? inf_value<U>() : U(v);
+    out[x] = detail::widen_value<U>(v);
   }
 }
 
@@ -282,8 +282,8 @@ __global__ void unpack_local_s16(const unsigned* __restrict__ d16, i64 ld16, i64
     const i64 r = x / words, p = x - r * words;
     const unsigned w = d16[r * ld16 + p];
     const int lo = lo16(w), hi = hi16(w);
-    *reinterpret_cast<int2*>(d + r * ld + 2 * p) =
-        make_int2(lo >= kInf16 ? inf_value<int>() : lo, hi >= kInf16 ? inf_value<int>() : hi);
+    *reinterpret_cast<int2*>(d + r * ld + 2 * p) = make_int2(
+        lo >= kInf16 ? detail::sentinel<int>() : lo, hi >= kInf16 ? detail::sentinel<int>() : hi);
   }
 }
 
