@@ -130,19 +130,19 @@ TEST(LadderRules, WhichCappedRungApplies) {
 TEST(LadderRules, Int16x2TryPolicy) {
   using detail::Int16Try;
   {
-    const ScopedEnv unset("APSP_CUDA_INT16", nullptr);
+    const test::ScopedEnv unset("APSP_CUDA_INT16", nullptr);
     EXPECT_EQ(detail::int16_try(6144, 100, 0), Int16Try::IfNoEvidence);
     EXPECT_EQ(detail::int16_try(6143, 100, 0), Int16Try::No);  // too small to pay
     EXPECT_EQ(detail::int16_try(20000, kS16, 0), Int16Try::No);
     EXPECT_EQ(detail::int16_try(20000, 100, -1), Int16Try::No);
   }
   {
-    const ScopedEnv on("APSP_CUDA_INT16", "1");
+    const test::ScopedEnv on("APSP_CUDA_INT16", "1");
     EXPECT_EQ(detail::int16_try(64, 100, 0), Int16Try::Forced);
     EXPECT_EQ(detail::int16_try(64, kS16, 0), Int16Try::No);  // forced only where it can hold
   }
   {
-    const ScopedEnv off("APSP_CUDA_INT16", "0");
+    const test::ScopedEnv off("APSP_CUDA_INT16", "0");
     EXPECT_EQ(detail::int16_try(20000, 100, 0), Int16Try::No);
   }
 }
