@@ -61,6 +61,12 @@ inline bool int16x2_rung_applicable(double max_w, double min_w) {
 }
 inline double int16x2_band_low(double max_w) { return rung_band_low(max_w, kInt16x2Cap); }
 
+/// The rungs' rounds per GPU in min-plus updates/s (H100/H200; the lab's rates), which price the
+/// sampled evidence asked before or beside them (distance_evidence.hpp evidence_pays): int16x2
+/// ~28 T, int32 ~15 T. The distributed backends scale them by their GPU count.
+inline constexpr double kInt16x2UpdatesPerGpu = 28e12;
+inline constexpr double kInt32UpdatesPerGpu = 15e12;
+
 /// What the rungs leave in Result::rounds (`apsp solve --stats`; tests/test_ladder*.cpp and the
 /// NTHU cases read them), the same from every backend.
 namespace ladder_note {

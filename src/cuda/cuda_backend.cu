@@ -233,7 +233,8 @@ class CudaBackend final : public BackendImpl {
       // sampled Dijkstra cheap: asked first, where it pays, as the distributed backends do, a
       // graph whose distances pass the cap loses no packed pass (and no rebuild) to the rung.
       if (ask16 && ordered &&
-          evidence_skips_rung(g, band16, 28e12 / std::max(plan_->work_fraction, 1e-9))) {
+          evidence_skips_rung(g, band16,
+                              kInt16x2UpdatesPerGpu / std::max(plan_->work_fraction, 1e-9))) {
         s16 = ask16 = false;
         note16 = ladder_note::kInt16x2Skipped;
       }
@@ -259,8 +260,8 @@ class CudaBackend final : public BackendImpl {
     Evidence evidence;
     const double n_arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
     const double nv = double(g.num_vertices);
-    if (ask16 && !evidence_pays(n_arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
-    const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, 15e12);
+    if (ask16 && !evidence_pays(n_arcs, nv, kInt16x2UpdatesPerGpu)) ask16 = false;
+    const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, kInt32UpdatesPerGpu);
     if (ask16)
       evidence.start(g, band16);
     else if (ask32)

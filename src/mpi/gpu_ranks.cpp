@@ -193,7 +193,7 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   // agreed anyway).
   int skip =
       applicable && detail::evidence_skips_rung(g, detail::int32_band_low(range.max_abs_weight),
-                                                15e12 * double(size))
+                                                detail::kInt32UpdatesPerGpu * double(size))
           ? 1
           : 0;
   APSP_MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &skip, 1, MPI_INT, MPI_LOR, world));

@@ -51,8 +51,9 @@ class GpuRankOf final : public GpuRank {
       if (mode_ == Mode::Distances && policy != Int16Try::No &&
           !links.any(!PackedRounds(fw_).fits())) {
         // Sampled evidence first where it pays (multigpu_backend.cu): agreed over the ranks.
-        if (links.any(policy == Int16Try::IfNoEvidence &&
-                      evidence_skips_rung(g, band16, 28e12 * double(fw_.grid_.P)))) {
+        if (links.any(
+                policy == Int16Try::IfNoEvidence &&
+                evidence_skips_rung(g, band16, kInt16x2UpdatesPerGpu * double(fw_.grid_.P)))) {
           rounds = std::string(ladder_note::kInt16x2Skipped) + "int32";
         } else {
           kept16 = run_packed(fw_, progress, int(band16),

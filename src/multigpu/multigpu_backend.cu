@@ -176,8 +176,8 @@ class MultiGpuBackend final : public BackendImpl {
     if constexpr (std::is_same_v<T, int>) {
       // The checked int32 rung (an int64 result): skipped, before any allocation, where sampled
       // evidence already reaches its band (int32 rounds ~15 T updates/s a GPU).
-      if (rung.checked &&
-          evidence_skips_rung(g, int32_band_low(rung.max_w), 15e12 * double(devs.size()))) {
+      if (rung.checked && evidence_skips_rung(g, int32_band_low(rung.max_w),
+                                              kInt32UpdatesPerGpu * double(devs.size()))) {
         rounds_ = ladder_note::kEvidenceReachesInt32;
         return false;
       }
@@ -220,7 +220,7 @@ class MultiGpuBackend final : public BackendImpl {
         // Sampled evidence first (packed rounds ~28 T updates/s a GPU: the lab's rate), unless
         // forced: a graph whose distances pass the cap loses no pass to the rung.
         if (policy == Int16Try::IfNoEvidence &&
-            evidence_skips_rung(g, band16, 28e12 * double(devs.size()))) {
+            evidence_skips_rung(g, band16, kInt16x2UpdatesPerGpu * double(devs.size()))) {
           rounds = std::string(ladder_note::kInt16x2Skipped) + "int32";
         } else {
           kept16 = run_packed(fw, o.progress, int(band16));
