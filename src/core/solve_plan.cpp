@@ -345,7 +345,7 @@ void plan_sinks(SolvePlan& p, const SolveInput& x, const SolveOptions& options) 
   // stripes leave in the user's order).
   if (!x.h.empty() || options.paths || !o.dist_sink || p.solve_unpermutes) o.int32_stripes = false;
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
-  // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
+  // kept when the band check proves them exact (core/ladder.hpp), then widened to int64.
   // The GPU backends run their own ladder (int16x2 -> int32 -> int64) on the device.
   p.host_rung = p.dtype == Dtype::Int64 && !p.no_matrices && !p.caps.builds_matrix;
 }

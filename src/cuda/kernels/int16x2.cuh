@@ -2,7 +2,7 @@
 // int16 distances per word: closure, packed build, pack/unpack, widening on the way out), on the
 // cuda backend's padded matrix and on one worker's local tiles (multi-gpu, mpi GPU ranks), and
 // the checks that keep or drop a capped rung (a cell in the band [cap - max w, cap) means the rung
-// cannot be trusted; core/distance_evidence.hpp has the proof), plus the int32 -> int64 widening
+// cannot be trusted; core/ladder.hpp has the proof), plus the int32 -> int64 widening
 // of a checked int32 rung. The rounds' GEMM is distances.cuh's (RowPanel / ColPanelRep / Rest).
 #pragma once
 
@@ -207,7 +207,7 @@ __global__ void unpack_s16(const unsigned* __restrict__ d16, std::int64_t ld16, 
 // ---- the type ladder: checking a capped rung, widening its result ------------------------------
 // A rung runs the rounds in a narrow type capped at C (int16x2: kInf16, int32: its unreachable
 // value) and is kept when no cell lies in the band [lo, C) with lo = C - max weight
-// (core/distance_evidence.hpp has the proof). Then cells at C are unreachable and the rest exact.
+// (core/ladder.hpp has the proof). Then cells at C are unreachable and the rest exact.
 
 /// *bad = 1 when some cell of the (rows x cols, ld) int32 matrix lies in [lo, cap).
 __global__ void find_in_band(const int* __restrict__ d, std::int64_t ld, std::int64_t rows,
