@@ -1,6 +1,6 @@
 // tests/test_ladder.cpp — the type ladder (README.md "Types"): when (V-1)*max|w| asks for
 // int64, int32 rounds capped at 2^30-1 run first and are kept only when no cell lies in the band
-// [2^30-1 - max w, 2^30-1) (core/distance_evidence.hpp proves that enough); sampled Dijkstra skips
+// [2^30-1 - max w, 2^30-1) (core/ladder.hpp proves that enough); sampled Dijkstra skips
 // a rung its band already shows. The cpu backend (CI), the cuda and the multi-gpu backends
 // (skipped without a GPU; multi-gpu on every GPU here, not with --paths) must keep the rung
 // exactly where that is safe and fall back otherwise, with the same int64 answer as the

@@ -1,10 +1,10 @@
 // src/core/distance_evidence.hpp — cheap evidence about a graph's largest shortest-path distance
 // (internal), and the rule that says when a narrow type's capped rounds are exact.
 //
-// The type ladder (int16x2 -> int32 -> int64) runs rounds capped at C and keeps the result only
-// when no cell lies in [C - max w, C) (the proof: above rung_applicable). Dijkstra from
-// a few sources gives a lower bound on the largest distance, so a rung certain to fail is skipped
-// before its pass. The ladder and its measurements: docs/cuda-notes.md ("type ladder").
+// The type ladder (int16x2 -> int32 -> int64, core/ladder.hpp) runs rounds capped at C and keeps
+// the result only when no cell lies in [C - max w, C) (the proof: core/ladder.hpp, the band
+// rule). Dijkstra from a few sources gives a lower bound on the largest distance, so a rung
+// certain to fail is skipped before its pass. Measurements: docs/cuda-notes.md ("type ladder").
 #pragma once
 
 #include <atomic>
@@ -42,27 +42,5 @@ inline bool evidence_pays(double arcs, double n, double rounds_rate, double shar
 /// band check and is better skipped. Deterministic for a given graph (fixed sources; the early
 /// stop only ever answers true), so every MPI rank holding the graph decides alike.
 bool evidence_skips_rung(const Graph& g, double band, double rate);
-
-// Why a capped rung's result can be checked (the band rule). With non-negative weights below the
-// cap C, a cell holds min(C, exact distance) after the rounds, since every update is
-// min(c, a + b) on capped values. If some reachable pair were >= C apart, the prefixes of its
-// shortest path grow from 0 in steps of at most W = max weight, so one prefix (i, v) with v != i
-// has C - W <= d(i, v) < C, and that cell holds it exactly. So when no cell lies in [C - W, C),
-// every cell at C is unreachable and every other cell is exact.
-
-/// Whether a capped rung with cap `cap` can hold this graph at all: non-negative weights with
-/// max weight `max_w` < cap (a single edge at or above the cap breaks the proof above).
-inline bool rung_applicable(double max_w, double min_w, double cap) {
-  return min_w >= 0 && max_w < cap;
-}
-
-/// The lower edge of the band [cap - max_w, cap) that the result check looks for.
-inline double rung_band_low(double max_w, double cap) { return cap - max_w; }
-
-/// Whether a rung with cap `cap` is worth trying: applicable, and the sampled evidence (a lower
-/// bound on the largest distance, from sampled_distance_lower_bound) has not reached its band.
-inline bool rung_worth_trying(double max_w, double min_w, double cap, double evidence) {
-  return rung_applicable(max_w, min_w, cap) && evidence < rung_band_low(max_w, cap);
-}
 
 }  // namespace apsp::detail

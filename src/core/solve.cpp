@@ -14,6 +14,7 @@
 #include "core/backend.hpp"
 #include "core/distance_evidence.hpp"
 #include "core/johnson.hpp"
+#include "core/ladder.hpp"
 #include "core/memory_limit.hpp"
 #include "core/options_check.hpp"
 #include "core/reference.hpp"
@@ -25,34 +26,6 @@ namespace apsp {
 namespace detail {
 bool host_memory_fits(std::int64_t n_pad, double bytes_per_cell) {
   return double(n_pad) * double(n_pad) * bytes_per_cell <= double(host_memory_limit().bytes);
-}
-
-bool int32_in_band(const Matrix& d, int lo) {
-  const std::int64_t n = d.rows();
-  const std::int32_t cap = unreachable<std::int32_t>();
-  bool found = false;
-#pragma omp parallel for schedule(static) reduction(|| : found) if (n >= 256)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int32_t* r = d.row<std::int32_t>(i);
-    bool f = false;
-    for (std::int64_t j = 0; j < n; ++j) f |= r[j] >= lo && r[j] < cap;
-    found = found || f;
-  }
-  return found;
-}
-
-Matrix widen_to_int64(const Matrix& d, Memory memory) {
-  const std::int64_t n = d.rows();
-  Matrix w(n, n, d.stride(), d.stride(), Dtype::Int64, memory);
-  const std::int32_t cap = unreachable<std::int32_t>();
-#pragma omp parallel for schedule(static) if (n >= 256)
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int32_t* r = d.row<std::int32_t>(i);
-    std::int64_t* o = w.row<std::int64_t>(i);
-    for (std::int64_t j = 0; j < n; ++j)
-      o[j] = r[j] >= cap ? unreachable<std::int64_t>() : std::int64_t(r[j]);
-  }
-  return w;
 }
 }  // namespace detail
 
@@ -155,17 +128,17 @@ bool run_int32_rung(const SolvePlan& p, const SolveInput& x, Result& result,
   const SolveOptions& o = p.run_options;
   const double max_w = x.g == &x.input ? x.range.max_abs_weight : g.max_abs_weight();
   const double min_w = x.g == &x.input ? x.range.min_weight : g.min_weight();
-  constexpr double cap = double(unreachable<std::int32_t>());
   const Memory memory = p.caps.host_memory;
+  namespace note = detail::ladder_note;
   std::string why;
-  if (!detail::rung_applicable(max_w, min_w, cap)) {
-    why = "weights reach 2^30-1";
+  if (!detail::int32_rung_applicable(max_w, min_w)) {
+    why = note::kWeightsReachInt32;
   } else if (!detail::host_memory_fits(p.n_pad, 12 + (o.paths ? 4 : 0))) {
-    why = "no memory for int32 rounds beside the int64 result";
+    why = note::kNoMemoryInt32;
   } else {
-    const double lo = detail::rung_band_low(max_w, cap);
+    const double lo = detail::int32_band_low(max_w);
     if (detail::sampled_distance_lower_bound(g, 8, lo) >= lo) {
-      why = "a sampled distance reaches 2^30-1 - max w";
+      why = note::kEvidenceReachesInt32;
     } else {
       if (o.on_stage) o.on_stage("build");
       Matrix d32 = detail::build_matrix(g, Dtype::Int32, p.n_pad, p.n_pad, memory);
@@ -177,22 +150,22 @@ bool run_int32_rung(const SolvePlan& p, const SolveInput& x, Result& result,
       if (o.on_stage) o.on_stage("rounds");
       p.backend->run(g, d32, o.paths ? &next32 : nullptr, p.block, o32, result.timings);
       if (detail::int32_in_band(d32, int(lo))) {
-        why = "int32 rounds checked: a distance may reach 2^30-1";
+        why = note::kInt32BandHit;
         dropped = result.timings;    // the int64 run adds its own
       } else if (o.int32_stripes) {  // exact int32 numbers straight to the sink, no int64 copy
         o.dist_sink(RowBlock{0, p.n, p.n, d32.stride(), Dtype::Int32, d32.raw()});
         result.dist = Matrix(0, 0, Dtype::Int64);
-        result.rounds = "int32 (checked; bound asked int64)";
+        result.rounds = std::string("int32") + note::kCheckedInt32;
         return true;
       } else {
         result.dist = detail::widen_to_int64(d32, memory);
         result.next = std::move(next32);
-        result.rounds = "int32 (checked; bound asked int64)";
+        result.rounds = std::string("int32") + note::kCheckedInt32;
         return true;
       }
     }
   }
-  result.rounds = "int64 (" + why + ")";
+  result.rounds = note::int64_because(why);
   return false;
 }
 

@@ -1,18 +1,17 @@
 // src/core/solve_plan.cpp — decide(): solve()'s plan, stage by stage (Johnson, backend and dtype,
-// engine, order, memory, sinks), from the backend's Capabilities and the options; the dtype rule
-// (DESIGN.md "Exactness") and Johnson's restoring sink. The engine stage is solve_plan_engine.cpp,
-// describe() solve_explain.cpp.
+// engine, order, memory, sinks), from the backend's Capabilities and the options, and Johnson's
+// restoring sink. The dtype rule (DESIGN.md "Exactness") is core/ladder.cpp's choose_dtype_for;
+// the engine stage is solve_plan_engine.cpp, describe() solve_explain.cpp.
 #include "core/solve_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
-#include <sstream>
 
 #include "apsp/errors.hpp"
 #include "core/float_bound.hpp"
 #include "core/johnson.hpp"
+#include "core/ladder.hpp"
 #include "core/memory_limit.hpp"
 
 namespace apsp {
@@ -24,8 +23,6 @@ double distance_bound(std::int64_t n, double max_abs_weight) {
   return double(n - 1) * max_abs_weight;
 }
 double distance_bound(const Graph& g) { return distance_bound(g.num_vertices, g.max_abs_weight()); }
-constexpr double kInt32Bound = double((std::int64_t{1} << 30) - 1);
-constexpr double kInt64Bound = double((std::int64_t{1} << 62) - 1);
 
 std::unique_ptr<detail::BackendImpl> make_backend(Backend b) {
   switch (b) {
@@ -89,62 +86,15 @@ std::unique_ptr<detail::BackendImpl> pick_backend(const SolveOptions& o, std::st
   return detail::make_cpu_backend();
 }
 
-/// The dtype for a graph whose distances are bounded by `bound` in magnitude; `why` says why.
-Dtype choose_dtype_for(double bound, bool integer_weights, const SolveOptions& o,
-                       std::string* why = nullptr) {
-  std::ostringstream w;
-  w.precision(17);
-  w << "(V-1)*max|w| = " << bound;
-  if (o.dtype) {
-    const Dtype t = *o.dtype;
-    if (is_integer(t) && !integer_weights)
-      throw UsageError(std::string("type ") + dtype_name(t) +
-                       " cannot hold fractional weights; use float32 or float64");
-    if (t == Dtype::Int32 && bound >= kInt32Bound)
-      throw UsageError("int32 cannot be exact for this graph: " + w.str() +
-                       " reaches 2^30-1; use --type int64");
-    if (t == Dtype::Int64 && bound >= kInt64Bound)
-      throw UsageError("int64 cannot be exact for this graph: (V-1)*max|w| reaches 2^62-1");
-    if (why) *why = "asked";
-    return t;
-  }
-  if (!integer_weights) {
-    if (why) *why = "fractional weights";
-    return Dtype::Float64;
-  }
-  if (bound < kInt32Bound) {
-    if (why) *why = w.str() + " < 2^30-1";
-    return Dtype::Int32;
-  }
-  if (bound < kInt64Bound) {
-    if (why) *why = w.str() + " reaches 2^30-1";
-    return Dtype::Int64;
-  }
-  if (!(bound < std::numeric_limits<double>::max())) {  // float64 would overflow too
-    std::ostringstream os;
-    os.precision(8);
-    os << "weights too large for every type: (V-1)*max|w| ";
-    if (std::isfinite(bound))
-      os << "= " << bound << " reaches";
-    else
-      os << "overflows";
-    os << " the largest finite float64 (and 2^62-1), so a path sum could overflow; scale the "
-          "weights down";
-    throw UsageError(os.str());
-  }
-  throw UsageError(
-      "weights too large for exact integer distances: (V-1)*max|w| reaches 2^62-1; use --type "
-      "float64");
-}
-
 }  // namespace
 
 Dtype choose_dtype(const Graph& g, const SolveOptions& o) {
   if (g.is_dense()) {  // one scan; the Graph's flag may not come from one (graph.hpp)
     const Graph::WeightRange r = g.validated_weight_range();
-    return choose_dtype_for(distance_bound(g.num_vertices, r.max_abs_weight), r.integer_weights, o);
+    return detail::choose_dtype_for(distance_bound(g.num_vertices, r.max_abs_weight),
+                                    r.integer_weights, o);
   }
-  return choose_dtype_for(distance_bound(g), g.integer_weights, o);
+  return detail::choose_dtype_for(distance_bound(g), g.integer_weights, o);
 }
 
 namespace detail {
@@ -224,7 +174,7 @@ void plan_dtype(SolvePlan& p, const SolveInput& x, const SolveOptions& options, 
   const double input_bound = distance_bound(x.input.num_vertices, x.range.max_abs_weight);
   Dtype t = choose_dtype_for(x.h.empty() ? input_bound : distance_bound(*x.g),
                              x.integer_weights(x.g), options, &p.dtype_why);
-  if (!x.h.empty() && t == Dtype::Int32 && input_bound >= kInt32Bound) {
+  if (!x.h.empty() && t == Dtype::Int32 && input_bound >= kInt32Cap) {
     // Under Johnson the kernels see d' (bounded by the reweighted graph, checked above) but the
     // restored d = d' - h(u) + h(v) is bounded by the original graph: it must fit int32 too.
     if (options.dtype)
@@ -409,7 +359,7 @@ void plan_sinks(SolvePlan& p, const SolveInput& x, const SolveOptions& options) 
   // stripes leave in the user's order).
   if (!x.h.empty() || options.paths || !o.dist_sink || p.solve_unpermutes) o.int32_stripes = false;
   // The checked int32 rung where solve() holds the matrices (the cpu backend): int32 rounds,
-  // kept when the band check proves them exact (distance_evidence.hpp), then widened to int64.
+  // kept when the band check proves them exact (core/ladder.hpp), then widened to int64.
   // The GPU backends run their own ladder (int16x2 -> int32 -> int64) on the device.
   p.host_rung = p.dtype == Dtype::Int64 && !p.no_matrices && !p.caps.builds_matrix;
 }

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "apsp/types.hpp"
+#include "core/sentinel.hpp"
 
 namespace apsp::detail::cpu {
 
@@ -113,6 +114,7 @@ KernelSet<T> kernels_for(Isa isa);
 /// Packs rows x k of src (stride ld) into the A layout with strips of mr rows.
 template <class T, int MR>
 void pack_a_fixed(const T* src, i64 ld, i64 rows, int k, T* dst) {
+  constexpr T kInf = sentinel<T>();  // padding rows
   const i64 strips = (rows + MR - 1) / MR;
   for (i64 s = 0; s < strips; ++s) {
     T* out = dst + s * i64(MR) * k;
@@ -124,8 +126,7 @@ void pack_a_fixed(const T* src, i64 ld, i64 rows, int k, T* dst) {
     } else {
       const i64 full = rows - s * MR;
       for (int kk = 0; kk < k; ++kk)
-        for (int r = 0; r < MR; ++r)
-          out[i64(kk) * MR + r] = r < full ? in[r * ld + kk] : unreachable<T>();
+        for (int r = 0; r < MR; ++r) out[i64(kk) * MR + r] = r < full ? in[r * ld + kk] : kInf;
     }
   }
 }
@@ -145,14 +146,14 @@ void pack_a(const T* src, i64 ld, i64 rows, int k, int mr, T* dst) {
     default:
       break;
   }
+  constexpr T kInf = sentinel<T>();  // padding rows
   const i64 strips = (rows + mr - 1) / mr;
   for (i64 s = 0; s < strips; ++s) {
     T* out = dst + s * i64(mr) * k;
     const i64 full = rows - s * mr >= mr ? mr : rows - s * mr;
     const T* in = src + s * mr * ld;
     for (int kk = 0; kk < k; ++kk)
-      for (i64 r = 0; r < mr; ++r)
-        out[i64(kk) * mr + r] = r < full ? in[r * ld + kk] : unreachable<T>();
+      for (i64 r = 0; r < mr; ++r) out[i64(kk) * mr + r] = r < full ? in[r * ld + kk] : kInf;
   }
 }
 /// The next-hop companion of pack_a (padding rows get -1).

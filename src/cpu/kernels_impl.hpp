@@ -22,7 +22,9 @@ struct Kernels {
   using M = typename O::M;
   using N = typename O::N;
   static constexpr int L = O::L;
-  static constexpr T kInf = unreachable<T>();
+  // The dtype's sentinel (core/sentinel.hpp), used only as a constant here: a call of a shared
+  // inline function from this file could be merged with another instruction set's copy.
+  static constexpr T kInf = sentinel<T>();
 
   // ---- pivot closure: plain FW, k outermost, one row of the tile per vector sweep -------------
   // With next hops (nx) a sum replaces c only when strictly smaller; with hop counts (hx) too,

@@ -1,7 +1,8 @@
 // src/cuda/backend_rules.hpp — the cuda backend's decisions before it runs (internal, included
-// by cuda_backend.cu only): whether to try the int16x2 rung (with or without --paths), whether
-// the rounds go into one captured CUDA graph, and whether next hops by the edges rule need no
-// repair. Each rule names its APSP_ knob (core/config.hpp) and its measurement (docs/).
+// by cuda_backend.cu only): whether the int16x2 rung fits beside --paths on this GPU (whether to
+// try the rung at all is the ladder's, core/ladder.hpp), whether the rounds go into one captured
+// CUDA graph, and whether next hops by the edges rule need no repair. Each rule names its APSP_
+// knob (core/config.hpp) and its measurement (docs/).
 #pragma once
 
 #include "gpu/runtime.hpp"
@@ -14,31 +15,18 @@
 #include "apsp/types.hpp"
 #include "core/config.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/ladder.hpp"
 #include "core/reference.hpp"
 #include "cuda/kernels/int16x2.cuh"
 
 namespace apsp::detail {
 namespace {
 
-/// The int16x2 rung (int32 distances in two int16 halves of a word, capped at kInf16): worth a
-/// try when the graph is big enough for the rounds to dominate (below, the packed pass and the
-/// checks gain little: lab, 4096 -> 1.3x) and its weights lie below the cap. The result check
-/// (band [kInf16 - W, kInf16), kernels/int16x2.cuh) decides whether it is kept; sampled Dijkstra
-/// (evidence) skips it where a distance already reaches that band.
-/// APSP_CUDA_INT16=0 never tries, =1 always tries where the weights allow (no evidence asked).
-enum class Int16Try { No, IfNoEvidence, Forced };
-Int16Try int16_try(const Graph& g, double max_w, double min_w) {
-  if (!rung_applicable(max_w, min_w, cuda::kInf16)) return Int16Try::No;
-  if (const auto on = config::get_switch(config::Knob::CudaInt16))
-    return *on ? Int16Try::Forced : Int16Try::No;
-  return g.num_vertices >= 6144 ? Int16Try::IfNoEvidence : Int16Try::No;
-}
-
 /// int16x2 rounds with --paths (then widened to int32 for the next-hop kernel): at V = 16384 the
 /// int32 rounds take ~290 ms against ~160 ms packed, most of what --paths added to the compute
 /// (bench/results/paths-gpu-2026-11-21.md; outputs byte-identical, scripts/gpu_check.sh paths).
-/// On wherever int16_try() is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the packed, the
-/// int32 and the next-hop matrices at once, so only where the GPU has room for them.
+/// On wherever int16_try() (core/ladder.hpp) is (APSP_CUDA_INT16_PATHS=0 turns it off). Needs the
+/// packed, the int32 and the next-hop matrices at once, so only where the GPU has room for them.
 bool int16_with_paths(const Graph& g) {
   if (!config::get_bool(config::Knob::CudaInt16Paths)) return false;
   std::size_t free_b = 0, total_b = 0;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "core/sentinel.hpp"
 #include "cuda/cuda_check.hpp"
 
 // Internal linkage, as in cuda/kernels/distances.cuh.
@@ -19,9 +20,10 @@ namespace {
 
 inline constexpr int kB = 64;
 
+/// The relax rule min(c, a + b) (core/sentinel.hpp: the one rule of host and device).
 template <class T>
 __device__ __forceinline__ T add_min(T c, T a, T b) {
-  return a + b < c ? a + b : c;
+  return detail::relax(a, b, c);
 }
 
 template <class T>

@@ -220,22 +220,23 @@ class CudaBackend final : public BackendImpl {
     // (or, with paths, after the rounds: widen_s16, for the next-hop kernel). Sampled Dijkstra
     // runs on a helper thread beside the rounds and abandons a rung whose band it reaches.
     bool s16 = false;
-    const double band16 = rung_band_low(rung.max_w, cuda::kInf16);
-    const double band32 = rung_band_low(rung.max_w, double(cuda::inf_value<int>()));
+    const double band16 = int16x2_band_low(rung.max_w);
+    const double band32 = int32_band_low(rung.max_w);
     bool ask16 = false;
     std::string note16;
     const bool ordered = plan_ && perm_ && !perm_->empty();
     if constexpr (std::is_same_v<T, int>) {
-      const Int16Try how = int16_try(g, rung.max_w, rung.min_w);
+      const Int16Try how = int16_try(g.num_vertices, rung.max_w, rung.min_w);
       s16 = how != Int16Try::No && (next == nullptr || int16_with_paths(g));
       ask16 = s16 && how == Int16Try::IfNoEvidence;
       // A sparse order's packed rounds are short (its work fraction of n^3) and a sparse graph's
       // sampled Dijkstra cheap: asked first, where it pays, as the distributed backends do, a
       // graph whose distances pass the cap loses no packed pass (and no rebuild) to the rung.
       if (ask16 && ordered &&
-          evidence_skips_rung(g, band16, 28e12 / std::max(plan_->work_fraction, 1e-9))) {
+          evidence_skips_rung(g, band16,
+                              kInt16x2UpdatesPerGpu / std::max(plan_->work_fraction, 1e-9))) {
         s16 = ask16 = false;
-        note16 = "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; ";
+        note16 = ladder_note::kInt16x2Skipped;
       }
     }
     trace(s16 ? "cuda: int16x2 rounds to be tried"
@@ -259,8 +260,8 @@ class CudaBackend final : public BackendImpl {
     Evidence evidence;
     const double n_arcs = g.is_dense() ? 0.0 : double(g.src.size()) * (g.directed ? 1 : 2);
     const double nv = double(g.num_vertices);
-    if (ask16 && !evidence_pays(n_arcs, nv, 28e12)) ask16 = false;  // packed rounds ~28 T (lab)
-    const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, 15e12);
+    if (ask16 && !evidence_pays(n_arcs, nv, kInt16x2UpdatesPerGpu)) ask16 = false;
+    const bool ask32 = rung.checked && evidence_pays(n_arcs, nv, kInt32UpdatesPerGpu);
     if (ask16)
       evidence.start(g, band16);
     else if (ask32)
@@ -283,9 +284,8 @@ class CudaBackend final : public BackendImpl {
         if (ask16) abandon = [&] { return evidence.shows(band16); };
         done = fw.rounds_packed(o.progress, int(band16), abandon);
         if (!done) {
-          note16 = evidence.shows(band16)
-                       ? "int16x2 abandoned: a sampled distance reaches 2^14-1 - max w; "
-                       : "int16x2 -> ";
+          note16 =
+              evidence.shows(band16) ? ladder_note::kInt16x2Abandoned : ladder_note::kInt16x2Fell;
           trace(note16.c_str());
           const detail::HostBusy rebuild;  // int16x2 fell back: the int32 matrix from the edges
           fw.build(g);
@@ -306,8 +306,7 @@ class CudaBackend final : public BackendImpl {
       const bool ran = fw.rounds(use_graph_for(fw.num_rounds()), o.progress, abandon);
       if constexpr (std::is_same_v<T, int>) {
         if (!ran || (rung.checked && fw.int32_in_band(int(band32)))) {
-          rounds_ = !ran ? "a sampled distance reaches 2^30-1 - max w"
-                         : "int32 rounds checked: a distance may reach 2^30-1";
+          rounds_ = !ran ? ladder_note::kEvidenceReachesInt32 : ladder_note::kInt32BandHit;
           trace(("cuda: checked int32 rounds dropped (" + rounds_ + "); int64 rounds follow")
                     .c_str());
           if (arcs.valid()) arcs.get();
@@ -319,10 +318,10 @@ class CudaBackend final : public BackendImpl {
     if constexpr (std::is_same_v<T, int>) {
       if (done && next) fw.widen_s16();
     }
-    last_rounds = done ? "int16x2" : dtype_name(DtypeOf<T>::value);
-    const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
-    rounds_ =
-        done ? std::string("int16x2") + asked : note16 + dtype_name(DtypeOf<T>::value) + asked;
+    last_rounds = done ? ladder_note::kInt16x2 : dtype_name(DtypeOf<T>::value);
+    const char* asked = rung.checked ? ladder_note::kCheckedInt32 : "";
+    rounds_ = done ? std::string(ladder_note::kInt16x2) + asked
+                   : note16 + dtype_name(DtypeOf<T>::value) + asked;
     // Next hops on a stream of their own; the distances go out meanwhile (finish_next below).
     if (next) {
       arcs.get();
@@ -466,18 +465,6 @@ BackendInfo hip_backend_info() {
 }
 #else
 std::unique_ptr<BackendImpl> make_cuda_backend() { return std::make_unique<CudaBackend>(); }
-
-int cuda_int16_policy(const Graph& g, double max_w, double min_w) {
-  switch (int16_try(g, max_w, min_w)) {
-    case Int16Try::No:
-      return 0;
-    case Int16Try::IfNoEvidence:
-      return 1;
-    case Int16Try::Forced:
-      return 2;
-  }
-  return 0;
-}
 
 const char* cuda_last_rounds() { return last_rounds.load(); }
 

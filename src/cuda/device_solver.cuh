@@ -98,7 +98,7 @@ class DeviceFw final : public detail::RoundOps {
   void build(const Graph& g) {
     if (d_.size() == 0) d_ = DeviceBuffer<T>(std::size_t(n_pad_) * n_pad_);
     if (g.is_dense()) {
-      upload_dense<T>(g, inf_value<T>(), n_pad_, {}, n_pad_, {}, d_.get(), n_pad_, stream_);
+      upload_dense<T>(g, detail::sentinel<T>(), n_pad_, {}, n_pad_, {}, d_.get(), n_pad_, stream_);
       return;
     }
     launch_init_matrix<T>(d_.get(), n_pad_, stream_);
@@ -222,7 +222,8 @@ class DeviceFw final : public detail::RoundOps {
     static_assert(std::is_same_v<T, int>, "the checked int32 rung");
     if (flag_.size() == 0) flag_ = DeviceBuffer<int>(1);
     APSP_CUDA_TRY(gpuMemsetAsync(flag_.get(), 0, sizeof(int), stream_));
-    launch_find_in_band(d_.get(), n_pad_, n_, n_, band_lo, inf_value<int>(), flag_.get(), stream_);
+    launch_find_in_band(d_.get(), n_pad_, n_, n_, band_lo, detail::sentinel<int>(), flag_.get(),
+                        stream_);
     return read_flag();
   }
 

@@ -20,6 +20,7 @@
 #include "core/backend.hpp"
 #include "core/config.hpp"
 #include "core/distance_evidence.hpp"
+#include "core/ladder.hpp"
 #include "mpi/gather.hpp"
 #include "mpi/mpi_common.hpp"
 #include "mpi/ranks.hpp"
@@ -187,17 +188,14 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
   // when some rank's band check fails.
   const Graph::WeightRange range = g.validated_weight_range();
   const bool applicable =
-      t == Dtype::Int64 && detail::rung_applicable(range.max_abs_weight, range.min_weight,
-                                                   double(unreachable<std::int32_t>()));
+      t == Dtype::Int64 && detail::int32_rung_applicable(range.max_abs_weight, range.min_weight);
   // Sampled evidence that the checked rung would fail skips it (the same answer on every rank;
   // agreed anyway).
-  int skip = applicable && detail::evidence_skips_rung(
-                               g,
-                               detail::rung_band_low(range.max_abs_weight,
-                                                     double(unreachable<std::int32_t>())),
-                               15e12 * double(size))
-                 ? 1
-                 : 0;
+  int skip =
+      applicable && detail::evidence_skips_rung(g, detail::int32_band_low(range.max_abs_weight),
+                                                detail::kInt32UpdatesPerGpu * double(size))
+          ? 1
+          : 0;
   APSP_MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &skip, 1, MPI_INT, MPI_LOR, world));
   const bool checked = applicable && !skip;
   auto start = [&](bool checked32) {
@@ -227,11 +225,11 @@ std::string run_gpu_ranks(const Graph& g, Matrix& dist, Matrix* next, int device
     t1 = MPI_Wtime();
     timings.h2d += t1 - t0;
     (void)gpu->run(rank == 0 ? o.progress : ProgressFn{}, links, g);
-    used = "int64 (" + why + ")";
+    used = detail::ladder_note::int64_because(why);
     t1 -= timings.compute;
   } else if (t == Dtype::Int64 && !checked) {
-    used =
-        skip ? "int64 (a sampled distance reaches 2^30-1 - max w)" : "int64 (weights reach 2^30-1)";
+    used = detail::ladder_note::int64_because(skip ? detail::ladder_note::kEvidenceReachesInt32
+                                                   : detail::ladder_note::kWeightsReachInt32);
   }
   APSP_MPI_TRY(MPI_Barrier(world));
   const double t2 = MPI_Wtime();

@@ -78,8 +78,7 @@ void gather(Workers<T>& w, bool next_hops, const RowSink& sink, R* whole, i64 wh
           } else {
             R* o = dst + r * dst_ld + j0;
             const U* in = src + lj * B;
-            for (i64 k = 0; k < w; ++k)
-              o[k] = in[k] >= cuda::inf_value<U>() ? cuda::inf_value<R>() : R(in[k]);
+            for (i64 k = 0; k < w; ++k) o[k] = widen_value<R>(in[k]);
           }
         }
       }

@@ -41,10 +41,6 @@
 
 namespace apsp::detail {
 
-/// cuda_backend.cu's choice of the int16x2 rung for a graph: 0 not tried, 1 tried (the cuda
-/// backend asks sampled-distance evidence first), 2 forced (APSP_CUDA_INT16=1).
-int cuda_int16_policy(const Graph& g, double max_w, double min_w);
-
 namespace multigpu {
 
 // Internal linkage, as the kernels (cuda/kernels/*.cuh): every .cu file that includes this has

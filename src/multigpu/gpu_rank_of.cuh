@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/distance_evidence.hpp"
+#include "core/ladder.hpp"
 #include "multigpu/rounds.cuh"
 #include "multigpu/user_order.cuh"
 #include "multigpu/workers.cuh"
@@ -45,16 +46,20 @@ class GpuRankOf final : public GpuRank {
       // Every rank has the graph: the same decision everywhere; the memory check and the band
       // check are agreed over the ranks.
       const Graph::WeightRange range = g.validated_weight_range();
-      const int policy = cuda_int16_policy(g, range.max_abs_weight, range.min_weight);
-      const double band16 = rung_band_low(range.max_abs_weight, cuda::kInf16);
-      if (mode_ == Mode::Distances && policy > 0 && !links.any(!PackedRounds(fw_).fits())) {
+      const Int16Try policy = int16_try(g.num_vertices, range.max_abs_weight, range.min_weight);
+      const double band16 = int16x2_band_low(range.max_abs_weight);
+      if (mode_ == Mode::Distances && policy != Int16Try::No &&
+          !links.any(!PackedRounds(fw_).fits())) {
         // Sampled evidence first where it pays (multigpu_backend.cu): agreed over the ranks.
-        if (links.any(policy == 1 && evidence_skips_rung(g, band16, 28e12 * double(fw_.grid_.P)))) {
-          rounds = "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; int32";
+        if (links.any(
+                policy == Int16Try::IfNoEvidence &&
+                evidence_skips_rung(g, band16, kInt16x2UpdatesPerGpu * double(fw_.grid_.P)))) {
+          rounds = std::string(ladder_note::kInt16x2Skipped) + "int32";
         } else {
           kept16 = run_packed(fw_, progress, int(band16),
                               [&links](bool mine) { return links.any(mine); });
-          rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+          rounds =
+              kept16 ? ladder_note::kInt16x2 : std::string(ladder_note::kInt16x2Fell) + "int32";
         }
       }
     }
@@ -63,10 +68,10 @@ class GpuRankOf final : public GpuRank {
     if constexpr (std::is_same_v<T, int>) {
       if (checked32_) {
         const double max_w = g.validated_weight_range().max_abs_weight;
-        const int lo = int(rung_band_low(max_w, double(cuda::inf_value<int>())));
+        const int lo = int(int32_band_low(max_w));
         dropped_ = links.any(!kept16 && fw_.int32_in_band(lo));
-        if (dropped_) return "int32 rounds checked: a distance may reach 2^30-1";
-        rounds += " (checked; bound asked int64)";
+        if (dropped_) return ladder_note::kInt32BandHit;
+        rounds += ladder_note::kCheckedInt32;
       }
     }
     fw_.report_profile();
@@ -111,8 +116,7 @@ class GpuRankOf final : public GpuRank {
     if (!checked32_ || next_hops) return p;
     std::vector<long>& wide = wide_[slot & 1];
     wide.resize(std::size_t(std::max<i64>(1, count)));
-    for (i64 x = 0; x < count; ++x)
-      wide[std::size_t(x)] = p[x] >= cuda::inf_value<T>() ? cuda::inf_value<long>() : long(p[x]);
+    for (i64 x = 0; x < count; ++x) wide[std::size_t(x)] = widen_value<long>(p[x]);
     return wide.data();
   }
 

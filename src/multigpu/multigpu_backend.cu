@@ -142,8 +142,8 @@ class MultiGpuBackend final : public BackendImpl {
   }
 
   /// The cuda backend's ladder over the grid: int32 distances try int16x2 rounds first where the
-  /// cuda backend would (cuda_int16_policy; sampled-distance evidence asked before the rung,
-  /// where it pays), kept when the band check over every GPU passes; an int64 result runs
+  /// cuda backend would (int16_try, core/ladder.hpp; sampled-distance evidence asked before the
+  /// rung, where it pays), kept when the band check over every GPU passes; an int64 result runs
   /// checked int32 rounds first where the weights and the evidence allow, kept when their band
   /// check passes, else int64 rounds.
   void run(const Graph& g, Matrix& dist, Matrix* next, int, const SolveOptions& o,
@@ -176,10 +176,9 @@ class MultiGpuBackend final : public BackendImpl {
     if constexpr (std::is_same_v<T, int>) {
       // The checked int32 rung (an int64 result): skipped, before any allocation, where sampled
       // evidence already reaches its band (int32 rounds ~15 T updates/s a GPU).
-      if (rung.checked &&
-          evidence_skips_rung(g, rung_band_low(rung.max_w, double(cuda::inf_value<int>())),
-                              15e12 * double(devs.size()))) {
-        rounds_ = "a sampled distance reaches 2^30-1 - max w";
+      if (rung.checked && evidence_skips_rung(g, int32_band_low(rung.max_w),
+                                              kInt32UpdatesPerGpu * double(devs.size()))) {
+        rounds_ = ladder_note::kEvidenceReachesInt32;
         return false;
       }
     }
@@ -211,20 +210,22 @@ class MultiGpuBackend final : public BackendImpl {
     timings.h2d = seconds_since(t0);
     t0 = Clock::now();
     fw.set_progress(o.progress);
-    const char* asked = rung.checked ? " (checked; bound asked int64)" : "";
+    const char* asked = rung.checked ? ladder_note::kCheckedInt32 : "";
     std::string rounds = dtype_name(DtypeOf<T>::value);
     bool kept16 = false;
     if constexpr (std::is_same_v<T, int>) {
-      const int policy = cuda_int16_policy(g, rung.max_w, rung.min_w);
-      const double band16 = rung_band_low(rung.max_w, cuda::kInf16);
-      if (policy > 0 && mode == Mode::Distances && PackedRounds(fw).fits()) {
+      const Int16Try policy = int16_try(g.num_vertices, rung.max_w, rung.min_w);
+      const double band16 = int16x2_band_low(rung.max_w);
+      if (policy != Int16Try::No && mode == Mode::Distances && PackedRounds(fw).fits()) {
         // Sampled evidence first (packed rounds ~28 T updates/s a GPU: the lab's rate), unless
         // forced: a graph whose distances pass the cap loses no pass to the rung.
-        if (policy == 1 && evidence_skips_rung(g, band16, 28e12 * double(devs.size()))) {
-          rounds = "int16x2 skipped: a sampled distance reaches 2^14-1 - max w; int32";
+        if (policy == Int16Try::IfNoEvidence &&
+            evidence_skips_rung(g, band16, kInt16x2UpdatesPerGpu * double(devs.size()))) {
+          rounds = std::string(ladder_note::kInt16x2Skipped) + "int32";
         } else {
           kept16 = run_packed(fw, o.progress, int(band16));
-          rounds = kept16 ? "int16x2" : "int16x2 -> int32";
+          rounds =
+              kept16 ? ladder_note::kInt16x2 : std::string(ladder_note::kInt16x2Fell) + "int32";
         }
       }
     }
@@ -232,10 +233,9 @@ class MultiGpuBackend final : public BackendImpl {
       run_lookahead(fw, o.progress);
       fw.synchronize();
       if constexpr (std::is_same_v<T, int>) {
-        if (rung.checked &&
-            fw.int32_in_band(int(rung_band_low(rung.max_w, double(cuda::inf_value<int>()))))) {
+        if (rung.checked && fw.int32_in_band(int(int32_band_low(rung.max_w)))) {
           timings.compute = seconds_since(t0);
-          rounds_ = "int32 rounds checked: a distance may reach 2^30-1";
+          rounds_ = ladder_note::kInt32BandHit;
           return false;
         }
       }

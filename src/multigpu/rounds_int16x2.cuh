@@ -5,7 +5,7 @@
 // down grid columns), the column panel in int32 from the transposed strip by the ColPanelRep GEMM
 // (colT: replicated words, along grid rows), the rest by the packed Rest GEMM over blocks of 128
 // words (two local tile columns). begin() packs the built int32 matrices; end() keeps the result
-// only when the band check over every GPU passes (core/distance_evidence.hpp). With a TilePlan
+// only when the band check over every GPU passes (core/ladder.hpp). With a TilePlan
 // the row panel and the rest run over the word blocks that hold the round's listed columns, the
 // column panel and the rest over its listed rows (as rounds_distances.cuh; docs/sparse.md).
 #pragma once

@@ -213,7 +213,7 @@ struct Workers {
       Gpu<T>& q = *p;
       if (q.L.local_rows() == 0) continue;
       APSP_CUDA_TRY(cudaSetDevice(q.ordinal));
-      cuda::upload_dense<T>(g, cuda::inf_value<T>(), q.L.local_rows(),
+      cuda::upload_dense<T>(g, sentinel<T>(), q.L.local_rows(),
                             detail::TileMap{kTile, grid_.Pr, q.L.pr}, ld_,
                             detail::TileMap{kTile, grid_.Pc, q.L.pc}, q.D.get(), ld_, q.main);
     }
@@ -313,8 +313,8 @@ struct Workers {
       if (q.flag.size() == 0) q.flag = DeviceBuffer<int>(1);
       APSP_CUDA_TRY(cudaMemsetAsync(q.flag.get(), 0, sizeof(int), q.main));
       if (q.L.local_rows() > 0)
-        cuda::launch_find_in_band(q.D.get(), ld_, q.L.local_rows(), ld_, band_lo,
-                                  cuda::inf_value<int>(), q.flag.get(), q.main);
+        cuda::launch_find_in_band(q.D.get(), ld_, q.L.local_rows(), ld_, band_lo, sentinel<int>(),
+                                  q.flag.get(), q.main);
       APSP_CUDA_CHECK_LAUNCH(q.main);
     }
     return read_flags();

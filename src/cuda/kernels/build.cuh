@@ -26,7 +26,7 @@ __global__ void init_matrix(T* __restrict__ d, std::int64_t n_pad) {
   for (std::int64_t x = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; x < total;
        x += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t i = x / n_pad, j = x - i * n_pad;
-    d[x] = i == j ? T(0) : inf_value<T>();
+    d[x] = i == j ? T(0) : detail::sentinel<T>();
   }
 }
 
@@ -90,7 +90,7 @@ __global__ void init_local(T* __restrict__ d, i64 ld, i64 rows, int Pr, int pr, 
   for (i64 x = blockIdx.x * i64(blockDim.x) + threadIdx.x; x < total;
        x += i64(gridDim.x) * blockDim.x) {
     const i64 r = x / ld, c = x - r * ld;
-    d[x] = global_index(r, Pr, pr) == global_index(c, Pc, pc) ? T(0) : inf_value<T>();
+    d[x] = global_index(r, Pr, pr) == global_index(c, Pc, pc) ? T(0) : detail::sentinel<T>();
   }
 }
 

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/sentinel.hpp"
+
 // Everything here has internal linkage (an unnamed namespace): without -rdc every .cu file
 // embeds its own copy of these kernel templates, and shared (merged) host stubs would let a launch
 // or gpuFuncSetAttribute in one file reach another file's copy ("invalid argument" at launch).
@@ -67,23 +69,11 @@ inline constexpr std::size_t kGemmSmemBytes = gemm_smem_bytes<int>();  // 64 KiB
 inline constexpr std::size_t kClosureSmemBytes =
     closure_smem_bytes<int>();  // 66.5 KiB (4-byte types)
 
+/// The unreachable value of T (int, long, float, double): core/sentinel.hpp's sentinel<T>(), the
+/// one definition host and device code share; this name stays for the kernels that still use it.
 template <class T>
-__host__ __device__ constexpr T inf_value();
-template <>
-__host__ __device__ constexpr int inf_value<int>() {
-  return (1 << 30) - 1;
-}
-template <>
-__host__ __device__ constexpr float inf_value<float>() {
-  return __builtin_huge_valf();
-}
-template <>
-__host__ __device__ constexpr long inf_value<long>() {
-  return (1l << 62) - 1;
-}
-template <>
-__host__ __device__ constexpr double inf_value<double>() {
-  return __builtin_huge_val();
+__host__ __device__ constexpr T inf_value() {
+  return detail::sentinel<T>();
 }
 
 template <class T>
@@ -188,7 +178,7 @@ __device__ __forceinline__ unsigned relax(unsigned a, unsigned b, unsigned c) {
 
 /// int16x2 mode: "unreachable or >= 2^14-1". Sums of two stay <= 32766, so signed 16-bit adds
 /// never wrap, and min(c, a + b) <= c keeps every value <= kInf16.
-inline constexpr int kInf16 = (1 << 14) - 1;
+inline constexpr int kInf16 = detail::sentinel<std::int16_t>();  // 2^14-1
 __host__ __device__ constexpr unsigned replicate16(int x) {
   return (unsigned(x) & 0xffffu) * 0x10001u;
 }

@@ -34,7 +34,7 @@ __global__ void gather_rows(const S* __restrict__ d, std::int64_t ld,
     if constexpr (F == GatherFrom::Packed) {
       const unsigned w = reinterpret_cast<const unsigned*>(d)[i * ld + j / 2];
       const int val = (j & 1) ? hi16(w) : lo16(w);
-      out[x] = val >= kInf16 ? inf_value<U>() : U(val);
+      out[x] = val >= kInf16 ? detail::sentinel<U>() : U(val);
     } else if constexpr (F == GatherFrom::NextHops) {
       const int h = reinterpret_cast<const int*>(d)[i * ld + j];
       out[x] = U(h >= 0 ? old_of_new[h] : h);
@@ -42,7 +42,7 @@ __global__ void gather_rows(const S* __restrict__ d, std::int64_t ld,
       out[x] = d[i * ld + j];
     } else {
       const S val = d[i * ld + j];
-      out[x] = val >= inf_value<S>() ? inf_value<U>() : U(val);
+      out[x] = detail::widen_value<U>(val);
     }
   }
 }

@@ -2,7 +2,7 @@
 // int16 distances per word: closure, packed build, pack/unpack, widening on the way out), on the
 // cuda backend's padded matrix and on one worker's local tiles (multi-gpu, mpi GPU ranks), and
 // the checks that keep or drop a capped rung (a cell in the band [cap - max w, cap) means the rung
-// cannot be trusted; core/distance_evidence.hpp has the proof), plus the int32 -> int64 widening
+// cannot be trusted; core/ladder.hpp has the proof), plus the int32 -> int64 widening
 // of a checked int32 rung. The rounds' GEMM is distances.cuh's (RowPanel / ColPanelRep / Rest).
 #pragma once
 
@@ -169,7 +169,7 @@ __global__ void expand_rows_s16(const unsigned* __restrict__ d16, std::int64_t l
     const std::int64_t r = x / n, j = x - r * n;
     const unsigned w = d16[(r0 + r) * ld16 + j / 2];
     const int v = (j & 1) ? hi16(w) : lo16(w);
-    out[x] = v >= kInf16 ? inf_value<U>() : U(v);
+    out[x] = v >= kInf16 ? detail::sentinel<U>() : U(v);
   }
 }
 
@@ -199,15 +199,15 @@ __global__ void unpack_s16(const unsigned* __restrict__ d16, std::int64_t ld16, 
     const std::int64_t i = x / words, p = x - i * words;
     const unsigned w = d16[i * ld16 + p];
     const int lo = lo16(w), hi = hi16(w);
-    *reinterpret_cast<int2*>(d + i * n_pad + 2 * p) =
-        make_int2(lo >= kInf16 ? inf_value<int>() : lo, hi >= kInf16 ? inf_value<int>() : hi);
+    *reinterpret_cast<int2*>(d + i * n_pad + 2 * p) = make_int2(
+        lo >= kInf16 ? detail::sentinel<int>() : lo, hi >= kInf16 ? detail::sentinel<int>() : hi);
   }
 }
 
 // ---- the type ladder: checking a capped rung, widening its result ------------------------------
 // A rung runs the rounds in a narrow type capped at C (int16x2: kInf16, int32: its unreachable
 // value) and is kept when no cell lies in the band [lo, C) with lo = C - max weight
-// (core/distance_evidence.hpp has the proof). Then cells at C are unreachable and the rest exact.
+// (core/ladder.hpp has the proof). Then cells at C are unreachable and the rest exact.
 
 /// *bad = 1 when some cell of the (rows x cols, ld) int32 matrix lies in [lo, cap).
 __global__ void find_in_band(const int* __restrict__ d, std::int64_t ld, std::int64_t rows,
@@ -248,7 +248,7 @@ __global__ void widen_rows(const int* __restrict__ d, std::int64_t ld, std::int6
        x += std::int64_t(gridDim.x) * blockDim.x) {
     const std::int64_t r = x / n, j = x - r * n;
     const int v = d[(r0 + r) * ld + j];
-    out[x] = v >= inf_value<int>() ? inf_value<U>() : U(v);
+    out[x] = detail::widen_value<U>(v);
   }
 }
 
@@ -282,8 +282,8 @@ __global__ void unpack_local_s16(const unsigned* __restrict__ d16, i64 ld16, i64
     const i64 r = x / words, p = x - r * words;
     const unsigned w = d16[r * ld16 + p];
     const int lo = lo16(w), hi = hi16(w);
-    *reinterpret_cast<int2*>(d + r * ld + 2 * p) =
-        make_int2(lo >= kInf16 ? inf_value<int>() : lo, hi >= kInf16 ? inf_value<int>() : hi);
+    *reinterpret_cast<int2*>(d + r * ld + 2 * p) = make_int2(
+        lo >= kInf16 ? detail::sentinel<int>() : lo, hi >= kInf16 ? detail::sentinel<int>() : hi);
   }
 }
 

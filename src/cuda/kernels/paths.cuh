@@ -41,7 +41,7 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
   // taken even toward unreachable j (masked below); floats: inf, never beaten by inf.
   constexpr T kStart = std::is_same_v<T, int>    ? T(0x7fffffff)
                        : std::is_same_v<T, long> ? T(0x7fffffffffffffffl)
-                                                 : inf_value<T>();
+                                                 : detail::sentinel<T>();
   T best[4];
   int arg[4] = {-1, -1, -1, -1};
 #pragma unroll
@@ -87,7 +87,7 @@ __global__ void next_hops_from_edges(const T* __restrict__ d, std::int64_t ld, s
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
     const std::int64_t j = j0 + q;
-    o[q] = (j >= n || j == i || !(dq[q] < inf_value<T>())) ? -1 : arg[q];
+    o[q] = (j >= n || j == i || !detail::reachable(dq[q])) ? -1 : arg[q];
   }
   *reinterpret_cast<int4*>(next + i * ld + j0) = out;
 }
@@ -129,7 +129,7 @@ __global__ void __launch_bounds__(1024) closure_paths(T* d, int* nx, int* hx, i6
       for (int q = 0; q < kPer; ++q) {
         const int e = threadIdx.x + 1024 * q, i = e / kIn, j = e % kIn;
         const T dik = d[at(s, s, i, k)];
-        if (!(dik < inf_value<T>())) continue;  // nothing through k from i
+        if (!detail::reachable(dik)) continue;  // nothing through k from i
         const T sv = dik + d[at(s, s, k, j)];
         const int sh = kHops ? hx[at(s, s, i, k)] + hx[at(s, s, k, j)] : 0;
         if (better<T, kHops>(sv, sh, d[at(s, s, i, j)], kHops ? hx[at(s, s, i, j)] : 0)) {
@@ -327,7 +327,7 @@ __global__ void init_next(const T* __restrict__ d, int* __restrict__ nx, int* __
        x += i64(gridDim.x) * blockDim.x) {
     const i64 r = x / ld, c = x - r * ld;
     const i64 gi = global_index(r, Pr, pr), gj = global_index(c, Pc, pc);
-    const int v = (gi != gj && gi < n && gj < n && d[x] < inf_value<T>()) ? int(gj) : -1;
+    const int v = (gi != gj && gi < n && gj < n && detail::reachable(d[x])) ? int(gj) : -1;
     nx[x] = v;
     if (hx) hx[x] = v >= 0 ? 1 : 0;
   }

@@ -53,7 +53,7 @@ __global__ void scatter_user_block(const U* __restrict__ block, std::int64_t nro
       if constexpr (std::is_same_v<U, R>)
         dst[cols[j]] = x;
       else
-        dst[cols[j]] = x >= inf_value<U>() ? inf_value<R>() : R(x);
+        dst[cols[j]] = detail::widen_value<R>(x);
     }
   }
 }
