@@ -33,7 +33,6 @@ OVER = {
     ("src/multigpu/multigpu_backend.cu", "run_typed"): 95,
     ("src/cuda/kernels/sparse_rows.cuh", "sn_minplus"): 94,
     ("src/cuda/device_solver_out.cuh", "run_schedule"): 92,
-    ("src/mpi/cpu_ranks.cpp", "panels"): 92,
     ("src/io/edgelist.cpp", "read_edgelist"): 90,
     ("src/io/output_prefill.cpp", "prefill"): 90,
     ("src/multigpu/rounds_paths.cuh", "panels"): 89,

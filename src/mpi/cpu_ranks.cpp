@@ -231,62 +231,69 @@ class MpiRounds final : public LookaheadOps {
     if (in_col && L_.grid.Pr > 1 && rt.any_rows) share(col_comm_, tr);
   }
 
-  // Panels of round t (its listed local columns / rows) from packed copies of their pre-update
-  // values (as the CPU backend), then, in a round with a rest update, the start of their
-  // broadcasts: row panel down grid columns, column panel along grid rows.
+  // Panels of round t (its listed local columns / rows) from packed copies of their old values
+  // (as the CPU backend), then, with a rest update, their broadcasts (down / along the grid).
   void panels(i64 t) override {
     const RoundTiles& rt = tiles_[t % 2];
     const int slot = int(t % 2);
-    const int tr = L_.row_owner(t), tc = L_.col_owner(t);
-    const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
+    const bool in_row = L_.pr == L_.row_owner(t), in_col = L_.pc == L_.col_owner(t);
+    if (in_row && !rt.cols.empty()) row_panel(t, rt, slot);
+    if (in_col && !rt.rows.empty()) col_panel(t, rt, slot);
+    reqs_[slot].clear();
+    if (rt.rest()) start_broadcasts(t, rt, slot);  // else nobody needs the panels
+  }
+
+  // C = D[t, J], A = P* (with its next hops and hop counts), B = the old row panel.
+  void row_panel(i64 t, const RoundTiles& rt, int slot) {
     const int k = int(B_);
     T* const pb = pb_[slot].get();
+    i32* const phb = hops_ ? phb_[slot].get() : nullptr;
+    const i64 li = L_.local_row(t);
+    cpu::pack_a_panel(piv_.get(), paths_ ? pivn_.get() : nullptr, hops_ ? pivh_.get() : nullptr, B_,
+                      B_, B_, k, mr_, pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
+    pack_row_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, 0, rt.cols, pb, phb);
+    std::vector<Task> tasks;
+    add_tasks(tasks, {{li, li + 1}}, runs_without(rt.cols));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
+    for (std::size_t x = 0; x < tasks.size(); ++x) {
+      const Task& w = tasks[x];
+      const i64 off = w.r0 * k;
+      gemm(pivot_a_.get() + off, at(pivot_na_, off), at(pivot_ha_, off), pb + w.c0 * k,
+           phb ? phb + w.c0 * k : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
+    }
+  }
+
+  // C = D[I, t], A = the old column panel, B = P*.
+  void col_panel(i64 t, const RoundTiles& rt, int slot) {
+    const int k = int(B_);
     T* const pa = pa_[slot].get();
     i32* const pna = paths_ ? pna_[slot].get() : nullptr;
-    i32* const phb = hops_ ? phb_[slot].get() : nullptr;
     i32* const pha = hops_ ? pha_[slot].get() : nullptr;
-    if (in_row && !rt.cols.empty()) {
-      // C = D[t, J], A = P* (with its next hops and hop counts), B = the old row panel.
-      const i64 li = L_.local_row(t);
-      cpu::pack_a_panel(piv_.get(), paths_ ? pivn_.get() : nullptr, hops_ ? pivh_.get() : nullptr,
-                        B_, B_, B_, k, mr_, pivot_a_.get(), pivot_na_.get(), pivot_ha_.get());
-      pack_row_panel(tile(li, 0), hops_ ? htile(li, 0) : nullptr, ld_, 0, rt.cols, pb, phb);
-      std::vector<Task> tasks;
-      add_tasks(tasks, {{li, li + 1}}, runs_without(rt.cols));
+    const i64 lj = L_.local_col(t);
+    cpu::pack_b_panel(piv_.get(), hops_ ? pivh_.get() : nullptr, B_, B_, k, B_, nr_, pivot_b_.get(),
+                      pivot_hb_.get());
+    pack_col_panel(tile(0, lj), paths_ ? ntile(0, lj) : nullptr, hops_ ? htile(0, lj) : nullptr,
+                   ld_, rt.rows, pa, pna, pha);
+    std::vector<Task> tasks;
+    for (const i64 li : rt.rows)
+      for (i64 r0 = 0; r0 < B_; r0 += mc_)
+        tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
-      for (std::size_t x = 0; x < tasks.size(); ++x) {
-        const Task& w = tasks[x];
-        const i64 off = w.r0 * k;
-        gemm(pivot_a_.get() + off, at(pivot_na_, off), at(pivot_ha_, off), pb + w.c0 * k,
-             phb ? phb + w.c0 * k : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
-      }
+    for (std::size_t x = 0; x < tasks.size(); ++x) {
+      const Task& w = tasks[x];
+      const i64 off = w.li * strip_a_ + w.r0 * k;
+      gemm(pa + off, pna ? pna + off : nullptr, pha ? pha + off : nullptr, pivot_b_.get(),
+           hops_ ? pivot_hb_.get() : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
     }
-    if (in_col && !rt.rows.empty()) {
-      // C = D[I, t], A = the old column panel, B = P*.
-      const i64 lj = L_.local_col(t);
-      cpu::pack_b_panel(piv_.get(), hops_ ? pivh_.get() : nullptr, B_, B_, k, B_, nr_,
-                        pivot_b_.get(), pivot_hb_.get());
-      pack_col_panel(tile(0, lj), paths_ ? ntile(0, lj) : nullptr, hops_ ? htile(0, lj) : nullptr,
-                     ld_, rt.rows, pa, pna, pha);
-      std::vector<Task> tasks;
-      for (const i64 li : rt.rows)
-        for (i64 r0 = 0; r0 < B_; r0 += mc_)
-          tasks.push_back({li, r0, std::min(mc_, B_ - r0), lj * B_, B_});
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_)
-      for (std::size_t x = 0; x < tasks.size(); ++x) {
-        const Task& w = tasks[x];
-        const i64 off = w.li * strip_a_ + w.r0 * k;
-        gemm(pa + off, pna ? pna + off : nullptr, pha ? pha + off : nullptr, pivot_b_.get(),
-             hops_ ? pivot_hb_.get() : nullptr, w.li * B_ + w.r0, w.c0, w.rows, w.cols);
-      }
-    }
-    // Broadcast buffers: roots copy their strip in, then everyone takes part. Only the span from
-    // the first to the last listed local tile (the same on every member of a grid row or column:
-    // they own the same local rows / columns): the row panel as B x that span (its own stride),
-    // the column panel at its place in the local rows.
+  }
+
+  // Broadcast buffers: roots copy their strip in, then everyone takes part. Only the span from
+  // the first to the last listed local tile (the same on every member of a grid row or column):
+  // the row panel as B x that span (its own stride), the column panel at its local rows' place.
+  void start_broadcasts(i64 t, const RoundTiles& rt, int slot) {
+    const int tr = L_.row_owner(t), tc = L_.col_owner(t);
+    const bool in_row = L_.pr == tr, in_col = L_.pc == tc;
     auto& reqs = reqs_[slot];
-    reqs.clear();
-    if (!rt.rest()) return;  // no rest update anywhere: nobody needs the panels
     const auto [c0, c1] = span_of(rt.cols);
     const auto [r0, r1] = span_of(rt.rows);
     const i64 wr = (c1 - c0) * B_;  // the row panel buffer's stride
