@@ -4,12 +4,12 @@
 // written or kept beyond the backend's own, then writes the per-vertex table (CSV: vertex,
 // eccentricity, closeness, harmonic, reachable) and a JSON summary of the graph-wide values.
 // Outputs go through apsp::io::write_output (temporary file, renamed on success). Graph-wide values
-// that need strong connectivity are refused on a graph without it: named in --metrics, an error;
-// by default, the summary says why instead. Eccentricity named in --metrics is refused the same
-// way (by default the table has inf). --infinite reports them as infinite (JSON null).
-// --engine picks how the distances are found (auto: apsp::plan_metrics's cost model). Progress
-// (apps/progress.cpp) shows the stages and, while the metrics run, the work done of the total
-// and the time left. A graph read with names has them in the outputs instead of numbers.
+// that need strong connectivity are refused on a graph without it: named in --metrics, an error; by
+// default, the summary says why instead. Eccentricity named in --metrics is refused the same way
+// (by default the table has inf). --infinite reports them as infinite (JSON null). --engine picks
+// how the distances are found (auto: apsp::plan_metrics's cost model). Progress (apps/progress.cpp)
+// shows the stages and, while the metrics run, the work done of the total and the time left. A
+// graph read with names has them in the outputs instead of numbers.
 #include "metrics_command.hpp"
 
 #include <cmath>

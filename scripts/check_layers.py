@@ -5,10 +5,11 @@ The table under "## Layers, as checked" in docs/architecture.md gives every part
 level; a file belongs to the row whose path is the longest prefix of its own. A file may include
 (C++ `#include "..."`) or import (python/apsp) only files of its own row or of rows of a lower
 level; a file of a room (a row whose "includes" cell says `api`: apps/, python/src/) only the
-public API (level 0) and files under its own row's path. Also checked: every src/ folder has a row and every row's path exists (--map), and kernel
-launches (`<<<`) appear only in src/cuda/launch.cuh (dev/, the kernel lab, is not scanned).
-Exceptions are listed in ALLOWED below, one reason each; an entry that no longer matches fails
-too, so the list only shrinks. Exit status 1 and one line per problem when anything fails.
+public API (level 0) and files under its own row's path. Also checked: every src/ folder has a row
+and every row's path exists (--map), and kernel launches (`<<<`) appear only in src/cuda/launch.cuh
+(dev/, the kernel lab, is not scanned). Exceptions are listed in ALLOWED below, one reason each; an
+entry that no longer matches fails too, so the list only shrinks. Exit status 1 and one line per
+problem when anything fails.
 
   scripts/check_layers.py [--root DIR] [--map] [--self-test] [-v]
 """

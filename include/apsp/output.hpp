@@ -48,10 +48,10 @@ void remove_stale_temps(const std::string& target, long pid) noexcept;
 void remove_temp_files() noexcept;
 
 /// While one lives, every output committed on this thread (write_matrix, MatrixStreamWriter,
-/// write_labels, write_output; a regular file, not a stream) gets one modification and access
-/// time, the clock when the CommitTime was made, before the rename. The CLI's distance and next-hop files get the same time so that
-/// `apsp path` can tell a pair written together from files of different solves (docs/paths.md,
-/// "Which files belong together").
+/// write_labels, write_output; a regular file, not a stream) gets one modification and access time,
+/// the clock when the CommitTime was made, before the rename. The CLI's distance and next-hop files
+/// get the same time so that `apsp path` can tell a pair written together from files of different
+/// solves (docs/paths.md, "Which files belong together").
 class CommitTime {
  public:
   CommitTime();
