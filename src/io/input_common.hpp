@@ -20,6 +20,8 @@
 
 namespace apsp::io {
 
+/// Throw InputError naming the file and the offset or line of bad content (or "changed while
+/// being read" where a mapped input shrank under the parse: InputFile below).
 [[noreturn]] void fail_at_offset(const std::string& file, std::uint64_t offset,
                                  const std::string& msg);
 [[noreturn]] void fail_at_line(const std::string& file, std::int64_t line, const std::string& msg);
