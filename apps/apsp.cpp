@@ -20,16 +20,16 @@
 #include <string_view>
 #include <vector>
 
+#include "apsp/config.hpp"
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
+#include "apsp/limits.hpp"
 #include "apsp/solve.hpp"
-#include "commands.hpp"
 #include "bench/bench.hpp"
-#include "core/config.hpp"
-#include "core/options_check.hpp"
+#include "commands.hpp"
 #include "metrics_command.hpp"
-#include "pipeline/process.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -176,8 +176,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("apsp 0.1.0"));
 
-  using apsp::detail::kMaxBlock;
-  constexpr int kMaxThreads = apsp::detail::kMaxThreadsOption;  // more are clamped (thread_cap)
+  using apsp::kMaxBlock;
+  constexpr int kMaxThreads = apsp::kMaxThreadsOption;  // more are clamped (thread_cap)
   apsp_cli::SolveArgs sa;
   auto* solve =
       app.add_subcommand("solve", "Solve APSP: read IN, write the V x V distance matrix to OUT");
@@ -402,7 +402,7 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  apsp::detail::install_stop_handlers();
+  apsp_cli::install_stop_handlers();
   // Every command's stdout is checked once it has finished (finish_stdout): a write that failed
   // (/dev/full, a closed descriptor) is one error line and a non-zero exit, not a silent 0.
   using apsp_cli::finish_stdout;
@@ -412,7 +412,7 @@ int main(int argc, char** argv) {
     if (*solve) {
       sa.stats = stats_opt->count() > 0;
       const int rc = finish_stdout(apsp_cli::run_solve(sa));
-      apsp::detail::report_exit(rc);
+      apsp_cli::report_exit(rc);
       return rc;
     }
     if (*gen) {
@@ -426,7 +426,7 @@ int main(int argc, char** argv) {
     if (*bench) {
       bc.dtype = apsp::parse_dtype(bench_type);
       bc.baselines = !no_baselines;
-      bc.threads = std::min(bc.threads, apsp::detail::thread_cap());
+      bc.threads = std::min(bc.threads, apsp::thread_cap());
       const apsp::Backend b = apsp::parse_backend(bench_backend);
       if (b == apsp::Backend::Cpu) return finish_stdout(apsp::detail::bench_cpu(bc, std::cout));
       if (b == apsp::Backend::Cuda) return finish_stdout(apsp::detail::bench_cuda(bc, std::cout));
@@ -437,17 +437,17 @@ int main(int argc, char** argv) {
   } catch (const apsp::Error& e) {
     std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
     std::cout.flush();  // what was printed before the error; the error line is the one reported
-    apsp::detail::report_exit(e.exit_code());
+    apsp_cli::report_exit(e.exit_code());
     return e.exit_code();
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "apsp: error: out of memory\n");
     std::cout.flush();
-    apsp::detail::report_exit(4);
+    apsp_cli::report_exit(4);
     return 4;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "apsp: error: %s\n", one_line(e.what()).c_str());
     std::cout.flush();
-    apsp::detail::report_exit(1);
+    apsp_cli::report_exit(1);
     return 1;
   }
   return 0;

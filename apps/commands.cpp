@@ -17,14 +17,14 @@
 #include <thread>
 #include <type_traits>
 
+#include "apsp/config.hpp"
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
+#include "apsp/output.hpp"
 #include "apsp/pipeline.hpp"
 #include "ceilings.hpp"
 #include "commands.hpp"
-#include "core/config.hpp"
-#include "io/io_common.hpp"
 
 namespace apsp_cli {
 
@@ -282,15 +282,7 @@ std::vector<std::string> read_labels(const std::string& dist_path, bool& stale) 
     stale = true;
     return {};
   }
-  const apsp::io::InputFile f(path, apsp::io::InputKind::Any);
-  std::vector<std::string> names;
-  std::string_view text(reinterpret_cast<const char*>(f.bytes()), f.size());
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    names.emplace_back(text.substr(0, nl));
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-  }
-  return names;
+  return apsp::read_labels(path);
 }
 
 /// A vertex of `apsp path`: a name where there are names, else a 0-based number.

@@ -3,13 +3,13 @@
 // Solves with a MetricsReducer as the distance sink (apsp/metrics.hpp), so no V x V matrix is
 // written or kept beyond the backend's own, then writes the per-vertex table (CSV: vertex,
 // eccentricity, closeness, harmonic, reachable) and a JSON summary of the graph-wide values.
-// Outputs go through io::OutputFile (temporary file, renamed on success). Graph-wide values
-// that need strong connectivity are refused on a graph without it: named in --metrics, an error;
-// by default, the summary says why instead. Eccentricity named in --metrics is refused the same
-// way (by default the table has inf). --infinite reports them as infinite (JSON null).
-// --engine picks how the distances are found (auto: apsp::plan_metrics's cost model). Progress
-// (apps/progress.cpp) shows the stages and, while the metrics run, the work done of the total
-// and the time left. A graph read with names has them in the outputs instead of numbers.
+// Outputs go through apsp::io::write_output (temporary file, renamed on success). Graph-wide values
+// that need strong connectivity are refused on a graph without it: named in --metrics, an error; by
+// default, the summary says why instead. Eccentricity named in --metrics is refused the same way
+// (by default the table has inf). --infinite reports them as infinite (JSON null). --engine picks
+// how the distances are found (auto: apsp::plan_metrics's cost model). Progress (apps/progress.cpp)
+// shows the stages and, while the metrics run, the work done of the total and the time left. A
+// graph read with names has them in the outputs instead of numbers.
 #include "metrics_command.hpp"
 
 #include <cmath>
@@ -23,8 +23,8 @@
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
 #include "apsp/metrics.hpp"
+#include "apsp/output.hpp"
 #include "commands.hpp"
-#include "io/io_common.hpp"
 
 namespace apsp_cli {
 
@@ -321,7 +321,6 @@ int run_metrics(const MetricsArgs& a) {
     progress.phase("done");
     return 0;
   }
-  apsp::io::OutputFile f(a.out);
   std::string body;
   if (json_out)
     body.append("{\n")
@@ -330,8 +329,7 @@ int run_metrics(const MetricsArgs& a) {
         .append("\n}\n");
   else
     body = csv_table(g, m, s);
-  f.write(body.data(), body.size());
-  f.commit();
+  apsp::io::write_output(a.out, body.data(), body.size());
   progress.phase("done");
   progress.finish();
   if (!json_out) (to_stream ? std::cerr : std::cout) << summary;

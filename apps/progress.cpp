@@ -15,9 +15,9 @@
 #include <string>
 #include <thread>
 
+#include "apsp/config.hpp"
+#include "apsp/text.hpp"
 #include "commands.hpp"
-#include "core/config.hpp"
-#include "io/io_common.hpp"
 
 namespace apsp_cli {
 

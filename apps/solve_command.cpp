@@ -14,10 +14,11 @@
 #include <ostream>
 
 #include "apsp/errors.hpp"
+#include "apsp/output.hpp"
 #include "apsp/pipeline.hpp"
+#include "apsp/text.hpp"
 #include "commands.hpp"
-#include "io/io_common.hpp"
-#include "pipeline/process.hpp"
+#include "process.hpp"
 
 namespace apsp_cli {
 
@@ -108,9 +109,7 @@ void check_stats_file(const SolveArgs& a) {
 void append_stats(const std::string& name, const std::string& text) {
   const apsp::io::OutputTarget t = apsp::io::resolve_output(name);
   if (t.stream_fd >= 0 || t.stream) {
-    apsp::io::OutputFile f(name);  // direct: its errors name the file and the offset
-    f.write(text.data(), text.size());
-    f.commit();
+    apsp::io::write_output(name, text.data(), text.size());  // direct: its errors name the file
     return;
   }
   bool created = true;
@@ -121,8 +120,7 @@ void append_stats(const std::string& name, const std::string& text) {
   }
   if (fd < 0) throw apsp::Error(name + ": cannot write stats file: " + apsp::io::errno_text(errno));
   int err = 0;
-  const std::uint64_t done =
-      apsp::io::put_rows(fd, -1, text.data(), 1, text.size(), text.size(), err);
+  const std::uint64_t done = apsp::io::write_fully(fd, text.data(), text.size(), err);
   if (err != 0) {
     // Our bytes end at the file position; cut them off if nothing came after them.
     const off_t end = ::lseek(fd, 0, SEEK_CUR);
@@ -147,13 +145,13 @@ int run_solve(const SolveArgs& a) {
   }
   std::vector<std::string> outs{a.out};
   if (a.paths) outs.push_back(apsp::next_path_for(a.out));
-  apsp::detail::detach_teardown(a.backend, outs);
+  detach_teardown(a.backend, outs);
 
   apsp::FileSolveOptions o;
   o.input = a.in;
   o.output = a.out;
   o.solve.paths = a.paths;
-  if (apsp::detail::launcher_rank_is_zero()) {  // before anything is parsed or read
+  if (apsp::launcher_rank_is_zero()) {  // before anything is parsed or read
     apsp::check_file_outputs(o);
     check_stats_file(a);
   }
@@ -211,7 +209,7 @@ int run_solve(const SolveArgs& a) {
   if (f.result.backend == "mpi") return rc;
   rc = finish_stdout(rc);
   std::cerr.flush();
-  apsp::detail::end_process(rc);
+  end_process(rc);
 }
 
 }  // namespace apsp_cli

@@ -1,8 +1,9 @@
 // apps/sources_command.cpp — `apsp solve IN OUT --sources LIST`: the rows of the distance matrix
 // of a few sources only (SciPy's indices=), one Dijkstra per source with the library's
-// per-source engine (src/metrics/dijkstra.hpp; Johnson's potentials where a weight is negative):
-// O(E + k V) memory, no V x V matrix. Rows in the order listed, in the dtype the whole solve
-// would give (the same exactness rule); the output is atomic like every other.
+// per-source engine (apsp::shortest_paths_from_sources, apsp/paths.hpp; Johnson's potentials
+// where a weight is negative): O(E + k V) memory, no V x V matrix. Rows in the order listed, in
+// the dtype the whole solve would give (the same exactness rule); the output is atomic like every
+// other.
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -11,10 +12,11 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
+#include "apsp/output.hpp"
+#include "apsp/paths.hpp"
 #include "apsp/pipeline.hpp"
+#include "apsp/text.hpp"
 #include "commands.hpp"
-#include "io/io_common.hpp"
-#include "metrics/dijkstra.hpp"
 
 namespace apsp_cli {
 
@@ -112,9 +114,9 @@ int run_sources(const SolveArgs& a, Progress& progress) {
   try {
     t = apsp::choose_dtype(g, so);
     d.resize(std::size_t(k * n));
-    apsp::detail::PerSourceOptions po;
+    apsp::SourcePathsOptions po;
     po.threads = a.threads;
-    apsp::detail::per_source_shortest_paths(g, sources, po, d.data(), nullptr, nullptr);
+    apsp::shortest_paths_from_sources(g, sources, po, d.data(), nullptr, nullptr);
   } catch (const apsp::NegativeCycleError& e) {  // name the input, as solve_file does
     throw apsp::NegativeCycleError(a.in + ": " + e.what(), e.cycle());
   } catch (const apsp::UsageError& e) {

@@ -4,10 +4,12 @@
 The table under "## Layers, as checked" in docs/architecture.md gives every part of the tree a
 level; a file belongs to the row whose path is the longest prefix of its own. A file may include
 (C++ `#include "..."`) or import (python/apsp) only files of its own row or of rows of a lower
-level. Also checked: every src/ folder has a row and every row's path exists (--map), and kernel
-launches (`<<<`) appear only in src/cuda/launch.cuh (dev/, the kernel lab, is not scanned).
-Exceptions are listed in ALLOWED below, one reason each; an entry that no longer matches fails
-too, so the list only shrinks. Exit status 1 and one line per problem when anything fails.
+level; a file of a room (a row whose "includes" cell says `api`: apps/, python/src/) only the
+public API (level 0) and files under its own row's path. Also checked: every src/ folder has a row
+and every row's path exists (--map), and kernel launches (`<<<`) appear only in src/cuda/launch.cuh
+(dev/, the kernel lab, is not scanned). Exceptions are listed in ALLOWED below, one reason each; an
+entry that no longer matches fails too, so the list only shrinks. Exit status 1 and one line per
+problem when anything fails.
 
   scripts/check_layers.py [--root DIR] [--map] [--self-test] [-v]
 """
@@ -36,11 +38,15 @@ ALLOWED = {
         "the min-plus ceiling probe of `apsp bench` (not a backend's kernel): belongs in dev/",
 }
 
+# The "includes" cell of a room's row: its files include only the public API and their own.
+ROOM = "api"
+
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
 def read_layers(root):
-    """[(level, name, path)] from the table under HEADING in docs/architecture.md."""
+    """[(level, name, path, includes)] from the table under HEADING in docs/architecture.md;
+    includes is ROOM for a room (the public API and its own files only), else ""."""
     with open(os.path.join(root, DOC), encoding="utf-8") as f:
         lines = f.read().split("\n")
     if HEADING not in lines:
@@ -52,8 +58,12 @@ def read_layers(root):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 3 or not cells[0].isdigit():
             continue
+        includes = cells[3] if len(cells) > 3 else ""
+        if includes not in ("", ROOM):
+            raise SystemExit(f"{DOC}: row {cells[1]}: includes '{includes}' (expected '{ROOM}' "
+                             f"or nothing)")
         for path in re.findall(r"`([^`]+)`", cells[2]):
-            rows.append((int(cells[0]), cells[1], path))
+            rows.append((int(cells[0]), cells[1], path, includes))
     if not rows:
         raise SystemExit(f"{DOC}: the '{HEADING}' table has no rows")
     return rows
@@ -178,6 +188,11 @@ def check_edge(rows, src, dst):
     a, b = layer_of(rows, src), layer_of(rows, dst)
     if a is None or b is None:
         return None  # reported once per file by check_coverage
+    if a[3] == ROOM:  # a room: the public API, and the files under its own path
+        if b[0] == 0 or dst.startswith(a[2]):
+            return None
+        return (f"{src} ({a[1]}, a room) -> {dst} ({b[1]}, level {b[0]}): not the public API "
+                f"(include/apsp/); see {DOC}")
     if a[:2] == b[:2] or b[0] < a[0]:  # one table row (its paths) is one layer
         return None
     how = "same level" if a[0] == b[0] else "upward"
@@ -197,7 +212,7 @@ def check_map(root, rows):
         if os.path.isdir(os.path.join(root, "src", name)) and \
                 not any(r[2] == f"src/{name}/" for r in rows):
             problems.append(f"src/{name}/: missing from {DOC} '{HEADING}'")
-    for _, name, path in rows:
+    for _, name, path, _ in rows:
         if not os.path.exists(os.path.join(root, path)):
             problems.append(f"{DOC}: row {name}: {path} does not exist")
     return problems
@@ -235,7 +250,7 @@ def self_test(root):
     try:
         os.makedirs(os.path.join(tmp, "docs"))
         shutil.copy(os.path.join(root, DOC), os.path.join(tmp, DOC))
-        for _, _, path in read_layers(root):
+        for _, _, path, _ in read_layers(root):
             full = os.path.join(tmp, path)
             os.makedirs(full if path.endswith("/") else os.path.dirname(full), exist_ok=True)
             if not path.endswith("/"):
@@ -245,6 +260,10 @@ def self_test(root):
                   f'#include "{key[1].split("/", 1)[1]}"\n')
             if key[1] != "<<<":
                 write(tmp, key[1], "")
+        # A room's allowed includes: the public API, its own files (a sub-row's too).
+        write(tmp, "include/apsp/pub.hpp", "")
+        write(tmp, "apps/sub/own.hpp", "")
+        write(tmp, "apps/ok.cpp", '#include "apsp/pub.hpp"\n#include "sub/own.hpp"\n')
         clean = check(tmp)
         if clean:
             return ["self-test: the clean scratch tree fails:"] + clean
@@ -254,6 +273,9 @@ def self_test(root):
             "src/multigpu/launch.cuh": ("k<<<1, 1>>>();\n", "kernel launch"),
             f"{PY_PACKAGE}/_inputs.py": ("from . import networkx\n", None),
             f"{PY_PACKAGE}/networkx.py": ("from . import _inputs\n", "import circle"),
+            "apps/room.cpp": ('#include "order/low.hpp"\n', "apps/room.cpp (apps, a room)"),
+            "python/src/room.cpp": ('#include "core/up.hpp"\n',
+                                    "python/src/room.cpp (bindings, a room)"),
         }
         for path, (text, _) in planted.items():
             write(tmp, path, text)

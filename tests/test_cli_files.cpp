@@ -22,7 +22,8 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
+#include "io/output_common.hpp"
 #include "support.hpp"
 
 namespace apsp {

@@ -22,7 +22,7 @@
 #include "apsp/generate.hpp"
 #include "apsp/io.hpp"
 #include "core/host_copy.hpp"
-#include "io/io_common.hpp"
+#include "io/output_common.hpp"
 #include "support.hpp"
 
 namespace apsp {

@@ -28,18 +28,18 @@
 #include <string>
 #include <vector>
 
+#include "apsp/config.hpp"
 #include "apsp/errors.hpp"
 #include "apsp/generate.hpp"
 #include "apsp/solve.hpp"
 #include "bench/bench.hpp"
 #include "ceilings.hpp"
-#include "core/config.hpp"
 #include "core/reference.hpp"
 #include "cpu/baselines.hpp"
 #include "cpu/blocked_fw.hpp"
 #include "cpu/kernels.hpp"
-#include "io/io_common.hpp"
-#include "pipeline/process.hpp"
+#include "io/output_common.hpp"
+#include "process.hpp"
 
 #ifndef APSP_CPU_SCIPY_SCRIPT
 #define APSP_CPU_SCIPY_SCRIPT "bench/cpu/scipy_fw.py"
@@ -191,14 +191,14 @@ std::string run_helper(const std::vector<std::string>& args) {
   // Stop signals wait until the child's pid is registered (the handler kills it then).
   sigset_t stop, old;
   sigemptyset(&stop);
-  for (int sig : stop_signals()) sigaddset(&stop, sig);
+  for (int sig : apsp_cli::stop_signals()) sigaddset(&stop, sig);
   ::pthread_sigmask(SIG_BLOCK, &stop, &old);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the parent is already gone
-    for (int sig : stop_signals()) ::signal(sig, SIG_DFL);
+    for (int sig : apsp_cli::stop_signals()) ::signal(sig, SIG_DFL);
     ::signal(SIGXFSZ, SIG_DFL);
     ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
     ::dup2(fds[1], 1);
@@ -206,7 +206,7 @@ std::string run_helper(const std::vector<std::string>& args) {
     ::execvp(argv[0], argv.data());
     ::_exit(127);
   }
-  if (pid > 0) set_helper_process(pid);
+  if (pid > 0) apsp_cli::set_helper_process(pid);
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
   ::close(fds[1]);
   std::string text;
@@ -226,7 +226,7 @@ std::string run_helper(const std::vector<std::string>& args) {
     }
     sigset_t held;
     ::pthread_sigmask(SIG_BLOCK, &stop, &held);
-    set_helper_process(0);
+    apsp_cli::set_helper_process(0);
     int st = 0;
     while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
     }

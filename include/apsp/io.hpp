@@ -116,6 +116,13 @@ class MatrixStreamWriter {
 /// NTHU.
 Matrix read_matrix(const std::string& path, OutputFormat format = OutputFormat::Auto);
 
+namespace io {
+/// apsp::read_matrix() of an input of at most max_bytes (else InputError "FILE: offset N: the
+/// input is larger than the max_bytes bytes `why`"): a stream (/dev/zero) is not read further.
+Matrix read_matrix_at_most(const std::string& path, OutputFormat format, std::uint64_t max_bytes,
+                           const std::string& why);
+}  // namespace io
+
 /// Writes a graph in the format `format` names, or (Auto) its path names (graph_format_for), so
 /// that read_graph() reads back the same graph; NAME.gz is gzip-compressed. Throws UsageError
 /// for .npy, an unknown extension, an explicit format that contradicts the extension, or a graph

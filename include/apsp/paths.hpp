@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <vector>
 
 #include "apsp/graph.hpp"
@@ -44,5 +46,32 @@ std::int64_t repair_next_hops(const Graph& g, const Matrix& dist, Matrix& next);
 /// empty when unreachable). Throws UsageError for ids out of range, Error if pred has a cycle.
 std::vector<std::int64_t> path_from_predecessors(const Matrix& pred, std::int64_t i,
                                                  std::int64_t j);
+
+/// Options of shortest_paths_from_sources().
+struct SourcePathsOptions {
+  /// Distances above `limit` are reported as +inf (and not explored further).
+  double limit = std::numeric_limits<double>::infinity();
+  /// One row for all sources: each vertex's distance from the nearest source.
+  bool min_only = false;
+  /// CPU threads; 0 = OpenMP's default.
+  int threads = 0;
+  /// Called now and then on the calling thread; returning true stops the work early (the
+  /// caller then reports why, e.g. a pending KeyboardInterrupt).
+  std::function<bool()> interrupted;
+};
+
+/// Shortest paths from a few sources only (0 <= s < V), without a V x V matrix: one Dijkstra per
+/// source (OpenMP over sources; Johnson's potentials first when a weight is negative), the
+/// library's one Dijkstra (SciPy's `indices=`, `apsp solve --sources`). Memory O(E + rows * V).
+/// Without min_only: dist is sources.size() x V (row-major, float64, +inf unreachable) and pred,
+/// when not null, the same shape of int32 predecessors (kNoPredecessor for none and at the
+/// source). With min_only: dist, pred and source_of (each V entries; pred / source_of may be
+/// null) give for every vertex its distance from the nearest source, its predecessor on that path
+/// and that source (kNoPredecessor when unreachable). Returns false when `interrupted` stopped it
+/// (outputs then partly written). Throws ResourceError when the arcs would not fit the host
+/// memory limit, NegativeCycleError.
+bool shortest_paths_from_sources(const Graph& g, const std::vector<std::int32_t>& sources,
+                                 const SourcePathsOptions& o, double* dist, std::int32_t* pred,
+                                 std::int32_t* source_of);
 
 }  // namespace apsp

@@ -26,6 +26,9 @@ std::string next_path_for(const std::string& output);
 std::string labels_path_for(const std::string& output);
 /// Writes labels_path_for(output) (atomic, as every output); nothing for no labels or a stream.
 void write_labels(const std::string& output, const std::vector<std::string>& labels);
+/// The names in a file write_labels() wrote (`path` is that file, labels_path_for(output)): line
+/// k+1 names vertex k. Throws InputError for an unreadable path.
+std::vector<std::string> read_labels(const std::string& path);
 
 struct FileSolveOptions {
   std::string input, output;
@@ -59,6 +62,15 @@ struct FileSolveResult {
 /// or a new one; the null device discards both). Throws UsageError / Error naming the path.
 /// Under mpirun only rank 0 checks (the others' hosts need not have its folders).
 void check_file_outputs(const FileSolveOptions& options);
+
+/// False under mpirun / srun for a rank other than 0 (OMPI_COMM_WORLD_RANK, PMI_RANK): such a
+/// rank holds no result and writes nothing, so a caller prints and checks outputs on rank 0 only.
+bool launcher_rank_is_zero();
+/// Whether a GPU solve can run here for `backend` ("auto", "cuda", "multi-gpu", ...), told
+/// without starting the GPU driver: a CUDA build, a GPU-capable backend, NVIDIA device files,
+/// devices not hidden by CUDA_VISIBLE_DEVICES. For a caller that prepares before the driver
+/// starts (the CLI forks its worker then).
+bool gpu_solve_possible(const std::string& backend);
 
 /// Reads options.input, solves, writes options.output (and with paths next_path_for(output),
 /// both with one modification time). Without paths, the next-hop file of the output it replaces

@@ -1,9 +1,9 @@
 // python/src/csgraph_bindings.cpp — the compiled side of apsp's scipy.sparse.csgraph face:
 // the scan that tells a dense matrix's edges, NaN / -inf entries ("no edge", as SciPy reads them)
 // and weight range before a solver is chosen, the binding of the library's per-source solver
-// (src/graph/dijkstra.hpp: Dijkstra per source, Johnson's potentials for negative weights), and
-// the bounds the Python layer checks (memory, threads). Long loops release the GIL and look for
-// Ctrl-C every few milliseconds.
+// (apsp::shortest_paths_from_sources, apsp/paths.hpp: Dijkstra per source, Johnson's potentials
+// for negative weights), and the bounds the Python layer checks (memory, threads). Long loops
+// release the GIL and look for Ctrl-C every few milliseconds.
 #include "csgraph_bindings.hpp"
 
 #include <omp.h>
@@ -17,7 +17,7 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/graph.hpp"
-#include "graph/dijkstra.hpp"
+#include "apsp/paths.hpp"
 #include "host_memory.hpp"
 #include "numpy_view.hpp"
 
@@ -25,8 +25,8 @@ namespace apsp_python {
 
 namespace {
 
-using apsp::detail::per_source_shortest_paths;
-using apsp::detail::PerSourceOptions;
+using apsp::shortest_paths_from_sources;
+using apsp::SourcePathsOptions;
 
 /// Calls PyErr_CheckSignals (GIL held) and raises what it set, e.g. KeyboardInterrupt.
 void check_signals() {
@@ -106,7 +106,7 @@ py::dict dense_scan(const py::array& a) {
   return out;
 }
 
-/// Per-source shortest paths (graph/dijkstra.hpp) -> (dist, pred or None, sources or None).
+/// Per-source shortest paths (apsp/paths.hpp) -> (dist, pred or None, sources or None).
 /// Without min_only dist is len(sources) x V; with it dist, pred and sources have V entries.
 py::tuple per_source(const apsp::Graph& g,
                      const py::array_t<std::int32_t, py::array::c_style>& sources, double limit,
@@ -139,7 +139,7 @@ py::tuple per_source(const apsp::Graph& g,
       source_of = s2;
     }
   }
-  PerSourceOptions o;
+  SourcePathsOptions o;
   o.limit = limit;
   o.min_only = min_only;
   o.threads = threads;
@@ -151,7 +151,7 @@ py::tuple per_source(const apsp::Graph& g,
   bool done = false;
   {
     py::gil_scoped_release nogil;
-    done = per_source_shortest_paths(g, src, o, dist_data, pred_data, source_data);
+    done = shortest_paths_from_sources(g, src, o, dist_data, pred_data, source_data);
   }
   if (!done) {
     if (PyErr_Occurred()) throw py::error_already_set();

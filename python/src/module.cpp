@@ -21,18 +21,16 @@
 
 #include "apsp/errors.hpp"
 #include "apsp/matrix.hpp"
+#include "apsp/order_plan.hpp"
 #include "apsp/pipeline.hpp"
 #include "apsp/solve.hpp"
 #include "apsp/types.hpp"
 #include "batch_bindings.hpp"
-#include "cpu/blocked_fw.hpp"
 #include "csgraph_bindings.hpp"
 #include "device_array.hpp"
 #include "graph_bindings.hpp"
 #include "matrix_convert.hpp"
 #include "metrics_bindings.hpp"
-#include "order/choice.hpp"
-#include "sparse/engine.hpp"
 
 namespace py = pybind11;
 
@@ -205,33 +203,13 @@ py::tuple solve(const apsp::Graph& g, const std::string& backend,
 /// the default), as solve() decides it: (label, work_fraction, seconds spent ordering). For
 /// method='auto''s cost model (apsp/_cost.py); METIS runs here, and again in the solve.
 py::tuple cpu_order_plan(const apsp::Graph& g, const std::string& dtype, int block) {
-  namespace cpu = apsp::detail::cpu;
-  const std::int64_t n_pad = apsp::round_up(g.num_vertices, cpu::kPadMultiple);
-  const std::int64_t B = cpu::effective_block(apsp::parse_dtype(dtype), block);
-  apsp::detail::OrderChoice c;
+  const apsp::Dtype t = apsp::parse_dtype(dtype);
+  apsp::CpuOrderPlan p;
   {
     py::gil_scoped_release nogil;
-    // solve()'s auto tries the sparse direct engine first (core/solve_plan.cpp
-    // plan_auto_supernodal), taking it by the same cost model; its compute is priced here as its
-    // work at kSnCpuSlowdown times the dense rounds' per update (_cost.py adds the result's
-    // writing itself).
-    namespace sparse = apsp::detail::sparse;
-    constexpr double kSnCpuSlowdown = 4;
-    if (sparse::auto_candidate(g, 4 * 256).empty()) {
-      const sparse::TimedPlan tp = sparse::plan_supernodal(g);
-      const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
-      const double sn = sparse::predicted_seconds(tp, false, threads);
-      const double dense = sparse::dense_rounds_seconds(g.num_vertices, false, threads);
-      if (sn < dense) {
-        py::gil_scoped_acquire gil;
-        return py::make_tuple("sn (auto)", kSnCpuSlowdown * tp.work_fraction(),
-                              tp.order_s + tp.symbolic_s);
-      }
-    }
-    c = apsp::detail::choose_order(g, apsp::Order::Auto, true, "cpu", n_pad,
-                                   std::min<std::int64_t>(B, n_pad));
+    p = apsp::cpu_order_plan(g, t, block);
   }
-  return py::make_tuple(c.label, c.plan ? c.work_fraction : 1.0, c.order_s + c.symbolic_s);
+  return py::make_tuple(p.label, p.work_fraction, p.seconds);
 }
 
 /// apsp::solve_file: the CLI's pipeline (read, solve, stream the result to the files) for

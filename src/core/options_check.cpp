@@ -2,20 +2,12 @@
 // clamped (OpenMP aborts or overflows its stack when asked for tens of thousands of threads).
 #include "core/options_check.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <string>
 
 #include "apsp/errors.hpp"
 
 namespace apsp::detail {
-
-int thread_cap() {
-  const int cores = std::max(1, omp_get_num_procs());
-  const int limit = std::max(1, omp_get_thread_limit());
-  return std::min(limit, std::max(16, 4 * cores));
-}
 
 SolveOptions checked_options(const SolveOptions& o) {
   if (o.threads < 0)

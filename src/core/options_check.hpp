@@ -4,17 +4,15 @@
 // OpenMP runtime will create (omp_get_thread_limit) and to a few threads per core.
 #pragma once
 
+#include "apsp/limits.hpp"
 #include "apsp/solve.hpp"
 
 namespace apsp::detail {
 
-/// Largest tile size accepted (SolveOptions::block, --block).
-constexpr int kMaxBlock = 16384;
-/// Largest thread count accepted before clamping (--threads; larger is a usage error).
-constexpr int kMaxThreadsOption = 4096;
-
-/// Threads a solve may actually start: min(omp_get_thread_limit(), max(16, 4 x cores)).
-int thread_cap();
+// The bounds themselves are public (apsp/limits.hpp: kMaxBlock, kMaxThreadsOption, thread_cap).
+using apsp::kMaxBlock;
+using apsp::kMaxThreadsOption;
+using apsp::thread_cap;
 
 /// `o` with threads clamped to thread_cap(); throws UsageError for threads < 0, block outside
 /// 0..kMaxBlock (0 = the backend's default) or a negative device ordinal.

@@ -184,3 +184,13 @@ bool shortest_paths_from(const SearchGraph& sg, const std::vector<std::int32_t>&
 }
 
 }  // namespace apsp::detail
+
+namespace apsp {
+
+bool shortest_paths_from_sources(const Graph& g, const std::vector<std::int32_t>& sources,
+                                 const SourcePathsOptions& o, double* dist, std::int32_t* pred,
+                                 std::int32_t* source_of) {
+  return detail::per_source_shortest_paths(g, sources, o, dist, pred, source_of);
+}
+
+}  // namespace apsp

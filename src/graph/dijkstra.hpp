@@ -124,16 +124,8 @@ bool dijkstra_search(const Csr<double>& a, const std::vector<DijkstraSeed>& seed
 
 // ---- the per-source solver --------------------------------------------------------------------
 
-struct PerSourceOptions {
-  /// Distances above `limit` are reported as +inf (and not explored further).
-  double limit = std::numeric_limits<double>::infinity();
-  bool min_only = false;
-  /// CPU threads; 0 = OpenMP's default.
-  int threads = 0;
-  /// Called now and then on the calling thread; returning true stops the work early (the
-  /// caller then reports why, e.g. a pending KeyboardInterrupt).
-  std::function<bool()> interrupted;
-};
+/// The per-source solver's options (public: apsp/paths.hpp).
+using PerSourceOptions = SourcePathsOptions;
 
 /// A graph's out-arcs (12 bytes per arc), reweighted by Johnson's potentials `h` when the graph
 /// has a negative weight (h empty otherwise). Built once, searched many times.
@@ -156,7 +148,8 @@ bool shortest_paths_from(const SearchGraph& sg, const std::vector<std::int32_t>&
                          const PerSourceOptions& o, double* dist, std::int32_t* pred,
                          std::int32_t* source_of);
 
-/// make_search_graph(g), then shortest_paths_from() it.
+/// make_search_graph(g), then shortest_paths_from() it (public as
+/// apsp::shortest_paths_from_sources, apsp/paths.hpp).
 bool per_source_shortest_paths(const Graph& g, const std::vector<std::int32_t>& sources,
                                const PerSourceOptions& o, double* dist, std::int32_t* pred,
                                std::int32_t* source_of);

@@ -17,7 +17,7 @@
 #include <unordered_map>
 
 #include "io/formats.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
 #include "io/weight_parse.hpp"
 
 namespace apsp::io {

@@ -1,4 +1,4 @@
-// src/io/formats.hpp — what the format files share beyond io_common.hpp: the bytes a reader
+// src/io/formats.hpp — what the format files share beyond input_common.hpp: the bytes a reader
 // parses (InputBytes: a whole InputFile, or a buffer inflated from a .gz), the readers on them,
 // gzip (gzip.cpp), content sniffing for names that do not say the format (sniff.cpp), and the
 // graph writers' name check and output (io.cpp).
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "apsp/io.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
 
 namespace apsp::io {
 
@@ -33,7 +33,7 @@ class InputBytes {
   std::size_t size_;
 };
 
-// ---- the readers (one file each; io_common.hpp's InputFile overloads forward here) --------------
+// ---- the readers (one file each; input_common.hpp's InputFile overloads forward here) -----------
 
 Graph read_nthu(const InputBytes& in);
 Graph read_dimacs(const InputBytes& in);

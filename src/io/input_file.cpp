@@ -1,7 +1,7 @@
 // src/io/input_file.cpp — InputFile: a whole input file, mapped (regular files, guarded against
 // shrinking under the mapping) or read (pipes, devices, stdin, size-0 files, bounded by what an
 // NTHU header promises).
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
 
 #include <fcntl.h>
 #include <omp.h>

@@ -8,7 +8,8 @@
 
 #include "core/memory_limit.hpp"
 #include "io/formats.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
+#include "io/output_common.hpp"
 
 namespace apsp {
 

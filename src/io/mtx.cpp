@@ -13,7 +13,7 @@
 
 #include "io/formats.hpp"
 #include "io/weight_parse.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
 
 namespace apsp::io {
 

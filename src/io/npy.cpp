@@ -9,7 +9,8 @@
 #include <string>
 
 #include "io/formats.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
+#include "io/output_common.hpp"
 
 namespace apsp::io {
 

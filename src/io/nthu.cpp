@@ -12,7 +12,8 @@
 #include <limits>
 
 #include "io/formats.hpp"
-#include "io/io_common.hpp"
+#include "io/input_common.hpp"
+#include "io/output_common.hpp"
 
 namespace apsp::io {
 

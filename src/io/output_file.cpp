@@ -1,7 +1,8 @@
 // src/io/output_file.cpp — OutputFile: atomic output through a temporary file beside the target,
 // preallocation, writes split over threads at row boundaries, an optional shared mapping
 // (its page-cache fill ahead of the data: output_prefill.cpp; docs/io.md: "How a write goes").
-#include "io/io_common.hpp"
+#include "io/output_common.hpp"
+#include "io/text_common.hpp"
 
 #include <fcntl.h>
 #include <omp.h>
@@ -37,10 +38,10 @@ namespace apsp::io {
 
 // ---- OutputFile ---------------------------------------------------------------------------------
 //
-// One function moves bytes, put_rows() (io_common.hpp): rows of row_bytes lying `stride` apart in
-// memory (a contiguous buffer is one row), with writev() at the fd's position (FIFOs, devices) or
-// pwritev() at a file offset (the temporary file). A large append to the temporary file is cut into
-// pieces at row boundaries (or 64 KiB-aligned file offsets for a contiguous buffer), one per
+// One function moves bytes, put_rows() (output_common.hpp): rows of row_bytes lying `stride` apart
+// in memory (a contiguous buffer is one row), with writev() at the fd's position (FIFOs, devices)
+// or pwritev() at a file offset (the temporary file). A large append to the temporary file is cut
+// into pieces at row boundaries (or 64 KiB-aligned file offsets for a contiguous buffer), one per
 // thread. Every piece runs to its end or to its own failure, and the failure at the lowest offset
 // is the one reported: then every byte before it was written, so "write failed after X bytes" is
 // exact. The threads are OpenMP's (the library's pool; inside another parallel region it is one

@@ -1,7 +1,7 @@
 // src/io/output_policy.cpp — how an output is written on this file system: threads, mapping,
 // preallocation, prefill method and limit (APSP_WRITE_* settings, else by statfs type; the
 // measurements behind the defaults: docs/io.md "Why these defaults").
-#include "io/io_common.hpp"
+#include "io/output_common.hpp"
 
 #include <omp.h>
 #include <sys/statfs.h>

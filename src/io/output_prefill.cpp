@@ -2,7 +2,7 @@
 // the first write (pages touched, or zeros written, up to prefill_limit()), populate_ahead() from
 // the first write on (the mapped pages past that limit faulted in a window ahead of the copies).
 // docs/io.md: "How a write goes".
-#include "io/io_common.hpp"
+#include "io/output_common.hpp"
 
 #include <omp.h>
 #include <sys/mman.h>

@@ -1,7 +1,8 @@
 # src/io: one file per format (reader + writer) plus the shared helpers and the public dispatch.
 target_sources(apsp_core_objs PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/io.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/io_common.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_common.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/text_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_prefill.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_policy.cpp

@@ -5,7 +5,7 @@
 // is one OutputFile append (threads, preallocation, mapping: docs/io.md).
 #include "apsp/errors.hpp"
 #include "apsp/io.hpp"
-#include "io/io_common.hpp"
+#include "io/output_common.hpp"
 
 namespace apsp {
 

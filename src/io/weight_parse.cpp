@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "io/io_common.hpp"
+#include "io/text_common.hpp"
 
 namespace apsp::io {
 

@@ -1,4 +1,4 @@
-// src/io/write_rows_impl.hpp — the chunked parallel row writer declared in io_common.hpp.
+// src/io/write_rows_impl.hpp — the chunked parallel row writer declared in output_common.hpp.
 //
 // A chunk of rows is formatted by all threads into one buffer (about 64 MiB), then written with
 // one OutputFile::write() (which splits it over threads into a regular file); the next chunk

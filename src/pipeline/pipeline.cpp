@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -25,8 +27,9 @@
 #include "core/memory_limit.hpp"
 #include "core/reference.hpp"
 #include "core/trace.hpp"
-#include "io/io_common.hpp"
-#include "pipeline/process.hpp"
+#include "io/input_common.hpp"
+#include "io/output_common.hpp"
+#include "pipeline/launcher.hpp"
 #include "pipeline/stages.hpp"
 
 namespace apsp {
@@ -168,9 +171,19 @@ void write_labels(const std::string& output, const std::vector<std::string>& lab
   std::string text;
   text.reserve(bytes);
   for (const std::string& l : labels) text.append(l).push_back('\n');
-  io::OutputFile f(labels_path_for(output));
-  f.write(text.data(), text.size());
-  f.commit();
+  io::write_output(labels_path_for(output), text.data(), text.size());
+}
+
+std::vector<std::string> read_labels(const std::string& path) {
+  const io::InputFile f(path, io::InputKind::Any);
+  std::vector<std::string> names;
+  std::string_view text(f.chars(), f.size());
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    names.emplace_back(text.substr(0, nl));
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+  }
+  return names;
 }
 
 std::string next_path_for(const std::string& output) {
@@ -184,7 +197,7 @@ std::string next_path_for(const std::string& output) {
 
 FileSolveResult solve_file(const FileSolveOptions& o) {
   APSP_EXPECTS(!o.solve.dist_sink && !o.solve.next_sink, "solve_file streams to its own writers");
-  if (detail::launcher_rank_is_zero()) {
+  if (launcher_rank_is_zero()) {
     check_file_outputs(o);
     // A killed `solve --paths` may have left OUT.next's temporary file; a solve without --paths
     // opens no OUT.next writer to remove it.
@@ -216,7 +229,7 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
   Graph g = read_graph(o.input, o.read);
   const double read_s = since(t_read);
   trace("input read");
-  if (!g.labels.empty() && detail::launcher_rank_is_zero()) {
+  if (!g.labels.empty() && launcher_rank_is_zero()) {
     if (io::same_file(o.input, labels_path_for(o.output)))
       throw UsageError(labels_path_for(o.output) +
                        ": the vertex names would overwrite the input (name OUT otherwise)");
@@ -240,7 +253,7 @@ FileSolveResult solve_file(const FileSolveOptions& o) {
     so.int32_stripes =
         (of == OutputFormat::Auto ? output_format_for(o.output) : of) == OutputFormat::Nthu;
     // Only where a GPU can be there at all (device files): the dtype guess scans the weights.
-    if (detail::gpu_solve_possible(backend_name(so.backend)))
+    if (gpu_solve_possible(backend_name(so.backend)))
       if (const std::optional<Dtype> t = detail::expected_dtype(g, so)) writers.open_early(*t);
   }
 

@@ -16,8 +16,7 @@
 #include "core/distance_evidence.hpp"
 #include "core/memory_limit.hpp"
 #include "cpu/blocked_fw.hpp"
-#include "io/io_common.hpp"
-#include "pipeline/process.hpp"
+#include "io/output_common.hpp"
 
 namespace apsp {
 

@@ -1,6 +1,7 @@
-// src/io/io_common.cpp — located errors, number parsing, output targets (links, streams) and
-// the table of temporary output files that a signal handler removes. OutputFile: output_file.cpp.
-#include "io/io_common.hpp"
+// src/io/output_common.cpp — output targets (links, streams), the checks on them, and the table
+// of temporary output files that a signal handler removes (apsp/output.hpp, output_common.hpp).
+// OutputFile: output_file.cpp.
+#include "io/output_common.hpp"
 
 #include <fcntl.h>
 #include <omp.h>
@@ -27,55 +28,9 @@
 #include <thread>
 #include <utility>
 
-#include "core/config.hpp"
-#include "core/host_copy.hpp"
-#include "core/memory_limit.hpp"
-#include "core/trace.hpp"
+#include "io/text_common.hpp"
 
 namespace apsp::io {
-
-std::string errno_text(int e) { return std::string(std::strerror(e)); }
-
-std::string quote(std::string_view token) {
-  constexpr std::size_t kMax = 40;
-  const std::string_view shown = token.substr(0, kMax);
-  // Control bytes and bytes that are not part of a UTF-8 sequence are shown as '?' (binary
-  // data read as text must not reach a terminal, or a Python str, raw).
-  std::string s(shown.size() + 2, '\'');
-  for (std::size_t i = 0; i < shown.size();) {
-    const auto c = static_cast<unsigned char>(shown[i]);
-    const std::size_t len = utf8_sequence_length(c);
-    bool whole = len > 0 && i + len <= shown.size();
-    for (std::size_t k = 1; whole && k < len; ++k)
-      whole = (static_cast<unsigned char>(shown[i + k]) & 0xC0) == 0x80;
-    if (!whole || (len == 1 && (c < 0x20 || c == 0x7f))) {
-      s[i + 1] = '?';
-      ++i;
-      continue;
-    }
-    for (std::size_t k = 0; k < len; ++k, ++i) s[i + 1] = shown[i];
-  }
-  if (token.size() > kMax) s.insert(s.size() - 1, "...");
-  return s;
-}
-
-std::string shortest_text(double v) {
-  char buf[32];
-  return std::string(buf, std::size_t(std::to_chars(buf, buf + sizeof buf, v).ptr - buf));
-}
-
-std::string count_of(std::int64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-bool parse_real(std::string_view t, double& v) {
-  if (!t.empty() && t[0] == '+') {
-    t.remove_prefix(1);
-    if (t.empty() || t[0] == '+' || t[0] == '-') return false;
-  }
-  auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-  return r.ec == std::errc() && r.ptr == t.data() + t.size() && std::isfinite(v);
-}
 
 // ---- output targets and temporary files ------------------------------------------------------
 
@@ -322,6 +277,16 @@ bool same_output(const std::string& a, const std::string& b) {
   const auto ca = std::filesystem::weakly_canonical(ta.path, ec1);
   const auto cb = std::filesystem::weakly_canonical(tb.path, ec2);
   return !ec1 && !ec2 && ca == cb;
+}
+
+void write_output(const std::string& path, const void* data, std::size_t n) {
+  OutputFile f(path);
+  f.write(data, n);
+  f.commit();
+}
+
+std::uint64_t write_fully(int fd, const void* data, std::size_t n, int& err) {
+  return put_rows(fd, -1, static_cast<const char*>(data), 1, n, n, err);
 }
 
 }  // namespace apsp::io

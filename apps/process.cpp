@@ -1,4 +1,4 @@
-// src/pipeline/process.cpp — stop signals, the forked worker and the fast exit (process.hpp).
+// apps/process.cpp — stop signals, the forked worker and the fast exit (process.hpp).
 //
 // A process that used CUDA spends about 0.1 s in exit() while the driver releases its context
 // (bench/results/2026-11-21-startup-h200.md); the result is complete and renamed by then. So the
@@ -6,7 +6,7 @@
 // child reports its exit code. The child dies with the parent (PR_SET_PDEATHSIG), so `timeout`
 // or `kill` on the parent still stops the solve. The fork comes before the driver starts, so
 // whether a GPU solve can run is told from the build, the backend and the device files.
-#include "pipeline/process.hpp"
+#include "process.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -20,12 +20,12 @@
 #include <cstdlib>
 #include <optional>
 #include <vector>
-#include <string_view>
 
-#include "core/config.hpp"
-#include "io/io_common.hpp"
+#include "apsp/config.hpp"
+#include "apsp/output.hpp"
+#include "apsp/pipeline.hpp"
 
-namespace apsp::detail {
+namespace apsp_cli {
 
 namespace {
 
@@ -56,24 +56,13 @@ void on_stop_signal(int sig) {
     while (::waitpid(child, &st, 0) < 0 && errno == EINTR) {
     }
   }
-  io::remove_temp_files();
+  apsp::io::remove_temp_files();
   ::signal(sig, SIG_DFL);
   ::raise(sig);  // blocked until this handler returns
   errno = saved;
 }
 
 }  // namespace
-
-bool gpu_solve_possible(const std::string& backend) {
-#ifdef APSP_WITH_CUDA
-  if (backend != "auto" && backend != "cuda" && backend != "multi-gpu") return false;
-  if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES"); v && (!*v || v[0] == '-')) return false;
-  return ::access("/dev/nvidiactl", F_OK) == 0 || ::access("/dev/nvidia0", F_OK) == 0;
-#else
-  (void)backend;
-  return false;
-#endif
-}
 
 const std::vector<int>& stop_signals() {
   // Every signal whose default action ends the process and that someone may send on purpose:
@@ -111,8 +100,8 @@ void install_stop_handlers() {
 void set_helper_process(pid_t pid) { g_helper = pid; }
 
 void detach_teardown(const std::string& backend, const std::vector<std::string>& outputs) {
-  const std::optional<bool> detach = config::get_switch(config::Knob::DetachExit);
-  if (detach == false || under_mpi() || (!detach && !gpu_solve_possible(backend))) return;
+  const std::optional<bool> detach = apsp::config::get_switch(apsp::config::Knob::DetachExit);
+  if (detach == false || under_mpi() || (!detach && !apsp::gpu_solve_possible(backend))) return;
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return;
   std::fflush(nullptr);
@@ -151,7 +140,7 @@ void detach_teardown(const std::string& backend, const std::vector<std::string>&
   while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
   g_worker = 0;
-  for (const auto& out : outputs) io::remove_stale_temps(out, long(pid));
+  for (const auto& out : outputs) apsp::io::remove_stale_temps(out, long(pid));
   if (WIFEXITED(st)) ::_exit(WEXITSTATUS(st));
   if (WIFSIGNALED(st)) {
     std::signal(WTERMSIG(st), SIG_DFL);
@@ -177,19 +166,4 @@ void end_process(int rc) {
   std::_Exit(rc);
 }
 
-bool launcher_rank_is_zero() {
-  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
-  if (!rank) rank = std::getenv("PMI_RANK");
-  return !rank || std::string_view(rank) == "0";
-}
-
-void limit_gpu_queues(Backend backend) {
-  // The single-GPU solve has at most three streams busy at once (the rounds, --paths's arc upload
-  // and next-hop kernel); with CUDA's default of 8 hardware work queues per device the context
-  // takes 133-137 ms to create, with 1 or 2 queues 55-67 ms
-  // (bench/results/whole-process-h200-2026-11-21.md).
-  if (backend == Backend::Auto || backend == Backend::Cuda)
-    ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "2", 0);
-}
-
-}  // namespace apsp::detail
+}  // namespace apsp_cli

@@ -1,8 +1,8 @@
-// src/pipeline/process.hpp — what a command-line process around solve_file() does with itself:
-// stop signals, the forked worker that lets the shell go before the GPU driver's teardown, the
-// exit that skips freeing what the OS reclaims anyway; and the launcher / CUDA environment
-// variables (read with getenv here, as mpi/mpi_backend.cpp reads the MPI launchers' rank counts:
-// neither is an APSP_ setting, which only core/config.cpp reads).
+// apps/process.hpp — the CLI's process policy: what the `apsp` process around solve_file() does
+// with itself: stop signals, the forked worker that lets the shell go before the GPU driver's
+// teardown, the exit that skips freeing what the OS reclaims anyway. The library has none of it
+// (a Python process keeps its own signals and exit); it gives what this needs through
+// apsp/output.hpp (removing temporary outputs) and apsp/pipeline.hpp (gpu_solve_possible).
 #pragma once
 
 #include <sys/types.h>
@@ -10,9 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "apsp/solve.hpp"
-
-namespace apsp::detail {
+namespace apsp_cli {
 
 /// SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE
 /// (stop_signals()): kill a helper program (set_helper_process), remove this process's temporary
@@ -36,14 +34,5 @@ void report_exit(int rc);
 /// waiting parent, and skips destructors and the release of memory the OS reclaims anyway
 /// (a GPU context's teardown, pinned buffers, the distance matrix's pages).
 [[noreturn]] void end_process(int rc);
-/// Whether a GPU solve can run here for `backend` ("auto", "cuda", ...), told without starting
-/// the driver: a CUDA build, a GPU-capable backend, NVIDIA device files, devices not hidden by
-/// CUDA_VISIBLE_DEVICES.
-bool gpu_solve_possible(const std::string& backend);
-/// False under mpirun / srun for a rank other than 0 (OMPI_COMM_WORLD_RANK, PMI_RANK).
-bool launcher_rank_is_zero();
-/// For a solve that may use the cuda backend: CUDA_DEVICE_MAX_CONNECTIONS=2 unless set (fewer
-/// hardware work queues make the context faster to create). Before the first CUDA call.
-void limit_gpu_queues(Backend backend);
 
-}  // namespace apsp::detail
+}  // namespace apsp_cli
