@@ -253,6 +253,10 @@ void Progress::phase(const char* name) {
   State& s = *s_;
   if (!s.enabled) return;
   const std::lock_guard lock(s.m);
+  if (name[0] == '\0') {  // solve()'s stage ended, none next (StageFn "")
+    s.end_sub();
+    return;
+  }
   if (const SubStage* sub = sub_stage(name)) {  // solve()'s stage: inside the one running
     if (sub == s.sub) return;                   // entered again (auto trying sn, then nd)
     s.end_sub();

@@ -176,6 +176,19 @@ TEST(StagesCli, MetricsProgressNamesTheSolveStages) {
   r = test::run_cli({"metrics", in, d / "m.csv", "--engine", "fw", "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
+  if (detail::metis_available()) {  // auto prices the sparse engine (an ordering), then searches
+    Graph path;
+    path.num_vertices = 3000;
+    for (std::int32_t v = 0; v + 1 < 3000; ++v) path.add_edge(v, v + 1, 1);
+    const std::string p = d / "path.txt";
+    write_graph(p, path);
+    r = test::run_cli({"metrics", p, d / "m.csv", "--undirected", "--backend", "cpu",
+                       "--metrics", "closeness", "--progress"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(has(r.err, "apsp: ordered the vertices in ")) << r.err;  // the pricing's plan
+    EXPECT_TRUE(has(r.err, "apsp: metrics 3000/3000 (100%)")) << r.err;  // sources, not rounds
+    EXPECT_FALSE(has(r.err, "apsp: round ")) << r.err;
+  }
 }
 
 }  // namespace

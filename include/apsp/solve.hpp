@@ -47,7 +47,8 @@ using ProgressFn = std::function<void(std::int64_t done, std::int64_t total)>;
 /// "build" (the distance matrix), "rounds" (progress then counts rounds), "unpermute" (the result
 /// back in the user's order), "factor" (the sparse direct engine's factorization), "rows" (its
 /// rows; progress then counts rows), "paths" (its next hops). Stages a run does not have are
-/// not called; a stage may be entered twice in a row (auto trying sn, then nd).
+/// not called; a stage may be entered twice in a row (auto trying sn, then nd). "" ends the stage
+/// running without starting another (the metrics' plan priced, their searches next).
 using StageFn = std::function<void(std::string_view stage)>;
 
 /// A stripe of finished result rows: rows [row0, row0 + rows) x [0, cols), `stride` elements

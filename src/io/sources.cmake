@@ -11,6 +11,7 @@ target_sources(apsp_core_objs PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/dimacs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mtx.cpp
   ${CMAKE_CURRENT_LIST_DIR}/edgelist.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/edgelist_names.cpp
   ${CMAKE_CURRENT_LIST_DIR}/npy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stream.cpp

@@ -227,8 +227,9 @@ SparseChoice sparse_choice(const Graph& g, const SolveOptions& o, const MetricsO
     c.plan = plan_sparse(g);
   } catch (const UsageError& e) {
     c.unfit = e.what();
-    return c;
   }
+  if (o.on_stage) o.on_stage("");  // priced: the engine chosen next has stages of its own
+  if (!c.unfit.empty()) return c;
   const SparsePlanInfo i = sparse_plan_info(*c.plan);
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const double work = i.work_fraction * n * n * n;
