@@ -276,6 +276,8 @@ void solve_rows(const SupernodalPlan& p, const Factors<T>& f, int threads,
     }
   }
   if (failure) std::rethrow_exception(failure);
+  // The count as it ends: thread 0 may have missed the last blocks (or, on a small graph, all).
+  if (progress) progress(done.load(), n);
   if (!targets.empty()) add_targets(targets, p.tree.perm.old_of_new, *sums);
 }
 
