@@ -25,6 +25,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
   void operator()(std::int64_t done, std::int64_t total);
   /// A stage starts ("read", "solve", "metrics", "write", "verify"); "done" ends the last one.
+  /// solve()'s own stages (apsp::StageFn: "order", "build", "rounds", "factor", "rows", ...) run
+  /// inside the stage running, each with its line; "" ends one without starting another.
   void phase(const char* name);
   void finish();
   /// A warning line ("apsp: warning: ..."), below an open status line; shown even when not
