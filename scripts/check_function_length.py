@@ -29,7 +29,6 @@ OVER = {
     ("src/cuda/kernels/paths.cuh", "closure_paths"): 115,
     ("src/cuda/kernels/distances.cuh", "gemm_tile"): 112,
     ("src/pipeline/pipeline.cpp", "solve_file"): 110,
-    ("src/io/mtx.cpp", "read_mtx"): 106,
     ("src/multigpu/multigpu_backend.cu", "run_typed"): 95,
     ("src/cuda/kernels/sparse_rows.cuh", "sn_minplus"): 94,
     ("src/cuda/device_solver_out.cuh", "run_schedule"): 92,

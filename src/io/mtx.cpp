@@ -24,23 +24,18 @@ std::string lower(std::string_view s) {
                  [](unsigned char c) { return char(std::tolower(c)); });
   return r;
 }
-}  // namespace
 
-Graph read_mtx(const InputFile& in) { return read_mtx(InputBytes(in)); }
+/// The banner's field and symmetry (line 1), refused with the line's text where they are not a
+/// coordinate matrix of integer, real or pattern entries, general or symmetric.
+struct Banner {
+  bool pattern = false, integer = false, general = true;
+};
 
-Graph read_mtx(const InputBytes& in) {
-  const std::string& file = in.path();
+Banner read_banner(const std::string& file, std::string_view line) {
   constexpr const char* kBanner =
       "'%%MatrixMarket matrix coordinate <integer|real|pattern> <general|symmetric>'";
-  if (in.size() == 0)
-    fail_at_line(file, 1,
-                 std::string("expected the header ") + kBanner + ", but the file is empty");
-  LineReader lines(in.chars(), in.size());
-  std::string_view line;
   std::string_view tok[6];
-
-  lines.next(line);
-  std::size_t nt = split_tokens(line, false, tok, 6);
+  const std::size_t nt = split_tokens(line, false, tok, 6);
   if (nt == 0 || lower(tok[0]) != "%%matrixmarket")
     fail_at_line(file, 1, std::string("expected the header ") + kBanner + ", got " + quote(line));
   if (nt != 5 || lower(tok[1]) != "matrix")
@@ -56,13 +51,16 @@ Graph read_mtx(const InputBytes& in) {
   if (symmetry != "general" && symmetry != "symmetric")
     fail_at_line(file, 1,
                  "symmetry " + quote(tok[4]) + " is not supported (expected general or symmetric)");
-  const bool pattern = field == "pattern", integer = field == "integer";
+  return Banner{field == "pattern", field == "integer", symmetry == "general"};
+}
 
-  // Size line: the first line that is neither a comment nor blank.
-  std::int64_t rows = 0, cols = 0, nnz = 0;
-  bool have_size = false;
+/// The size line, the first line after the banner that is neither a comment nor blank: the
+/// vertex count (a square matrix) and the entry count.
+void read_size(const std::string& file, LineReader& lines, std::int64_t& rows, std::int64_t& nnz) {
+  std::string_view line, tok[6];
+  std::int64_t cols = 0;
   while (lines.next(line)) {
-    nt = split_tokens(line, false, tok, 6);
+    const std::size_t nt = split_tokens(line, false, tok, 6);
     if (nt == 0 || tok[0][0] == '%') continue;
     const std::int64_t ln = lines.line_no();
     if (nt != 3)
@@ -81,23 +79,41 @@ Graph read_mtx(const InputBytes& in) {
                    "vertex count " + std::to_string(rows) + " is outside 1.." +
                        std::to_string(kMaxVertices));
     if (nnz < 0) fail_at_line(file, ln, "entry count " + std::to_string(nnz) + " is negative");
-    have_size = true;
-    break;
+    return;
   }
-  if (!have_size)
-    fail_at_line(file, lines.line_no() + 1,
-                 "expected the size line '<rows> <cols> <entries>', but the file ends");
+  fail_at_line(file, lines.line_no() + 1,
+               "expected the size line '<rows> <cols> <entries>', but the file ends");
+}
+
+}  // namespace
+
+Graph read_mtx(const InputFile& in) { return read_mtx(InputBytes(in)); }
+
+Graph read_mtx(const InputBytes& in) {
+  const std::string& file = in.path();
+  if (in.size() == 0)
+    fail_at_line(file, 1,
+                 "expected the header '%%MatrixMarket matrix coordinate <integer|real|pattern> "
+                 "<general|symmetric>', but the file is empty");
+  LineReader lines(in.chars(), in.size());
+  std::string_view line;
+  std::string_view tok[6];
+  lines.next(line);
+  const Banner banner = read_banner(file, line);
+  const bool pattern = banner.pattern, integer = banner.integer;
+  std::int64_t rows = 0, nnz = 0;
+  read_size(file, lines, rows, nnz);
 
   Graph g;
   g.num_vertices = rows;
-  g.directed = symmetry == "general";
+  g.directed = banner.general;
   g.integer_weights = true;
   // An entry line takes at least 4 bytes ("1 1\n"): never reserve more than the file holds.
   g.reserve(std::size_t(std::min<std::int64_t>(nnz, std::int64_t(in.size() / 4) + 1)));
   const std::size_t want_tokens = pattern ? 2 : 3;
   std::int64_t entries = 0;
   while (lines.next(line)) {
-    nt = split_tokens(line, false, tok, 6);
+    const std::size_t nt = split_tokens(line, false, tok, 6);
     if (nt == 0 || tok[0][0] == '%') continue;
     const std::int64_t ln = lines.line_no();
     if (nt != want_tokens)
