@@ -377,7 +377,8 @@ double TimedPlan::work_fraction() const {
 TimedPlan plan_supernodal(const Graph& g, TreeOrder how) {
   TimedPlan tp;
   auto t0 = Clock::now();
-  if (const std::shared_ptr<const SupernodalPlan> hit = cached_plan(g, how)) {
+  const std::uint64_t hash = structure_hash(g);
+  if (const std::shared_ptr<const SupernodalPlan> hit = cached_plan(g, hash, how)) {
     tp.plan = *hit;
     tp.order_s = since(t0);  // the lookup (a hash and a comparison of the arcs)
     tp.cached = true;
@@ -388,7 +389,7 @@ TimedPlan plan_supernodal(const Graph& g, TreeOrder how) {
   t0 = Clock::now();
   tp.plan = make_plan(g, std::move(tree));
   tp.symbolic_s = since(t0);
-  remember_plan(g, how, std::make_shared<const SupernodalPlan>(tp.plan));
+  remember_plan(g, hash, how, std::make_shared<const SupernodalPlan>(tp.plan));
   return tp;
 }
 

@@ -20,20 +20,6 @@ struct Entry {
   std::int64_t bytes = 0;
 };
 
-/// FNV-1a over the structure's words (vertex count, directedness, arcs).
-std::uint64_t structure_hash(const Graph& g) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](std::uint64_t x) {
-    h ^= x;
-    h *= 1099511628211ull;
-  };
-  mix(std::uint64_t(g.num_vertices));
-  mix(g.directed ? 1 : 0);
-  for (std::size_t e = 0; e < g.src.size(); ++e)
-    mix((std::uint64_t(std::uint32_t(g.src[e])) << 32) | std::uint32_t(g.dst[e]));
-  return h;
-}
-
 std::int64_t plan_bytes(const SupernodalPlan& p) {
   return std::int64_t(4 * (p.node_of.size() + p.parent.size() + p.sidx.size() + p.ukid.size() +
                            p.uoff.size() + p.uend.size() + p.height.size() +
@@ -43,9 +29,8 @@ std::int64_t plan_bytes(const SupernodalPlan& p) {
 
 class Cache {
  public:
-  std::shared_ptr<const SupernodalPlan> find(const Graph& g, TreeOrder how) {
+  std::shared_ptr<const SupernodalPlan> find(const Graph& g, std::uint64_t h, TreeOrder how) {
     if (g.is_dense()) return nullptr;
-    const std::uint64_t h = structure_hash(g);
     const std::lock_guard<std::mutex> hold(lock_);
     for (auto it = entries_.begin(); it != entries_.end(); ++it)
       if (it->hash == h && it->n == g.num_vertices && it->directed == g.directed &&
@@ -56,12 +41,13 @@ class Cache {
     return nullptr;
   }
 
-  void add(const Graph& g, TreeOrder how, std::shared_ptr<const SupernodalPlan> plan) {
+  void add(const Graph& g, std::uint64_t h, TreeOrder how,
+           std::shared_ptr<const SupernodalPlan> plan) {
     if (g.is_dense() || !on_) return;
     Entry e;
     e.bytes = plan_bytes(*plan) + std::int64_t(8 * g.src.size());
     if (e.bytes > kPlanCacheBytes) return;
-    e.hash = structure_hash(g);
+    e.hash = h;
     e.n = g.num_vertices;
     e.directed = g.directed;
     e.how = how;
@@ -100,12 +86,29 @@ Cache& cache() {
 
 }  // namespace
 
-std::shared_ptr<const SupernodalPlan> cached_plan(const Graph& g, TreeOrder how) {
-  return cache().find(g, how);
+/// FNV-1a over the structure's words (vertex count, directedness, arcs); 0 for a dense view.
+std::uint64_t structure_hash(const Graph& g) {
+  if (g.is_dense()) return 0;  // not cached
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::uint64_t x) {
+    h ^= x;
+    h *= 1099511628211ull;
+  };
+  mix(std::uint64_t(g.num_vertices));
+  mix(g.directed ? 1 : 0);
+  for (std::size_t e = 0; e < g.src.size(); ++e)
+    mix((std::uint64_t(std::uint32_t(g.src[e])) << 32) | std::uint32_t(g.dst[e]));
+  return h;
 }
 
-void remember_plan(const Graph& g, TreeOrder how, std::shared_ptr<const SupernodalPlan> plan) {
-  cache().add(g, how, std::move(plan));
+std::shared_ptr<const SupernodalPlan> cached_plan(const Graph& g, std::uint64_t hash,
+                                                  TreeOrder how) {
+  return cache().find(g, hash, how);
+}
+
+void remember_plan(const Graph& g, std::uint64_t hash, TreeOrder how,
+                   std::shared_ptr<const SupernodalPlan> plan) {
+  cache().add(g, hash, how, std::move(plan));
 }
 
 void set_plan_cache(bool on) { cache().enable(on); }

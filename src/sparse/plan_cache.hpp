@@ -20,10 +20,16 @@ namespace apsp::detail::sparse {
 inline constexpr int kPlanCacheEntries = 4;
 inline constexpr std::int64_t kPlanCacheBytes = std::int64_t(256) << 20;
 
-/// A plan made for g's structure with tree order `how` earlier in this process, or null.
-std::shared_ptr<const SupernodalPlan> cached_plan(const Graph& g, TreeOrder how);
+/// The hash of g's structure (vertex count, directedness, arcs) that the two calls below take:
+/// computed once per plan_supernodal call (O(E)).
+std::uint64_t structure_hash(const Graph& g);
+/// A plan made for g's structure (hash: structure_hash(g)) with tree order `how` earlier in this
+/// process, or null.
+std::shared_ptr<const SupernodalPlan> cached_plan(const Graph& g, std::uint64_t hash,
+                                                  TreeOrder how);
 /// Keeps `plan` (made for g with `how`) for later lookups, the least recently used dropped.
-void remember_plan(const Graph& g, TreeOrder how, std::shared_ptr<const SupernodalPlan> plan);
+void remember_plan(const Graph& g, std::uint64_t hash, TreeOrder how,
+                   std::shared_ptr<const SupernodalPlan> plan);
 /// Turns the cache on (the default) or off (benchmarks that time the ordering every trial);
 /// off also empties it.
 void set_plan_cache(bool on);
